@@ -1,0 +1,18 @@
+#pragma once
+// One setup function per subcommand: each adds its options to the app and a callback that calls
+// one library function. The callbacks set the process exit code through cli_context.
+#include <CLI/CLI.hpp>
+
+namespace dlsize::cli {
+
+struct cli_context {
+  int argc = 0;
+  const char* const* argv = nullptr;
+  int exit_code = 0;
+};
+
+void setup_datagen(CLI::App& app, cli_context& ctx);
+void setup_verify(CLI::App& app, cli_context& ctx);
+void setup_bench(CLI::App& app, cli_context& ctx);
+
+}  // namespace dlsize::cli

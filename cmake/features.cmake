@@ -1,0 +1,20 @@
+# Optional parts: AUTO turns a part on when its dependencies are found.
+# This issue's build needs neither; the flags are recorded for `dlsize --version`.
+set(DLSIZE_HAVE_MPI 0)
+if(NOT DLSIZE_WITH_MPI STREQUAL "OFF")
+  find_program(DLSIZE_MPICXX NAMES mpicxx.mpich)
+  if(DLSIZE_MPICXX)
+    set(DLSIZE_HAVE_MPI 0) # the MPI communicator arrives with its own issue
+  elseif(DLSIZE_WITH_MPI STREQUAL "ON")
+    message(FATAL_ERROR "DLSIZE_WITH_MPI=ON but MPICH (mpicxx.mpich) was not found; install mpich libmpich-dev")
+  endif()
+endif()
+set(DLSIZE_HAVE_CUDA 0)
+if(NOT DLSIZE_WITH_CUDA STREQUAL "OFF")
+  include(CheckLanguage)
+  check_language(CUDA)
+  if(NOT CMAKE_CUDA_COMPILER AND DLSIZE_WITH_CUDA STREQUAL "ON")
+    message(FATAL_ERROR "DLSIZE_WITH_CUDA=ON but no CUDA compiler was found")
+  endif()
+endif()
+message(STATUS "dlsize: MPI communicator: ${DLSIZE_HAVE_MPI}; CUDA backend: ${DLSIZE_HAVE_CUDA}")

@@ -1,0 +1,53 @@
+#pragma once
+// A workload profile: what a training job's data looks like on disk and how fast each kind of
+// accelerator consumes it. Profiles are data (workloads/*.json, compiled in); a user adds one
+// by file path. Parsing rejects unknown keys and bad values with their key path.
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace dlsize::config {
+
+enum class file_layout { files, shards };
+std::string to_string(file_layout l);
+file_layout parse_layout(const std::string& text, const std::string& where);
+
+struct accelerator_preset {
+  std::string name;
+  std::uint64_t batch_size = 1;
+  double compute_time_s = 0;        // per batch
+  double compute_time_stdev_s = 0;  // spread, 0 for a scalar
+  std::string source;
+};
+
+struct workload_profile {
+  std::string name;
+  std::string description;
+  std::string origin;  // "embedded" or the file it came from
+  // Dataset as the workload's loader meets it.
+  file_layout layout = file_layout::files;
+  std::string format;  // "tfrecord", "npz", "jpeg": what the layout imitates
+  std::uint64_t records_per_file = 1;
+  std::uint64_t files = 0;  // the published dataset's file count (a default for datagen)
+  double sample_bytes_mean = 0;
+  double sample_bytes_stdev = 0;
+  std::string sample_bytes_source;
+  double au_threshold = 0.9;
+  std::map<std::string, accelerator_preset> accelerators;
+  nlohmann::json model;  // model facts for the CUDA backend; kept as given
+  nlohmann::json raw;    // the profile as parsed, for the report
+};
+
+// Parses a profile from JSON text; source names it in errors.
+workload_profile parse_workload(const std::string& json_text, const std::string& source);
+
+// NAME of an embedded profile, or a path to a JSON file (anything with '/' or ending in .json).
+// Throws usage_error listing the known names when NAME is unknown.
+workload_profile load_workload(const std::string& name_or_path);
+
+std::vector<std::string> known_workloads();
+
+}  // namespace dlsize::config

@@ -1,0 +1,31 @@
+#pragma once
+// Facts about this host that a report needs to be trusted: CPUs, RAM, kernel, file systems.
+#include <cstdint>
+#include <string>
+
+#include <nlohmann/json_fwd.hpp>
+
+namespace dlsize::sysinfo {
+
+std::uint64_t ram_bytes();       // MemTotal from /proc/meminfo
+unsigned online_cpus();
+std::string hostname();
+std::string kernel_release();
+std::string cpu_model();
+
+// File system holding path: type (ext4, nfs4, xfs, ...), mount point and source device, from
+// /proc/self/mountinfo (the longest mount point that prefixes the resolved path).
+struct mount_info {
+  std::string fs_type;
+  std::string mount_point;
+  std::string source;
+  std::string options;
+  unsigned major = 0;
+  unsigned minor = 0;
+};
+mount_info mount_of(const std::string& path);
+
+// {"hostname", "cpus", "cpu_model", "ram_bytes", "kernel"} for the report.
+nlohmann::json host_json();
+
+}  // namespace dlsize::sysinfo

@@ -1,0 +1,214 @@
+#include "dataset/datagen.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "core/atomic_file.hpp"
+#include "core/clock.hpp"
+#include "core/error.hpp"
+#include "core/progress.hpp"
+#include "core/stop.hpp"
+#include "core/sysinfo.hpp"
+#include "core/units.hpp"
+#include "dataset/record.hpp"
+#include "dlsize/build_config.hpp"
+
+namespace dlsize::dataset {
+namespace fs = std::filesystem;
+namespace {
+
+constexpr std::size_t kWriteChunk = 4u << 20;
+
+nlohmann::json manifest_json(const dataset_layout& layout, const char* state) {
+  return {{"schema", "dlsize.dataset/1"},
+          {"state", state},
+          {"dataset_id", fmt::format("{:016x}", layout.params().dataset_id())},
+          {"params", layout.params().to_json()},
+          {"files", layout.files()},
+          {"records", layout.records()},
+          {"bytes", layout.total_bytes()},
+          {"files_per_dir", kFilesPerDir},
+          {"record_format", "dlsize record v1: 32-byte header (magic DLSR, version, header "
+                            "bytes, dataset id, record index, payload bytes, payload crc32c)"},
+          {"created_by", "dlsize " DLSIZE_VERSION}};
+}
+
+// Refuses a folder that is neither empty, nor a dlsize dataset, nor an unfinished generation.
+// Returns true if the dataset there is already complete with the same parameters.
+bool check_folder(const fs::path& dir, const dataset_params& params) {
+  std::error_code ec;
+  if (!fs::exists(dir, ec)) {
+    fs::create_directories(dir, ec);
+    if (ec)
+      throw usage_error(fmt::format("--dataset: cannot create '{}': {}", dir.string(), ec.message()));
+    return false;
+  }
+  if (!fs::is_directory(dir, ec))
+    throw usage_error(fmt::format("--dataset: '{}' exists and is not a folder", dir.string()));
+  if (access(dir.c_str(), W_OK) != 0)
+    throw usage_error(fmt::format("--dataset: folder '{}' is not writable", dir.string()));
+  for (const char* name : {kManifestName, kStateName}) {
+    const fs::path p = dir / name;
+    if (!fs::exists(p, ec)) continue;
+    nlohmann::json j;
+    try {
+      j = nlohmann::json::parse(read_text_file(p));
+    } catch (const nlohmann::json::parse_error& e) {
+      throw usage_error(fmt::format("{}: not valid JSON ({}); dlsize will not touch this folder",
+                                    p.string(), e.what()));
+    }
+    auto theirs = dataset_params::from_json(j.at("params"), p.string());
+    if (!(theirs == params))
+      throw usage_error(fmt::format(
+          "--dataset: '{}' holds a different dataset ({}: {}); dlsize never overwrites one. "
+          "valid: a new or empty folder, or the same parameters to resume or reuse it",
+          dir.string(), p.filename().string(), theirs.to_json().dump()));
+    return std::string(name) == kManifestName;
+  }
+  if (!fs::is_empty(dir, ec))
+    throw usage_error(fmt::format("--dataset: folder '{}' is not empty and is not a dlsize "
+                                  "dataset; dlsize never writes among foreign files. valid: a "
+                                  "new or empty folder",
+                                  dir.string()));
+  return false;
+}
+
+class file_writer {
+ public:
+  explicit file_writer(const dataset_layout& layout) : m_layout(layout) {}
+
+  // Writes one file under a temporary name, fsyncs, drops it from the page cache, renames.
+  std::uint64_t write(std::uint64_t file) {
+    const fs::path final_path = m_layout.file_path(file);
+    const fs::path tmp = final_path.string() + ".partial";
+    const std::string ctx = "file: " + final_path.string();
+    int fd = DLSIZE_SYSCALL(open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644), ctx);
+    std::uint64_t written = 0;
+    const std::uint64_t first = m_layout.first_record(file);
+    for (std::uint64_t k = 0; k < m_layout.params().records_per_file; ++k) {
+      const std::uint64_t r = first + k;
+      const std::uint64_t bytes = m_layout.record_bytes(r);
+      if (m_buf.size() < bytes) m_buf.resize(bytes);
+      make_record(m_layout.params().dataset_id(), r, bytes, m_buf.data());
+      std::uint64_t done = 0;
+      while (done < bytes) {
+        const auto n = std::min<std::uint64_t>(kWriteChunk, bytes - done);
+        ssize_t w = ::write(fd, m_buf.data() + done, n);
+        if (w < 0 && errno == EINTR) continue;
+        if (w < 0) {
+          int err = errno;
+          close(fd);
+          unlink(tmp.c_str());
+          throw_syscall_error("write", err, __FILE__, __LINE__, ctx);
+        }
+        done += static_cast<std::uint64_t>(w);
+      }
+      written += bytes;
+    }
+    DLSIZE_SYSCALL(fdatasync(fd), ctx);
+    posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+    close(fd);
+    DLSIZE_SYSCALL(rename(tmp.c_str(), final_path.c_str()), ctx);
+    return written;
+  }
+
+ private:
+  const dataset_layout& m_layout;
+  std::vector<std::byte> m_buf;
+};
+
+}  // namespace
+
+datagen_result generate_dataset(const datagen_options& opt) {
+  datagen_result res;
+  const auto t0 = now_s();
+  const bool complete = check_folder(opt.dir, opt.params);
+  dataset_layout layout(opt.dir, opt.params);
+  if (complete) {
+    res.already_complete = true;
+    return res;
+  }
+  // The state file comes first: from here on the folder is ours, and a rerun resumes.
+  write_file_atomic(opt.dir / kStateName, manifest_json(layout, "generating").dump(2) + "\n", true);
+  std::error_code ec;
+  for (std::uint64_t d = 0; d * kFilesPerDir < layout.files(); ++d) {
+    const fs::path sub = layout.file_path(d * kFilesPerDir).parent_path();
+    fs::create_directories(sub, ec);
+    if (ec) throw run_error(fmt::format("cannot create folder '{}': {}", sub.string(), ec.message()));
+  }
+
+  std::atomic<std::uint64_t> next{0};
+  std::atomic<std::uint64_t> bytes_done{0};
+  std::atomic<std::uint64_t> written{0}, kept{0};
+  std::mutex err_mu;
+  std::string first_error;
+  const unsigned threads = opt.threads ? opt.threads : sysinfo::online_cpus();
+  auto worker = [&] {
+    file_writer w(layout);
+    try {
+      for (;;) {
+        if (stop_requested()) return;
+        {
+          std::lock_guard lk(err_mu);
+          if (!first_error.empty()) return;
+        }
+        const std::uint64_t f = next.fetch_add(1);
+        if (f >= layout.files()) return;
+        const fs::path p = layout.file_path(f);
+        std::error_code e;
+        fs::remove(p.string() + ".partial", e);
+        if (fs::is_regular_file(p, e) && fs::file_size(p, e) == layout.file_bytes(f)) {
+          kept.fetch_add(1);
+          bytes_done.fetch_add(layout.file_bytes(f));
+          continue;
+        }
+        bytes_done.fetch_add(w.write(f));
+        written.fetch_add(1);
+      }
+    } catch (const std::exception& e) {
+      std::lock_guard lk(err_mu);
+      if (first_error.empty()) first_error = e.what();
+    }
+  };
+  std::vector<std::thread> pool;
+  for (unsigned i = 0; i < threads; ++i) pool.emplace_back(worker);
+  progress bar(opt.progress);
+  while (written.load() + kept.load() < layout.files()) {
+    {
+      std::lock_guard lk(err_mu);
+      if (!first_error.empty()) break;
+    }
+    if (stop_requested()) break;
+    const double el = now_s() - t0;
+    const double done = static_cast<double>(bytes_done.load());
+    bar.update(fmt::format("datagen: {} of {} ({:.0f} %), {}", units::format_bytes_binary(done),
+                           units::format_bytes_binary(static_cast<double>(layout.total_bytes())),
+                           100.0 * done / static_cast<double>(layout.total_bytes()),
+                           units::format_rate_both(el > 0 ? done / el : 0)));
+    usleep(100'000);
+  }
+  for (auto& t : pool) t.join();
+  bar.finish();
+  if (!first_error.empty()) throw run_error("datagen failed: " + first_error);
+  res.files_written = written.load();
+  res.files_kept = kept.load();
+  res.bytes_written = bytes_done.load();
+  res.seconds = now_s() - t0;
+  if (stop_requested()) {
+    res.interrupted = true;
+    return res;
+  }
+  sync();
+  write_file_atomic(opt.dir / kManifestName, manifest_json(layout, "complete").dump(2) + "\n");
+  fs::remove(opt.dir / kStateName, ec);
+  return res;
+}
+
+}  // namespace dlsize::dataset

@@ -1,0 +1,34 @@
+#pragma once
+// Generates a dataset for a workload profile: deterministic from the seed, written in
+// parallel, each file complete under its final name or not there at all, the manifest last.
+// An interrupted generation leaves its state file, and the same command resumes it: files
+// already complete (right name, right size) are kept, partial ones are redone.
+#include <cstdint>
+#include <filesystem>
+#include <string>
+
+#include "dataset/layout.hpp"
+
+namespace dlsize::dataset {
+
+struct datagen_options {
+  std::filesystem::path dir;
+  dataset_params params;
+  unsigned threads = 0;  // 0: one per CPU
+  bool progress = true;
+};
+
+struct datagen_result {
+  std::uint64_t files_written = 0;
+  std::uint64_t files_kept = 0;  // complete from an earlier, interrupted run
+  std::uint64_t bytes_written = 0;
+  double seconds = 0;
+  bool already_complete = false;
+  bool interrupted = false;
+};
+
+// Throws usage_error for a folder that holds foreign files or another dataset, run_error on
+// I/O failure.
+datagen_result generate_dataset(const datagen_options& opt);
+
+}  // namespace dlsize::dataset

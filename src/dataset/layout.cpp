@@ -1,0 +1,133 @@
+#include "dataset/layout.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "config/json_checks.hpp"
+#include "core/atomic_file.hpp"
+#include "core/error.hpp"
+#include "core/rng.hpp"
+#include "dataset/record.hpp"
+
+namespace dlsize::dataset {
+namespace fs = std::filesystem;
+
+std::uint64_t dataset_params::dataset_id() const {
+  std::uint64_t h = splitmix64(seed);
+  for (char c : workload) h = splitmix64(h ^ static_cast<unsigned char>(c));
+  h = splitmix64(h ^ records_per_file);
+  h = splitmix64(h ^ static_cast<std::uint64_t>(sample_bytes_mean));
+  h = splitmix64(h ^ static_cast<std::uint64_t>(sample_bytes_stdev));
+  return h;
+}
+
+nlohmann::json dataset_params::to_json() const {
+  return {{"workload", workload},
+          {"layout", config::to_string(layout)},
+          {"format", format},
+          {"records_per_file", records_per_file},
+          {"files", files},
+          {"sample_bytes", {{"mean", sample_bytes_mean}, {"stdev", sample_bytes_stdev}}},
+          {"seed", seed}};
+}
+
+dataset_params dataset_params::from_json(const nlohmann::json& j, const std::string& source) {
+  config::json_checker c(source);
+  dataset_params p;
+  p.workload = c.string(j, "", "workload");
+  p.layout = config::parse_layout(c.string(j, "", "layout"), source + ": layout");
+  p.format = c.string(j, "", "format");
+  p.records_per_file = c.integer(j, "", "records_per_file", 1, 1'000'000);
+  p.files = c.integer(j, "", "files", 1, 1'000'000'000);
+  const auto& sb = c.object(j, "", "sample_bytes");
+  p.sample_bytes_mean = c.number(sb, "sample_bytes", "mean", 64, 4e9);
+  p.sample_bytes_stdev = c.number(sb, "sample_bytes", "stdev", 0, 4e9);
+  p.seed = c.integer(j, "", "seed", 0, UINT64_MAX);
+  return p;
+}
+
+std::uint64_t record_size(const dataset_params& p, std::uint64_t index) {
+  double v = p.sample_bytes_mean;
+  if (p.sample_bytes_stdev > 0) {
+    xoshiro256 rng(splitmix64(p.seed * 0x9e3779b97f4a7c15ull + index));
+    v += p.sample_bytes_stdev * rng.normal();
+    const double lo = std::max(static_cast<double>(kMinRecordBytes), p.sample_bytes_mean - 3 * p.sample_bytes_stdev);
+    const double hi = p.sample_bytes_mean + 3 * p.sample_bytes_stdev;
+    v = std::clamp(v, lo, hi);
+  }
+  return std::max<std::uint64_t>(kMinRecordBytes, static_cast<std::uint64_t>(std::llround(v)));
+}
+
+dataset_layout::dataset_layout(fs::path root, dataset_params params)
+    : m_root(std::move(root)), m_params(std::move(params)) {
+  const std::uint64_t n = records();
+  m_record_bytes.resize(n);
+  m_record_offset.resize(n);
+  m_file_bytes.assign(m_params.files, 0);
+  for (std::uint64_t f = 0; f < m_params.files; ++f) {
+    std::uint64_t off = 0;
+    for (std::uint64_t k = 0; k < m_params.records_per_file; ++k) {
+      const std::uint64_t r = f * m_params.records_per_file + k;
+      m_record_bytes[r] = record_size(m_params, r);
+      m_record_offset[r] = off;
+      off += m_record_bytes[r];
+    }
+    m_file_bytes[f] = off;
+    m_total_bytes += off;
+  }
+}
+
+std::string dataset_layout::relative_path(std::uint64_t file) const {
+  return fmt::format("data/{:05d}/file-{:08d}.rec", file / kFilesPerDir, file);
+}
+
+fs::path dataset_layout::file_path(std::uint64_t file) const {
+  return m_root / relative_path(file);
+}
+
+std::uint64_t dataset_layout::file_bytes(std::uint64_t file) const { return m_file_bytes[file]; }
+
+std::uint64_t files_for_size(dataset_params p, std::uint64_t bytes) {
+  const std::uint64_t first = record_size(p, 0);
+  if (bytes < first)
+    throw usage_error(fmt::format(
+        "--size: {} bytes is smaller than one record of workload '{}' ({} bytes). valid: at "
+        "least {} bytes",
+        bytes, p.workload, first, first));
+  std::uint64_t total = 0;
+  std::uint64_t r = 0;
+  std::uint64_t files = 0;
+  while (total < bytes) {
+    for (std::uint64_t k = 0; k < p.records_per_file; ++k) total += record_size(p, r++);
+    ++files;
+  }
+  return files;
+}
+
+dataset_layout open_dataset(const fs::path& dir) {
+  const fs::path manifest = dir / kManifestName;
+  std::error_code ec;
+  if (!fs::exists(manifest, ec)) {
+    if (fs::exists(dir / kStateName, ec))
+      throw usage_error(fmt::format("--dataset: '{}' is an unfinished generation (no {}); rerun "
+                                    "the same `dlsize datagen` command to finish it",
+                                    dir.string(), kManifestName));
+    throw usage_error(fmt::format("--dataset: '{}' is not a dlsize dataset: {} is missing. "
+                                  "valid: a folder made by `dlsize datagen`",
+                                  dir.string(), manifest.string()));
+  }
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(read_text_file(manifest));
+  } catch (const nlohmann::json::parse_error& e) {
+    throw usage_error(fmt::format("{}: not valid JSON: {}", manifest.string(), e.what()));
+  }
+  if (j.value("schema", "") != "dlsize.dataset/1")
+    throw usage_error(fmt::format("{}: schema: expected 'dlsize.dataset/1'", manifest.string()));
+  auto params = dataset_params::from_json(j.at("params"), manifest.string());
+  return dataset_layout(dir, params);
+}
+
+}  // namespace dlsize::dataset

@@ -1,0 +1,75 @@
+#pragma once
+// A dataset's shape: which files exist, which records each holds, and every record's size,
+// all derived from the manifest's parameters (sizes are a deterministic function of the seed,
+// so the manifest stays small however many files there are).
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "config/workload.hpp"
+
+namespace dlsize::dataset {
+
+inline constexpr const char* kManifestName = "dlsize-dataset.json";
+inline constexpr const char* kStateName = ".dlsize-datagen.json";
+inline constexpr std::uint64_t kFilesPerDir = 1000;
+
+// The parameters that define a dataset; equal parameters mean identical bytes.
+struct dataset_params {
+  std::string workload;
+  config::file_layout layout = config::file_layout::files;
+  std::string format;
+  std::uint64_t records_per_file = 1;
+  std::uint64_t files = 0;
+  double sample_bytes_mean = 0;
+  double sample_bytes_stdev = 0;
+  std::uint64_t seed = 0;
+
+  std::uint64_t dataset_id() const;
+  nlohmann::json to_json() const;
+  static dataset_params from_json(const nlohmann::json& j, const std::string& source);
+  bool operator==(const dataset_params&) const = default;
+};
+
+// Size in bytes of record `index` (header included) for these parameters.
+std::uint64_t record_size(const dataset_params& p, std::uint64_t index);
+
+class dataset_layout {
+ public:
+  dataset_layout(std::filesystem::path root, dataset_params params);
+
+  const dataset_params& params() const { return m_params; }
+  const std::filesystem::path& root() const { return m_root; }
+  std::uint64_t files() const { return m_params.files; }
+  std::uint64_t records() const { return m_params.files * m_params.records_per_file; }
+  std::uint64_t total_bytes() const { return m_total_bytes; }
+
+  std::filesystem::path file_path(std::uint64_t file) const;
+  // Relative to the root, as stored: data/00012/file-00012345.rec
+  std::string relative_path(std::uint64_t file) const;
+  std::uint64_t file_bytes(std::uint64_t file) const;
+  std::uint64_t first_record(std::uint64_t file) const { return file * m_params.records_per_file; }
+  std::uint64_t record_bytes(std::uint64_t record) const { return m_record_bytes[record]; }
+  // Offset of a record inside its file.
+  std::uint64_t record_offset(std::uint64_t record) const { return m_record_offset[record]; }
+
+ private:
+  std::filesystem::path m_root;
+  dataset_params m_params;
+  std::vector<std::uint64_t> m_record_bytes;
+  std::vector<std::uint64_t> m_record_offset;
+  std::vector<std::uint64_t> m_file_bytes;
+  std::uint64_t m_total_bytes = 0;
+};
+
+// The smallest number of files whose records add up to at least `bytes`; throws usage_error
+// when bytes is smaller than one record.
+std::uint64_t files_for_size(dataset_params p, std::uint64_t bytes);
+
+// Reads DIR/dlsize-dataset.json. Throws usage_error naming the file when it is missing or bad.
+dataset_layout open_dataset(const std::filesystem::path& dir);
+
+}  // namespace dlsize::dataset

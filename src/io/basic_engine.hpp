@@ -1,0 +1,34 @@
+#pragma once
+// What both engines share: options, the file set, the keep-open table, how uncached mode is
+// done, and the checks of a job's range against the file's size.
+#include <memory>
+#include <string>
+
+#include "io/engine.hpp"
+#include "io/file_table.hpp"
+
+namespace dlsize::io {
+
+class basic_engine : public engine {
+ public:
+  basic_engine(const engine_options& opt, const file_set& files);
+  std::string uncached_method() const override;
+
+ protected:
+  // The aligned range [begin, end) to read for a job: O_DIRECT needs block alignment; the end
+  // never passes the (aligned) end of the file.
+  void read_range(const read_job& job, std::uint64_t& begin, std::uint64_t& end) const;
+  bool direct() const { return m_opt.cache == cache_mode::direct; }
+  bool fadvise_fallback() const { return m_opt.cache == cache_mode::uncached && !m_dontcache; }
+  int rw_flags() const { return m_opt.cache == cache_mode::uncached && m_dontcache ? kRwfDontcache : 0; }
+  // Drops a whole file from the page cache through a fresh descriptor (per-sample opens).
+  void drop_file(std::uint32_t file) const;
+
+  engine_options m_opt;
+  const file_set& m_files;
+  int m_flags = 0;
+  bool m_dontcache = false;
+  std::unique_ptr<file_table> m_table;
+};
+
+}  // namespace dlsize::io

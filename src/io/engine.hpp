@@ -1,0 +1,105 @@
+#pragma once
+// The I/O engine: reader threads that take read jobs (a byte range of one file) from a source
+// and hand the bytes to a consumer. Two implementations: io_uring (one ring per reader,
+// registered buffers and files, batched submission) and psync (pread per reader thread).
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "core/histogram.hpp"
+
+namespace dlsize::io {
+
+enum class cache_mode { direct, buffered, uncached };
+std::string to_string(cache_mode m);
+cache_mode parse_cache_mode(const std::string& text);
+
+// One contiguous byte range of one file, read as requests of at most request_size bytes.
+struct read_job {
+  std::uint32_t file = 0;
+  std::uint64_t offset = 0;  // where the wanted bytes start
+  std::uint64_t length = 0;
+  std::uint64_t tag = 0;     // the consumer's own index
+};
+
+struct engine_options {
+  std::string engine = "io_uring";  // "io_uring" or "psync"
+  cache_mode cache = cache_mode::direct;
+  unsigned queue_depth = 16;          // requests in flight per reader (io_uring)
+  unsigned readers = 1;               // threads, one ring each
+  std::uint32_t request_size = 1u << 20;
+  double max_read_rate = 0;           // bytes/s over all readers, 0 = no cap
+  bool keep_open = true;              // open every file once (as fio does) or per job
+};
+
+// Where jobs come from. next() is called by every reader thread concurrently.
+class job_source {
+ public:
+  virtual ~job_source() = default;
+  virtual bool next(unsigned reader, read_job& job) = 0;
+};
+
+// Where bytes go. Calls for one job come from one reader thread; with ordered() the data of a
+// job arrives in file order, otherwise in completion order.
+class job_consumer {
+ public:
+  virtual ~job_consumer() = default;
+  virtual bool ordered() const { return false; }
+  virtual void on_start(unsigned reader, const read_job& job) = 0;
+  virtual void on_data(unsigned reader, const read_job& job, std::uint64_t file_offset,
+                       const std::byte* data, std::size_t bytes) = 0;
+  // bytes: what the reads returned (alignment padding included); error: empty when fine.
+  virtual void on_done(unsigned reader, const read_job& job, std::uint64_t bytes,
+                       std::uint64_t latency_ns, const std::string& error) = 0;
+};
+
+// What one reader saw.
+struct reader_stats {
+  std::uint64_t requests = 0;
+  std::uint64_t bytes = 0;
+  std::uint64_t jobs = 0;
+  std::uint64_t opens = 0;
+  std::uint64_t short_reads = 0;
+  std::uint64_t retries = 0;  // -EAGAIN resubmissions
+  std::uint64_t errors = 0;
+  std::string first_error;
+  histogram read_latency;  // per request, submission to completion
+  histogram open_latency;
+};
+
+// The files the engine reads: paths and expected sizes, indexed like read_job::file.
+struct file_set {
+  std::vector<std::string> paths;
+  std::vector<std::uint64_t> sizes;
+};
+
+class engine {
+ public:
+  virtual ~engine() = default;
+  virtual std::string name() const = 0;
+  // How uncached mode is done ("RWF_DONTCACHE", "fadvise DONTNEED", or "" when not uncached).
+  virtual std::string uncached_method() const { return ""; }
+  // Runs the readers until the source is exhausted or stop is set, then returns their stats.
+  // Throws run_error when setup fails (a file cannot be opened, a ring cannot be made).
+  virtual std::vector<reader_stats> run(job_source& source, job_consumer& consumer,
+                                        const std::atomic<bool>& stop) = 0;
+};
+
+// Makes the engine asked for. io_uring falls back to psync when rings cannot be set up
+// (ENOSYS, EPERM); fallback_reason then says why.
+std::unique_ptr<engine> make_engine(const engine_options& opt, const file_set& files,
+                                    std::string& fallback_reason);
+
+// Open flags for a cache mode.
+int open_flags(cache_mode m);
+
+inline constexpr std::uint64_t kDirectAlign = 4096;
+inline std::uint64_t align_down(std::uint64_t v) { return v & ~(kDirectAlign - 1); }
+inline std::uint64_t align_up(std::uint64_t v) { return (v + kDirectAlign - 1) & ~(kDirectAlign - 1); }
+
+}  // namespace dlsize::io

@@ -1,0 +1,117 @@
+#include "io/psync_engine.hpp"
+
+#include <fcntl.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <memory>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "core/clock.hpp"
+#include "core/error.hpp"
+#include "io/rate_limiter.hpp"
+
+namespace dlsize::io {
+namespace {
+
+struct free_deleter {
+  void operator()(void* p) const { std::free(p); }
+};
+
+void sleep_until_ns(std::uint64_t t) {
+  timespec ts{static_cast<time_t>(t / 1'000'000'000ull), static_cast<long>(t % 1'000'000'000ull)};
+  while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nullptr) == EINTR) {
+  }
+}
+
+}  // namespace
+
+std::vector<reader_stats> psync_engine::run(job_source& source, job_consumer& consumer,
+                                            const std::atomic<bool>& stop) {
+  std::vector<reader_stats> stats(m_opt.readers);
+  rate_limiter limiter(m_opt.max_read_rate);
+  auto reader = [&](unsigned id) {
+    reader_stats& st = stats[id];
+    std::unique_ptr<std::byte, free_deleter> buf(
+        static_cast<std::byte*>(std::aligned_alloc(kDirectAlign, m_opt.request_size)));
+    read_job job;
+    while (!stop.load(std::memory_order_relaxed) && source.next(id, job)) {
+      const auto t_job = now_ns();
+      consumer.on_start(id, job);
+      std::string error;
+      int fd;
+      if (m_table) {
+        fd = m_table->fd(job.file);
+      } else {
+        const auto t0 = now_ns();
+        fd = open(m_files.paths[job.file].c_str(), m_flags);
+        st.open_latency.record(now_ns() - t0);
+        ++st.opens;
+        if (fd < 0) error = fmt::format("open failed: {}. file: {}", errno_text(errno), m_files.paths[job.file]);
+      }
+      std::uint64_t begin = 0, end = 0, bytes = 0;
+      read_range(job, begin, end);
+      const std::uint64_t size = m_files.sizes[job.file];
+      for (std::uint64_t pos = begin; error.empty() && pos < end;) {
+        if (stop.load(std::memory_order_relaxed)) {
+          error = "interrupted";
+          break;
+        }
+        const auto len = static_cast<std::size_t>(std::min<std::uint64_t>(m_opt.request_size, end - pos));
+        if (limiter.active()) sleep_until_ns(limiter.reserve(len, now_ns()));
+        std::size_t filled = 0;
+        const auto t0 = now_ns();
+        while (filled < len) {
+          iovec iov{buf.get() + filled, len - filled};
+          const ssize_t n = preadv2(fd, &iov, 1, static_cast<off_t>(pos + filled), rw_flags());
+          ++st.requests;
+          if (n < 0 && (errno == EINTR || errno == EAGAIN)) {
+            ++st.retries;
+            continue;
+          }
+          if (n < 0) {
+            error = fmt::format("read failed: {}. file: {}; offset: {}; length: {}", errno_text(errno),
+                                m_files.paths[job.file], pos + filled, len - filled);
+            break;
+          }
+          if (n == 0) {
+            if (pos + filled < size)
+              error = fmt::format("file ended early at {} bytes, expected {} (truncated?). file: {}",
+                                  pos + filled, size, m_files.paths[job.file]);
+            break;
+          }
+          filled += static_cast<std::size_t>(n);
+          if (filled < len && pos + filled < size) ++st.short_reads;
+          if (pos + filled >= size) break;
+        }
+        st.read_latency.record(now_ns() - t0);
+        if (filled > 0) {
+          consumer.on_data(id, job, pos, buf.get(), filled);
+          if (fadvise_fallback() && m_table) drop_cached(fd, pos, filled);
+        }
+        bytes += filled;
+        if (filled < len) break;
+        pos += len;
+      }
+      if (!m_table && fd >= 0) {
+        close(fd);
+        if (fadvise_fallback()) drop_file(job.file);
+      }
+      st.bytes += bytes;
+      ++st.jobs;
+      if (!error.empty() && error != "interrupted") {
+        if (st.errors++ == 0) st.first_error = error;
+      }
+      consumer.on_done(id, job, bytes, now_ns() - t_job, error);
+    }
+  };
+  std::vector<std::thread> threads;
+  for (unsigned i = 0; i < m_opt.readers; ++i) threads.emplace_back(reader, i);
+  for (auto& t : threads) t.join();
+  return stats;
+}
+
+}  // namespace dlsize::io

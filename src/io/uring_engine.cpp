@@ -1,0 +1,487 @@
+#include "io/uring_engine.hpp"
+
+#include <fcntl.h>
+#include <liburing.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <memory>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "core/clock.hpp"
+#include "core/error.hpp"
+#include "io/rate_limiter.hpp"
+
+namespace dlsize::io {
+namespace {
+
+constexpr std::uint64_t kTagOpen = 1ull << 32;
+constexpr std::uint64_t kTagClose = 2ull << 32;
+constexpr std::uint64_t kTagMask = 0xffffffffull;
+
+struct free_deleter {
+  void operator()(void* p) const { std::free(p); }
+};
+
+// Makes a ring with the cheapest completion mode the kernel offers.
+int init_ring(io_uring& ring, unsigned entries) {
+  io_uring_params p{};
+  p.flags = IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN;
+  int rc = io_uring_queue_init_params(entries, &ring, &p);
+  if (rc == -EINVAL) {
+    p = io_uring_params{};
+    p.flags = IORING_SETUP_COOP_TASKRUN;
+    rc = io_uring_queue_init_params(entries, &ring, &p);
+  }
+  if (rc == -EINVAL) rc = io_uring_queue_init(entries, &ring, 0);
+  return rc;
+}
+
+// One reader thread's ring and its state machine over jobs and requests.
+class uring_reader {
+ public:
+  uring_reader(const engine_options& opt, const file_set& files, const file_table* table,
+               int open_flags, int rw_flags, bool fadvise, bool direct, rate_limiter& limiter,
+               reader_stats& st)
+      : m_opt(opt), m_files(files), m_table(table), m_open_flags(open_flags),
+        m_rw_flags(rw_flags), m_fadvise(fadvise), m_direct(direct), m_limiter(limiter), m_st(st),
+        m_reqs(opt.queue_depth), m_jobs(opt.queue_depth) {}
+  ~uring_reader() {
+    if (m_ring_ok) io_uring_queue_exit(&m_ring);
+  }
+
+  void setup() {
+    const unsigned qd = m_opt.queue_depth;
+    DLSIZE_URING(init_ring(m_ring, std::max(8u, 2 * qd)), "io_uring setup; entries: " + std::to_string(2 * qd));
+    m_ring_ok = true;
+    m_buf.reset(static_cast<std::byte*>(std::aligned_alloc(kDirectAlign, std::size_t{qd} * m_opt.request_size)));
+    std::vector<iovec> iov(qd);
+    for (unsigned i = 0; i < qd; ++i) {
+      m_reqs[i].buf = m_buf.get() + std::size_t{i} * m_opt.request_size;
+      iov[i] = {m_reqs[i].buf, m_opt.request_size};
+    }
+    // Registered buffers save a page pinning per request; without them (memlock limit) plain
+    // reads still work.
+    m_fixed_bufs = io_uring_register_buffers(&m_ring, iov.data(), qd) == 0;
+    if (m_table) {
+      m_fixed_files = io_uring_register_files(&m_ring, m_table->fds().data(),
+                                              static_cast<unsigned>(m_table->fds().size())) == 0;
+    } else {
+      DLSIZE_URING(io_uring_register_files_sparse(&m_ring, qd), "io_uring file table for per-sample opens");
+      m_fixed_files = true;
+    }
+  }
+
+  void run(job_source& source, job_consumer& consumer, const std::atomic<bool>& stop, unsigned id) {
+    m_id = id;
+    m_consumer = &consumer;
+    m_ordered = consumer.ordered();
+    bool more = true;
+    for (;;) {
+      const bool stopping = stop.load(std::memory_order_relaxed);
+      if (stopping && more) {
+        more = false;
+        for (unsigned i = 0; i < m_jobs.size(); ++i) {
+          auto& j = m_jobs[i];
+          if (j.active && !j.closing && j.error.empty()) {
+            j.error = "interrupted";
+            j.next = j.end;
+            maybe_finish(i);
+          }
+        }
+      }
+      std::uint64_t wake_at = 0;
+      fill(source, more, wake_at);
+      if (m_inflight == 0) {
+        if (!more && m_active == 0) break;
+        if (wake_at) {
+          sleep_until(wake_at);
+          continue;
+        }
+        throw run_error(fmt::format("io_uring reader {} stalled with {} jobs and nothing in flight", id, m_active));
+      }
+      int rc;
+      if (wake_at) {
+        const std::uint64_t now = now_ns();
+        const std::uint64_t wait = wake_at > now ? wake_at - now : 0;
+        __kernel_timespec ts{static_cast<long long>(wait / 1'000'000'000ull),
+                             static_cast<long long>(wait % 1'000'000'000ull)};
+        io_uring_cqe* cqe = nullptr;
+        rc = io_uring_submit_and_wait_timeout(&m_ring, &cqe, 1, &ts, nullptr);
+        if (rc == -ETIME) rc = 0;
+      } else {
+        rc = io_uring_submit_and_wait(&m_ring, 1);
+      }
+      if (rc < 0 && rc != -EINTR && rc != -EAGAIN && rc != -EBUSY)
+        throw_syscall_error("io_uring_submit_and_wait", -rc, __FILE__, __LINE__, "reader " + std::to_string(id));
+      reap();
+    }
+  }
+
+ private:
+  struct request {
+    std::byte* buf = nullptr;
+    bool busy = false;
+    bool in_flight = false;
+    bool held = false;  // complete, waiting for an earlier request of its job (ordered mode)
+    unsigned job = 0;
+    std::uint64_t start = 0;  // file offset of buf[0]
+    std::uint32_t len = 0;
+    std::uint32_t filled = 0;
+    std::uint64_t t_submit = 0;
+  };
+  struct job_state {
+    bool active = false;
+    bool opening = false;
+    bool closing = false;  // per-sample opens: the slot is busy until its close completes
+    read_job job;
+    std::uint64_t next = 0;     // next offset to request
+    std::uint64_t end = 0;
+    std::uint64_t deliver = 0;  // next offset to hand over (ordered mode)
+    unsigned outstanding = 0;
+    std::uint64_t bytes = 0;
+    std::uint64_t t_start = 0;
+    std::uint64_t seq = 0;      // start order, oldest first when filling
+    std::string error;
+  };
+
+  static void sleep_until(std::uint64_t t) {
+    timespec ts{static_cast<time_t>(t / 1'000'000'000ull), static_cast<long>(t % 1'000'000'000ull)};
+    while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nullptr) == EINTR) {
+    }
+  }
+
+  io_uring_sqe* sqe() {
+    io_uring_sqe* s = io_uring_get_sqe(&m_ring);
+    if (!s) {
+      io_uring_submit(&m_ring);
+      s = io_uring_get_sqe(&m_ring);
+    }
+    if (!s) throw run_error("io_uring: no submission entry free after submit");
+    return s;
+  }
+
+  int file_ref(const job_state& j, unsigned job_index) const {
+    if (!m_table) return static_cast<int>(job_index);
+    return m_fixed_files ? static_cast<int>(j.job.file) : m_table->fd(j.job.file);
+  }
+
+  void prep_read(unsigned r) {
+    request& q = m_reqs[r];
+    const job_state& j = m_jobs[q.job];
+    io_uring_sqe* s = sqe();
+    const int fd = file_ref(j, q.job);
+    if (m_fixed_bufs)
+      io_uring_prep_read_fixed(s, fd, q.buf + q.filled, q.len - q.filled, q.start + q.filled, static_cast<int>(r));
+    else
+      io_uring_prep_read(s, fd, q.buf + q.filled, q.len - q.filled, q.start + q.filled);
+    if (m_fixed_files) s->flags |= IOSQE_FIXED_FILE;
+    s->rw_flags = m_rw_flags;
+    io_uring_sqe_set_data64(s, r);
+    q.in_flight = true;
+    ++m_inflight;
+  }
+
+  // Queues requests until queue_depth are in flight, the source is dry, or the rate cap says
+  // wait (then wake_at is when).
+  void fill(job_source& source, bool& more, std::uint64_t& wake_at) {
+    while (m_inflight < m_opt.queue_depth) {
+      // The oldest job that still has bytes to request.
+      int pick = -1;
+      for (unsigned i = 0; i < m_jobs.size(); ++i) {
+        const auto& j = m_jobs[i];
+        if (j.active && !j.opening && j.next < j.end && (pick < 0 || j.seq < m_jobs[static_cast<unsigned>(pick)].seq))
+          pick = static_cast<int>(i);
+      }
+      if (pick < 0) {
+        if (!more || m_active == m_jobs.size()) return;
+        if (!start_job(source)) {
+          more = false;
+          return;
+        }
+        continue;
+      }
+      job_state& j = m_jobs[static_cast<unsigned>(pick)];
+      const auto len = static_cast<std::uint32_t>(std::min<std::uint64_t>(m_opt.request_size, j.end - j.next));
+      if (m_limiter.active()) {
+        if (!m_reserved) {
+          m_reserved_at = m_limiter.reserve(len, now_ns());
+          m_reserved = true;
+        }
+        if (m_reserved_at > now_ns()) {
+          wake_at = m_reserved_at;
+          return;
+        }
+        m_reserved = false;
+      }
+      unsigned r = 0;
+      while (m_reqs[r].busy) ++r;  // a free one exists: busy requests <= in flight + held < qd
+      request& q = m_reqs[r];
+      q.busy = true;
+      q.held = false;
+      q.job = static_cast<unsigned>(pick);
+      q.start = j.next;
+      q.len = len;
+      q.filled = 0;
+      q.t_submit = now_ns();
+      j.next += len;
+      ++j.outstanding;
+      prep_read(r);
+    }
+  }
+
+  bool start_job(job_source& source) {
+    read_job job;
+    if (!source.next(m_id, job)) return false;
+    unsigned i = 0;
+    while (m_jobs[i].active) ++i;
+    job_state& j = m_jobs[i];
+    j = job_state{};
+    j.active = true;
+    j.job = job;
+    j.seq = m_seq++;
+    j.t_start = now_ns();
+    const std::uint64_t size = m_files.sizes[job.file];
+    j.next = job.offset;
+    j.end = std::min(job.offset + job.length, size);
+    if (m_direct) {
+      j.next = align_down(j.next);
+      j.end = align_up(j.end);
+    }
+    j.deliver = j.next;
+    ++m_active;
+    m_consumer->on_start(m_id, job);
+    if (!m_table) {
+      io_uring_sqe* s = sqe();
+      // Direct descriptors refuse O_CLOEXEC (EINVAL): they are not in the process's table anyway.
+      io_uring_prep_openat_direct(s, AT_FDCWD, m_files.paths[job.file].c_str(), m_open_flags & ~O_CLOEXEC, 0, i);
+      io_uring_sqe_set_data64(s, kTagOpen | i);
+      j.opening = true;
+      ++m_inflight;
+      ++m_st.opens;
+    } else {
+      maybe_finish(i);
+    }
+    return true;
+  }
+
+  void reap() {
+    unsigned head;
+    unsigned n = 0;
+    io_uring_cqe* cqe;
+    io_uring_for_each_cqe(&m_ring, head, cqe) {
+      ++n;
+      complete(cqe->user_data, cqe->res);
+    }
+    io_uring_cq_advance(&m_ring, n);
+  }
+
+  void complete(std::uint64_t tag, int res) {
+    if ((tag & ~kTagMask) == kTagClose) {
+      const auto i = static_cast<unsigned>(tag & kTagMask);
+      --m_inflight;
+      if (res < 0 && m_st.errors++ == 0) m_st.first_error = fmt::format("close failed: {}", errno_text(-res));
+      m_jobs[i].active = false;
+      m_jobs[i].closing = false;
+      --m_active;
+      return;
+    }
+    if ((tag & ~kTagMask) == kTagOpen) {
+      const auto i = static_cast<unsigned>(tag & kTagMask);
+      job_state& j = m_jobs[i];
+      --m_inflight;
+      j.opening = false;
+      m_st.open_latency.record(now_ns() - j.t_start);
+      if (res < 0) {
+        j.error = fmt::format("open failed: {}. file: {}", errno_text(-res), m_files.paths[j.job.file]);
+        j.next = j.end;
+      }
+      maybe_finish(i);
+      return;
+    }
+    const auto r = static_cast<unsigned>(tag);
+    request& q = m_reqs[r];
+    job_state& j = m_jobs[q.job];
+    --m_inflight;
+    q.in_flight = false;
+    ++m_st.requests;
+    const std::uint64_t size = m_files.sizes[j.job.file];
+    if (res == -EAGAIN || res == -EINTR) {
+      ++m_st.retries;
+      prep_read(r);
+      return;
+    }
+    if (res < 0) {
+      if (j.error.empty())
+        j.error = fmt::format("read failed: {}. file: {}; offset: {}; length: {}", errno_text(-res),
+                              m_files.paths[j.job.file], q.start + q.filled, q.len - q.filled);
+      j.next = j.end;
+      release(r);
+      return;
+    }
+    q.filled += static_cast<std::uint32_t>(res);
+    const std::uint64_t reached = q.start + q.filled;
+    if (q.filled < q.len && reached < size) {
+      if (res == 0) {
+        if (j.error.empty())
+          j.error = fmt::format("file ended early at {} bytes, expected {} (truncated?). file: {}",
+                                reached, size, m_files.paths[j.job.file]);
+        j.next = j.end;
+        release(r);
+        return;
+      }
+      ++m_st.short_reads;
+      prep_read(r);  // the rest of the request, into the rest of its buffer
+      return;
+    }
+    m_st.read_latency.record(now_ns() - q.t_submit);
+    m_st.bytes += q.filled;
+    j.bytes += q.filled;
+    if (m_ordered && q.start != j.deliver) {
+      q.held = true;
+      return;
+    }
+    deliver(r);
+    if (m_ordered) {
+      // Hand over the held requests that are now next in line.
+      for (bool found = true; found;) {
+        found = false;
+        for (unsigned k = 0; k < m_reqs.size(); ++k) {
+          if (m_reqs[k].busy && m_reqs[k].held && m_reqs[k].job == q.job && m_reqs[k].start == j.deliver) {
+            deliver(k);
+            found = true;
+          }
+        }
+      }
+    }
+  }
+
+  void deliver(unsigned r) {
+    request& q = m_reqs[r];
+    job_state& j = m_jobs[q.job];
+    if (j.error.empty() && q.filled) {
+      m_consumer->on_data(m_id, j.job, q.start, q.buf, q.filled);
+      if (m_fadvise && m_table) drop_cached(m_table->fd(j.job.file), q.start, q.filled);
+    }
+    j.deliver = q.start + q.len;
+    release(r);
+  }
+
+  void release(unsigned r) {
+    request& q = m_reqs[r];
+    const unsigned ji = q.job;
+    q.busy = false;
+    q.held = false;
+    --m_jobs[ji].outstanding;
+    maybe_finish(ji);
+  }
+
+  void maybe_finish(unsigned i) {
+    job_state& j = m_jobs[i];
+    if (!j.active || j.closing || j.opening || j.next < j.end) return;
+    if (!j.error.empty()) {
+      // Requests held for ordering behind a failed one are dropped with the job.
+      for (auto& q : m_reqs) {
+        if (q.busy && q.held && q.job == i) {
+          q.busy = false;
+          q.held = false;
+          --j.outstanding;
+        }
+      }
+    }
+    if (j.outstanding > 0) return;
+    ++m_st.jobs;
+    if (!j.error.empty() && j.error != "interrupted" && m_st.errors++ == 0) m_st.first_error = j.error;
+    if (m_table) {
+      j.active = false;
+      --m_active;
+    } else {
+      // The slot is reused only after its close completes: an open into a slot whose close is
+      // still queued could be closed by it, since a batch has no order without links.
+      io_uring_sqe* s = sqe();
+      io_uring_prep_close_direct(s, i);
+      io_uring_sqe_set_data64(s, kTagClose | i);
+      j.closing = true;
+      ++m_inflight;
+      if (m_fadvise) drop_file_now(j.job.file);
+    }
+    m_consumer->on_done(m_id, j.job, j.bytes, now_ns() - j.t_start, j.error);
+  }
+
+  void drop_file_now(std::uint32_t file) const {
+    int fd = open(m_files.paths[file].c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd >= 0) {
+      drop_cached(fd, 0, 0);
+      close(fd);
+    }
+  }
+
+  const engine_options& m_opt;
+  const file_set& m_files;
+  const file_table* m_table;
+  int m_open_flags;
+  int m_rw_flags;
+  bool m_fadvise;
+  bool m_direct;
+  rate_limiter& m_limiter;
+  reader_stats& m_st;
+  io_uring m_ring{};
+  bool m_ring_ok = false;
+  bool m_fixed_bufs = false;
+  bool m_fixed_files = false;
+  std::unique_ptr<std::byte, free_deleter> m_buf;
+  std::vector<request> m_reqs;
+  std::vector<job_state> m_jobs;
+  unsigned m_inflight = 0;
+  unsigned m_active = 0;
+  std::uint64_t m_seq = 0;
+  bool m_reserved = false;
+  std::uint64_t m_reserved_at = 0;
+  unsigned m_id = 0;
+  job_consumer* m_consumer = nullptr;
+  bool m_ordered = false;
+};
+
+}  // namespace
+
+uring_engine::uring_engine(const engine_options& opt, const file_set& files)
+    : basic_engine(opt, files) {}
+
+bool uring_engine::available(std::string& why) {
+  io_uring ring{};
+  const int rc = io_uring_queue_init(4, &ring, 0);
+  if (rc < 0) {
+    why = fmt::format("io_uring_queue_init: {}", errno_text(-rc));
+    return false;
+  }
+  io_uring_queue_exit(&ring);
+  return true;
+}
+
+std::vector<reader_stats> uring_engine::run(job_source& source, job_consumer& consumer,
+                                            const std::atomic<bool>& stop) {
+  std::vector<reader_stats> stats(m_opt.readers);
+  rate_limiter limiter(m_opt.max_read_rate);
+  std::vector<std::string> errors(m_opt.readers);
+  auto body = [&](unsigned id) {
+    try {
+      uring_reader r(m_opt, m_files, m_table.get(), m_flags, rw_flags(), fadvise_fallback(),
+                     direct(), limiter, stats[id]);
+      r.setup();
+      r.run(source, consumer, stop, id);
+    } catch (const std::exception& e) {
+      errors[id] = e.what();
+    }
+  };
+  std::vector<std::thread> threads;
+  for (unsigned i = 0; i < m_opt.readers; ++i) threads.emplace_back(body, i);
+  for (auto& t : threads) t.join();
+  for (const auto& e : errors)
+    if (!e.empty()) throw run_error("io_uring reader failed: " + e);
+  return stats;
+}
+
+}  // namespace dlsize::io

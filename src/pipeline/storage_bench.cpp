@@ -1,0 +1,486 @@
+#include "pipeline/storage_bench.hpp"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <mutex>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "core/clock.hpp"
+#include "core/error.hpp"
+#include "core/histogram.hpp"
+#include "core/progress.hpp"
+#include "core/stop.hpp"
+#include "core/sysinfo.hpp"
+#include "core/units.hpp"
+#include "dataset/layout.hpp"
+#include "dataset/record_verifier.hpp"
+#include "pipeline/epoch_order.hpp"
+#include "report/report_io.hpp"
+#include "telemetry/cpu_usage.hpp"
+
+namespace dlsize::pipeline {
+namespace {
+
+using dataset::dataset_layout;
+
+// What one read job covers: a whole file, or one record of a shard.
+struct unit_plan {
+  bool per_record = false;      // units are records (else files)
+  std::uint64_t units = 0;
+  std::uint64_t samples_per_unit = 1;
+};
+
+class epoch_source : public io::job_source {
+ public:
+  epoch_source(const dataset_layout& layout, const unit_plan& plan, std::uint64_t seed,
+               std::uint64_t epochs)
+      : m_layout(layout), m_plan(plan) {
+    for (std::uint64_t e = 0; e < epochs; ++e) m_perms.push_back(epoch_permutation(plan.units, seed, e));
+    m_total = plan.units * epochs;
+  }
+  bool next(unsigned, io::read_job& job) override {
+    if (m_closed.load(std::memory_order_relaxed)) return false;
+    const std::uint64_t k = m_cursor.fetch_add(1, std::memory_order_relaxed);
+    if (k >= m_total) return false;
+    const std::uint64_t u = m_perms[k / m_plan.units][k % m_plan.units];
+    if (m_plan.per_record) {
+      const std::uint64_t file = u / m_layout.params().records_per_file;
+      job.file = static_cast<std::uint32_t>(file);
+      job.offset = m_layout.record_offset(u);
+      job.length = m_layout.record_bytes(u);
+    } else {
+      job.file = static_cast<std::uint32_t>(u);
+      job.offset = 0;
+      job.length = m_layout.file_bytes(u);
+    }
+    job.tag = k;
+    return true;
+  }
+  void close() { m_closed.store(true); }
+  std::uint64_t units_of_epoch() const { return m_plan.units; }
+
+ private:
+  const dataset_layout& m_layout;
+  unit_plan m_plan;
+  std::vector<std::vector<std::uint32_t>> m_perms;
+  std::uint64_t m_total = 0;
+  std::atomic<std::uint64_t> m_cursor{0};
+  std::atomic<bool> m_closed{false};
+};
+
+struct alignas(64) reader_tally {
+  std::atomic<std::uint64_t> bytes{0};
+  std::atomic<std::uint64_t> samples{0};
+  std::vector<std::uint64_t> epoch_samples, epoch_bytes;
+  std::vector<std::uint64_t> epoch_end_ns;
+  histogram sample_latency;
+  std::uint64_t failed_jobs = 0;
+  std::uint64_t records_verified = 0;
+  std::uint64_t mismatches = 0;
+  std::vector<std::string> problems;
+  std::string first_error;
+  // In-flight verifiers, keyed by job tag.
+  std::vector<std::pair<std::uint64_t, dataset::record_verifier>> verifiers;
+};
+
+class bench_consumer : public io::job_consumer {
+ public:
+  bench_consumer(const dataset_layout& layout, const unit_plan& plan, unsigned readers,
+                 std::uint64_t epochs, bool verify)
+      : m_layout(layout), m_plan(plan), m_verify(verify), m_tally(readers) {
+    for (auto& t : m_tally) {
+      t.epoch_samples.assign(epochs, 0);
+      t.epoch_bytes.assign(epochs, 0);
+      t.epoch_end_ns.assign(epochs, 0);
+    }
+  }
+  bool ordered() const override { return m_verify; }
+  void on_start(unsigned reader, const io::read_job& job) override {
+    if (!m_verify) return;
+    auto& t = m_tally[reader];
+    auto it = std::find_if(t.verifiers.begin(), t.verifiers.end(), [](auto& p) { return p.first == UINT64_MAX; });
+    if (it == t.verifiers.end()) {
+      t.verifiers.emplace_back();
+      it = t.verifiers.end() - 1;
+    }
+    it->first = job.tag;
+    const std::uint64_t first = m_plan.per_record ? record_of(job) : m_layout.first_record(job.file);
+    it->second.reset(m_layout, job.file, first, m_plan.samples_per_unit);
+  }
+  void on_data(unsigned reader, const io::read_job& job, std::uint64_t off, const std::byte* data,
+               std::size_t bytes) override {
+    if (!m_verify) return;
+    find(reader, job.tag).feed(off, data, bytes);
+  }
+  void on_done(unsigned reader, const io::read_job& job, std::uint64_t bytes,
+               std::uint64_t latency_ns, const std::string& error) override {
+    auto& t = m_tally[reader];
+    const std::uint64_t epoch = job.tag / m_plan.units;
+    t.bytes.fetch_add(bytes, std::memory_order_relaxed);
+    t.epoch_bytes[epoch] += bytes;
+    if (m_verify) {
+      auto& v = find(reader, job.tag);
+      if (error.empty() && !v.complete()) v.fail("ended before all its records were read");
+      if (error.empty() || error == "interrupted") {
+        t.records_verified += v.checked();
+        t.mismatches += v.mismatches();
+        if (v.mismatches() && t.problems.size() < 100) t.problems.push_back(v.first_error());
+      }
+      for (auto& p : t.verifiers)
+        if (p.first == job.tag) p.first = UINT64_MAX;
+    }
+    if (!error.empty()) {
+      if (error != "interrupted" && t.failed_jobs++ == 0) t.first_error = error;
+      return;
+    }
+    t.samples.fetch_add(m_plan.samples_per_unit, std::memory_order_relaxed);
+    t.epoch_samples[epoch] += m_plan.samples_per_unit;
+    t.epoch_end_ns[epoch] = std::max(t.epoch_end_ns[epoch], now_ns());
+    t.sample_latency.record(latency_ns);
+  }
+  std::vector<reader_tally>& tallies() { return m_tally; }
+  std::uint64_t bytes() const {
+    std::uint64_t b = 0;
+    for (auto& t : m_tally) b += t.bytes.load(std::memory_order_relaxed);
+    return b;
+  }
+  std::uint64_t samples() const {
+    std::uint64_t s = 0;
+    for (auto& t : m_tally) s += t.samples.load(std::memory_order_relaxed);
+    return s;
+  }
+
+ private:
+  std::uint64_t record_of(const io::read_job& job) const {
+    // The record whose offset is job.offset inside job.file.
+    const std::uint64_t first = m_layout.first_record(job.file);
+    const std::uint64_t n = m_layout.params().records_per_file;
+    std::uint64_t lo = first, hi = first + n;
+    while (hi - lo > 1) {
+      const std::uint64_t mid = (lo + hi) / 2;
+      if (m_layout.record_offset(mid) <= job.offset) lo = mid; else hi = mid;
+    }
+    return lo;
+  }
+  dataset::record_verifier& find(unsigned reader, std::uint64_t tag) {
+    for (auto& p : m_tally[reader].verifiers)
+      if (p.first == tag) return p.second;
+    throw run_error("internal: no verifier for a job in flight");
+  }
+
+  const dataset_layout& m_layout;
+  unit_plan m_plan;
+  bool m_verify;
+  std::vector<reader_tally> m_tally;
+};
+
+io::file_set check_files(const dataset_layout& layout) {
+  io::file_set fs;
+  fs.paths.reserve(layout.files());
+  fs.sizes.reserve(layout.files());
+  for (std::uint64_t f = 0; f < layout.files(); ++f) {
+    const std::string p = layout.file_path(f).string();
+    struct stat st {};
+    if (stat(p.c_str(), &st) != 0)
+      throw run_error(fmt::format("dataset file missing: {}. file: {}; dataset: {}", errno_text(errno), p,
+                                  layout.root().string()));
+    if (static_cast<std::uint64_t>(st.st_size) != layout.file_bytes(f))
+      throw run_error(fmt::format("dataset file has the wrong size: {} bytes, the manifest says {} "
+                                  "(truncated or replaced?). file: {}",
+                                  st.st_size, layout.file_bytes(f), p));
+    fs.paths.push_back(p);
+    fs.sizes.push_back(layout.file_bytes(f));
+  }
+  return fs;
+}
+
+nlohmann::json latency_json(const histogram& h) {
+  return {{"count", h.count()},       {"mean_s", h.mean() * 1e-9},
+          {"p50_s", h.quantile(0.5) * 1e-9}, {"p90_s", h.quantile(0.9) * 1e-9},
+          {"p99_s", h.quantile(0.99) * 1e-9}, {"p999_s", h.quantile(0.999) * 1e-9},
+          {"max_s", static_cast<double>(h.max()) * 1e-9}, {"histogram", h.to_json()}};
+}
+
+}  // namespace
+
+storage_bench_result run_storage_bench(const storage_bench_options& opt,
+                                       const nlohmann::json& command_line) {
+  dataset_layout layout = dataset::open_dataset(opt.dataset);
+  const auto& params = layout.params();
+  if (!opt.workload.empty() && params.workload != opt.workload)
+    throw usage_error(fmt::format("--dataset: '{}' was generated for workload '{}', not '{}'. "
+                                  "valid: --workload {} or a dataset generated for {}",
+                                  opt.dataset.string(), params.workload, opt.workload,
+                                  params.workload, opt.workload));
+  if (opt.epochs < 1) throw usage_error("--epochs: must be at least 1");
+  unit_plan plan;
+  const bool shards = params.layout == config::file_layout::shards;
+  if (shards && opt.shards == shard_read::records) {
+    plan.per_record = true;
+    plan.units = layout.records();
+  } else {
+    plan.units = layout.files();
+    plan.samples_per_unit = params.records_per_file;
+  }
+  if (plan.units > UINT32_MAX) throw usage_error("--dataset: more than 2^32 read units");
+  const io::file_set files = check_files(layout);
+
+  std::string fallback;
+  auto eng = io::make_engine(opt.io, files, fallback);
+  epoch_source source(layout, plan, opt.seed, opt.epochs);
+  bench_consumer consumer(layout, plan, opt.io.readers, opt.epochs, opt.verify);
+
+  std::atomic<bool> stop{false};
+  nlohmann::json timeseries = nlohmann::json::array();
+  progress bar(opt.progress);
+  const std::uint64_t total_bytes_planned = layout.total_bytes() * opt.epochs;
+  const auto cpu0 = telemetry::take_cpu_snapshot();
+  const auto t0 = now_ns();
+  std::atomic<bool> done{false};
+  std::string stop_reason;
+  std::thread monitor([&] {
+    std::uint64_t last_b = 0, last_s = 0;
+    auto last_t = t0;
+    auto snap = cpu0;
+    auto next_sample = t0 + static_cast<std::uint64_t>(opt.sample_interval_s * 1e9);
+    while (!done.load()) {
+      usleep(50'000);
+      const auto t = now_ns();
+      if (stop_requested() && !stop.load()) {
+        stop_reason = fmt::format("interrupted by signal {}", stop_signal());
+        stop.store(true);
+        source.close();
+      }
+      if (opt.time_limit_s > 0 && static_cast<double>(t - t0) * 1e-9 >= opt.time_limit_s && !stop.load()) {
+        stop_reason = "time limit reached";
+        source.close();
+      }
+      const double el = static_cast<double>(t - t0) * 1e-9;
+      const auto b = consumer.bytes();
+      if (t >= next_sample) {
+        const auto s = consumer.samples();
+        const auto cpu = telemetry::take_cpu_snapshot();
+        const auto u = telemetry::cpu_between(snap, cpu);
+        const double dt = static_cast<double>(t - last_t) * 1e-9;
+        timeseries.push_back({{"t_s", el},
+                              {"read_bytes_per_s", static_cast<double>(b - last_b) / dt},
+                              {"samples_per_s", static_cast<double>(s - last_s) / dt},
+                              {"cpu_process", u.process_utilization},
+                              {"cpu_host", u.host_utilization}});
+        snap = cpu;
+        last_b = b;
+        last_s = s;
+        last_t = t;
+        next_sample += static_cast<std::uint64_t>(opt.sample_interval_s * 1e9);
+      }
+      const double frac = static_cast<double>(b) / static_cast<double>(std::max<std::uint64_t>(1, total_bytes_planned));
+      const double eta = frac > 0 ? el * (1 - frac) / frac : 0;
+      bar.update(fmt::format("bench: {} of {} ({:.0f} %), {}, {:.0f} samples/s, ETA {:.0f} s",
+                             units::format_bytes_binary(static_cast<double>(b)),
+                             units::format_bytes_binary(static_cast<double>(total_bytes_planned)),
+                             100 * frac, units::format_rate_both(el > 0 ? static_cast<double>(b) / el : 0),
+                             el > 0 ? static_cast<double>(consumer.samples()) / el : 0, eta));
+    }
+  });
+  std::vector<io::reader_stats> stats;
+  std::string engine_error;
+  try {
+    stats = eng->run(source, consumer, stop);
+  } catch (const std::exception& e) {
+    engine_error = e.what();
+  }
+  const auto t1 = now_ns();
+  const auto cpu1 = telemetry::take_cpu_snapshot();
+  done.store(true);
+  monitor.join();
+  bar.finish();
+
+  // Aggregate.
+  io::reader_stats all;
+  for (const auto& s : stats) {
+    all.requests += s.requests;
+    all.bytes += s.bytes;
+    all.jobs += s.jobs;
+    all.opens += s.opens;
+    all.short_reads += s.short_reads;
+    all.retries += s.retries;
+    all.errors += s.errors;
+    if (all.first_error.empty()) all.first_error = s.first_error;
+    all.read_latency.merge(s.read_latency);
+    all.open_latency.merge(s.open_latency);
+  }
+  histogram sample_latency;
+  std::uint64_t samples = 0, verified = 0, mismatches = 0, failed_jobs = 0;
+  std::vector<std::string> problems;
+  std::string first_job_error;
+  for (auto& t : consumer.tallies()) {
+    samples += t.samples.load();
+    verified += t.records_verified;
+    mismatches += t.mismatches;
+    failed_jobs += t.failed_jobs;
+    if (first_job_error.empty()) first_job_error = t.first_error;
+    sample_latency.merge(t.sample_latency);
+    for (auto& p : t.problems) problems.push_back(p);
+  }
+  std::sort(problems.begin(), problems.end());
+  const double wall = static_cast<double>(t1 - t0) * 1e-9;
+  const auto cpu = telemetry::cpu_between(cpu0, cpu1);
+  const double cpu_s = cpu.process_user_s + cpu.process_system_s;
+  const double gib = static_cast<double>(all.bytes) / (1024.0 * 1024.0 * 1024.0);
+
+  nlohmann::json epochs = nlohmann::json::array();
+  for (std::uint64_t e = 0; e < opt.epochs; ++e) {
+    std::uint64_t es = 0, eb = 0, end = 0;
+    for (auto& t : consumer.tallies()) {
+      es += t.epoch_samples[e];
+      eb += t.epoch_bytes[e];
+      end = std::max(end, t.epoch_end_ns[e]);
+    }
+    epochs.push_back({{"epoch", e}, {"samples", es}, {"read_bytes", eb},
+                      {"end_s", end ? static_cast<double>(end - t0) * 1e-9 : 0.0}});
+  }
+
+  nlohmann::json warnings = nlohmann::json::array();
+  if (!fallback.empty()) warnings.push_back(fallback);
+  const std::uint64_t ram = sysinfo::ram_bytes();
+  if (opt.io.cache == io::cache_mode::buffered && layout.total_bytes() < 5 * ram)
+    warnings.push_back(fmt::format("buffered reads of a dataset ({}) smaller than 5 x this host's "
+                                   "RAM ({}): the page cache may serve much of it",
+                                   units::format_bytes_binary(static_cast<double>(layout.total_bytes())),
+                                   units::format_bytes_binary(static_cast<double>(ram))));
+  if (opt.io.engine == "psync" || eng->name() == "psync")
+    if (opt.io.queue_depth > 1) warnings.push_back("psync engine: one request at a time per reader; --queue-depth does not apply");
+
+  std::string status = "complete", reason;
+  if (!engine_error.empty()) {
+    status = "incomplete";
+    reason = engine_error;
+  } else if (!stop_reason.empty() && stop_reason != "time limit reached") {
+    status = "incomplete";
+    reason = stop_reason;
+  } else if (all.errors || failed_jobs) {
+    status = "incomplete";
+    reason = fmt::format("{} read errors; first: {}", std::max(all.errors, failed_jobs),
+                         all.first_error.empty() ? first_job_error : all.first_error);
+  } else if (mismatches) {
+    status = "incomplete";
+    reason = fmt::format("{} records failed verification; first: {}", mismatches, problems.front());
+  }
+  if (stop_reason == "time limit reached") warnings.push_back("stopped at --time-limit before all epochs were read");
+
+  const auto mount = sysinfo::mount_of(opt.dataset.string());
+  const bool whole_files = !plan.per_record;
+  nlohmann::json summary = {
+      {"wall_s", wall},
+      {"epochs", opt.epochs},
+      {"samples", samples},
+      {"read_bytes", all.bytes},
+      {"read_bytes_per_s", wall > 0 ? static_cast<double>(all.bytes) / wall : 0.0},
+      {"samples_per_s", wall > 0 ? static_cast<double>(samples) / wall : 0.0},
+      {"files_per_s", whole_files && wall > 0 ? nlohmann::json(static_cast<double>(all.jobs) / wall) : nlohmann::json(nullptr)},
+      {"requests", all.requests},
+      {"cpu_utilization", cpu.to_json()},
+      {"cpu_s_per_gib", gib > 0 ? nlohmann::json(cpu_s / gib) : nlohmann::json(nullptr)},
+      {"cpu_s_per_1000_samples", samples ? nlohmann::json(cpu_s * 1000.0 / static_cast<double>(samples)) : nlohmann::json(nullptr)},
+  };
+  nlohmann::json io_json = {
+      {"engine", eng->name()},
+      {"engine_requested", opt.io.engine},
+      {"cache_mode", io::to_string(opt.io.cache)},
+      {"uncached_method", eng->uncached_method().empty() ? nlohmann::json(nullptr) : nlohmann::json(eng->uncached_method())},
+      {"queue_depth", opt.io.queue_depth},
+      {"request_size", opt.io.request_size},
+      {"readers", opt.io.readers},
+      {"open", opt.io.keep_open ? "keep" : "per-sample"},
+      {"read_unit", plan.per_record ? "record" : "file"},
+      {"max_read_rate", opt.io.max_read_rate > 0 ? nlohmann::json(opt.io.max_read_rate) : nlohmann::json(nullptr)},
+      {"opens", all.opens},
+      {"short_reads", all.short_reads},
+      {"retries", all.retries},
+      {"errors", all.errors},
+      {"first_error", all.first_error.empty() ? nlohmann::json(nullptr) : nlohmann::json(all.first_error)},
+      {"latency", latency_json(all.read_latency)},
+      {"sample_latency", latency_json(sample_latency)},
+      {"open_latency", all.opens ? latency_json(all.open_latency) : nlohmann::json(nullptr)},
+  };
+  nlohmann::json report = {
+      {"schema", report::kReportSchema},
+      {"kind", "bench"},
+      {"created_at", report::utc_now()},
+      {"tool", report::tool_json()},
+      {"command_line", command_line},
+      {"config",
+       {{"workload", params.workload},
+        {"dataset", opt.dataset.string()},
+        {"accelerator", "none"},
+        {"engine", opt.io.engine},
+        {"cache", io::to_string(opt.io.cache)},
+        {"queue-depth", opt.io.queue_depth},
+        {"request-size", opt.io.request_size},
+        {"readers", opt.io.readers},
+        {"open", opt.io.keep_open ? "keep" : "per-sample"},
+        {"shard-read", opt.shards == shard_read::records ? "records" : "stream"},
+        {"epochs", opt.epochs},
+        {"seed", opt.seed},
+        {"verify", opt.verify},
+        {"max-read-rate", opt.io.max_read_rate},
+        {"time-limit", opt.time_limit_s},
+        {"sample-interval", opt.sample_interval_s}}},
+      {"workload", {{"name", params.workload}, {"layout", config::to_string(params.layout)}, {"format", params.format}}},
+      {"dataset",
+       {{"path", opt.dataset.string()},
+        {"fs_type", mount.fs_type},
+        {"mount_point", mount.mount_point},
+        {"device", mount.source},
+        {"bytes", layout.total_bytes()},
+        {"files", layout.files()},
+        {"samples", layout.records()},
+        {"records_per_file", params.records_per_file},
+        {"client_ram_bytes", ram},
+        {"bytes_over_ram", ram ? static_cast<double>(layout.total_bytes()) / static_cast<double>(ram) : 0.0},
+        {"dataset_id", fmt::format("{:016x}", params.dataset_id())}}},
+      {"system", report::system_json()},
+      {"topology", {{"ranks", 1}, {"nodes", 1}, {"accelerators", 0}, {"accelerators_per_node", 0}}},
+      {"summary", summary},
+      {"epochs", epochs},
+      {"io", io_json},
+      {"timeseries", timeseries},
+      {"warnings", warnings},
+      {"status", status},
+  };
+  if (!reason.empty()) report["reason"] = reason;
+  if (opt.verify)
+    report["verify"] = {{"records_checked", verified}, {"mismatches", mismatches}, {"problems", problems}};
+
+  storage_bench_result res;
+  res.failed = status != "complete";
+  res.summary_text = fmt::format(
+      "engine {} ({} cache{}), readers {}, queue depth {}, request {}\n"
+      "  read        {} in {:.2f} s: {}\n"
+      "  samples/s   {:.1f}{}\n"
+      "  latency     p50 {:.3f} ms  p90 {:.3f} ms  p99 {:.3f} ms  p99.9 {:.3f} ms (per request)\n"
+      "  cpu         process {:.1f} % of one core, host {:.1f} %; {:.3f} CPU s per GiB\n"
+      "  status      {}{}\n",
+      eng->name(), io::to_string(opt.io.cache),
+      eng->uncached_method().empty() ? "" : ", " + eng->uncached_method(), opt.io.readers,
+      opt.io.queue_depth, units::format_bytes_binary(opt.io.request_size),
+      units::format_bytes_binary(static_cast<double>(all.bytes)), wall,
+      units::format_rate_both(wall > 0 ? static_cast<double>(all.bytes) / wall : 0),
+      wall > 0 ? static_cast<double>(samples) / wall : 0,
+      whole_files && wall > 0 ? fmt::format("   files/s {:.1f}", static_cast<double>(all.jobs) / wall) : "",
+      all.read_latency.quantile(0.5) * 1e-6, all.read_latency.quantile(0.9) * 1e-6,
+      all.read_latency.quantile(0.99) * 1e-6, all.read_latency.quantile(0.999) * 1e-6,
+      cpu.process_utilization * 100, cpu.host_utilization * 100, gib > 0 ? cpu_s / gib : 0.0,
+      status, reason.empty() ? "" : ": " + reason);
+  if (opt.verify)
+    res.summary_text += fmt::format("  verify      {} records checked, {} mismatches\n", verified, mismatches);
+  res.report = std::move(report);
+  return res;
+}
+
+}  // namespace dlsize::pipeline

@@ -1,0 +1,41 @@
+#pragma once
+// The storage-only bench (--accelerator none): epochs over a dataset in a new random order
+// each, samples read as the workload's loader reads them, every byte optionally verified.
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "io/engine.hpp"
+
+namespace dlsize::pipeline {
+
+enum class shard_read { records, stream };
+
+struct storage_bench_options {
+  std::string workload;
+  std::filesystem::path dataset;
+  io::engine_options io;
+  shard_read shards = shard_read::records;
+  std::uint64_t epochs = 1;
+  std::uint64_t seed = 0;
+  bool verify = false;
+  double sample_interval_s = 1.0;
+  double time_limit_s = 0;  // 0: none
+  bool progress = true;
+};
+
+struct storage_bench_result {
+  nlohmann::json report;  // the whole report, status included
+  bool failed = false;    // read errors or checksum mismatches
+  std::string summary_text;
+};
+
+// Runs the bench. Throws usage_error for bad options or a dataset that does not fit the
+// workload; read errors and mismatches are reported in the result, not thrown.
+storage_bench_result run_storage_bench(const storage_bench_options& opt,
+                                       const nlohmann::json& command_line);
+
+}  // namespace dlsize::pipeline

@@ -1,0 +1,58 @@
+#include "report/report_io.hpp"
+
+#include <ctime>
+
+#include <fmt/format.h>
+
+#include "core/atomic_file.hpp"
+#include "core/crc32c.hpp"
+#include "core/sysinfo.hpp"
+#include "dlsize/build_config.hpp"
+
+namespace dlsize::report {
+
+nlohmann::json tool_json() {
+  return {{"name", "dlsize"},
+          {"version", DLSIZE_VERSION},
+          {"build_type", DLSIZE_BUILD_TYPE},
+          {"features",
+           {{"io_uring", true},
+            {"liburing", DLSIZE_LIBURING_VERSION},
+            {"psync", true},
+            {"crc32c", crc32c_hardware() ? "sse4.2" : "table"},
+            {"mpi", DLSIZE_HAVE_MPI != 0},
+            {"cuda", DLSIZE_HAVE_CUDA != 0}}}};
+}
+
+std::vector<std::string> feature_lines() {
+  return {
+      std::string("io_uring: yes (liburing ") + DLSIZE_LIBURING_VERSION + ")",
+      "psync: yes",
+      fmt::format("crc32c: {}", crc32c_hardware() ? "sse4.2" : "table"),
+      DLSIZE_HAVE_MPI ? "mpi: yes (MPICH)" : "mpi: no (not built; configure with MPICH installed)",
+      DLSIZE_HAVE_CUDA ? "cuda: yes" : "cuda: no (not built; configure with the CUDA toolkit, cuDNN and NCCL)",
+  };
+}
+
+nlohmann::json command_line_json(int argc, const char* const* argv) {
+  nlohmann::json a = nlohmann::json::array();
+  for (int i = 0; i < argc; ++i) a.push_back(argv[i]);
+  return a;
+}
+
+nlohmann::json system_json() { return {{"hosts", nlohmann::json::array({sysinfo::host_json()})}}; }
+
+std::string utc_now() {
+  std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+void write_report(const std::filesystem::path& path, const nlohmann::json& report) {
+  write_file_atomic(path, report.dump(2) + "\n");
+}
+
+}  // namespace dlsize::report

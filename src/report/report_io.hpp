@@ -1,0 +1,27 @@
+#pragma once
+// Shared parts of every dlsize report: the schema name, the tool and host sections, and
+// writing a report atomically without overwriting.
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace dlsize::report {
+
+inline constexpr const char* kReportSchema = "dlsize.report/1";
+
+// {"version", "features": {...}} of this build.
+nlohmann::json tool_json();
+// One line per feature for --version.
+std::vector<std::string> feature_lines();
+// The command line as given, one string per argument.
+nlohmann::json command_line_json(int argc, const char* const* argv);
+// {"hosts": [this host]}.
+nlohmann::json system_json();
+// Current UTC time, ISO 8601.
+std::string utc_now();
+
+void write_report(const std::filesystem::path& path, const nlohmann::json& report);
+
+}  // namespace dlsize::report
