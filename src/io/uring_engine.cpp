@@ -217,8 +217,12 @@ class uring_reader {
         }
         m_reserved = false;
       }
+      // Held requests keep their buffers, so buffers can run out before the queue depth does;
+      // an earlier request of each held one's job is still in flight, so this cannot stall.
+      if (m_busy == m_reqs.size()) return;
       unsigned r = 0;
-      while (m_reqs[r].busy) ++r;  // a free one exists: busy requests <= in flight + held < qd
+      while (m_reqs[r].busy) ++r;
+      ++m_busy;
       request& q = m_reqs[r];
       q.busy = true;
       q.held = false;
@@ -375,6 +379,7 @@ class uring_reader {
     const unsigned ji = q.job;
     q.busy = false;
     q.held = false;
+    --m_busy;
     --m_jobs[ji].outstanding;
     maybe_finish(ji);
   }
@@ -388,6 +393,7 @@ class uring_reader {
         if (q.busy && q.held && q.job == i) {
           q.busy = false;
           q.held = false;
+          --m_busy;
           --j.outstanding;
         }
       }
@@ -437,6 +443,7 @@ class uring_reader {
   std::vector<job_state> m_jobs;
   unsigned m_inflight = 0;
   unsigned m_active = 0;
+  std::size_t m_busy = 0;  // requests holding a buffer
   std::uint64_t m_seq = 0;
   bool m_reserved = false;
   std::uint64_t m_reserved_at = 0;

@@ -11,6 +11,8 @@
 #include <fmt/format.h>
 
 #include "core/clock.hpp"
+#include "core/crc32c.hpp"
+#include "core/rng.hpp"
 #include "core/error.hpp"
 #include "core/histogram.hpp"
 #include "core/progress.hpp"
@@ -84,8 +86,10 @@ struct alignas(64) reader_tally {
   std::uint64_t mismatches = 0;
   std::vector<std::string> problems;
   std::string first_error;
-  // In-flight verifiers, keyed by job tag.
+  std::uint64_t digest = 0;  // order-independent sum over jobs of hash(file, offset, crc of bytes)
+  // In-flight verifiers, keyed by job tag, with the running CRC of the job's bytes.
   std::vector<std::pair<std::uint64_t, dataset::record_verifier>> verifiers;
+  std::vector<std::uint32_t> job_crc;
 };
 
 class bench_consumer : public io::job_consumer {
@@ -106,16 +110,21 @@ class bench_consumer : public io::job_consumer {
     auto it = std::find_if(t.verifiers.begin(), t.verifiers.end(), [](auto& p) { return p.first == UINT64_MAX; });
     if (it == t.verifiers.end()) {
       t.verifiers.emplace_back();
+      t.job_crc.push_back(0);
       it = t.verifiers.end() - 1;
     }
     it->first = job.tag;
+    t.job_crc[static_cast<std::size_t>(it - t.verifiers.begin())] = 0;
     const std::uint64_t first = m_plan.per_record ? record_of(job) : m_layout.first_record(job.file);
     it->second.reset(m_layout, job.file, first, m_plan.samples_per_unit);
   }
   void on_data(unsigned reader, const io::read_job& job, std::uint64_t off, const std::byte* data,
                std::size_t bytes) override {
     if (!m_verify) return;
-    find(reader, job.tag).feed(off, data, bytes);
+    auto& t = m_tally[reader];
+    const std::size_t i = find_index(reader, job.tag);
+    t.verifiers[i].second.feed(off, data, bytes);
+    t.job_crc[i] = crc32c(t.job_crc[i], data, bytes);
   }
   void on_done(unsigned reader, const io::read_job& job, std::uint64_t bytes,
                std::uint64_t latency_ns, const std::string& error) override {
@@ -124,7 +133,10 @@ class bench_consumer : public io::job_consumer {
     t.bytes.fetch_add(bytes, std::memory_order_relaxed);
     t.epoch_bytes[epoch] += bytes;
     if (m_verify) {
-      auto& v = find(reader, job.tag);
+      const std::size_t vi = find_index(reader, job.tag);
+      auto& v = t.verifiers[vi].second;
+      if (error.empty())
+        t.digest += splitmix64(t.job_crc[vi] ^ (std::uint64_t{job.file} << 32) ^ splitmix64(job.offset));
       if (error.empty() && !v.complete()) v.fail("ended before all its records were read");
       if (error.empty() || error == "interrupted") {
         t.records_verified += v.checked();
@@ -167,9 +179,10 @@ class bench_consumer : public io::job_consumer {
     }
     return lo;
   }
-  dataset::record_verifier& find(unsigned reader, std::uint64_t tag) {
-    for (auto& p : m_tally[reader].verifiers)
-      if (p.first == tag) return p.second;
+  std::size_t find_index(unsigned reader, std::uint64_t tag) {
+    auto& v = m_tally[reader].verifiers;
+    for (std::size_t i = 0; i < v.size(); ++i)
+      if (v[i].first == tag) return i;
     throw run_error("internal: no verifier for a job in flight");
   }
 
@@ -315,7 +328,7 @@ storage_bench_result run_storage_bench(const storage_bench_options& opt,
     all.open_latency.merge(s.open_latency);
   }
   histogram sample_latency;
-  std::uint64_t samples = 0, verified = 0, mismatches = 0, failed_jobs = 0;
+  std::uint64_t samples = 0, verified = 0, mismatches = 0, failed_jobs = 0, digest = 0;
   std::vector<std::string> problems;
   std::string first_job_error;
   for (auto& t : consumer.tallies()) {
@@ -325,6 +338,7 @@ storage_bench_result run_storage_bench(const storage_bench_options& opt,
     failed_jobs += t.failed_jobs;
     if (first_job_error.empty()) first_job_error = t.first_error;
     sample_latency.merge(t.sample_latency);
+    digest += t.digest;
     for (auto& p : t.problems) problems.push_back(p);
   }
   std::sort(problems.begin(), problems.end());
@@ -455,7 +469,8 @@ storage_bench_result run_storage_bench(const storage_bench_options& opt,
   };
   if (!reason.empty()) report["reason"] = reason;
   if (opt.verify)
-    report["verify"] = {{"records_checked", verified}, {"mismatches", mismatches}, {"problems", problems}};
+    report["verify"] = {{"records_checked", verified}, {"mismatches", mismatches}, {"problems", problems},
+                        {"content_digest", fmt::format("{:016x}", digest)}};
 
   storage_bench_result res;
   res.failed = status != "complete";

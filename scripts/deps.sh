@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Installs the Debian packages dlsize needs to build and test, only those missing.
+# Usage: scripts/deps.sh [--with-fio]   (fio: for scripts/bench-vs-fio.sh)
+set -euo pipefail
+pkgs=(cmake g++ ninja-build pkg-config python3 liburing-dev libcli11-dev nlohmann-json3-dev libfmt-dev catch2)
+[[ "${1:-}" == "--with-fio" ]] && pkgs+=(fio time)
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]} == 0)); then
+  exit 0
+fi
+echo "deps: installing ${missing[*]}" >&2
+if [[ $(id -u) -ne 0 ]]; then
+  echo "deps: missing packages (${missing[*]}); run as root or install them: apt-get install ${missing[*]}" >&2
+  exit 2
+fi
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
