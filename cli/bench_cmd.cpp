@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "commands.hpp"
+#include "config/workload.hpp"
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
 #include "core/units.hpp"
@@ -41,7 +42,7 @@ int run_bench(const bench_cli& o, const cli_context& ctx) {
                                   o.accelerator));
   if (!o.out.empty()) check_new_output(o.out, "--out");
   pipeline::storage_bench_options opt;
-  opt.workload = o.workload;
+  opt.workload = config::load_workload(o.workload).name;
   opt.dataset = o.dataset;
   opt.io.engine = o.engine;
   opt.io.cache = io::parse_cache_mode(o.cache);

@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# dlsize's reader against fio's io_uring engine on the same files, back to back, several runs
+# each, with the same request size, queue depth, O_DIRECT and reader count. Prints medians and
+# the ratios dlsize/fio of bandwidth (or files/s) and of CPU seconds per GiB.
+#   (a) shard files read sequentially, 1 MiB requests, queue depth 16 and 32
+#   (b) 112 KiB files read whole in random order, one request each: dlsize keeping files open
+#       (as fio does) and opening each per sample (as framework loaders do)
+# Usage: scripts/bench-vs-fio.sh [SCRATCH_DIR]   env: RUNS (5), SHARD_SIZE (2GiB), FILES_SIZE (1GiB)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/deps.sh --with-fio
+scripts/build.sh >/dev/null
+dlsize=$PWD/${DLSIZE_BUILD_DIR:-build}/dlsize
+scratch=${1:-bench-data}
+runs=${RUNS:-5}
+mkdir -p "$scratch"
+ulimit -n 65536 2>/dev/null || true
+
+# A file-per-sample profile with 112 KiB samples, so both tools read each file in one
+# block-aligned request.
+cat >"$scratch/files112k.json" <<'JSON'
+{"name": "files112k", "description": "ImageNet-like files of 112 KiB (bench-vs-fio)",
+ "dataset": {"layout": "files", "format": "jpeg", "sample_bytes": {"mean": 114688, "stdev": 0}}}
+JSON
+"$dlsize" datagen --workload resnet50 --dataset "$scratch/shards" --size "${SHARD_SIZE:-2GiB}" --quiet
+"$dlsize" datagen --workload "$scratch/files112k.json" --dataset "$scratch/files" --size "${FILES_SIZE:-1GiB}" --quiet
+
+results=$scratch/results.tsv
+: >"$results"
+rm -f "$scratch"/a*-dlsize-*.json "$scratch"/b-*-dlsize-*.json
+timed() {  # timed LABEL RUN OUTFILE command...: records wall, user, sys of the command
+  local label=$1 run=$2 out=$3
+  shift 3
+  /usr/bin/time -f "%e %U %S" -o "$scratch/time.txt" "$@" >"$scratch/stdout.txt" 2>"$scratch/err.txt" || {
+    echo "bench-vs-fio: $label failed:" >&2; cat "$scratch/err.txt" >&2; exit 1; }
+  echo "$label	$run	$(cat "$scratch/time.txt")	$out" >>"$results"
+}
+fio_common=(--ioengine=io_uring --direct=1 --numjobs=1 --thread --fixedbufs=1 --registerfiles=1
+            --output-format=json --group_reporting)
+for run in $(seq 1 "$runs"); do
+  for qd in 16 32; do
+    timed "a-qd$qd fio" "$run" "$scratch/a$qd-fio-$run.json" \
+      fio --output="$scratch/a$qd-fio-$run.json" --name=seq --opendir="$scratch/shards/data" --rw=read --bs=1M --iodepth=$qd \
+          --file_service_type=sequential "${fio_common[@]}"
+    timed "a-qd$qd dlsize" "$run" "$scratch/a$qd-dlsize-$run.out" \
+      "$dlsize" bench --workload resnet50 --dataset "$scratch/shards" --shard-read stream \
+          --request-size 1MiB --queue-depth $qd --readers 1 --cache direct --open keep --quiet \
+          --seed "$run" --out "$scratch/a$qd-dlsize-$run.json"
+  done
+  timed "b fio" "$run" "$scratch/b-fio-$run.json" \
+    fio --output="$scratch/b-fio-$run.json" --name=files --opendir="$scratch/files/data" --rw=read --bs=112k --iodepth=16 \
+        --file_service_type=random "${fio_common[@]}"
+  for open in keep per-sample; do
+    timed "b-$open dlsize" "$run" "$scratch/b-$open-dlsize-$run.out" \
+      "$dlsize" bench --workload "$scratch/files112k.json" --dataset "$scratch/files" \
+          --request-size 112KiB --queue-depth 16 --readers 1 --cache direct --open $open --quiet \
+          --seed "$run" --out "$scratch/b-$open-dlsize-$run.json"
+  done
+done
+
+python3 - "$results" <<'PY'
+import json, statistics, sys
+rows = {}
+for line in open(sys.argv[1]):
+    label, run, wall, user, sys_, out = line.rstrip("\n").split("\t")[0:2] + line.split("\t")[2].split() + [line.rstrip("\n").split("\t")[3]]
+    cpu = float(user) + float(sys_)
+    if label.endswith("fio"):
+        text = open(out).read()
+        j = json.loads(text[text.index("{"):])["jobs"][0]["read"]  # fio prints notes first
+        bw, nbytes, ios = j["bw_bytes"], j["io_bytes"], j["total_ios"]
+        files_s = ios / (j["runtime"] / 1000.0) if j["runtime"] else 0
+    else:
+        r = json.load(open(out.replace(".out", ".json")))
+        s = r["summary"]
+        bw, nbytes = s["read_bytes_per_s"], s["read_bytes"]
+        files_s = s["files_per_s"] or 0
+    rows.setdefault(label, []).append((bw, cpu / (nbytes / 2**30), files_s))
+med = lambda label, i: statistics.median(v[i] for v in rows[label])
+print("| case | tool | MiB/s (median) | files/s | CPU s per GiB | dlsize/fio bandwidth | dlsize/fio files/s | dlsize/fio CPU per GiB |")
+print("|---|---|---|---|---|---|---|---|")
+for case, fio_label, mine in [("(a) shards, sequential, 1 MiB, QD 16", "a-qd16 fio", ["a-qd16 dlsize"]),
+                              ("(a) shards, sequential, 1 MiB, QD 32", "a-qd32 fio", ["a-qd32 dlsize"]),
+                              ("(b) 112 KiB files, random, QD 16", "b fio", ["b-keep dlsize", "b-per-sample dlsize"])]:
+    print(f"| {case} | fio | {med(fio_label,0)/2**20:.0f} | {med(fio_label,2):.0f} | {med(fio_label,1):.3f} | | | |")
+    for m in mine:
+        print(f"| | {m} | {med(m,0)/2**20:.0f} | {med(m,2):.0f} | {med(m,1):.3f} | {med(m,0)/med(fio_label,0):.3f} | "
+              f"{(med(m,2)/med(fio_label,2)) if med(fio_label,2) else 0:.3f} | {med(m,1)/med(fio_label,1):.3f} |")
+print(f"\n{len(rows[fio_label])} runs each, alternating fio and dlsize; CPU from /usr/bin/time (user + sys of the whole process).")
+PY

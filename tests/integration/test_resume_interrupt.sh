@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# An interrupted datagen resumes where it stopped; an interrupted bench writes an incomplete
+# report; --max-read-rate holds the read bandwidth near the cap.
+source "$(dirname "$0")/lib.sh"
+ds=$SCRATCH/ds
+"$DLSIZE" datagen --workload resnet50 --layout files --dataset "$ds" --size 1500MiB --threads 1 --quiet >/dev/null 2>"$SCRATCH/dg.err" &
+pid=$!
+sleep 0.4
+kill -INT $pid
+wait $pid
+rc=$?
+if [[ $rc -eq 0 ]]; then
+  echo "skip: datagen finished before the signal; this machine is too fast for the test"
+  pass "datagen completed"
+else
+  [[ $rc -eq 1 ]] && pass "interrupted datagen exits 1" || fail "interrupted datagen exit $rc"
+  grep -q "rerun the same command" "$SCRATCH/dg.err" && pass "it says how to resume" || fail "no resume hint: $(cat "$SCRATCH/dg.err")"
+  [[ -f $ds/.dlsize-datagen.json && ! -f $ds/dlsize-dataset.json ]] && pass "state file kept, no manifest" || fail "state after interrupt"
+  expect_rc 2 "bench refuses an unfinished dataset" -- "$DLSIZE" bench --workload resnet50 --dataset "$ds"
+  expect_text "unfinished generation" "message says it is unfinished"
+  expect_rc 0 "datagen resumes" -- "$DLSIZE" datagen --workload resnet50 --layout files --dataset "$ds" --size 1500MiB --quiet
+  kept=$(sed -n 's/.*written, \([0-9]*\) kept.*/\1/p' <<<"$OUT")
+  [[ ${kept:-0} -gt 0 ]] && pass "resume kept $kept files" || fail "resume kept nothing: $OUT"
+  expect_rc 0 "resumed dataset verifies" -- "$DLSIZE" verify "$ds" --quiet
+fi
+[[ -f $ds/dlsize-dataset.json ]] || "$DLSIZE" datagen --workload resnet50 --layout files --dataset "$ds" --size 1500MiB --quiet >/dev/null
+
+# Rate cap: 150 MB/s for about 2 s.
+expect_rc 0 "capped bench" -- "$DLSIZE" bench --workload resnet50 --dataset "$ds" --max-read-rate 150MB/s --time-limit 2s --quiet --out "$SCRATCH/cap.json"
+bw=$(json "$SCRATCH/cap.json" "r['summary']['read_bytes_per_s']")
+python3 -c "import sys; bw=float(sys.argv[1]); sys.exit(0 if 0.9*150e6 <= bw <= 1.05*150e6 else 1)" "$bw" \
+  && pass "read rate $bw near the 150 MB/s cap" || fail "read rate $bw not near 150 MB/s"
+
+# SIGINT during a bench: an incomplete report of what was measured, within about a second.
+"$DLSIZE" bench --workload resnet50 --dataset "$ds" --max-read-rate 100MB/s --quiet --out "$SCRATCH/int.json" 2>/dev/null &
+pid=$!
+sleep 1.5
+t0=$(date +%s.%N)
+kill -INT $pid
+wait $pid
+rc=$?
+t1=$(date +%s.%N)
+[[ $rc -eq 1 ]] && pass "interrupted bench exits 1" || fail "interrupted bench exit $rc"
+python3 -c "import sys; sys.exit(0 if float(sys.argv[2]) - float(sys.argv[1]) < 2.0 else 1)" "$t0" "$t1" && pass "stopped within 2 s" || fail "slow to stop"
+[[ $(json "$SCRATCH/int.json" "r['status'] == 'incomplete' and 'interrupted' in r['reason'] and r['summary']['read_bytes'] > 0") == True ]] \
+  && pass "incomplete report with what was read" || fail "interrupted report"
+finish
