@@ -102,24 +102,25 @@ double parse_duration(std::string_view text, std::string_view option) {
       text));
 }
 
-std::string format_bytes_binary(double bytes) {
-  static constexpr std::array<const char*, 6> names{"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+namespace {
+
+std::string format_scaled(double bytes, double base, const std::array<const char*, 6>& names) {
   std::size_t i = 0;
-  while (bytes >= 1024.0 && i + 1 < names.size()) {
-    bytes /= 1024.0;
+  while (bytes >= base && i + 1 < names.size()) {
+    bytes /= base;
     ++i;
   }
   return fmt::format("{:.{}f} {}", bytes, i == 0 ? 0 : 2, names[i]);
 }
 
+}  // namespace
+
+std::string format_bytes_binary(double bytes) {
+  return format_scaled(bytes, 1024.0, {"B", "KiB", "MiB", "GiB", "TiB", "PiB"});
+}
+
 std::string format_bytes_decimal(double bytes) {
-  static constexpr std::array<const char*, 6> names{"B", "kB", "MB", "GB", "TB", "PB"};
-  std::size_t i = 0;
-  while (bytes >= 1000.0 && i + 1 < names.size()) {
-    bytes /= 1000.0;
-    ++i;
-  }
-  return fmt::format("{:.{}f} {}", bytes, i == 0 ? 0 : 2, names[i]);
+  return format_scaled(bytes, 1000.0, {"B", "kB", "MB", "GB", "TB", "PB"});
 }
 
 std::string format_rate_both(double bytes_per_s) {

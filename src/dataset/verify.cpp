@@ -12,6 +12,7 @@
 
 #include <fmt/format.h>
 
+#include "core/aligned_buffer.hpp"
 #include "core/clock.hpp"
 #include "core/error.hpp"
 #include "core/progress.hpp"
@@ -25,10 +26,6 @@ namespace dlsize::dataset {
 namespace {
 
 constexpr std::size_t kChunk = 4u << 20;
-
-struct free_deleter {
-  void operator()(void* p) const { std::free(p); }
-};
 
 // Reads the file in order and feeds the verifier; O_DIRECT where the file system allows it so
 // that verification reads the storage, not the page cache.
@@ -75,7 +72,7 @@ verify_result verify_dataset(const std::filesystem::path& dir, unsigned threads,
   std::vector<std::pair<std::uint64_t, std::string>> problems;
   if (threads == 0) threads = sysinfo::online_cpus();
   auto worker = [&] {
-    std::unique_ptr<std::byte, free_deleter> buf(static_cast<std::byte*>(std::aligned_alloc(4096, kChunk)));
+    aligned_buffer buf = make_aligned_buffer(kChunk);
     record_verifier v;
     for (;;) {
       if (stop_requested()) return;

@@ -29,12 +29,6 @@ void basic_engine::read_range(const read_job& job, std::uint64_t& begin, std::ui
   }
 }
 
-void basic_engine::drop_file(std::uint32_t file) const {
-  int fd = open(m_files.paths[file].c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd >= 0) {
-    drop_cached(fd, 0, 0);
-    close(fd);
-  }
-}
+void basic_engine::drop_file(std::uint32_t file) const { drop_cached_file(m_files.paths[file]); }
 
 }  // namespace dlsize::io

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <ctime>
 
 #include <fmt/format.h>
 
@@ -49,6 +50,20 @@ file_table::~file_table() {
 
 void drop_cached(int fd, std::uint64_t offset, std::uint64_t bytes) {
   posix_fadvise(fd, static_cast<off_t>(offset), static_cast<off_t>(bytes), POSIX_FADV_DONTNEED);
+}
+
+void drop_cached_file(const std::string& path) {
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd >= 0) {
+    drop_cached(fd, 0, 0);
+    close(fd);
+  }
+}
+
+void sleep_until_ns(std::uint64_t t) {
+  timespec ts{static_cast<time_t>(t / 1'000'000'000ull), static_cast<long>(t % 1'000'000'000ull)};
+  while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nullptr) == EINTR) {
+  }
 }
 
 bool dontcache_supported(const std::string& path, int flags) {

@@ -10,33 +10,19 @@
 
 #include <fmt/format.h>
 
+#include "core/aligned_buffer.hpp"
 #include "core/clock.hpp"
 #include "core/error.hpp"
 #include "io/rate_limiter.hpp"
 
 namespace dlsize::io {
-namespace {
-
-struct free_deleter {
-  void operator()(void* p) const { std::free(p); }
-};
-
-void sleep_until_ns(std::uint64_t t) {
-  timespec ts{static_cast<time_t>(t / 1'000'000'000ull), static_cast<long>(t % 1'000'000'000ull)};
-  while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nullptr) == EINTR) {
-  }
-}
-
-}  // namespace
-
 std::vector<reader_stats> psync_engine::run(job_source& source, job_consumer& consumer,
                                             const std::atomic<bool>& stop) {
   std::vector<reader_stats> stats(m_opt.readers);
   rate_limiter limiter(m_opt.max_read_rate);
   auto reader = [&](unsigned id) {
     reader_stats& st = stats[id];
-    std::unique_ptr<std::byte, free_deleter> buf(
-        static_cast<std::byte*>(std::aligned_alloc(kDirectAlign, m_opt.request_size)));
+    aligned_buffer buf = make_aligned_buffer(m_opt.request_size, kDirectAlign);
     read_job job;
     while (!stop.load(std::memory_order_relaxed) && source.next(id, job)) {
       const auto t_job = now_ns();

@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include "core/aligned_buffer.hpp"
 #include "core/clock.hpp"
 #include "core/error.hpp"
 #include "io/rate_limiter.hpp"
@@ -21,10 +22,6 @@ namespace {
 constexpr std::uint64_t kTagOpen = 1ull << 32;
 constexpr std::uint64_t kTagClose = 2ull << 32;
 constexpr std::uint64_t kTagMask = 0xffffffffull;
-
-struct free_deleter {
-  void operator()(void* p) const { std::free(p); }
-};
 
 // Makes a ring with the cheapest completion mode the kernel offers.
 int init_ring(io_uring& ring, unsigned entries) {
@@ -57,7 +54,7 @@ class uring_reader {
     const unsigned qd = m_opt.queue_depth;
     DLSIZE_URING(init_ring(m_ring, std::max(8u, 2 * qd)), "io_uring setup; entries: " + std::to_string(2 * qd));
     m_ring_ok = true;
-    m_buf.reset(static_cast<std::byte*>(std::aligned_alloc(kDirectAlign, std::size_t{qd} * m_opt.request_size)));
+    m_buf = make_aligned_buffer(std::size_t{qd} * m_opt.request_size, kDirectAlign);
     std::vector<iovec> iov(qd);
     for (unsigned i = 0; i < qd; ++i) {
       m_reqs[i].buf = m_buf.get() + std::size_t{i} * m_opt.request_size;
@@ -98,7 +95,7 @@ class uring_reader {
       if (m_inflight == 0) {
         if (!more && m_active == 0) break;
         if (wake_at) {
-          sleep_until(wake_at);
+          sleep_until_ns(wake_at);
           continue;
         }
         throw run_error(fmt::format("io_uring reader {} stalled with {} jobs and nothing in flight", id, m_active));
@@ -147,12 +144,6 @@ class uring_reader {
     std::uint64_t seq = 0;      // start order, oldest first when filling
     std::string error;
   };
-
-  static void sleep_until(std::uint64_t t) {
-    timespec ts{static_cast<time_t>(t / 1'000'000'000ull), static_cast<long>(t % 1'000'000'000ull)};
-    while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nullptr) == EINTR) {
-    }
-  }
 
   io_uring_sqe* sqe() {
     io_uring_sqe* s = io_uring_get_sqe(&m_ring);
@@ -412,17 +403,9 @@ class uring_reader {
       io_uring_sqe_set_data64(s, kTagClose | i);
       j.closing = true;
       ++m_inflight;
-      if (m_fadvise) drop_file_now(j.job.file);
+      if (m_fadvise) drop_cached_file(m_files.paths[j.job.file]);
     }
     m_consumer->on_done(m_id, j.job, j.bytes, now_ns() - j.t_start, j.error);
-  }
-
-  void drop_file_now(std::uint32_t file) const {
-    int fd = open(m_files.paths[file].c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd >= 0) {
-      drop_cached(fd, 0, 0);
-      close(fd);
-    }
   }
 
   const engine_options& m_opt;
@@ -438,7 +421,7 @@ class uring_reader {
   bool m_ring_ok = false;
   bool m_fixed_bufs = false;
   bool m_fixed_files = false;
-  std::unique_ptr<std::byte, free_deleter> m_buf;
+  aligned_buffer m_buf;
   std::vector<request> m_reqs;
   std::vector<job_state> m_jobs;
   unsigned m_inflight = 0;
