@@ -27,7 +27,9 @@ std::uint64_t histogram::bucket_low(int b) {
 std::uint64_t histogram::bucket_high(int b) {
   if (b < kSub) return static_cast<std::uint64_t>(b) + 1;
   const int shift = b / kSub - 1;
-  return bucket_low(b) + (1ull << shift);
+  const std::uint64_t low = bucket_low(b);
+  const std::uint64_t width = 1ull << shift;
+  return low > UINT64_MAX - width ? UINT64_MAX : low + width;  // the top bucket ends at 2^64 - 1
 }
 
 double histogram::quantile(double q) const {

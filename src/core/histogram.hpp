@@ -38,7 +38,7 @@ class histogram {
     return (shift + 1) * kSub + static_cast<int>((v >> shift) & (kSub - 1));
   }
   static std::uint64_t bucket_low(int b);
-  static std::uint64_t bucket_high(int b);  // exclusive
+  static std::uint64_t bucket_high(int b);  // exclusive; the top bucket saturates at 2^64 - 1
 
   // {"unit": "ns", "sub_buckets_per_octave": 16, "buckets": [[low, high, count], ...]} with
   // only non-empty buckets; from_json reverses it.

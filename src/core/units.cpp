@@ -50,6 +50,12 @@ bool split_number(std::string_view s, double& value, std::string_view& rest) {
       option, text));
 }
 
+// Rounds to whole bytes; sizes of 2^64 bytes and more are refused, not wrapped.
+std::uint64_t to_bytes(double bytes, std::string_view text, std::string_view option) {
+  if (!(bytes < 18446744073709549568.0)) bad_size(text, option);
+  return static_cast<std::uint64_t>(bytes + 0.5);
+}
+
 }  // namespace
 
 std::uint64_t parse_size(std::string_view text, std::string_view option, std::uint64_t ram_bytes) {
@@ -59,13 +65,11 @@ std::uint64_t parse_size(std::string_view text, std::string_view option, std::ui
   if (!split_number(s, value, rest) || value < 0) bad_size(text, option);
   if (rest == "x-ram" || rest == "xram" || rest == "x-RAM") {
     if (ram_bytes == 0) throw usage_error(fmt::format("{}: '{}' needs the host's RAM size, which is unknown", option, text));
-    return static_cast<std::uint64_t>(std::llround(value * static_cast<double>(ram_bytes)));
+    return to_bytes(value * static_cast<double>(ram_bytes), text, option);
   }
   for (const auto& suf : kSuffixes) {
     if (rest == suf.text) {
-      double bytes = value * suf.factor;
-      if (bytes > 1.8e19) bad_size(text, option);
-      return static_cast<std::uint64_t>(std::llround(bytes));
+      return to_bytes(value * suf.factor, text, option);
     }
   }
   bad_size(text, option);

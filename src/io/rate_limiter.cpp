@@ -1,6 +1,7 @@
 #include "io/rate_limiter.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace dlsize::io {
 
@@ -13,7 +14,8 @@ rate_limiter::rate_limiter(double bytes_per_s) {
 }
 
 std::uint64_t rate_limiter::reserve(std::uint64_t bytes, std::uint64_t now) {
-  const auto cost = static_cast<std::uint64_t>(static_cast<double>(bytes) * m_ns_per_byte);
+  // Rounded up, so that no request is free however small.
+  const auto cost = static_cast<std::uint64_t>(std::ceil(static_cast<double>(bytes) * m_ns_per_byte));
   std::uint64_t cur = m_next_ns.load(std::memory_order_relaxed);
   for (;;) {
     const std::uint64_t floor = now > m_burst_ns ? now - m_burst_ns : 0;
