@@ -7,6 +7,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "test_support.hpp"
+
 #include "core/error.hpp"
 #include "dataset/layout.hpp"
 #include "dataset/record.hpp"
@@ -32,17 +34,7 @@ dataset_params varied_params(std::uint64_t files, std::uint64_t per_file, std::u
   return p;
 }
 
-template <typename F>
-std::string usage_error_message(F&& f) {
-  try {
-    f();
-  } catch (const dlsize::usage_error& e) {
-    return e.what();
-  } catch (...) {
-    return "<an exception other than usage_error>";
-  }
-  return "<no exception>";
-}
+using dlsize::test::usage_error_message;
 
 }  // namespace
 

@@ -75,6 +75,20 @@ record_verifier verify_whole_file(const dataset_layout& l, std::uint64_t f,
 
 std::string record_label(std::uint64_t r) { return "record " + std::to_string(r) + " "; }
 
+// Feeds a whole file in several chunk sizes and expects exactly one mismatch, at record bad,
+// whose message contains what.
+void expect_one_mismatch(const dataset_layout& l, std::uint64_t f, const std::vector<std::byte>& data,
+                         std::uint64_t bad, const std::string& what) {
+  for (const std::size_t chunk : {std::size_t{1}, std::size_t{100}, data.size()}) {
+    const auto v = verify_whole_file(l, f, data, chunk);
+    INFO("chunk " << chunk << ": " << v.first_error());
+    CHECK(v.complete());
+    CHECK(v.mismatches() == 1);
+    CHECK_THAT(v.first_error(), Contains(record_label(bad)));
+    CHECK_THAT(v.first_error(), Contains(what));
+  }
+}
+
 }  // namespace
 
 TEST_CASE("record_verifier accepts a file's correct records fed in one piece", "[verifier]") {
@@ -184,14 +198,7 @@ TEST_CASE("record_verifier detects a record whose header names another index", "
   // A well-formed record of the right size and dataset, but claiming index 3.
   make_record(l.params().dataset_id(), 3, l.record_bytes(bad),
               data.data() + l.record_offset(bad));
-  for (const std::size_t chunk : {std::size_t{1}, std::size_t{100}, data.size()}) {
-    const auto v = verify_whole_file(l, f, data, chunk);
-    INFO("chunk " << chunk << ": " << v.first_error());
-    CHECK(v.complete());
-    CHECK(v.mismatches() == 1);
-    CHECK_THAT(v.first_error(), Contains(record_label(bad)));
-    CHECK_THAT(v.first_error(), Contains("header names record 3"));
-  }
+  expect_one_mismatch(l, f, data, bad, "header names record 3");
 }
 
 TEST_CASE("record_verifier detects a record that belongs to another dataset", "[verifier]") {
@@ -200,14 +207,7 @@ TEST_CASE("record_verifier detects a record that belongs to another dataset", "[
   const std::uint64_t bad = l.first_record(f);
   auto data = file_bytes(l, f);
   make_record(l.params().dataset_id() ^ 1, bad, l.record_bytes(bad), data.data());
-  for (const std::size_t chunk : {std::size_t{1}, std::size_t{100}, data.size()}) {
-    const auto v = verify_whole_file(l, f, data, chunk);
-    INFO("chunk " << chunk << ": " << v.first_error());
-    CHECK(v.complete());
-    CHECK(v.mismatches() == 1);
-    CHECK_THAT(v.first_error(), Contains(record_label(bad)));
-    CHECK_THAT(v.first_error(), Contains("another dataset"));
-  }
+  expect_one_mismatch(l, f, data, bad, "another dataset");
 }
 
 TEST_CASE("record_verifier detects a corrupted header magic", "[verifier]") {

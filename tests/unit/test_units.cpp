@@ -5,6 +5,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "test_support.hpp"
+
 #include "core/error.hpp"
 #include "core/units.hpp"
 
@@ -20,18 +22,7 @@ constexpr std::uint64_t kGiB = kMiB * 1024ull;
 constexpr std::uint64_t kTiB = kGiB * 1024ull;
 constexpr std::uint64_t kPiB = kTiB * 1024ull;
 
-// Runs f and returns the message of the usage_error it throws; a marker string otherwise.
-template <typename F>
-std::string usage_error_message(F&& f) {
-  try {
-    f();
-  } catch (const dlsize::usage_error& e) {
-    return e.what();
-  } catch (...) {
-    return "<an exception other than usage_error>";
-  }
-  return "<no exception>";
-}
+using dlsize::test::usage_error_message;
 
 }  // namespace
 

@@ -8,6 +8,8 @@
 #include <vector>
 
 #include <catch2/catch.hpp>
+
+#include "test_support.hpp"
 #include <nlohmann/json.hpp>
 
 #include "config/workload.hpp"
@@ -18,17 +20,7 @@ namespace {
 using namespace dlsize::config;
 using Catch::Matchers::Contains;
 
-template <typename F>
-std::string usage_error_message(F&& f) {
-  try {
-    f();
-  } catch (const dlsize::usage_error& e) {
-    return e.what();
-  } catch (...) {
-    return "<an exception other than usage_error>";
-  }
-  return "<no exception>";
-}
+using dlsize::test::usage_error_message;
 
 // A small valid profile; tests alter it to make it invalid.
 nlohmann::json minimal_profile() {
