@@ -24,6 +24,7 @@
 #include "pipeline/epoch_order.hpp"
 #include "report/report_io.hpp"
 #include "telemetry/cpu_usage.hpp"
+#include "telemetry/storage_counters.hpp"
 
 namespace dlsize::pipeline {
 namespace {
@@ -252,12 +253,16 @@ storage_bench_result run_storage_bench(const storage_bench_options& opt,
   nlohmann::json timeseries = nlohmann::json::array();
   progress bar(opt.progress);
   const std::uint64_t total_bytes_planned = layout.total_bytes() * opt.epochs;
+  const auto mount = sysinfo::mount_of(opt.dataset.string());
+  const telemetry::storage_counter storage(mount);
+  const nlohmann::json memory_start = telemetry::memory_json();
+  const std::uint64_t storage0 = storage.read_bytes();
   const auto cpu0 = telemetry::take_cpu_snapshot();
   const auto t0 = now_ns();
   std::atomic<bool> done{false};
   std::string stop_reason;
   std::thread monitor([&] {
-    std::uint64_t last_b = 0, last_s = 0;
+    std::uint64_t last_b = 0, last_s = 0, last_storage = storage0;
     auto last_t = t0;
     auto snap = cpu0;
     auto next_sample = t0 + static_cast<std::uint64_t>(opt.sample_interval_s * 1e9);
@@ -280,11 +285,17 @@ storage_bench_result run_storage_bench(const storage_bench_options& opt,
         const auto cpu = telemetry::take_cpu_snapshot();
         const auto u = telemetry::cpu_between(snap, cpu);
         const double dt = static_cast<double>(t - last_t) * 1e-9;
-        timeseries.push_back({{"t_s", el},
-                              {"read_bytes_per_s", static_cast<double>(b - last_b) / dt},
-                              {"samples_per_s", static_cast<double>(s - last_s) / dt},
-                              {"cpu_process", u.process_utilization},
-                              {"cpu_host", u.host_utilization}});
+        nlohmann::json point = {{"t_s", el},
+                                {"read_bytes_per_s", static_cast<double>(b - last_b) / dt},
+                                {"samples_per_s", static_cast<double>(s - last_s) / dt},
+                                {"cpu_process", u.process_utilization},
+                                {"cpu_host", u.host_utilization}};
+        if (storage.available()) {
+          const auto sb = storage.read_bytes();
+          point["storage_read_bytes_per_s"] = static_cast<double>(sb - last_storage) / dt;
+          last_storage = sb;
+        }
+        timeseries.push_back(std::move(point));
         snap = cpu;
         last_b = b;
         last_s = s;
@@ -309,6 +320,7 @@ storage_bench_result run_storage_bench(const storage_bench_options& opt,
   }
   const auto t1 = now_ns();
   const auto cpu1 = telemetry::take_cpu_snapshot();
+  const std::uint64_t storage_bytes = storage.read_bytes() - storage0;
   done.store(true);
   monitor.join();
   bar.finish();
@@ -387,7 +399,19 @@ storage_bench_result run_storage_bench(const storage_bench_options& opt,
   }
   if (stop_reason == "time limit reached") warnings.push_back("stopped at --time-limit before all epochs were read");
 
-  const auto mount = sysinfo::mount_of(opt.dataset.string());
+  nlohmann::json storage_json = {{"counter", storage.available() ? nlohmann::json(storage.source()) : nlohmann::json(nullptr)},
+                                 {"memory_start", memory_start},
+                                 {"memory_end", telemetry::memory_json()}};
+  if (storage.available()) {
+    storage_json["read_bytes"] = storage_bytes;
+    storage_json["read_bytes_per_s"] = wall > 0 ? static_cast<double>(storage_bytes) / wall : 0.0;
+    // Bytes consumed that the storage did not deliver came from a cache in front of it.
+    storage_json["hit_ratio"] = all.bytes ? std::clamp(1.0 - static_cast<double>(storage_bytes) / static_cast<double>(all.bytes), 0.0, 1.0) : 0.0;
+  } else {
+    warnings.push_back(fmt::format("no storage counters for the dataset's file system ({}); the "
+                                   "cache hit ratio is not measured",
+                                   mount.fs_type));
+  }
   const bool whole_files = !plan.per_record;
   nlohmann::json summary = {
       {"wall_s", wall},
@@ -463,6 +487,7 @@ storage_bench_result run_storage_bench(const storage_bench_options& opt,
       {"summary", summary},
       {"epochs", epochs},
       {"io", io_json},
+      {"storage", storage_json},
       {"timeseries", timeseries},
       {"warnings", warnings},
       {"status", status},
