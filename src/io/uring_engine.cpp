@@ -45,7 +45,13 @@ class uring_reader {
                reader_stats& st)
       : m_opt(opt), m_files(files), m_table(table), m_open_flags(open_flags),
         m_rw_flags(rw_flags), m_fadvise(fadvise), m_direct(direct), m_limiter(limiter), m_st(st),
-        m_reqs(opt.queue_depth), m_jobs(opt.queue_depth) {}
+        m_reqs(opt.queue_depth), m_jobs(opt.queue_depth), m_ready(opt.queue_depth) {
+    // Free lists, so that picking a buffer or a job slot is O(1) at any queue depth.
+    for (unsigned i = opt.queue_depth; i-- > 0;) {
+      m_free_reqs.push_back(i);
+      m_free_jobs.push_back(i);
+    }
+  }
   ~uring_reader() {
     if (m_ring_ok) io_uring_queue_exit(&m_ring);
   }
@@ -85,7 +91,7 @@ class uring_reader {
           auto& j = m_jobs[i];
           if (j.active && !j.closing && j.error.empty()) {
             j.error = "interrupted";
-            j.next = j.end;
+            stop_requests(i);
             maybe_finish(i);
           }
         }
@@ -141,7 +147,6 @@ class uring_reader {
     unsigned outstanding = 0;
     std::uint64_t bytes = 0;
     std::uint64_t t_start = 0;
-    std::uint64_t seq = 0;      // start order, oldest first when filling
     std::string error;
   };
 
@@ -180,22 +185,17 @@ class uring_reader {
   // wait (then wake_at is when).
   void fill(job_source& source, bool& more, std::uint64_t& wake_at) {
     while (m_inflight < m_opt.queue_depth) {
-      // The oldest job that still has bytes to request.
-      int pick = -1;
-      for (unsigned i = 0; i < m_jobs.size(); ++i) {
-        const auto& j = m_jobs[i];
-        if (j.active && !j.opening && j.next < j.end && (pick < 0 || j.seq < m_jobs[static_cast<unsigned>(pick)].seq))
-          pick = static_cast<int>(i);
-      }
-      if (pick < 0) {
-        if (!more || m_active == m_jobs.size()) return;
+      // The oldest ready job that still has bytes to request.
+      if (m_ready_count == 0) {
+        if (!more || m_free_jobs.empty()) return;
         if (!start_job(source)) {
           more = false;
           return;
         }
         continue;
       }
-      job_state& j = m_jobs[static_cast<unsigned>(pick)];
+      const unsigned pick = m_ready[m_ready_head];
+      job_state& j = m_jobs[pick];
       const auto len = static_cast<std::uint32_t>(std::min<std::uint64_t>(m_opt.request_size, j.end - j.next));
       if (m_limiter.active()) {
         if (!m_reserved) {
@@ -210,34 +210,57 @@ class uring_reader {
       }
       // Held requests keep their buffers, so buffers can run out before the queue depth does;
       // an earlier request of each held one's job is still in flight, so this cannot stall.
-      if (m_busy == m_reqs.size()) return;
-      unsigned r = 0;
-      while (m_reqs[r].busy) ++r;
-      ++m_busy;
+      if (m_free_reqs.empty()) return;
+      const unsigned r = m_free_reqs.back();
+      m_free_reqs.pop_back();
       request& q = m_reqs[r];
       q.busy = true;
       q.held = false;
-      q.job = static_cast<unsigned>(pick);
+      q.job = pick;
       q.start = j.next;
       q.len = len;
       q.filled = 0;
       q.t_submit = now_ns();
       j.next += len;
       ++j.outstanding;
+      if (j.next >= j.end) pop_ready();
       prep_read(r);
     }
+  }
+
+  // The ready queue: jobs whose file is open and that still have bytes to request, oldest
+  // first; each at most once, so queue_depth entries suffice.
+  void push_ready(unsigned i) {
+    m_ready[(m_ready_head + m_ready_count) % m_ready.size()] = i;
+    ++m_ready_count;
+  }
+  void pop_ready() {
+    m_ready_head = (m_ready_head + 1) % m_ready.size();
+    --m_ready_count;
+  }
+  // Stops a job's further requests (an error, a stop), taking it off the ready queue. Rare.
+  void stop_requests(unsigned i) {
+    job_state& j = m_jobs[i];
+    if (j.next >= j.end) return;
+    j.next = j.end;
+    if (j.opening) return;  // not queued yet
+    std::size_t kept = 0;
+    for (std::size_t k = 0; k < m_ready_count; ++k) {
+      const unsigned v = m_ready[(m_ready_head + k) % m_ready.size()];
+      if (v != i) m_ready[(m_ready_head + kept++) % m_ready.size()] = v;
+    }
+    m_ready_count = kept;
   }
 
   bool start_job(job_source& source) {
     read_job job;
     if (!source.next(m_id, job)) return false;
-    unsigned i = 0;
-    while (m_jobs[i].active) ++i;
+    const unsigned i = m_free_jobs.back();
+    m_free_jobs.pop_back();
     job_state& j = m_jobs[i];
     j = job_state{};
     j.active = true;
     j.job = job;
-    j.seq = m_seq++;
     j.t_start = now_ns();
     const std::uint64_t size = m_files.sizes[job.file];
     j.next = job.offset;
@@ -257,6 +280,8 @@ class uring_reader {
       j.opening = true;
       ++m_inflight;
       ++m_st.opens;
+    } else if (j.next < j.end) {
+      push_ready(i);
     } else {
       maybe_finish(i);
     }
@@ -282,6 +307,7 @@ class uring_reader {
       m_jobs[i].active = false;
       m_jobs[i].closing = false;
       --m_active;
+      m_free_jobs.push_back(i);
       return;
     }
     if ((tag & ~kTagMask) == kTagOpen) {
@@ -293,6 +319,8 @@ class uring_reader {
       if (res < 0) {
         j.error = fmt::format("open failed: {}. file: {}", errno_text(-res), m_files.paths[j.job.file]);
         j.next = j.end;
+      } else if (j.next < j.end) {
+        push_ready(i);
       }
       maybe_finish(i);
       return;
@@ -313,7 +341,7 @@ class uring_reader {
       if (j.error.empty())
         j.error = fmt::format("read failed: {}. file: {}; offset: {}; length: {}", errno_text(-res),
                               m_files.paths[j.job.file], q.start + q.filled, q.len - q.filled);
-      j.next = j.end;
+      stop_requests(q.job);
       release(r);
       return;
     }
@@ -324,7 +352,7 @@ class uring_reader {
         if (j.error.empty())
           j.error = fmt::format("file ended early at {} bytes, expected {} (truncated?). file: {}",
                                 reached, size, m_files.paths[j.job.file]);
-        j.next = j.end;
+        stop_requests(q.job);
         release(r);
         return;
       }
@@ -370,7 +398,7 @@ class uring_reader {
     const unsigned ji = q.job;
     q.busy = false;
     q.held = false;
-    --m_busy;
+    m_free_reqs.push_back(r);
     --m_jobs[ji].outstanding;
     maybe_finish(ji);
   }
@@ -380,11 +408,12 @@ class uring_reader {
     if (!j.active || j.closing || j.opening || j.next < j.end) return;
     if (!j.error.empty()) {
       // Requests held for ordering behind a failed one are dropped with the job.
-      for (auto& q : m_reqs) {
+      for (unsigned r = 0; r < m_reqs.size(); ++r) {
+        request& q = m_reqs[r];
         if (q.busy && q.held && q.job == i) {
           q.busy = false;
           q.held = false;
-          --m_busy;
+          m_free_reqs.push_back(r);
           --j.outstanding;
         }
       }
@@ -395,6 +424,7 @@ class uring_reader {
     if (m_table) {
       j.active = false;
       --m_active;
+      m_free_jobs.push_back(i);
     } else {
       // The slot is reused only after its close completes: an open into a slot whose close is
       // still queued could be closed by it, since a batch has no order without links.
@@ -426,8 +456,11 @@ class uring_reader {
   std::vector<job_state> m_jobs;
   unsigned m_inflight = 0;
   unsigned m_active = 0;
-  std::size_t m_busy = 0;  // requests holding a buffer
-  std::uint64_t m_seq = 0;
+  std::vector<unsigned> m_free_reqs;  // requests whose buffer is free
+  std::vector<unsigned> m_free_jobs;  // job slots (and, per-sample, file slots) free
+  std::vector<unsigned> m_ready;      // ring of ready jobs, see push_ready
+  std::size_t m_ready_head = 0;
+  std::size_t m_ready_count = 0;
   bool m_reserved = false;
   std::uint64_t m_reserved_at = 0;
   unsigned m_id = 0;
