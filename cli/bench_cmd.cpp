@@ -1,23 +1,43 @@
-// dlsize bench: run a workload against a dataset and write a report.
+// dlsize bench: run a workload against a dataset (storage only, or training with emulated
+// accelerators) and write a report. Options may come from a JSON run config (--config); with
+// no --workload, --dataset or --config the embedded default (configs/quickstart.json) runs.
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 
 #include <fmt/format.h>
 
 #include "commands.hpp"
+#include "config/accelerator_spec.hpp"
 #include "config/workload.hpp"
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
+#include "core/sysinfo.hpp"
 #include "core/units.hpp"
+#include "dataset/datagen.hpp"
+#include "dataset/layout.hpp"
 #include "pipeline/storage_bench.hpp"
+#include "pipeline/training_run.hpp"
 #include "report/report_io.hpp"
+#include "run_config.hpp"
 
 namespace dlsize::cli {
 namespace {
 
 struct bench_cli {
+  std::string config;
   std::string workload;
   std::string dataset;
+  std::string generate;
   std::string accelerator = "none";
+  std::uint64_t accelerators = 1;
+  std::uint64_t batch_size = 0;
+  std::string compute_time;
+  std::string compute_time_stdev;
+  std::string au_threshold;
+  std::uint64_t prefetch = 2;
+  bool sync_steps = false;
+  std::string preprocess;
   std::string out;
   std::string engine = "io_uring";
   std::string cache = "direct";
@@ -35,51 +55,129 @@ struct bench_cli {
   bool quiet = false;
 };
 
-int run_bench(const bench_cli& o, const cli_context& ctx) {
-  if (o.accelerator != "none")
-    throw usage_error(fmt::format("--accelerator: '{}' is not available in this build. valid: none "
-                                  "(storage only)",
-                                  o.accelerator));
-  if (!o.out.empty()) check_new_output(o.out, "--out");
-  pipeline::storage_bench_options opt;
-  opt.workload = config::load_workload(o.workload).name;
-  opt.dataset = o.dataset;
-  opt.io.engine = o.engine;
-  opt.io.cache = io::parse_cache_mode(o.cache);
-  opt.io.queue_depth = o.queue_depth;
+io::engine_options engine_options_of(const bench_cli& o) {
+  io::engine_options e;
+  e.engine = o.engine;
+  if (o.engine != "io_uring" && o.engine != "psync")
+    throw usage_error(fmt::format("--engine: invalid value '{}'. valid: io_uring, psync", o.engine));
+  e.cache = io::parse_cache_mode(o.cache);
+  if (o.queue_depth < 1 || o.queue_depth > 4096)
+    throw usage_error(fmt::format("--queue-depth: {} is out of range. valid: 1 to 4096", o.queue_depth));
+  e.queue_depth = o.queue_depth;
   const auto rs = units::parse_size(o.request_size, "--request-size");
   if (rs > (64u << 20) || rs < 4096 || rs % 4096)
     throw usage_error(fmt::format("--request-size: '{}' is not valid. valid: a multiple of 4 KiB from 4 KiB to 64 MiB", o.request_size));
-  opt.io.request_size = static_cast<std::uint32_t>(rs);
-  opt.io.readers = o.readers;
-  opt.io.max_read_rate = o.max_read_rate.empty() ? 0 : units::parse_rate(o.max_read_rate, "--max-read-rate");
+  e.request_size = static_cast<std::uint32_t>(rs);
+  if (o.readers < 1 || o.readers > 256)
+    throw usage_error(fmt::format("--readers: {} is out of range. valid: 1 to 256", o.readers));
+  e.readers = o.readers;
+  e.max_read_rate = o.max_read_rate.empty() ? 0 : units::parse_rate(o.max_read_rate, "--max-read-rate");
   if (o.open != "keep" && o.open != "per-sample")
     throw usage_error(fmt::format("--open: invalid value '{}'. valid: keep (open every file once, as fio does), per-sample (open, read, close each sample, as framework loaders do)", o.open));
-  opt.io.keep_open = o.open == "keep";
-  if (o.shard_read != "records" && o.shard_read != "stream")
-    throw usage_error(fmt::format("--shard-read: invalid value '{}'. valid: records (random record reads by index), stream (each shard read sequentially)", o.shard_read));
-  opt.shards = o.shard_read == "records" ? pipeline::shard_read::records : pipeline::shard_read::stream;
-  opt.epochs = o.epochs;
-  opt.seed = o.seed;
-  opt.verify = o.verify;
-  opt.progress = !o.quiet;
-  opt.time_limit_s = o.time_limit.empty() ? 0 : units::parse_duration(o.time_limit, "--time-limit");
-  opt.sample_interval_s = units::parse_duration(o.sample_interval, "--sample-interval");
-  if (opt.sample_interval_s < 0.05) throw usage_error("--sample-interval: must be at least 50ms");
-  auto res = pipeline::run_storage_bench(opt, report::command_line_json(ctx.argc, ctx.argv));
-  if (!o.quiet) std::fputs(res.summary_text.c_str(), stdout);
+  e.keep_open = o.open == "keep";
+  return e;
+}
+
+// --generate: makes the dataset on first use, as the embedded default does.
+void generate_if_missing(const bench_cli& o, const config::workload_profile& profile) {
+  if (o.generate.empty()) return;
+  if (std::filesystem::exists(std::filesystem::path(o.dataset) / dataset::kManifestName)) return;
+  dataset::dataset_params p = dataset::params_from_profile(profile);
+  p.seed = o.seed;
+  p.files = dataset::files_for_size(p, units::parse_size(o.generate, "--generate", sysinfo::ram_bytes()));
+  std::fprintf(stderr, "bench: generating a %s %s dataset in %s (first use; later runs reuse it)\n",
+               o.generate.c_str(), profile.name.c_str(), o.dataset.c_str());
+  dataset::datagen_options g;
+  g.dir = o.dataset;
+  g.params = p;
+  g.progress = !o.quiet;
+  const auto r = dataset::generate_dataset(g);
+  if (r.interrupted) throw run_error("dataset generation interrupted; rerun the same command to resume");
+}
+
+int finish(const nlohmann::json& report, const std::string& summary, bool failed, const bench_cli& o) {
+  if (!o.quiet) std::fputs(summary.c_str(), stdout);
   if (!o.out.empty()) {
-    report::write_report(o.out, res.report);
+    report::write_report(o.out, report);
     std::printf("report: %s\n", o.out.c_str());
   }
-  if (res.report.contains("verify"))
-    for (const auto& p : res.report["verify"]["problems"]) std::fprintf(stderr, "mismatch: %s\n", p.get<std::string>().c_str());
-  if (res.failed) {
-    std::fprintf(stderr, "dlsize: bench %s: %s\n", res.report["status"].get<std::string>().c_str(),
-                 res.report.value("reason", "").c_str());
+  if (report.contains("verify"))
+    for (const auto& p : report["verify"]["problems"]) std::fprintf(stderr, "mismatch: %s\n", p.get<std::string>().c_str());
+  if (failed) {
+    std::fprintf(stderr, "dlsize: bench %s: %s\n", report["status"].get<std::string>().c_str(),
+                 report.value("reason", "").c_str());
     return 1;
   }
   return 0;
+}
+
+int run_bench(const bench_cli& o, const CLI::App& cmd, const cli_context& ctx) {
+  if (o.workload.empty()) throw usage_error("--workload: required (a profile name such as resnet50, or a JSON file), on the command line or in --config");
+  if (o.dataset.empty()) throw usage_error("--dataset: required (a folder made by dlsize datagen), on the command line or in --config");
+  if (!o.out.empty()) check_new_output(o.out, "--out");
+  const auto profile = config::load_workload(o.workload);
+  config::preset_overrides over;
+  if (o.batch_size) over.batch_size = o.batch_size;
+  if (!o.compute_time.empty()) over.compute_time_s = units::parse_duration(o.compute_time, "--compute-time");
+  if (!o.compute_time_stdev.empty()) over.compute_time_stdev_s = units::parse_duration(o.compute_time_stdev, "--compute-time-stdev");
+  const auto spec = config::resolve_accelerator(o.accelerator, profile, over);
+  if (o.epochs < 1) throw usage_error("--epochs: must be at least 1");
+  const double interval = units::parse_duration(o.sample_interval, "--sample-interval");
+  if (interval < 0.05) throw usage_error("--sample-interval: must be at least 50ms");
+  const double time_limit = o.time_limit.empty() ? 0 : units::parse_duration(o.time_limit, "--time-limit");
+  if (o.shard_read != "records" && o.shard_read != "stream")
+    throw usage_error(fmt::format("--shard-read: invalid value '{}'. valid: records (random record reads by index), stream (each shard read sequentially)", o.shard_read));
+  const io::engine_options eo = engine_options_of(o);
+  generate_if_missing(o, profile);
+  const auto cmdline = report::command_line_json(ctx.argc, ctx.argv);
+
+  if (spec.kind == config::accelerator_kind::none) {
+    for (const char* opt : {"--accelerators", "--prefetch", "--sync-steps", "--preprocess", "--au-threshold"})
+      if (cmd.get_option(opt)->count() > 0)
+        throw usage_error(fmt::format("{}: needs an accelerator (--accelerator emulated:TYPE); with --accelerator none only storage is read", opt));
+    pipeline::storage_bench_options opt;
+    opt.workload = profile.name;
+    opt.dataset = o.dataset;
+    opt.io = eo;
+    opt.shards = o.shard_read == "records" ? pipeline::shard_read::records : pipeline::shard_read::stream;
+    opt.epochs = o.epochs;
+    opt.seed = o.seed;
+    opt.verify = o.verify;
+    opt.progress = !o.quiet;
+    opt.time_limit_s = time_limit;
+    opt.sample_interval_s = interval;
+    opt.config = effective_config(cmd);
+    auto res = pipeline::run_storage_bench(opt, cmdline);
+    return finish(res.report, res.summary_text, res.failed, o);
+  }
+
+  if (o.verify) throw usage_error("--verify: checks storage-only runs (--accelerator none); training runs count bytes and read errors");
+  if (o.shard_read != "records") throw usage_error("--shard-read: training runs read samples by index (records); stream is for --accelerator none");
+  if (o.accelerators < 1) throw usage_error("--accelerators: must be at least 1");
+  pipeline::training_options opt;
+  opt.workload = profile;
+  if (!o.au_threshold.empty()) {
+    char* end = nullptr;
+    const double v = std::strtod(o.au_threshold.c_str(), &end);
+    if (*end != '\0' || !(v >= 0 && v <= 1))
+      throw usage_error(fmt::format("--au-threshold: '{}' is not valid. valid: a number from 0 to 1, such as 0.9", o.au_threshold));
+    opt.workload.au_threshold = v;
+  }
+  opt.accelerator = spec;
+  opt.dataset = o.dataset;
+  opt.io = eo;
+  opt.accelerators = o.accelerators;
+  opt.prefetch = o.prefetch;
+  opt.sync_steps = o.sync_steps;
+  opt.preprocess_s = o.preprocess.empty() ? 0 : units::parse_duration(o.preprocess, "--preprocess");
+  opt.epochs = o.epochs;
+  opt.seed = o.seed;
+  opt.sample_interval_s = interval;
+  opt.time_limit_s = time_limit;
+  opt.progress = !o.quiet;
+  opt.config = effective_config(cmd);
+  auto res = pipeline::run_training(opt, cmdline);
+  return finish(res.report, res.summary_text, res.failed, o);
 }
 
 }  // namespace
@@ -87,25 +185,47 @@ int run_bench(const bench_cli& o, const cli_context& ctx) {
 void setup_bench(CLI::App& app, cli_context& ctx) {
   auto o = std::make_shared<bench_cli>();
   auto* sub = app.add_subcommand("bench", "Run a workload against a dataset and write a JSON report");
-  sub->add_option("--workload", o->workload, "Workload profile name or JSON file")->required();
-  sub->add_option("--dataset", o->dataset, "Dataset folder made by dlsize datagen")->required();
-  sub->add_option("--accelerator", o->accelerator, "none: storage only (reads as fast as the storage allows)")->capture_default_str();
+  sub->option_defaults()->always_capture_default();
+  sub->footer("With no --workload, --dataset or --config, the embedded default runs (configs/quickstart.json):\n"
+              "a 2 GiB resnet50 dataset under ./dlsize-data, generated on first use, read by 4 emulated a100s.");
+  sub->add_option("--config", o->config, "Run config: a JSON file whose keys are these long option names (the command line overrides it), or an embedded name (quickstart)");
+  sub->add_option("--workload", o->workload, "Workload profile name (resnet50, unet3d, ...) or JSON file");
+  sub->add_option("--dataset", o->dataset, "Dataset folder made by dlsize datagen");
+  sub->add_option("--generate", o->generate, "Generate the dataset at --dataset with this size (2GiB, 5x-ram) if it does not exist yet");
+  sub->add_option("--accelerator", o->accelerator, "none (storage only), emulated:TYPE (TYPE: an accelerator of the profile such as h100, or a calibration JSON file)");
+  sub->add_option("--accelerators", o->accelerators, "Emulated accelerators driven by this process");
+  sub->add_option("--batch-size", o->batch_size, "Samples per step (0: the profile's value for the accelerator)");
+  sub->add_option("--compute-time", o->compute_time, "Compute time per batch, e.g. 224ms (default: the profile's)");
+  sub->add_option("--compute-time-stdev", o->compute_time_stdev, "Spread of the compute time (normal, clipped at 3 sigma)");
+  sub->add_option("--au-threshold", o->au_threshold, "Accelerator utilization a run must reach to pass, 0 to 1 (default: the profile's)");
+  sub->add_option("--prefetch", o->prefetch, "Batches loaded ahead per accelerator (the prefetch queue's depth)");
+  sub->add_flag("--sync-steps", o->sync_steps, "A barrier across accelerators after every step (stands in for the gradient allreduce)");
+  sub->add_option("--preprocess", o->preprocess, "CPU preprocessing per sample, e.g. 200us: checksum and float conversion of the bytes, then more passes until this CPU time is spent");
   sub->add_option("--out", o->out, "Report file to write (must not exist)");
-  sub->add_option("--engine", o->engine, "I/O engine: io_uring or psync (pread threads)")->capture_default_str();
-  sub->add_option("--cache", o->cache, "direct (O_DIRECT), buffered, or uncached (RWF_DONTCACHE or fadvise)")->capture_default_str();
-  sub->add_option("--queue-depth", o->queue_depth, "Requests in flight per reader (io_uring)")->capture_default_str();
-  sub->add_option("--request-size", o->request_size, "Largest read request, a multiple of 4 KiB")->capture_default_str();
-  sub->add_option("--readers", o->readers, "Reader threads, one io_uring ring each")->capture_default_str();
-  sub->add_option("--epochs", o->epochs, "Passes over the dataset, each in a new random order")->capture_default_str();
-  sub->add_option("--seed", o->seed, "Seed of the epoch orders (epoch e uses seed + e)")->capture_default_str();
+  sub->add_option("--engine", o->engine, "I/O engine: io_uring or psync (pread threads)");
+  sub->add_option("--cache", o->cache, "direct (O_DIRECT), buffered, or uncached (RWF_DONTCACHE or fadvise)");
+  sub->add_option("--queue-depth", o->queue_depth, "Requests in flight per reader (io_uring)");
+  sub->add_option("--request-size", o->request_size, "Largest read request, a multiple of 4 KiB");
+  sub->add_option("--readers", o->readers, "Reader threads, one io_uring ring each (they also run --preprocess)");
+  sub->add_option("--epochs", o->epochs, "Passes over the dataset, each in a new random order");
+  sub->add_option("--seed", o->seed, "Seed of the epoch orders (epoch e uses seed + e) and compute-time draws");
   sub->add_option("--max-read-rate", o->max_read_rate, "Cap on read bandwidth over all readers, e.g. 300MB/s");
-  sub->add_option("--open", o->open, "keep: open every file once (as fio); per-sample: open-read-close each sample (as loaders)")->capture_default_str();
-  sub->add_option("--shard-read", o->shard_read, "Shard layouts: records (random record reads by index) or stream (shards read sequentially)")->capture_default_str();
-  sub->add_option("--time-limit", o->time_limit, "Stop after this long (e.g. 60s), reporting what was read");
-  sub->add_option("--sample-interval", o->sample_interval, "Telemetry sampling interval")->capture_default_str();
-  sub->add_flag("--verify", o->verify, "Check every record's header and checksum");
+  sub->add_option("--open", o->open, "keep: open every file once (as fio); per-sample: open-read-close each sample (as loaders)");
+  sub->add_option("--shard-read", o->shard_read, "Shard layouts, storage only: records (random record reads by index) or stream (shards read sequentially)");
+  sub->add_option("--time-limit", o->time_limit, "Stop after this long (e.g. 60s), reporting what was measured");
+  sub->add_option("--sample-interval", o->sample_interval, "Telemetry sampling interval");
+  sub->add_flag("--verify", o->verify, "Check every record's header and checksum (storage only)");
   sub->add_flag("--quiet", o->quiet, "No progress line and no summary on stdout");
-  sub->callback([o, &ctx] { ctx.exit_code = run_bench(*o, ctx); });
+  sub->callback([o, sub, &ctx] {
+    if (!o->config.empty()) {
+      apply_run_config(*sub, o->config);
+    } else if (o->workload.empty() && o->dataset.empty()) {
+      std::fprintf(stderr, "bench: no --workload, --dataset or --config: running the embedded default "
+                           "(configs/quickstart.json)\n");
+      apply_run_config(*sub, "quickstart");
+    }
+    ctx.exit_code = run_bench(*o, *sub, ctx);
+  });
 }
 
 }  // namespace dlsize::cli

@@ -27,18 +27,14 @@ struct datagen_cli {
 
 int run_datagen(const datagen_cli& o) {
   auto profile = config::load_workload(o.workload);
-  dataset::dataset_params p;
-  p.workload = profile.name;
+  dataset::dataset_params p = dataset::params_from_profile(profile);
   p.layout = o.layout.empty() ? profile.layout : config::parse_layout(o.layout, "--layout");
-  p.format = profile.format;
   p.records_per_file = p.layout == config::file_layout::files ? 1
                        : o.records_per_file           ? o.records_per_file
                        : profile.layout == config::file_layout::shards ? profile.records_per_file
                                                                        : 1024;
   if (p.layout == config::file_layout::files && o.records_per_file > 1)
     throw usage_error("--records-per-file: must be 1 with --layout files");
-  p.sample_bytes_mean = profile.sample_bytes_mean;
-  p.sample_bytes_stdev = profile.sample_bytes_stdev;
   p.seed = o.seed;
   if (o.size.empty() == (o.files == 0))
     throw usage_error("datagen: give exactly one of --size SIZE or --files N");

@@ -1,5 +1,6 @@
 #pragma once
-// The workload profiles compiled into dlsize from workloads/*.json (generated source).
+// The workload profiles (workloads/*.json) and run configs (configs/*.json) compiled into
+// dlsize (generated sources).
 #include <string_view>
 #include <vector>
 
@@ -11,5 +12,6 @@ struct embedded_workload {
 };
 
 const std::vector<embedded_workload>& embedded_workloads();
+const std::vector<embedded_workload>& embedded_configs();
 
 }  // namespace dlsize::config

@@ -21,12 +21,7 @@ file_layout parse_layout(const std::string& text, const std::string& where) {
 
 workload_profile parse_workload(const std::string& json_text, const std::string& source) {
   json_checker c(source);
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(json_text);
-  } catch (const nlohmann::json::parse_error& e) {
-    throw usage_error(fmt::format("{}: not valid JSON: {}", source, e.what()));
-  }
+  const nlohmann::json j = parse_json(json_text, source);
   c.only_keys(j, "", {"name", "description", "source", "dataset", "au_threshold", "accelerators", "model"});
   workload_profile p;
   p.raw = j;
@@ -72,10 +67,7 @@ std::vector<std::string> known_workloads() {
 }
 
 workload_profile load_workload(const std::string& name_or_path) {
-  const bool is_path = name_or_path.find('/') != std::string::npos ||
-                       (name_or_path.size() > 5 &&
-                        name_or_path.substr(name_or_path.size() - 5) == ".json");
-  if (is_path) return parse_workload(read_text_file(name_or_path), name_or_path);
+  if (names_a_file(name_or_path)) return parse_workload(read_text_file(name_or_path), name_or_path);
   for (const auto& w : embedded_workloads()) {
     if (w.name == name_or_path) {
       auto p = parse_workload(std::string(w.json), "workloads/" + std::string(w.name) + ".json");

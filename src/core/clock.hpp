@@ -1,6 +1,7 @@
 #pragma once
 // Monotonic time in nanoseconds and seconds; the one clock every measurement uses.
 #include <cstdint>
+#include <cerrno>
 #include <ctime>
 
 namespace dlsize {
@@ -13,5 +14,21 @@ inline std::uint64_t now_ns() {
 }
 
 inline double now_s() { return static_cast<double>(now_ns()) * 1e-9; }
+
+// Sleeps until the monotonic clock reaches t (an absolute deadline, so that repeated waits do
+// not accumulate the oversleep of each).
+inline void sleep_until_ns(std::uint64_t t) {
+  timespec ts{static_cast<time_t>(t / 1'000'000'000ull), static_cast<long>(t % 1'000'000'000ull)};
+  while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nullptr) == EINTR) {
+  }
+}
+
+// CPU time this thread has used.
+inline std::uint64_t thread_cpu_ns() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<std::uint64_t>(ts.tv_sec) * 1'000'000'000ull +
+         static_cast<std::uint64_t>(ts.tv_nsec);
+}
 
 }  // namespace dlsize

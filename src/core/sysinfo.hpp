@@ -25,7 +25,10 @@ struct mount_info {
 };
 mount_info mount_of(const std::string& path);
 
-// {"hostname", "cpus", "cpu_model", "ram_bytes", "kernel"} for the report.
+// Network interfaces other than lo: name, state, speed (bits/s, null when unknown), MTU.
+nlohmann::json nics_json();
+
+// {"hostname", "cpus", "cpu_model", "ram_bytes", "kernel", "nics"} for the report.
 nlohmann::json host_json();
 
 }  // namespace dlsize::sysinfo

@@ -98,11 +98,12 @@ double parse_duration(std::string_view text, std::string_view option) {
   if (split_number(s, value, rest) && value >= 0) {
     if (rest.empty() || rest == "s") return value;
     if (rest == "ms") return value / 1e3;
+    if (rest == "us") return value / 1e6;
     if (rest == "m" || rest == "min") return value * 60;
     if (rest == "h") return value * 3600;
   }
   throw usage_error(fmt::format(
-      "invalid duration for {}: '{}'. valid: seconds, or a number with ms, s, m or h", option,
+      "invalid duration for {}: '{}'. valid: seconds, or a number with us, ms, s, m or h", option,
       text));
 }
 

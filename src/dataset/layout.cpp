@@ -130,4 +130,15 @@ dataset_layout open_dataset(const fs::path& dir) {
   return dataset_layout(dir, params);
 }
 
+dataset_params params_from_profile(const config::workload_profile& profile) {
+  dataset_params p;
+  p.workload = profile.name;
+  p.layout = profile.layout;
+  p.format = profile.format;
+  p.records_per_file = profile.layout == config::file_layout::shards ? profile.records_per_file : 1;
+  p.sample_bytes_mean = profile.sample_bytes_mean;
+  p.sample_bytes_stdev = profile.sample_bytes_stdev;
+  return p;
+}
+
 }  // namespace dlsize::dataset

@@ -34,6 +34,10 @@ struct dataset_params {
   bool operator==(const dataset_params&) const = default;
 };
 
+// A profile's dataset parameters (layout, records per file, sample sizes), with files = 0 and
+// seed 0 for the caller to set.
+dataset_params params_from_profile(const config::workload_profile& profile);
+
 // Size in bytes of record `index` (header included) for these parameters.
 std::uint64_t record_size(const dataset_params& p, std::uint64_t index);
 

@@ -37,11 +37,25 @@ struct engine_options {
   bool keep_open = true;              // open every file once (as fio does) or per job
 };
 
-// Where jobs come from. next() is called by every reader thread concurrently.
+// What a source answers when a reader asks for work.
+enum class pull_result {
+  job,    // job was filled
+  later,  // nothing now (a prefetch window is full); more will come
+  end,    // no more jobs
+};
+
+// Where jobs come from. pull() is called by every reader thread concurrently and must not
+// block. A source that can answer `later` wakes readers that wait() in it when work arrives.
 class job_source {
  public:
   virtual ~job_source() = default;
-  virtual bool next(unsigned reader, read_job& job) = 0;
+  virtual pull_result pull(unsigned reader, read_job& job) = 0;
+  // Called by a reader with nothing in flight after `later`: blocks until work may be there,
+  // or until about timeout_ns have passed (the reader then checks for a stop and asks again).
+  virtual void wait(unsigned reader, std::uint64_t timeout_ns) {
+    (void)reader;
+    (void)timeout_ns;
+  }
 };
 
 // Where bytes go. Calls for one job come from one reader thread; with ordered() the data of a

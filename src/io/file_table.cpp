@@ -60,12 +60,6 @@ void drop_cached_file(const std::string& path) {
   }
 }
 
-void sleep_until_ns(std::uint64_t t) {
-  timespec ts{static_cast<time_t>(t / 1'000'000'000ull), static_cast<long>(t % 1'000'000'000ull)};
-  while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nullptr) == EINTR) {
-  }
-}
-
 bool dontcache_supported(const std::string& path, int flags) {
   int fd = open(path.c_str(), flags);
   if (fd < 0) return false;

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "core/clock.hpp"
 #include "io/engine.hpp"
 
 namespace dlsize::io {
@@ -31,9 +32,6 @@ void drop_cached(int fd, std::uint64_t offset, std::uint64_t bytes);
 
 // Drops a whole file from the page cache through a fresh descriptor (per-sample opens).
 void drop_cached_file(const std::string& path);
-
-// Sleeps until the monotonic time t (ns), through signals.
-void sleep_until_ns(std::uint64_t t);
 
 // RWF_DONTCACHE (Linux 6.14, first named RWF_UNCACHED); older headers lack it.
 inline constexpr int kRwfDontcache = 0x00000080;

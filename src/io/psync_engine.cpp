@@ -24,7 +24,13 @@ std::vector<reader_stats> psync_engine::run(job_source& source, job_consumer& co
     reader_stats& st = stats[id];
     aligned_buffer buf = make_aligned_buffer(m_opt.request_size, kDirectAlign);
     read_job job;
-    while (!stop.load(std::memory_order_relaxed) && source.next(id, job)) {
+    while (!stop.load(std::memory_order_relaxed)) {
+      const pull_result pr = source.pull(id, job);
+      if (pr == pull_result::end) break;
+      if (pr == pull_result::later) {
+        source.wait(id, 50'000'000);
+        continue;
+      }
       const auto t_job = now_ns();
       consumer.on_start(id, job);
       std::string error;

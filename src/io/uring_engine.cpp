@@ -97,11 +97,16 @@ class uring_reader {
         }
       }
       std::uint64_t wake_at = 0;
-      fill(source, more, wake_at);
+      bool later = false;
+      fill(source, more, wake_at, later);
       if (m_inflight == 0) {
         if (!more && m_active == 0) break;
         if (wake_at) {
           sleep_until_ns(wake_at);
+          continue;
+        }
+        if (later) {
+          source.wait(id, 50'000'000);
           continue;
         }
         throw run_error(fmt::format("io_uring reader {} stalled with {} jobs and nothing in flight", id, m_active));
@@ -183,13 +188,18 @@ class uring_reader {
 
   // Queues requests until queue_depth are in flight, the source is dry, or the rate cap says
   // wait (then wake_at is when).
-  void fill(job_source& source, bool& more, std::uint64_t& wake_at) {
+  void fill(job_source& source, bool& more, std::uint64_t& wake_at, bool& later) {
     while (m_inflight < m_opt.queue_depth) {
       // The oldest ready job that still has bytes to request.
       if (m_ready_count == 0) {
         if (!more || m_free_jobs.empty()) return;
-        if (!start_job(source)) {
+        const pull_result pr = start_job(source);
+        if (pr == pull_result::end) {
           more = false;
+          return;
+        }
+        if (pr == pull_result::later) {
+          later = true;
           return;
         }
         continue;
@@ -252,9 +262,10 @@ class uring_reader {
     m_ready_count = kept;
   }
 
-  bool start_job(job_source& source) {
+  pull_result start_job(job_source& source) {
     read_job job;
-    if (!source.next(m_id, job)) return false;
+    const pull_result pr = source.pull(m_id, job);
+    if (pr != pull_result::job) return pr;
     const unsigned i = m_free_jobs.back();
     m_free_jobs.pop_back();
     job_state& j = m_jobs[i];
@@ -285,7 +296,7 @@ class uring_reader {
     } else {
       maybe_finish(i);
     }
-    return true;
+    return pull_result::job;
   }
 
   void reap() {

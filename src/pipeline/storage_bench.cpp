@@ -22,8 +22,11 @@
 #include "dataset/layout.hpp"
 #include "dataset/record_verifier.hpp"
 #include "pipeline/epoch_order.hpp"
+#include "pipeline/run_monitor.hpp"
+#include "pipeline/run_report.hpp"
 #include "report/report_io.hpp"
 #include "telemetry/cpu_usage.hpp"
+#include "telemetry/sampler.hpp"
 #include "telemetry/storage_counters.hpp"
 
 namespace dlsize::pipeline {
@@ -46,23 +49,12 @@ class epoch_source : public io::job_source {
     for (std::uint64_t e = 0; e < epochs; ++e) m_perms.push_back(epoch_permutation(plan.units, seed, e));
     m_total = plan.units * epochs;
   }
-  bool next(unsigned, io::read_job& job) override {
-    if (m_closed.load(std::memory_order_relaxed)) return false;
+  io::pull_result pull(unsigned, io::read_job& job) override {
+    if (m_closed.load(std::memory_order_relaxed)) return io::pull_result::end;
     const std::uint64_t k = m_cursor.fetch_add(1, std::memory_order_relaxed);
-    if (k >= m_total) return false;
-    const std::uint64_t u = m_perms[k / m_plan.units][k % m_plan.units];
-    if (m_plan.per_record) {
-      const std::uint64_t file = u / m_layout.params().records_per_file;
-      job.file = static_cast<std::uint32_t>(file);
-      job.offset = m_layout.record_offset(u);
-      job.length = m_layout.record_bytes(u);
-    } else {
-      job.file = static_cast<std::uint32_t>(u);
-      job.offset = 0;
-      job.length = m_layout.file_bytes(u);
-    }
-    job.tag = k;
-    return true;
+    if (k >= m_total) return io::pull_result::end;
+    job = unit_job(m_layout, m_plan.per_record, m_perms[k / m_plan.units][k % m_plan.units], k);
+    return io::pull_result::job;
   }
   void close() { m_closed.store(true); }
   std::uint64_t units_of_epoch() const { return m_plan.units; }
@@ -193,33 +185,6 @@ class bench_consumer : public io::job_consumer {
   std::vector<reader_tally> m_tally;
 };
 
-io::file_set check_files(const dataset_layout& layout) {
-  io::file_set fs;
-  fs.paths.reserve(layout.files());
-  fs.sizes.reserve(layout.files());
-  for (std::uint64_t f = 0; f < layout.files(); ++f) {
-    const std::string p = layout.file_path(f).string();
-    struct stat st {};
-    if (stat(p.c_str(), &st) != 0)
-      throw run_error(fmt::format("dataset file missing: {}. file: {}; dataset: {}", errno_text(errno), p,
-                                  layout.root().string()));
-    if (static_cast<std::uint64_t>(st.st_size) != layout.file_bytes(f))
-      throw run_error(fmt::format("dataset file has the wrong size: {} bytes, the manifest says {} "
-                                  "(truncated or replaced?). file: {}",
-                                  st.st_size, layout.file_bytes(f), p));
-    fs.paths.push_back(p);
-    fs.sizes.push_back(layout.file_bytes(f));
-  }
-  return fs;
-}
-
-nlohmann::json latency_json(const histogram& h) {
-  return {{"count", h.count()},       {"mean_s", h.mean() * 1e-9},
-          {"p50_s", h.quantile(0.5) * 1e-9}, {"p90_s", h.quantile(0.9) * 1e-9},
-          {"p99_s", h.quantile(0.99) * 1e-9}, {"p999_s", h.quantile(0.999) * 1e-9},
-          {"max_s", static_cast<double>(h.max()) * 1e-9}, {"histogram", h.to_json()}};
-}
-
 }  // namespace
 
 storage_bench_result run_storage_bench(const storage_bench_options& opt,
@@ -250,67 +215,30 @@ storage_bench_result run_storage_bench(const storage_bench_options& opt,
   bench_consumer consumer(layout, plan, opt.io.readers, opt.epochs, opt.verify);
 
   std::atomic<bool> stop{false};
-  nlohmann::json timeseries = nlohmann::json::array();
-  progress bar(opt.progress);
   const std::uint64_t total_bytes_planned = layout.total_bytes() * opt.epochs;
   const auto mount = sysinfo::mount_of(opt.dataset.string());
-  const telemetry::storage_counter storage(mount);
+  const telemetry::nvml gpus;
+  telemetry::sampler tele(mount, gpus);
   const nlohmann::json memory_start = telemetry::memory_json();
-  const std::uint64_t storage0 = storage.read_bytes();
-  const auto cpu0 = telemetry::take_cpu_snapshot();
-  const auto t0 = now_ns();
-  std::atomic<bool> done{false};
   std::string stop_reason;
-  std::thread monitor([&] {
-    std::uint64_t last_b = 0, last_s = 0, last_storage = storage0;
-    auto last_t = t0;
-    auto snap = cpu0;
-    auto next_sample = t0 + static_cast<std::uint64_t>(opt.sample_interval_s * 1e9);
-    while (!done.load()) {
-      usleep(50'000);
-      const auto t = now_ns();
-      if (stop_requested() && !stop.load()) {
-        stop_reason = fmt::format("interrupted by signal {}", stop_signal());
-        stop.store(true);
+  run_monitor monitor(
+      tele, {opt.sample_interval_s, opt.time_limit_s, opt.progress, 0},
+      [&] { return run_counters{consumer.bytes(), consumer.samples(), 0}; },
+      [&](double el, const run_counters& c) {
+        const double frac = static_cast<double>(c.bytes) / static_cast<double>(std::max<std::uint64_t>(1, total_bytes_planned));
+        return fmt::format("bench: {} of {} ({:.0f} %), {}, {:.0f} samples/s, ETA {:.0f} s",
+                           units::format_bytes_binary(static_cast<double>(c.bytes)),
+                           units::format_bytes_binary(static_cast<double>(total_bytes_planned)), 100 * frac,
+                           units::format_rate_both(el > 0 ? static_cast<double>(c.bytes) / el : 0),
+                           el > 0 ? static_cast<double>(c.samples) / el : 0, frac > 0 ? el * (1 - frac) / frac : 0);
+      },
+      [&](const std::string& why) {
+        stop_reason = why;
+        // A signal abandons the jobs in flight; the time limit lets them finish.
+        if (why != "time limit reached") stop.store(true);
         source.close();
-      }
-      if (opt.time_limit_s > 0 && static_cast<double>(t - t0) * 1e-9 >= opt.time_limit_s && !stop.load()) {
-        stop_reason = "time limit reached";
-        source.close();
-      }
-      const double el = static_cast<double>(t - t0) * 1e-9;
-      const auto b = consumer.bytes();
-      if (t >= next_sample) {
-        const auto s = consumer.samples();
-        const auto cpu = telemetry::take_cpu_snapshot();
-        const auto u = telemetry::cpu_between(snap, cpu);
-        const double dt = static_cast<double>(t - last_t) * 1e-9;
-        nlohmann::json point = {{"t_s", el},
-                                {"read_bytes_per_s", static_cast<double>(b - last_b) / dt},
-                                {"samples_per_s", static_cast<double>(s - last_s) / dt},
-                                {"cpu_process", u.process_utilization},
-                                {"cpu_host", u.host_utilization}};
-        if (storage.available()) {
-          const auto sb = storage.read_bytes();
-          point["storage_read_bytes_per_s"] = static_cast<double>(sb - last_storage) / dt;
-          last_storage = sb;
-        }
-        timeseries.push_back(std::move(point));
-        snap = cpu;
-        last_b = b;
-        last_s = s;
-        last_t = t;
-        next_sample += static_cast<std::uint64_t>(opt.sample_interval_s * 1e9);
-      }
-      const double frac = static_cast<double>(b) / static_cast<double>(std::max<std::uint64_t>(1, total_bytes_planned));
-      const double eta = frac > 0 ? el * (1 - frac) / frac : 0;
-      bar.update(fmt::format("bench: {} of {} ({:.0f} %), {}, {:.0f} samples/s, ETA {:.0f} s",
-                             units::format_bytes_binary(static_cast<double>(b)),
-                             units::format_bytes_binary(static_cast<double>(total_bytes_planned)),
-                             100 * frac, units::format_rate_both(el > 0 ? static_cast<double>(b) / el : 0),
-                             el > 0 ? static_cast<double>(consumer.samples()) / el : 0, eta));
-    }
-  });
+      });
+  const std::uint64_t t0 = monitor.start();
   std::vector<io::reader_stats> stats;
   std::string engine_error;
   try {
@@ -318,27 +246,11 @@ storage_bench_result run_storage_bench(const storage_bench_options& opt,
   } catch (const std::exception& e) {
     engine_error = e.what();
   }
-  const auto t1 = now_ns();
-  const auto cpu1 = telemetry::take_cpu_snapshot();
-  const std::uint64_t storage_bytes = storage.read_bytes() - storage0;
-  done.store(true);
-  monitor.join();
-  bar.finish();
+  run_totals totals = monitor.finish();
+  const double wall = totals.wall_s;
+  const auto& cpu = totals.cpu;
 
-  // Aggregate.
-  io::reader_stats all;
-  for (const auto& s : stats) {
-    all.requests += s.requests;
-    all.bytes += s.bytes;
-    all.jobs += s.jobs;
-    all.opens += s.opens;
-    all.short_reads += s.short_reads;
-    all.retries += s.retries;
-    all.errors += s.errors;
-    if (all.first_error.empty()) all.first_error = s.first_error;
-    all.read_latency.merge(s.read_latency);
-    all.open_latency.merge(s.open_latency);
-  }
+  const io::reader_stats all = merge_stats(stats);
   histogram sample_latency;
   std::uint64_t samples = 0, verified = 0, mismatches = 0, failed_jobs = 0, digest = 0;
   std::vector<std::string> problems;
@@ -354,8 +266,6 @@ storage_bench_result run_storage_bench(const storage_bench_options& opt,
     for (auto& p : t.problems) problems.push_back(p);
   }
   std::sort(problems.begin(), problems.end());
-  const double wall = static_cast<double>(t1 - t0) * 1e-9;
-  const auto cpu = telemetry::cpu_between(cpu0, cpu1);
   const double cpu_s = cpu.process_user_s + cpu.process_system_s;
   const double gib = static_cast<double>(all.bytes) / (1024.0 * 1024.0 * 1024.0);
 
@@ -372,15 +282,7 @@ storage_bench_result run_storage_bench(const storage_bench_options& opt,
   }
 
   nlohmann::json warnings = nlohmann::json::array();
-  if (!fallback.empty()) warnings.push_back(fallback);
-  const std::uint64_t ram = sysinfo::ram_bytes();
-  if (opt.io.cache == io::cache_mode::buffered && layout.total_bytes() < 5 * ram)
-    warnings.push_back(fmt::format("buffered reads of a dataset ({}) smaller than 5 x this host's "
-                                   "RAM ({}): the page cache may serve much of it",
-                                   units::format_bytes_binary(static_cast<double>(layout.total_bytes())),
-                                   units::format_bytes_binary(static_cast<double>(ram))));
-  if (opt.io.engine == "psync" || eng->name() == "psync")
-    if (opt.io.queue_depth > 1) warnings.push_back("psync engine: one request at a time per reader; --queue-depth does not apply");
+  add_run_warnings(warnings, opt.io, *eng, layout, fallback);
 
   std::string status = "complete", reason;
   if (!engine_error.empty()) {
@@ -399,19 +301,8 @@ storage_bench_result run_storage_bench(const storage_bench_options& opt,
   }
   if (stop_reason == "time limit reached") warnings.push_back("stopped at --time-limit before all epochs were read");
 
-  nlohmann::json storage_json = {{"counter", storage.available() ? nlohmann::json(storage.source()) : nlohmann::json(nullptr)},
-                                 {"memory_start", memory_start},
-                                 {"memory_end", telemetry::memory_json()}};
-  if (storage.available()) {
-    storage_json["read_bytes"] = storage_bytes;
-    storage_json["read_bytes_per_s"] = wall > 0 ? static_cast<double>(storage_bytes) / wall : 0.0;
-    // Bytes consumed that the storage did not deliver came from a cache in front of it.
-    storage_json["hit_ratio"] = all.bytes ? std::clamp(1.0 - static_cast<double>(storage_bytes) / static_cast<double>(all.bytes), 0.0, 1.0) : 0.0;
-  } else {
-    warnings.push_back(fmt::format("no storage counters for the dataset's file system ({}); the "
-                                   "cache hit ratio is not measured",
-                                   mount.fs_type));
-  }
+  nlohmann::json storage_sec = storage_json(tele.storage().available(), tele.storage().source(), totals.storage_bytes,
+                                            all.bytes, wall, memory_start, mount.fs_type, warnings);
   const bool whole_files = !plan.per_record;
   nlohmann::json summary = {
       {"wall_s", wall},
@@ -422,76 +313,24 @@ storage_bench_result run_storage_bench(const storage_bench_options& opt,
       {"samples_per_s", wall > 0 ? static_cast<double>(samples) / wall : 0.0},
       {"files_per_s", whole_files && wall > 0 ? nlohmann::json(static_cast<double>(all.jobs) / wall) : nlohmann::json(nullptr)},
       {"requests", all.requests},
-      {"cpu_utilization", cpu.to_json()},
-      {"cpu_s_per_gib", gib > 0 ? nlohmann::json(cpu_s / gib) : nlohmann::json(nullptr)},
-      {"cpu_s_per_1000_samples", samples ? nlohmann::json(cpu_s * 1000.0 / static_cast<double>(samples)) : nlohmann::json(nullptr)},
   };
-  nlohmann::json io_json = {
-      {"engine", eng->name()},
-      {"engine_requested", opt.io.engine},
-      {"cache_mode", io::to_string(opt.io.cache)},
-      {"uncached_method", eng->uncached_method().empty() ? nlohmann::json(nullptr) : nlohmann::json(eng->uncached_method())},
-      {"queue_depth", opt.io.queue_depth},
-      {"request_size", opt.io.request_size},
-      {"readers", opt.io.readers},
-      {"open", opt.io.keep_open ? "keep" : "per-sample"},
-      {"read_unit", plan.per_record ? "record" : "file"},
-      {"max_read_rate", opt.io.max_read_rate > 0 ? nlohmann::json(opt.io.max_read_rate) : nlohmann::json(nullptr)},
-      {"opens", all.opens},
-      {"short_reads", all.short_reads},
-      {"retries", all.retries},
-      {"errors", all.errors},
-      {"first_error", all.first_error.empty() ? nlohmann::json(nullptr) : nlohmann::json(all.first_error)},
-      {"latency", latency_json(all.read_latency)},
-      {"sample_latency", latency_json(sample_latency)},
-      {"open_latency", all.opens ? latency_json(all.open_latency) : nlohmann::json(nullptr)},
-  };
-  nlohmann::json report = {
-      {"schema", report::kReportSchema},
-      {"kind", "bench"},
-      {"created_at", report::utc_now()},
-      {"tool", report::tool_json()},
-      {"command_line", command_line},
-      {"config",
-       {{"workload", params.workload},
-        {"dataset", opt.dataset.string()},
-        {"accelerator", "none"},
-        {"engine", opt.io.engine},
-        {"cache", io::to_string(opt.io.cache)},
-        {"queue-depth", opt.io.queue_depth},
-        {"request-size", opt.io.request_size},
-        {"readers", opt.io.readers},
-        {"open", opt.io.keep_open ? "keep" : "per-sample"},
-        {"shard-read", opt.shards == shard_read::records ? "records" : "stream"},
-        {"epochs", opt.epochs},
-        {"seed", opt.seed},
-        {"verify", opt.verify},
-        {"max-read-rate", opt.io.max_read_rate},
-        {"time-limit", opt.time_limit_s},
-        {"sample-interval", opt.sample_interval_s}}},
+  add_cpu_cost(summary, cpu, all.bytes, samples);
+  const nlohmann::json io_sec = io_json(opt.io, *eng, all, sample_latency, plan.per_record ? "record" : "file");
+  nlohmann::json report = report::report_header("bench", command_line);
+  report.update({
+      {"config", opt.config},
       {"workload", {{"name", params.workload}, {"layout", config::to_string(params.layout)}, {"format", params.format}}},
-      {"dataset",
-       {{"path", opt.dataset.string()},
-        {"fs_type", mount.fs_type},
-        {"mount_point", mount.mount_point},
-        {"device", mount.source},
-        {"bytes", layout.total_bytes()},
-        {"files", layout.files()},
-        {"samples", layout.records()},
-        {"records_per_file", params.records_per_file},
-        {"client_ram_bytes", ram},
-        {"bytes_over_ram", ram ? static_cast<double>(layout.total_bytes()) / static_cast<double>(ram) : 0.0},
-        {"dataset_id", fmt::format("{:016x}", params.dataset_id())}}},
-      {"system", report::system_json()},
+      {"dataset", dataset_json(opt.dataset, layout, mount)},
+      {"system", report::system_json(gpus.devices(), gpus.status())},
       {"topology", {{"ranks", 1}, {"nodes", 1}, {"accelerators", 0}, {"accelerators_per_node", 0}}},
       {"summary", summary},
       {"epochs", epochs},
-      {"io", io_json},
-      {"storage", storage_json},
-      {"timeseries", timeseries},
+      {"io", io_sec},
+      {"storage", storage_sec},
+      {"timeseries", std::move(totals.timeseries)},
       {"warnings", warnings},
       {"status", status},
-  };
+  });
   if (!reason.empty()) report["reason"] = reason;
   if (opt.verify)
     report["verify"] = {{"records_checked", verified}, {"mismatches", mismatches}, {"problems", problems},

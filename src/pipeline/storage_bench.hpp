@@ -25,6 +25,7 @@ struct storage_bench_options {
   double sample_interval_s = 1.0;
   double time_limit_s = 0;  // 0: none
   bool progress = true;
+  nlohmann::json config;  // the effective options, for the report
 };
 
 struct storage_bench_result {

@@ -11,6 +11,11 @@
 
 namespace dlsize::report {
 
+nlohmann::json report_header(const std::string& kind, const nlohmann::json& command_line) {
+  return {{"schema", kReportSchema}, {"kind", kind}, {"created_at", utc_now()}, {"tool", tool_json()},
+          {"command_line", command_line}};
+}
+
 nlohmann::json tool_json() {
   return {{"name", "dlsize"},
           {"version", DLSIZE_VERSION},
@@ -40,7 +45,12 @@ nlohmann::json command_line_json(int argc, const char* const* argv) {
   return a;
 }
 
-nlohmann::json system_json() { return {{"hosts", nlohmann::json::array({sysinfo::host_json()})}}; }
+nlohmann::json system_json(const nlohmann::json& gpus, const nlohmann::json& nvml) {
+  nlohmann::json host = sysinfo::host_json();
+  host["gpus"] = gpus;
+  host["nvml"] = nvml;
+  return {{"hosts", nlohmann::json::array({host})}};
+}
 
 std::string utc_now() {
   std::time_t t = std::time(nullptr);

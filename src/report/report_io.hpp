@@ -11,14 +11,17 @@ namespace dlsize::report {
 
 inline constexpr const char* kReportSchema = "dlsize.report/1";
 
+// The fields every report starts with: schema, kind, created_at, tool, command_line.
+nlohmann::json report_header(const std::string& kind, const nlohmann::json& command_line);
+
 // {"version", "features": {...}} of this build.
 nlohmann::json tool_json();
 // One line per feature for --version.
 std::vector<std::string> feature_lines();
 // The command line as given, one string per argument.
 nlohmann::json command_line_json(int argc, const char* const* argv);
-// {"hosts": [this host]}.
-nlohmann::json system_json();
+// {"hosts": [this host]}, with gpus (an array, empty when none) and nvml (how GPUs were seen).
+nlohmann::json system_json(const nlohmann::json& gpus, const nlohmann::json& nvml);
 // Current UTC time, ISO 8601.
 std::string utc_now();
 

@@ -1,0 +1,20 @@
+#pragma once
+// Run configs: a JSON object whose keys are a subcommand's long option names ("queue-depth",
+// "accelerator", ...), applied to every option the command line left unset, so the command
+// line overrides the file. A name without '/' or ".json" is an embedded config (configs/).
+#include <string>
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+namespace dlsize::cli {
+
+// Applies the config to cmd. Throws usage_error naming the file and key for an unknown key, a
+// value of the wrong type, or a file that is not a JSON object.
+void apply_run_config(CLI::App& cmd, const std::string& file_or_name);
+
+// Every option's value in effect (given, from the config, or the default), keyed by its long
+// name; numbers and booleans as JSON numbers and booleans.
+nlohmann::json effective_config(const CLI::App& cmd);
+
+}  // namespace dlsize::cli

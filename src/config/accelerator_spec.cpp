@@ -1,0 +1,95 @@
+#include "config/accelerator_spec.hpp"
+
+#include <fmt/format.h>
+
+#include "config/json_checks.hpp"
+#include "core/atomic_file.hpp"
+#include "core/error.hpp"
+
+namespace dlsize::config {
+namespace {
+
+std::string known_types(const workload_profile& w) {
+  std::vector<std::string> t;
+  for (const auto& [name, p] : w.accelerators) t.push_back("emulated:" + name);
+  return t.empty() ? std::string("(the profile defines no accelerator types)") : fmt::format("{}", fmt::join(t, ", "));
+}
+
+}  // namespace
+
+accelerator_preset parse_calibration(const std::string& json_text, const std::string& source,
+                                     const std::string& workload) {
+  json_checker c(source);
+  const nlohmann::json j = parse_json(json_text, source);
+  if (!j.is_object()) c.fail("", "must be a JSON object");
+  c.only_keys(j, "", {"schema", "workload", "accelerator", "batch_size", "compute_time_s",
+                      "compute_time_stdev_s", "source", "measured"});
+  const std::string schema = c.string(j, "", "schema");
+  if (schema != kCalibrationSchema)
+    c.fail("schema", fmt::format("'{}' is not a calibration. valid: {}", schema, kCalibrationSchema));
+  const std::string wl = c.string(j, "", "workload");
+  if (wl != workload)
+    c.fail("workload", fmt::format("calibrated for '{}', but the run's workload is '{}'", wl, workload));
+  accelerator_preset p;
+  p.name = c.string(j, "", "accelerator");
+  p.batch_size = c.integer(j, "", "batch_size", 1, 1'000'000);
+  p.compute_time_s = c.number(j, "", "compute_time_s", 0, 3600);
+  p.compute_time_stdev_s = c.number_or(j, "", "compute_time_stdev_s", 0, 3600, 0);
+  p.source = j.contains("source") ? c.string(j, "", "source") : "calibration " + source;
+  return p;
+}
+
+accelerator_spec resolve_accelerator(const std::string& spec, const workload_profile& w,
+                                     const preset_overrides& over) {
+  accelerator_spec a;
+  if (spec == "none") {
+    if (over.batch_size || over.compute_time_s || over.compute_time_stdev_s)
+      throw usage_error("--batch-size, --compute-time and --compute-time-stdev need an accelerator. "
+                        "valid: --accelerator " + known_types(w));
+    return a;
+  }
+  if (spec == "cuda")
+    throw usage_error("--accelerator: 'cuda' is not enabled in this build (configure with "
+                      "-DDLSIZE_WITH_CUDA=ON on a machine with the CUDA toolkit, cuDNN and NCCL). "
+                      "valid: none, " + known_types(w));
+  const std::string prefix = "emulated:";
+  if (spec.rfind(prefix, 0) != 0 || spec.size() == prefix.size())
+    throw usage_error(fmt::format("--accelerator: invalid value '{}'. valid: none, {}, or "
+                                  "emulated:FILE.json (a calibration)",
+                                  spec, known_types(w)));
+  const std::string type = spec.substr(prefix.size());
+  a.kind = accelerator_kind::emulated;
+  if (names_a_file(type)) {
+    a.preset = parse_calibration(read_text_file(type), type, w.name);
+    a.type = a.preset.name;
+    a.origin = type;
+  } else {
+    const auto it = w.accelerators.find(type);
+    if (it == w.accelerators.end())
+      throw usage_error(fmt::format("--accelerator: workload '{}' has no accelerator type '{}'. "
+                                    "known: {}; or emulated:FILE.json (a calibration)",
+                                    w.name, type, known_types(w)));
+    a.preset = it->second;
+    a.type = type;
+    a.origin = "workload " + w.name;
+  }
+  if (over.batch_size) {
+    if (*over.batch_size < 1) throw usage_error("--batch-size: must be at least 1");
+    a.preset.batch_size = *over.batch_size;
+    a.preset.source += "; batch size from --batch-size";
+  }
+  if (over.compute_time_s) {
+    if (!(*over.compute_time_s >= 0))
+      throw usage_error(fmt::format("--compute-time: {} s is negative. valid: a time of at least 0 s, such as 224ms", *over.compute_time_s));
+    a.preset.compute_time_s = *over.compute_time_s;
+    a.preset.source += "; compute time from --compute-time";
+  }
+  if (over.compute_time_stdev_s) {
+    if (!(*over.compute_time_stdev_s >= 0))
+      throw usage_error("--compute-time-stdev: must be at least 0 s");
+    a.preset.compute_time_stdev_s = *over.compute_time_stdev_s;
+  }
+  return a;
+}
+
+}  // namespace dlsize::config

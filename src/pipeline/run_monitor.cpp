@@ -1,0 +1,84 @@
+#include "pipeline/run_monitor.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "core/clock.hpp"
+#include "core/progress.hpp"
+#include "core/stop.hpp"
+
+namespace dlsize::pipeline {
+
+run_monitor::run_monitor(telemetry::sampler& tele, monitor_options opt, counters_fn counters,
+                         line_fn line, stop_fn stop)
+    : m_tele(tele), m_opt(opt), m_counters(std::move(counters)), m_line(std::move(line)),
+      m_stop(std::move(stop)) {}
+
+run_monitor::~run_monitor() {
+  m_done.store(true);
+  if (m_thread.joinable()) m_thread.join();
+}
+
+std::uint64_t run_monitor::start() {
+  m_cpu0 = telemetry::take_cpu_snapshot();
+  m_t0 = now_ns();
+  m_thread = std::thread([this] { loop(); });
+  return m_t0;
+}
+
+run_totals run_monitor::finish() {
+  run_totals r;
+  const std::uint64_t t1 = now_ns();
+  r.cpu = telemetry::cpu_between(m_cpu0, telemetry::take_cpu_snapshot());
+  r.storage_bytes = m_tele.storage_bytes();
+  r.wall_s = static_cast<double>(t1 - m_t0) * 1e-9;
+  m_done.store(true);
+  if (m_thread.joinable()) m_thread.join();
+  r.timeseries = std::move(m_series);
+  return r;
+}
+
+void run_monitor::loop() {
+  progress bar(m_opt.progress);
+  run_counters last;
+  std::uint64_t last_t = m_t0;
+  const auto interval = static_cast<std::uint64_t>(m_opt.sample_interval_s * 1e9);
+  std::uint64_t next_sample = m_t0 + interval;
+  while (!m_done.load()) {
+    usleep(50'000);
+    const std::uint64_t t = now_ns();
+    const double el = static_cast<double>(t - m_t0) * 1e-9;
+    if (!m_stopped && stop_requested()) {
+      m_stopped = true;
+      m_stop(fmt::format("interrupted by signal {}", stop_signal()));
+    }
+    if (!m_stopped && m_opt.time_limit_s > 0 && el >= m_opt.time_limit_s) {
+      m_stopped = true;
+      m_stop("time limit reached");
+    }
+    const run_counters c = m_counters();
+    if (t >= next_sample) {
+      const double dt = static_cast<double>(t - last_t) * 1e-9;
+      nlohmann::json point = {{"t_s", el},
+                              {"read_bytes_per_s", static_cast<double>(c.bytes - last.bytes) / dt},
+                              {"samples_per_s", static_cast<double>(c.samples - last.samples) / dt}};
+      if (m_opt.accelerators)
+        point["accelerator_utilization"] =
+            std::min(1.0, static_cast<double>(c.compute_ns - last.compute_ns) * 1e-9 /
+                              (dt * static_cast<double>(m_opt.accelerators)));
+      point.update(m_tele.point());
+      m_series.push_back(std::move(point));
+      last = c;
+      last_t = t;
+      next_sample += interval;
+    }
+    bar.update(m_line(el, c));
+  }
+  bar.finish();
+}
+
+}  // namespace dlsize::pipeline

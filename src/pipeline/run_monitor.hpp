@@ -1,0 +1,72 @@
+#pragma once
+// The monitor thread of a run: every 50 ms it checks for SIGINT/SIGTERM and the time limit
+// (and asks the run to stop once, with the reason) and redraws the progress line; every
+// sample interval it appends a telemetry point (rates over the interval) to the timeseries.
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <thread>
+
+#include <nlohmann/json.hpp>
+
+#include "telemetry/sampler.hpp"
+
+namespace dlsize::pipeline {
+
+// Running totals a run exposes to its monitor (read from another thread, so atomics inside).
+struct run_counters {
+  std::uint64_t bytes = 0;
+  std::uint64_t samples = 0;
+  std::uint64_t compute_ns = 0;  // accelerators' compute; 0 for storage-only runs
+};
+
+// What the run's clock says at its end.
+struct run_totals {
+  double wall_s = 0;
+  telemetry::cpu_usage cpu;        // this process and the host over the run
+  std::uint64_t storage_bytes = 0;  // what the storage counter says the storage delivered
+  nlohmann::json timeseries;
+};
+
+struct monitor_options {
+  double sample_interval_s = 1.0;
+  double time_limit_s = 0;   // 0: none
+  bool progress = true;
+  std::uint64_t accelerators = 0;  // > 0: points carry accelerator_utilization
+};
+
+class run_monitor {
+ public:
+  using counters_fn = std::function<run_counters()>;
+  using line_fn = std::function<std::string(double elapsed_s, const run_counters&)>;
+  // Called once from the monitor thread: "interrupted by signal 2" or "time limit reached".
+  using stop_fn = std::function<void(const std::string& reason)>;
+
+  run_monitor(telemetry::sampler& tele, monitor_options opt, counters_fn counters, line_fn line,
+              stop_fn stop);
+  ~run_monitor();
+  run_monitor(const run_monitor&) = delete;
+  run_monitor& operator=(const run_monitor&) = delete;
+
+  // Starts the run's clock and the thread; returns the start time (monotonic ns).
+  std::uint64_t start();
+  // Stops the clock and the thread, ends the progress line and returns the totals.
+  run_totals finish();
+
+ private:
+  void loop();
+  telemetry::sampler& m_tele;
+  monitor_options m_opt;
+  counters_fn m_counters;
+  line_fn m_line;
+  stop_fn m_stop;
+  std::uint64_t m_t0 = 0;
+  telemetry::cpu_snapshot m_cpu0;
+  std::atomic<bool> m_done{false};
+  bool m_stopped = false;
+  nlohmann::json m_series = nlohmann::json::array();
+  std::thread m_thread;
+};
+
+}  // namespace dlsize::pipeline

@@ -1,0 +1,168 @@
+#include "pipeline/run_report.hpp"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cerrno>
+
+#include <fmt/format.h>
+
+#include "core/error.hpp"
+#include "core/units.hpp"
+#include "telemetry/storage_counters.hpp"
+
+namespace dlsize::pipeline {
+
+io::file_set check_files(const dataset::dataset_layout& layout) {
+  io::file_set fs;
+  fs.paths.reserve(layout.files());
+  fs.sizes.reserve(layout.files());
+  for (std::uint64_t f = 0; f < layout.files(); ++f) {
+    const std::string p = layout.file_path(f).string();
+    struct stat st {};
+    if (stat(p.c_str(), &st) != 0)
+      throw run_error(fmt::format("dataset file missing: {}. file: {}; dataset: {}", errno_text(errno), p,
+                                  layout.root().string()));
+    if (static_cast<std::uint64_t>(st.st_size) != layout.file_bytes(f))
+      throw run_error(fmt::format("dataset file has the wrong size: {} bytes, the manifest says {} "
+                                  "(truncated or replaced?). file: {}",
+                                  st.st_size, layout.file_bytes(f), p));
+    fs.paths.push_back(p);
+    fs.sizes.push_back(layout.file_bytes(f));
+  }
+  return fs;
+}
+
+io::read_job unit_job(const dataset::dataset_layout& layout, bool per_record, std::uint64_t unit,
+                      std::uint64_t tag) {
+  io::read_job job;
+  if (per_record) {
+    job.file = static_cast<std::uint32_t>(unit / layout.params().records_per_file);
+    job.offset = layout.record_offset(unit);
+    job.length = layout.record_bytes(unit);
+  } else {
+    job.file = static_cast<std::uint32_t>(unit);
+    job.offset = 0;
+    job.length = layout.file_bytes(unit);
+  }
+  job.tag = tag;
+  return job;
+}
+
+nlohmann::json latency_json(const histogram& h) {
+  return {{"count", h.count()},       {"mean_s", h.mean() * 1e-9},
+          {"p50_s", h.quantile(0.5) * 1e-9}, {"p90_s", h.quantile(0.9) * 1e-9},
+          {"p99_s", h.quantile(0.99) * 1e-9}, {"p999_s", h.quantile(0.999) * 1e-9},
+          {"max_s", static_cast<double>(h.max()) * 1e-9}, {"histogram", h.to_json()}};
+}
+
+io::reader_stats merge_stats(const std::vector<io::reader_stats>& stats) {
+  io::reader_stats all;
+  for (const auto& s : stats) {
+    all.requests += s.requests;
+    all.bytes += s.bytes;
+    all.jobs += s.jobs;
+    all.opens += s.opens;
+    all.short_reads += s.short_reads;
+    all.retries += s.retries;
+    all.errors += s.errors;
+    if (all.first_error.empty()) all.first_error = s.first_error;
+    all.read_latency.merge(s.read_latency);
+    all.open_latency.merge(s.open_latency);
+  }
+  return all;
+}
+
+nlohmann::json dataset_json(const std::filesystem::path& path, const dataset::dataset_layout& layout,
+                            const sysinfo::mount_info& mount) {
+  const auto& params = layout.params();
+  const std::uint64_t ram = sysinfo::ram_bytes();
+  return {{"path", path.string()},
+          {"fs_type", mount.fs_type},
+          {"mount_point", mount.mount_point},
+          {"device", mount.source},
+          {"bytes", layout.total_bytes()},
+          {"files", layout.files()},
+          {"samples", layout.records()},
+          {"records_per_file", params.records_per_file},
+          {"client_ram_bytes", ram},
+          {"bytes_over_ram", ram ? static_cast<double>(layout.total_bytes()) / static_cast<double>(ram) : 0.0},
+          {"dataset_id", fmt::format("{:016x}", params.dataset_id())}};
+}
+
+nlohmann::json io_json(const io::engine_options& opt, const io::engine& eng,
+                       const io::reader_stats& all, const histogram& sample_latency,
+                       const std::string& read_unit) {
+  auto or_null = [](bool has, auto v) { return has ? nlohmann::json(v) : nlohmann::json(nullptr); };
+  return {
+      {"engine", eng.name()},
+      {"engine_requested", opt.engine},
+      {"cache_mode", io::to_string(opt.cache)},
+      {"uncached_method", or_null(!eng.uncached_method().empty(), eng.uncached_method())},
+      {"queue_depth", opt.queue_depth},
+      {"request_size", opt.request_size},
+      {"readers", opt.readers},
+      {"open", opt.keep_open ? "keep" : "per-sample"},
+      {"read_unit", read_unit},
+      {"max_read_rate", or_null(opt.max_read_rate > 0, opt.max_read_rate)},
+      {"requests", all.requests},
+      {"read_bytes", all.bytes},
+      {"opens", all.opens},
+      {"short_reads", all.short_reads},
+      {"retries", all.retries},
+      {"errors", all.errors},
+      {"first_error", or_null(!all.first_error.empty(), all.first_error)},
+      {"latency", latency_json(all.read_latency)},
+      {"sample_latency", latency_json(sample_latency)},
+      {"open_latency", all.opens ? latency_json(all.open_latency) : nlohmann::json(nullptr)},
+  };
+}
+
+void add_run_warnings(nlohmann::json& warnings, const io::engine_options& opt,
+                      const io::engine& eng, const dataset::dataset_layout& layout,
+                      const std::string& fallback) {
+  if (!fallback.empty()) warnings.push_back(fallback);
+  const std::uint64_t ram = sysinfo::ram_bytes();
+  if (opt.cache == io::cache_mode::buffered && layout.total_bytes() < 5 * ram)
+    warnings.push_back(fmt::format("buffered reads of a dataset ({}) smaller than 5 x this host's "
+                                   "RAM ({}): the page cache may serve much of it",
+                                   units::format_bytes_binary(static_cast<double>(layout.total_bytes())),
+                                   units::format_bytes_binary(static_cast<double>(ram))));
+  if ((opt.engine == "psync" || eng.name() == "psync") && opt.queue_depth > 1)
+    warnings.push_back("psync engine: one request at a time per reader; --queue-depth does not apply");
+}
+
+void add_cpu_cost(nlohmann::json& summary, const telemetry::cpu_usage& cpu, std::uint64_t bytes,
+                  std::uint64_t samples) {
+  const double cpu_s = cpu.process_user_s + cpu.process_system_s;
+  const double gib = static_cast<double>(bytes) / (1024.0 * 1024.0 * 1024.0);
+  summary["cpu_utilization"] = cpu.to_json();
+  summary["cpu_s_per_gib"] = gib > 0 ? nlohmann::json(cpu_s / gib) : nlohmann::json(nullptr);
+  summary["cpu_s_per_1000_samples"] =
+      samples ? nlohmann::json(cpu_s * 1000.0 / static_cast<double>(samples)) : nlohmann::json(nullptr);
+}
+
+nlohmann::json storage_json(bool counter_available, const std::string& counter_source,
+                            std::uint64_t storage_bytes, std::uint64_t consumed_bytes, double wall_s,
+                            const nlohmann::json& memory_start, const std::string& fs_type,
+                            nlohmann::json& warnings) {
+  nlohmann::json s = {{"counter", counter_available ? nlohmann::json(counter_source) : nlohmann::json(nullptr)},
+                      {"memory_start", memory_start},
+                      {"memory_end", telemetry::memory_json()}};
+  if (counter_available) {
+    s["read_bytes"] = storage_bytes;
+    s["read_bytes_per_s"] = wall_s > 0 ? static_cast<double>(storage_bytes) / wall_s : 0.0;
+    // Bytes consumed that the storage did not deliver came from a cache in front of it.
+    s["hit_ratio"] = consumed_bytes ? std::clamp(1.0 - static_cast<double>(storage_bytes) / static_cast<double>(consumed_bytes), 0.0, 1.0) : 0.0;
+  } else {
+    s["read_bytes"] = nullptr;
+    s["read_bytes_per_s"] = nullptr;
+    s["hit_ratio"] = nullptr;
+    warnings.push_back(fmt::format("no storage counters for the dataset's file system ({}); the "
+                                   "cache hit ratio is not measured",
+                                   fs_type));
+  }
+  return s;
+}
+
+}  // namespace dlsize::pipeline

@@ -1,0 +1,58 @@
+#pragma once
+// Report sections every bench shares (storage only and training): the dataset, the I/O
+// engine's figures, the storage counters and cache honesty, latency summaries.
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/histogram.hpp"
+#include "core/sysinfo.hpp"
+#include "dataset/layout.hpp"
+#include "io/engine.hpp"
+#include "telemetry/cpu_usage.hpp"
+
+namespace dlsize::pipeline {
+
+// Checks every dataset file exists with the manifest's size. Throws run_error naming the file.
+io::file_set check_files(const dataset::dataset_layout& layout);
+
+// The read of one unit: record `unit` of a shard (per_record), or the whole file `unit`.
+io::read_job unit_job(const dataset::dataset_layout& layout, bool per_record, std::uint64_t unit,
+                      std::uint64_t tag);
+
+// count, mean, p50/p90/p99/p99.9, max (seconds) and the histogram.
+nlohmann::json latency_json(const histogram& h);
+
+// The readers' figures added up.
+io::reader_stats merge_stats(const std::vector<io::reader_stats>& stats);
+
+nlohmann::json dataset_json(const std::filesystem::path& path, const dataset::dataset_layout& layout,
+                            const sysinfo::mount_info& mount);
+
+// The `io` section: engine, cache mode, queue depth, request size, counters and latencies.
+nlohmann::json io_json(const io::engine_options& opt, const io::engine& eng,
+                       const io::reader_stats& all, const histogram& sample_latency,
+                       const std::string& read_unit);
+
+// Warnings on cache honesty and engine choices, appended to warnings.
+void add_run_warnings(nlohmann::json& warnings, const io::engine_options& opt,
+                      const io::engine& eng, const dataset::dataset_layout& layout,
+                      const std::string& fallback);
+
+// Adds cpu_utilization, cpu_s_per_gib and cpu_s_per_1000_samples (the harness's own cost) to
+// a summary.
+void add_cpu_cost(nlohmann::json& summary, const telemetry::cpu_usage& cpu, std::uint64_t bytes,
+                  std::uint64_t samples);
+
+// The `storage` section: counter source, bytes the storage delivered, hit ratio
+// (1 − storage bytes / bytes consumed), memory at start and end. Adds a warning when no
+// counter fits the file system.
+nlohmann::json storage_json(bool counter_available, const std::string& counter_source,
+                            std::uint64_t storage_bytes, std::uint64_t consumed_bytes, double wall_s,
+                            const nlohmann::json& memory_start, const std::string& fs_type,
+                            nlohmann::json& warnings);
+
+}  // namespace dlsize::pipeline

@@ -1,0 +1,44 @@
+#include "pipeline/sampler.hpp"
+
+#include <fmt/format.h>
+
+#include "core/error.hpp"
+#include "pipeline/epoch_order.hpp"
+
+namespace dlsize::pipeline {
+
+sampler::sampler(std::uint64_t samples, std::uint64_t accelerators, std::uint64_t batch_size,
+                 std::uint64_t epochs, std::uint64_t seed)
+    : m_samples(samples), m_accelerators(accelerators), m_batch(batch_size), m_epochs(epochs),
+      m_global_batch(accelerators * batch_size) {
+  if (accelerators == 0) throw usage_error("--accelerators: must be at least 1");
+  if (batch_size == 0) throw usage_error("--batch-size: must be at least 1");
+  if (epochs == 0) throw usage_error("--epochs: must be at least 1");
+  if (samples > UINT32_MAX) throw usage_error("--dataset: more than 2^32 samples");
+  m_steps_per_epoch = samples / m_global_batch;
+  if (m_steps_per_epoch == 0)
+    throw usage_error(fmt::format(
+        "--dataset: {} samples do not fill one step of {} accelerators × batch {} = {} samples. "
+        "valid: a larger dataset (dlsize datagen --size), fewer --accelerators or a smaller "
+        "--batch-size",
+        samples, accelerators, batch_size, m_global_batch));
+  m_perms.reserve(epochs);
+  for (std::uint64_t e = 0; e < epochs; ++e) m_perms.push_back(epoch_permutation(samples, seed, e));
+}
+
+sample_slot sampler::slot(std::uint64_t k) const {
+  sample_slot s;
+  const std::uint64_t batch = k / m_batch;
+  s.position = k % m_batch;
+  s.step = batch / m_accelerators;
+  s.accelerator = batch % m_accelerators;
+  s.epoch = s.step / m_steps_per_epoch;
+  return s;
+}
+
+std::uint32_t sampler::sample(std::uint64_t k) const {
+  const std::uint64_t per_epoch = m_steps_per_epoch * m_global_batch;
+  return m_perms[k / per_epoch][k % per_epoch];
+}
+
+}  // namespace dlsize::pipeline

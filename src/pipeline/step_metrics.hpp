@@ -1,0 +1,64 @@
+#pragma once
+// Per-step records and the figures made from them: accelerator utilization (AU), throughput,
+// data-wait time. Pure arithmetic over records, so it is tested on synthetic numbers.
+//
+// AU (MLPerf Storage): compute time / wall time, the first step excluded. For one accelerator
+// the measured window runs from the end of its first step to the end of its last; the
+// overall AU is the sum of compute over the sum of windows.
+#include <cstdint>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/histogram.hpp"
+
+namespace dlsize::pipeline {
+
+struct step_record {
+  std::uint64_t step = 0;   // run step (epoch × steps_per_epoch + step in epoch)
+  std::uint64_t epoch = 0;
+  std::uint64_t wait_ns = 0;     // waiting for the batch after the previous step ended
+  std::uint64_t compute_ns = 0;  // the accelerator's step
+  std::uint64_t sync_ns = 0;     // the per-step barrier (--sync-steps), 0 without
+  std::uint64_t end_ns = 0;      // monotonic time the step (barrier included) ended
+  std::uint64_t samples = 0;
+  std::uint64_t bytes = 0;       // bytes read for this batch
+};
+
+struct accelerator_figures {
+  std::uint64_t steps = 0;           // all steps run
+  std::uint64_t measured_steps = 0;  // steps after the first
+  double compute_s = 0;              // of the measured steps
+  double window_s = 0;               // end of step 0 to end of the last step
+  double utilization = 0;            // compute_s / window_s; 0 when nothing was measured
+  bool measured = false;             // at least two steps
+  double data_wait_s = 0;            // measured steps
+  double sync_wait_s = 0;
+  double first_step_wait_s = 0;      // the pipeline's fill time
+  std::uint64_t samples = 0;         // measured steps
+  std::uint64_t bytes = 0;
+  double samples_per_s = 0;          // samples / window_s
+  histogram data_wait;               // per measured step, ns
+};
+
+// Figures of one accelerator from its records, in step order.
+accelerator_figures figures_of(const std::vector<step_record>& steps);
+
+struct overall_figures {
+  double utilization = 0;  // Σ compute / Σ window over the accelerators measured
+  double min_utilization = 0;
+  double samples_per_s = 0;  // Σ per-accelerator samples/s
+  double compute_s = 0, window_s = 0, data_wait_s = 0, sync_wait_s = 0;
+  std::uint64_t measured_accelerators = 0;
+  histogram data_wait;
+};
+
+overall_figures overall_of(const std::vector<accelerator_figures>& per_accelerator);
+
+// Per-epoch figures over all accelerators: steps, samples, bytes, wall (first step start to
+// last step end in the epoch), AU (compute / (accelerators × wall), run step 0 excluded),
+// samples/s. t0_ns anchors start_s/end_s.
+nlohmann::json epoch_figures(const std::vector<std::vector<step_record>>& per_accelerator,
+                             std::uint64_t epochs, std::uint64_t t0_ns);
+
+}  // namespace dlsize::pipeline

@@ -1,0 +1,129 @@
+#include "telemetry/nvml.hpp"
+
+#include <dlfcn.h>
+
+#include <fmt/format.h>
+
+namespace dlsize::telemetry {
+namespace {
+
+// The few NVML declarations used (there is no nvml.h on build hosts without a driver). Values
+// from NVML's public API: nvmlReturn_t 0 is NVML_SUCCESS; PCIe counters 0 = TX, 1 = RX (KB/s).
+using nvml_return = int;
+using nvml_device = void*;
+struct nvml_utilization {
+  unsigned gpu;
+  unsigned memory;
+};
+struct nvml_memory {
+  unsigned long long total;
+  unsigned long long free;
+  unsigned long long used;
+};
+constexpr nvml_return kSuccess = 0;
+
+}  // namespace
+
+struct nvml::api {
+  nvml_return (*init)();
+  nvml_return (*shutdown)();
+  nvml_return (*count)(unsigned*);
+  nvml_return (*handle_by_index)(unsigned, nvml_device*);
+  nvml_return (*name)(nvml_device, char*, unsigned);
+  nvml_return (*utilization)(nvml_device, nvml_utilization*);
+  nvml_return (*memory)(nvml_device, nvml_memory*);
+  nvml_return (*pcie)(nvml_device, int, unsigned*);
+  nvml_return (*power)(nvml_device, unsigned*);
+  nvml_return (*energy)(nvml_device, unsigned long long*);
+  struct pci_info {
+    char bus_id_legacy[16];
+    unsigned domain, bus, device, pci_device_id, pci_subsystem_id;
+    char bus_id[32];
+  };
+  nvml_return (*pci)(nvml_device, pci_info*);
+};
+
+nvml::nvml() {
+  m_lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (!m_lib) {
+    m_reason = "libnvidia-ml.so.1 not found (no NVIDIA driver on this host)";
+    return;
+  }
+  m_api = new api{};
+  auto sym = [&](auto& fn, const char* name) {
+    fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(dlsym(m_lib, name));
+    return fn != nullptr;
+  };
+  const bool ok = sym(m_api->init, "nvmlInit_v2") && sym(m_api->shutdown, "nvmlShutdown") &&
+                  sym(m_api->count, "nvmlDeviceGetCount_v2") &&
+                  sym(m_api->handle_by_index, "nvmlDeviceGetHandleByIndex_v2") &&
+                  sym(m_api->name, "nvmlDeviceGetName") &&
+                  sym(m_api->utilization, "nvmlDeviceGetUtilizationRates") &&
+                  sym(m_api->memory, "nvmlDeviceGetMemoryInfo") &&
+                  sym(m_api->pcie, "nvmlDeviceGetPcieThroughput") &&
+                  sym(m_api->power, "nvmlDeviceGetPowerUsage");
+  sym(m_api->energy, "nvmlDeviceGetTotalEnergyConsumption");
+  sym(m_api->pci, "nvmlDeviceGetPciInfo_v3");
+  if (!ok) {
+    m_reason = "libnvidia-ml.so.1 lacks a needed function (driver too old)";
+    return;
+  }
+  if (const nvml_return rc = m_api->init(); rc != kSuccess) {
+    m_reason = fmt::format("nvmlInit_v2 failed with NVML error {}", rc);
+    return;
+  }
+  unsigned n = 0;
+  if (m_api->count(&n) != kSuccess) n = 0;
+  for (unsigned i = 0; i < n; ++i) {
+    nvml_device d = nullptr;
+    if (m_api->handle_by_index(i, &d) == kSuccess) m_devices.push_back(d);
+  }
+  m_ok = true;
+  if (m_devices.empty()) m_reason = "NVML found no GPU";
+}
+
+nvml::~nvml() {
+  if (m_ok) m_api->shutdown();
+  delete m_api;
+  if (m_lib) dlclose(m_lib);
+}
+
+nlohmann::json nvml::devices() const {
+  nlohmann::json out = nlohmann::json::array();
+  for (std::size_t i = 0; i < m_devices.size(); ++i) {
+    char name[96] = {};
+    m_api->name(m_devices[i], name, sizeof name);
+    nvml_memory mem{};
+    m_api->memory(m_devices[i], &mem);
+    nlohmann::json d = {{"index", i}, {"name", name}, {"memory_bytes", mem.total}};
+    api::pci_info pci{};
+    if (m_api->pci && m_api->pci(m_devices[i], &pci) == kSuccess) d["pci_bus_id"] = pci.bus_id;
+    out.push_back(std::move(d));
+  }
+  return out;
+}
+
+nlohmann::json nvml::sample() const {
+  nlohmann::json out = nlohmann::json::array();
+  for (std::size_t i = 0; i < m_devices.size(); ++i) {
+    nlohmann::json s = {{"index", i}};
+    nvml_utilization u{};
+    if (m_api->utilization(m_devices[i], &u) == kSuccess) {
+      s["utilization"] = u.gpu / 100.0;
+      s["memory_utilization"] = u.memory / 100.0;
+    }
+    nvml_memory mem{};
+    if (m_api->memory(m_devices[i], &mem) == kSuccess) s["memory_used_bytes"] = mem.used;
+    unsigned kbs = 0;
+    if (m_api->pcie(m_devices[i], 1, &kbs) == kSuccess) s["pcie_rx_bytes_per_s"] = kbs * 1024.0;
+    if (m_api->pcie(m_devices[i], 0, &kbs) == kSuccess) s["pcie_tx_bytes_per_s"] = kbs * 1024.0;
+    unsigned mw = 0;
+    if (m_api->power(m_devices[i], &mw) == kSuccess) s["power_w"] = mw / 1000.0;
+    unsigned long long mj = 0;
+    if (m_api->energy && m_api->energy(m_devices[i], &mj) == kSuccess) s["energy_j"] = static_cast<double>(mj) / 1000.0;
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+}  // namespace dlsize::telemetry

@@ -1,0 +1,34 @@
+#pragma once
+// The telemetry of a run, taken at each --sample-interval: host and process CPU utilization,
+// the storage counter of the dataset's mount, page cache and available memory, and GPUs
+// through NVML where a driver is there. One point per call, rates over the interval since the
+// previous call.
+#include <cstdint>
+
+#include <nlohmann/json.hpp>
+
+#include "core/sysinfo.hpp"
+#include "telemetry/cpu_usage.hpp"
+#include "telemetry/nvml.hpp"
+#include "telemetry/storage_counters.hpp"
+
+namespace dlsize::telemetry {
+
+class sampler {
+ public:
+  sampler(const sysinfo::mount_info& mount, const nvml& gpus);
+  // {"cpu_process", "cpu_host", "storage_read_bytes_per_s"?, "page_cache_bytes",
+  //  "available_bytes", "gpus"?} over the time since the previous point (or construction).
+  nlohmann::json point();
+  const storage_counter& storage() const { return m_storage; }
+  // Storage bytes since construction.
+  std::uint64_t storage_bytes() const { return m_storage.read_bytes() - m_storage0; }
+
+ private:
+  storage_counter m_storage;
+  const nvml& m_gpus;
+  std::uint64_t m_storage0 = 0, m_last_storage = 0;
+  cpu_snapshot m_last_cpu;
+};
+
+}  // namespace dlsize::telemetry
