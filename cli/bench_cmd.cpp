@@ -185,7 +185,7 @@ int run_bench(const bench_cli& o, const CLI::App& cmd, const cli_context& ctx) {
 void setup_bench(CLI::App& app, cli_context& ctx) {
   auto o = std::make_shared<bench_cli>();
   auto* sub = app.add_subcommand("bench", "Run a workload against a dataset and write a JSON report");
-  sub->option_defaults()->always_capture_default();
+  sub->option_defaults()->always_capture_default()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   sub->footer("With no --workload, --dataset or --config, the embedded default runs (configs/quickstart.json):\n"
               "a 2 GiB resnet50 dataset under ./dlsize-data, generated on first use, read by 4 emulated a100s.");
   sub->add_option("--config", o->config, "Run config: a JSON file whose keys are these long option names (the command line overrides it), or an embedded name (quickstart)");

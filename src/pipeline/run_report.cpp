@@ -49,11 +49,17 @@ io::read_job unit_job(const dataset::dataset_layout& layout, bool per_record, st
   return job;
 }
 
-nlohmann::json latency_json(const histogram& h) {
+nlohmann::json percentiles_json(const histogram& h) {
   return {{"count", h.count()},       {"mean_s", h.mean() * 1e-9},
           {"p50_s", h.quantile(0.5) * 1e-9}, {"p90_s", h.quantile(0.9) * 1e-9},
           {"p99_s", h.quantile(0.99) * 1e-9}, {"p999_s", h.quantile(0.999) * 1e-9},
-          {"max_s", static_cast<double>(h.max()) * 1e-9}, {"histogram", h.to_json()}};
+          {"max_s", static_cast<double>(h.max()) * 1e-9}};
+}
+
+nlohmann::json latency_json(const histogram& h) {
+  nlohmann::json j = percentiles_json(h);
+  j["histogram"] = h.to_json();
+  return j;
 }
 
 io::reader_stats merge_stats(const std::vector<io::reader_stats>& stats) {
@@ -112,7 +118,8 @@ nlohmann::json io_json(const io::engine_options& opt, const io::engine& eng,
       {"retries", all.retries},
       {"errors", all.errors},
       {"first_error", or_null(!all.first_error.empty(), all.first_error)},
-      {"latency", latency_json(all.read_latency)},
+      {"latency", percentiles_json(all.read_latency)},
+      {"histogram", all.read_latency.to_json()},
       {"sample_latency", latency_json(sample_latency)},
       {"open_latency", all.opens ? latency_json(all.open_latency) : nlohmann::json(nullptr)},
   };

@@ -148,15 +148,6 @@ struct alignas(64) accel_live {
   std::atomic<std::uint64_t> compute_ns{0};
 };
 
-nlohmann::json seconds_summary(const histogram& h) {
-  return {{"count", h.count()},
-          {"mean_s", h.mean() * 1e-9},
-          {"p50_s", h.quantile(0.5) * 1e-9},
-          {"p90_s", h.quantile(0.9) * 1e-9},
-          {"p99_s", h.quantile(0.99) * 1e-9},
-          {"max_s", static_cast<double>(h.max()) * 1e-9}};
-}
-
 }  // namespace
 
 training_result run_training(const training_options& opt, const nlohmann::json& command_line) {
@@ -327,7 +318,7 @@ training_result run_training(const training_options& opt, const nlohmann::json& 
                         {"data_wait_s", f.data_wait_s},
                         {"sync_wait_s", f.sync_wait_s},
                         {"first_step_wait_s", f.first_step_wait_s},
-                        {"data_wait", seconds_summary(f.data_wait)}};
+                        {"data_wait", percentiles_json(f.data_wait)}};
     accel_json.push_back(std::move(j));
   }
 
@@ -386,7 +377,7 @@ training_result run_training(const training_options& opt, const nlohmann::json& 
       {"steps_per_epoch", smp.steps_per_epoch()},
       {"steps", steps_run},
       {"samples", consumed_samples},
-      {"data_wait", seconds_summary(overall.data_wait)},
+      {"data_wait", percentiles_json(overall.data_wait)},
       {"data_wait_s", overall.data_wait_s},
       {"sync_wait_s", overall.sync_wait_s},
   };
