@@ -74,7 +74,8 @@ accelerator_spec resolve_accelerator(const std::string& spec, const workload_pro
     a.origin = "workload " + w.name;
   }
   if (over.batch_size) {
-    if (*over.batch_size < 1) throw usage_error("--batch-size: must be at least 1");
+    if (*over.batch_size < 1 || *over.batch_size > 1'000'000)
+      throw usage_error(fmt::format("--batch-size: {} is out of range. valid: 1 to 1,000,000", *over.batch_size));
     a.preset.batch_size = *over.batch_size;
     a.preset.source += "; batch size from --batch-size";
   }

@@ -32,14 +32,14 @@ void preprocessor::finish_sample() {
   m_budget_ns += m_cost_ns;
   const std::uint64_t t0 = thread_cpu_ns();
   std::uint64_t t = t0;
+  if (m_valid == 0 && m_spent_ns < m_budget_ns) {  // no bytes yet (an empty sample): work on zeros
+    m_floats.resize(std::max<std::size_t>(m_floats.size(), 16384));
+    m_valid = 16384;
+  }
   // Passes of at most 16 Ki floats between clock reads, so the budget is met within a few µs.
   const std::size_t span = std::max<std::size_t>(1, std::min<std::size_t>(m_valid, 16384));
   std::size_t at = 0;
   while (m_spent_ns + (t - t0) < m_budget_ns) {
-    if (m_valid == 0) {
-      m_floats.resize(std::max<std::size_t>(m_floats.size(), 16384));
-      m_valid = 16384;
-    }
     float s = 0;
     const std::size_t end = std::min(m_valid, at + span);
     for (std::size_t i = at; i < end; ++i) {

@@ -23,6 +23,24 @@ expect_text() {
 }
 # json FILE EXPR: prints a Python expression over the report r.
 json() { python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print($2)" "$1"; }
+# interrupt_after SECONDS -- command...: runs it in the background, sends SIGINT after SECONDS,
+# and checks it exits 1 within 2 s of the signal.
+interrupt_after() {
+  local wait_s=$1
+  shift 2
+  "$@" >/dev/null 2>&1 &
+  local pid=$!
+  sleep "$wait_s"
+  local t0 t1 rc
+  t0=$(date +%s.%N)
+  kill -INT $pid
+  wait $pid
+  rc=$?
+  t1=$(date +%s.%N)
+  [[ $rc -eq 1 ]] && pass "interrupted run exits 1" || fail "interrupted run exit $rc"
+  python3 -c "import sys; sys.exit(0 if float(sys.argv[2]) - float(sys.argv[1]) < 2.0 else 1)" "$t0" "$t1" \
+    && pass "stopped within 2 s" || fail "slow to stop"
+}
 finish() {
   echo "$passes passed, $fails failed"
   [[ $fails -eq 0 ]]
