@@ -86,6 +86,14 @@ struct reader_stats {
   histogram open_latency;
 };
 
+// What a run of the engine returns: every reader's stats, and the first fatal error (a ring
+// that could not be set up, a failed submission, an exception from the consumer), after which
+// the other readers stopped too.
+struct engine_result {
+  std::vector<reader_stats> readers;
+  std::string error;  // empty when every reader ran to the end
+};
+
 // The files the engine reads: paths and expected sizes, indexed like read_job::file.
 struct file_set {
   std::vector<std::string> paths;
@@ -98,10 +106,10 @@ class engine {
   virtual std::string name() const = 0;
   // How uncached mode is done ("RWF_DONTCACHE", "fadvise DONTNEED", or "" when not uncached).
   virtual std::string uncached_method() const { return ""; }
-  // Runs the readers until the source is exhausted or stop is set, then returns their stats.
-  // Throws run_error when setup fails (a file cannot be opened, a ring cannot be made).
-  virtual std::vector<reader_stats> run(job_source& source, job_consumer& consumer,
-                                        const std::atomic<bool>& stop) = 0;
+  // Runs the readers until the source is exhausted, stop is set or a reader fails, then
+  // returns their stats and the first failure. Never throws for a reader's failure.
+  virtual engine_result run(job_source& source, job_consumer& consumer,
+                            const std::atomic<bool>& stop) = 0;
 };
 
 // Makes the engine asked for. io_uring falls back to psync when rings cannot be set up

@@ -16,15 +16,20 @@
 #include "io/rate_limiter.hpp"
 
 namespace dlsize::io {
-std::vector<reader_stats> psync_engine::run(job_source& source, job_consumer& consumer,
-                                            const std::atomic<bool>& stop) {
-  std::vector<reader_stats> stats(m_opt.readers);
+engine_result psync_engine::run(job_source& source, job_consumer& consumer,
+                                const std::atomic<bool>& stop) {
+  engine_result res;
+  std::vector<reader_stats>& stats = res.readers;
+  stats.resize(m_opt.readers);
   rate_limiter limiter(m_opt.max_read_rate);
-  auto reader = [&](unsigned id) {
+  std::vector<std::string> errors(m_opt.readers);
+  std::atomic<bool> failed{false};
+  auto halted = [&] { return stop.load(std::memory_order_acquire) || failed.load(std::memory_order_acquire); };
+  auto reader_loop = [&](unsigned id) {
     reader_stats& st = stats[id];
     aligned_buffer buf = make_aligned_buffer(m_opt.request_size, kDirectAlign);
     read_job job;
-    while (!stop.load(std::memory_order_relaxed)) {
+    while (!halted()) {
       const pull_result pr = source.pull(id, job);
       if (pr == pull_result::end) break;
       if (pr == pull_result::later) {
@@ -48,7 +53,7 @@ std::vector<reader_stats> psync_engine::run(job_source& source, job_consumer& co
       read_range(job, begin, end);
       const std::uint64_t size = m_files.sizes[job.file];
       for (std::uint64_t pos = begin; error.empty() && pos < end;) {
-        if (stop.load(std::memory_order_relaxed)) {
+        if (halted()) {
           error = "interrupted";
           break;
         }
@@ -100,10 +105,20 @@ std::vector<reader_stats> psync_engine::run(job_source& source, job_consumer& co
       consumer.on_done(id, job, bytes, now_ns() - t_job, error);
     }
   };
+  auto reader = [&](unsigned id) {
+    try {
+      reader_loop(id);
+    } catch (const std::exception& e) {
+      errors[id] = e.what();
+      failed.store(true, std::memory_order_release);
+    }
+  };
   std::vector<std::thread> threads;
   for (unsigned i = 0; i < m_opt.readers; ++i) threads.emplace_back(reader, i);
   for (auto& t : threads) t.join();
-  return stats;
+  for (unsigned i = 0; i < m_opt.readers; ++i)
+    if (!errors[i].empty() && res.error.empty()) res.error = fmt::format("psync reader {} failed: {}", i, errors[i]);
+  return res;
 }
 
 }  // namespace dlsize::io

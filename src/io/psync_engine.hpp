@@ -9,7 +9,7 @@ class psync_engine : public basic_engine {
  public:
   using basic_engine::basic_engine;
   std::string name() const override { return "psync"; }
-  std::vector<reader_stats> run(job_source& source, job_consumer& consumer,
+  engine_result run(job_source& source, job_consumer& consumer,
                                 const std::atomic<bool>& stop) override;
 };
 

@@ -78,13 +78,16 @@ class uring_reader {
     }
   }
 
-  void run(job_source& source, job_consumer& consumer, const std::atomic<bool>& stop, unsigned id) {
+  // Runs until the source ends; stop (asked from outside) or failed (another reader died)
+  // abandon the jobs in flight.
+  void run(job_source& source, job_consumer& consumer, const std::atomic<bool>& stop,
+           const std::atomic<bool>& failed, unsigned id) {
     m_id = id;
     m_consumer = &consumer;
     m_ordered = consumer.ordered();
     bool more = true;
     for (;;) {
-      const bool stopping = stop.load(std::memory_order_relaxed);
+      const bool stopping = stop.load(std::memory_order_acquire) || failed.load(std::memory_order_acquire);
       if (stopping && more) {
         more = false;
         for (unsigned i = 0; i < m_jobs.size(); ++i) {
@@ -495,27 +498,30 @@ bool uring_engine::available(std::string& why) {
   return true;
 }
 
-std::vector<reader_stats> uring_engine::run(job_source& source, job_consumer& consumer,
-                                            const std::atomic<bool>& stop) {
-  std::vector<reader_stats> stats(m_opt.readers);
+engine_result uring_engine::run(job_source& source, job_consumer& consumer,
+                                const std::atomic<bool>& stop) {
+  engine_result res;
+  res.readers.resize(m_opt.readers);
   rate_limiter limiter(m_opt.max_read_rate);
   std::vector<std::string> errors(m_opt.readers);
+  std::atomic<bool> failed{false};
   auto body = [&](unsigned id) {
     try {
       uring_reader r(m_opt, m_files, m_table.get(), m_flags, rw_flags(), fadvise_fallback(),
-                     direct(), limiter, stats[id]);
+                     direct(), limiter, res.readers[id]);
       r.setup();
-      r.run(source, consumer, stop, id);
+      r.run(source, consumer, stop, failed, id);
     } catch (const std::exception& e) {
       errors[id] = e.what();
+      failed.store(true, std::memory_order_release);
     }
   };
   std::vector<std::thread> threads;
   for (unsigned i = 0; i < m_opt.readers; ++i) threads.emplace_back(body, i);
   for (auto& t : threads) t.join();
-  for (const auto& e : errors)
-    if (!e.empty()) throw run_error("io_uring reader failed: " + e);
-  return stats;
+  for (unsigned i = 0; i < m_opt.readers; ++i)
+    if (!errors[i].empty() && res.error.empty()) res.error = fmt::format("io_uring reader {} failed: {}", i, errors[i]);
+  return res;
 }
 
 }  // namespace dlsize::io

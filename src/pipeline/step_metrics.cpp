@@ -12,6 +12,10 @@ accelerator_figures figures_of(const std::vector<step_record>& steps) {
   f.steps = steps.size();
   if (steps.empty()) return f;
   f.first_step_wait_s = sec(steps.front().wait_ns);
+  for (const auto& s : steps) {
+    f.total_samples += s.samples;
+    f.total_bytes += s.bytes;
+  }
   std::uint64_t compute = 0, wait = 0, sync = 0;
   for (std::size_t i = 1; i < steps.size(); ++i) {
     const auto& s = steps[i];
@@ -61,13 +65,21 @@ nlohmann::json epoch_figures(const std::vector<std::vector<step_record>>& per_ac
     std::uint64_t steps = 0, samples = 0, bytes = 0, compute = 0, wait = 0;
     std::uint64_t measured_samples = 0, measured_bytes = 0;
     std::uint64_t begin = UINT64_MAX, end = 0;  // window of measured steps
+    std::uint64_t dlio_compute = 0, dlio_window = 0;
   };
   std::vector<acc> e(epochs);
   for (const auto& steps : per_accelerator) {
+    // DLIO: within each epoch, this accelerator's first step is outside the window.
+    std::size_t first_of_epoch = 0;
     for (std::size_t i = 0; i < steps.size(); ++i) {
       const auto& s = steps[i];
       if (s.epoch >= epochs) continue;
+      if (i == 0 || steps[i - 1].epoch != s.epoch) first_of_epoch = i;
       auto& a = e[s.epoch];
+      if (i > first_of_epoch) {
+        a.dlio_compute += s.compute_ns;
+        a.dlio_window += s.end_ns - steps[i - 1].end_ns;
+      }
       ++a.steps;
       a.samples += s.samples;
       a.bytes += s.bytes;
@@ -87,7 +99,7 @@ nlohmann::json epoch_figures(const std::vector<std::vector<step_record>>& per_ac
     const bool measured = a.end > a.begin && a.begin != UINT64_MAX;
     const double wall = measured ? sec(a.end - a.begin) : 0;
     nlohmann::json j = {{"epoch", i},
-                        {"steps", a.steps},
+                        {"steps_total", a.steps},
                         {"samples", a.samples},
                         {"read_bytes", a.bytes},
                         {"compute_s", sec(a.compute)},
@@ -100,14 +112,31 @@ nlohmann::json epoch_figures(const std::vector<std::vector<step_record>>& per_ac
       j["samples_per_s"] = static_cast<double>(a.measured_samples) / wall;
       j["read_bytes_per_s"] = static_cast<double>(a.measured_bytes) / wall;
     } else {
+      j["start_s"] = nullptr;
+      j["end_s"] = nullptr;
       j["wall_s"] = nullptr;
       j["accelerator_utilization"] = nullptr;
       j["samples_per_s"] = nullptr;
       j["read_bytes_per_s"] = nullptr;
     }
+    j["dlio_accelerator_utilization"] =
+        a.dlio_window ? nlohmann::json(std::min(1.0, sec(a.dlio_compute) / sec(a.dlio_window))) : nlohmann::json(nullptr);
     out.push_back(std::move(j));
   }
   return out;
+}
+
+nlohmann::json epoch_mean_au(const nlohmann::json& epochs) {
+  double sum = 0;
+  int n = 0;
+  for (const auto& e : epochs) {
+    const auto& v = e["dlio_accelerator_utilization"];
+    if (v.is_number()) {
+      sum += v.get<double>();
+      ++n;
+    }
+  }
+  return n ? nlohmann::json(sum / n) : nlohmann::json(nullptr);
 }
 
 }  // namespace dlsize::pipeline

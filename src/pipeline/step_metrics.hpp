@@ -37,6 +37,8 @@ struct accelerator_figures {
   double first_step_wait_s = 0;      // the pipeline's fill time
   std::uint64_t samples = 0;         // measured steps
   std::uint64_t bytes = 0;
+  std::uint64_t total_samples = 0;   // all steps, the first included
+  std::uint64_t total_bytes = 0;
   double samples_per_s = 0;          // samples / window_s
   histogram data_wait;               // per measured step, ns
 };
@@ -55,10 +57,16 @@ struct overall_figures {
 
 overall_figures overall_of(const std::vector<accelerator_figures>& per_accelerator);
 
-// Per-epoch figures over all accelerators: steps, samples, bytes, wall (first step start to
-// last step end in the epoch), AU (compute / (accelerators × wall), run step 0 excluded),
-// samples/s. t0_ns anchors start_s/end_s.
+// Per-epoch figures over all accelerators: steps, samples, bytes, wall (from the end of the
+// step before the epoch's first measured step to the epoch's last step end), AU (compute /
+// (accelerators × wall), run step 0 excluded), samples/s, and DLIO's per-epoch AU (each
+// accelerator's first step of every epoch excluded, Σ compute / Σ windows). t0_ns anchors
+// start_s/end_s.
 nlohmann::json epoch_figures(const std::vector<std::vector<step_record>>& per_accelerator,
                              std::uint64_t epochs, std::uint64_t t0_ns);
+
+// The mean over epochs of DLIO's per-epoch AU (epochs without a measured window skipped);
+// null when no epoch was measured. DLIO and MLPerf Storage's reports pass on this figure.
+nlohmann::json epoch_mean_au(const nlohmann::json& epochs);
 
 }  // namespace dlsize::pipeline

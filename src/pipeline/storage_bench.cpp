@@ -239,13 +239,9 @@ storage_bench_result run_storage_bench(const storage_bench_options& opt,
         source.close();
       });
   const std::uint64_t t0 = monitor.start();
-  std::vector<io::reader_stats> stats;
-  std::string engine_error;
-  try {
-    stats = eng->run(source, consumer, stop);
-  } catch (const std::exception& e) {
-    engine_error = e.what();
-  }
+  const io::engine_result ran = eng->run(source, consumer, stop);
+  const std::string& engine_error = ran.error;
+  const std::vector<io::reader_stats>& stats = ran.readers;
   run_totals totals = monitor.finish();
   const double wall = totals.wall_s;
   const auto& cpu = totals.cpu;

@@ -28,6 +28,7 @@
 #include "pipeline/run_report.hpp"
 #include "pipeline/sampler.hpp"
 #include "pipeline/step_metrics.hpp"
+#include "pipeline/training_source.hpp"
 #include "report/report_io.hpp"
 #include "telemetry/cpu_usage.hpp"
 #include "telemetry/nvml.hpp"
@@ -37,56 +38,6 @@ namespace dlsize::pipeline {
 namespace {
 
 using dataset::dataset_layout;
-
-// Hands the readers the run's samples in sampler order, as far as the prefetch windows allow.
-class training_source : public io::job_source {
- public:
-  training_source(const dataset_layout& layout, const sampler& s, const batch_board& board)
-      : m_layout(layout), m_sampler(s), m_board(board), m_total(s.total_jobs()),
-        m_per_record(layout.params().layout == config::file_layout::shards) {}
-
-  io::pull_result pull(unsigned, io::read_job& job) override {
-    std::uint64_t k = m_cursor.load(std::memory_order_relaxed);
-    for (;;) {
-      if (m_closed.load(std::memory_order_relaxed) || k >= m_total) return io::pull_result::end;
-      const sample_slot sl = m_sampler.slot(k);
-      if (!m_board.may_load(sl.accelerator, sl.step)) return io::pull_result::later;
-      if (m_cursor.compare_exchange_weak(k, k + 1, std::memory_order_relaxed)) break;
-    }
-    job = unit_job(m_layout, m_per_record, m_sampler.sample(k), k);
-    return io::pull_result::job;
-  }
-
-  void wait(unsigned, std::uint64_t timeout_ns) override {
-    std::unique_lock lk(m_m);
-    m_cv.wait_for(lk, std::chrono::nanoseconds(timeout_ns), [&] {
-      const std::uint64_t k = m_cursor.load(std::memory_order_relaxed);
-      if (m_closed.load() || k >= m_total) return true;
-      const sample_slot sl = m_sampler.slot(k);
-      return m_board.may_load(sl.accelerator, sl.step);
-    });
-  }
-  // A window moved or the run ends: wake waiting readers.
-  void notify() {
-    { std::lock_guard lk(m_m); }
-    m_cv.notify_all();
-  }
-  void close() {
-    m_closed.store(true);
-    notify();
-  }
-
- private:
-  const dataset_layout& m_layout;
-  const sampler& m_sampler;
-  const batch_board& m_board;
-  std::uint64_t m_total;
-  bool m_per_record;
-  std::atomic<std::uint64_t> m_cursor{0};
-  std::atomic<bool> m_closed{false};
-  std::mutex m_m;
-  std::condition_variable m_cv;
-};
 
 struct alignas(64) reader_tally {
   std::atomic<std::uint64_t> bytes{0};
@@ -126,7 +77,7 @@ class training_consumer : public io::job_consumer {
       t.pre->finish_sample();
     }
     const sample_slot sl = m_sampler.slot(job.tag);
-    m_board.sample_done(sl.accelerator, sl.step, bytes, !error.empty(), now_ns());
+    m_board.sample_done(sl.accelerator, sl.step, bytes, failed, now_ns());
   }
   std::vector<reader_tally>& tallies() { return m_tally; }
   std::uint64_t bytes() const {
@@ -201,16 +152,23 @@ training_result run_training(const training_options& opt, const nlohmann::json& 
   const std::uint64_t total_steps = smp.total_steps();
   std::vector<std::vector<step_record>> records(opt.accelerators);
   std::vector<accel_live> live(opt.accelerators);
-  std::barrier<> step_barrier(static_cast<std::ptrdiff_t>(opt.accelerators));
+  // --sync-steps: a step ends, for everyone, when the slowest accelerator's compute ends (its
+  // deadline, not when threads happen to wake), as an allreduce would end.
+  std::atomic<std::uint64_t> phase_max_end{0};
+  std::uint64_t phase_end = 0;
+  auto on_phase = [&]() noexcept {
+    phase_end = phase_max_end.exchange(0, std::memory_order_relaxed);
+  };
+  std::barrier step_barrier(static_cast<std::ptrdiff_t>(opt.accelerators), on_phase);
   std::uint64_t t0 = 0;  // set by monitor.start(), before any accelerator thread starts
 
   auto accel_loop = [&](std::uint64_t a) {
     auto& recs = records[a];
     recs.reserve(total_steps);
     std::uint64_t prev_end = t0;
-    for (std::uint64_t t = 0; t < total_steps && !halt.load(std::memory_order_relaxed); ++t) {
+    for (std::uint64_t t = 0; t < total_steps && !halt.load(std::memory_order_acquire); ++t) {
       const batch_board::batch b = board.wait(a, t);
-      if (!b.ready || halt.load(std::memory_order_relaxed)) break;
+      if (!b.ready || halt.load(std::memory_order_acquire)) break;
       if (b.failed) {
         halt_run(fmt::format("accelerator {} step {}: {} samples could not be read", a, t, b.failed), true);
         break;
@@ -222,8 +180,12 @@ training_result run_training(const training_options& opt, const nlohmann::json& 
       const std::uint64_t end = accels[a]->step(start);
       std::uint64_t after = end;
       if (opt.sync_steps) {
+        std::uint64_t seen = phase_max_end.load(std::memory_order_relaxed);
+        while (seen < end && !phase_max_end.compare_exchange_weak(seen, end, std::memory_order_relaxed)) {
+        }
         step_barrier.arrive_and_wait();
-        after = std::max(end, now_ns());
+        // After a halt the others may have left without arriving: no allreduce happened.
+        after = halt.load(std::memory_order_acquire) ? end : std::max(end, phase_end);
       }
       const sample_slot sl = smp.slot(smp.first_job(t, a));
       recs.push_back({t, sl.epoch, start - prev_end, end - start, after - end, after, preset.batch_size, b.bytes});
@@ -261,12 +223,17 @@ training_result run_training(const training_options& opt, const nlohmann::json& 
 
   std::vector<std::thread> accel_threads;
   for (std::uint64_t a = 0; a < opt.accelerators; ++a) accel_threads.emplace_back(accel_loop, a);
-  std::vector<io::reader_stats> stats;
-  try {
-    stats = eng->run(source, consumer, stop_io);
-  } catch (const std::exception& e) {
-    halt_run(e.what(), true);
+  const io::engine_result ran = eng->run(source, consumer, stop_io);
+  // A reader's failure outranks the stop it caused in the accelerators.
+  if (!ran.error.empty()) {
+    {
+      std::lock_guard lk(reason_m);
+      stop_reason.clear();
+      fail_reason = ran.error;
+    }
+    halt_run(ran.error, true);
   }
+  const std::vector<io::reader_stats>& stats = ran.readers;
   for (auto& th : accel_threads) th.join();
   run_totals totals = monitor.finish();
   const double wall = totals.wall_s;
@@ -292,12 +259,17 @@ training_result run_training(const training_options& opt, const nlohmann::json& 
   const double gib = static_cast<double>(all.bytes) / (1024.0 * 1024.0 * 1024.0);  // for the text
 
   std::vector<accelerator_figures> figs;
-  std::uint64_t consumed_samples = 0, steps_run = 0;
+  std::uint64_t consumed_samples = 0, steps_run = 0, steps_min = UINT64_MAX;
   for (const auto& r : records) {
     figs.push_back(figures_of(r));
     steps_run += r.size();
+    steps_min = std::min<std::uint64_t>(steps_min, r.size());
     consumed_samples += r.size() * preset.batch_size;
   }
+  // A stop that came after the last step (the monitor saw a signal or the limit late) stopped
+  // nothing.
+  if (steps_min == total_steps && fail_reason.empty()) stop_reason.clear();
+  const nlohmann::json epochs_sec = epoch_figures(records, opt.epochs, t0);
   const overall_figures overall = overall_of(figs);
   const std::string host = sysinfo::hostname();
   nlohmann::json accel_json = nlohmann::json::array();
@@ -309,8 +281,10 @@ training_result run_training(const training_options& opt, const nlohmann::json& 
                         {"device", accels[a]->device()},
                         {"steps", f.steps},
                         {"measured_steps", f.measured_steps},
-                        {"samples", f.samples},
-                        {"read_bytes", f.bytes},
+                        {"samples", f.total_samples},
+                        {"read_bytes", f.total_bytes},
+                        {"measured_samples", f.samples},
+                        {"measured_read_bytes", f.bytes},
                         {"samples_per_s", f.samples_per_s},
                         {"utilization", f.measured ? nlohmann::json(f.utilization) : nlohmann::json(nullptr)},
                         {"compute_s", f.compute_s},
@@ -368,14 +342,17 @@ training_result run_training(const training_options& opt, const nlohmann::json& 
       {"read_bytes", all.bytes},
       {"accelerator_utilization", measured ? nlohmann::json(overall.utilization) : nlohmann::json(nullptr)},
       {"accelerator_utilization_min", measured ? nlohmann::json(overall.min_utilization) : nlohmann::json(nullptr)},
+      {"accelerator_utilization_epoch_mean", epoch_mean_au(epochs_sec)},
       {"au_threshold", threshold},
       {"au_pass", au_pass},
       {"demand_bytes_per_s_per_accelerator", demand_per_accel},
       {"demand_bytes_per_s", demand_per_accel * static_cast<double>(opt.accelerators)},
       {"wall_s", wall},
       {"epochs", opt.epochs},
+      {"epochs_completed", steps_min == UINT64_MAX ? 0 : steps_min / smp.steps_per_epoch()},
       {"steps_per_epoch", smp.steps_per_epoch()},
-      {"steps", steps_run},
+      {"steps", steps_min == UINT64_MAX ? 0 : steps_min},
+      {"steps_total", steps_run},
       {"samples", consumed_samples},
       {"data_wait", percentiles_json(overall.data_wait)},
       {"data_wait_s", overall.data_wait_s},
@@ -409,7 +386,7 @@ training_result run_training(const training_options& opt, const nlohmann::json& 
         {"accelerator_kind", "emulated"}, {"sync_steps", opt.sync_steps}, {"prefetch", opt.prefetch}}},
       {"summary", summary},
       {"accelerators", accel_json},
-      {"epochs", epoch_figures(records, opt.epochs, t0)},
+      {"epochs", epochs_sec},
       {"io", io_json(opt.io, *eng, all, sample_latency, params.layout == config::file_layout::shards ? "record" : "file")},
       {"preprocessing",
        {{"enabled", preprocess_ns > 0},

@@ -45,7 +45,7 @@ check=$(json "$SCRATCH/cap.json" "all([
   len(r['timeseries']) >= 2 and 'cpu_host' in r['timeseries'][0] and 'accelerator_utilization' in r['timeseries'][0],
   isinstance(r['warnings'], list), r['status'] == 'complete'])")
 [[ $check == True ]] && pass "report has the schema's fields" || fail "report fields missing"
-steps=$(json "$SCRATCH/cap.json" "r['summary']['steps'] == 4 * 2 * r['summary']['steps_per_epoch']")
+steps=$(json "$SCRATCH/cap.json" "r['summary']['steps'] == 2 * r['summary']['steps_per_epoch'] and r['summary']['steps_total'] == 4 * r['summary']['steps'] and r['summary']['epochs_completed'] == 2")
 [[ $steps == True ]] && pass "every accelerator ran every step of both epochs" || fail "steps missing"
 
 # Run config: keys are long option names; the command line overrides the file.

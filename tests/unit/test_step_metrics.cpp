@@ -154,7 +154,7 @@ TEST_CASE("epoch_figures reports steps, samples and AU per epoch with run step 0
   for (std::size_t e = 0; e < 2; ++e) {
     INFO("epoch " << e);
     CHECK(j[e].at("epoch") == e);
-    CHECK(j[e].at("steps") == 6);       // 3 steps × 2 accelerators, step 0 included
+    CHECK(j[e].at("steps_total") == 6);       // 3 steps × 2 accelerators, step 0 included
     CHECK(j[e].at("samples") == 96);    // 6 × 16
     CHECK(j[e].at("read_bytes") == 600);
     // AU 0.75: a slow step 0 would pull epoch 0 down if it counted.
@@ -176,13 +176,34 @@ TEST_CASE("epoch_figures gives null AU for an epoch with nothing measured", "[st
   const auto steps = make_steps({{100, 30}, {10, 30}}, 0, 1);
   const auto j = epoch_figures({steps}, 3, 0);
   REQUIRE(j.size() == 3);
-  CHECK(j[0].at("steps") == 1);
+  CHECK(j[0].at("steps_total") == 1);
   CHECK(j[0].at("accelerator_utilization").is_null());
   CHECK(j[0].at("wall_s").is_null());
   CHECK(j[0].at("samples_per_s").is_null());
   CHECK(j[1].at("accelerator_utilization").get<double>() == Approx(0.75));
-  CHECK(j[2].at("steps") == 0);
+  CHECK(j[2].at("steps_total") == 0);
   CHECK(j[2].at("samples") == 0);
   CHECK(j[2].at("accelerator_utilization").is_null());
   CHECK(j[2].at("read_bytes_per_s").is_null());
+}
+
+TEST_CASE("epoch_figures also gives DLIO's per-epoch AU, each epoch's first step excluded",
+          "[step_metrics]") {
+  // 3 steps per epoch. The first step of each epoch waits 90 ms (an epoch boundary stall);
+  // the others wait 10 ms and compute 30 ms. DLIO's AU excludes every epoch's first step:
+  // 60 ms compute over an 80 ms window = 0.75 in both epochs. The run-wide definition keeps
+  // epoch 1's stall: (30 × 3) / (120 + 80) = 0.45.
+  const std::vector<spec> s = {{90, 30}, {10, 30}, {10, 30}, {90, 30}, {10, 30}, {10, 30}};
+  const auto j = epoch_figures({make_steps(s, 0, 3)}, 2, 0);
+  REQUIRE(j.size() == 2);
+  CHECK(j[0].at("dlio_accelerator_utilization").get<double>() == Approx(0.75));
+  CHECK(j[1].at("dlio_accelerator_utilization").get<double>() == Approx(0.75));
+  CHECK(j[1].at("accelerator_utilization").get<double>() == Approx(90.0 / 200.0));
+  CHECK(epoch_mean_au(j).get<double>() == Approx(0.75));
+}
+
+TEST_CASE("epoch_mean_au is null when no epoch has a measured window", "[step_metrics]") {
+  const auto j = epoch_figures({make_steps({{10, 30}}, 0, 1)}, 1, 0);
+  CHECK(j[0].at("dlio_accelerator_utilization").is_null());
+  CHECK(epoch_mean_au(j).is_null());
 }
