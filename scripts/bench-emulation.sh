@@ -4,8 +4,9 @@
 # the harness's CPU seconds per GiB and per 1,000 samples; then AU against --max-read-rate
 # below the demand, next to the model's prediction min(1, rate / demand).
 # Usage: scripts/bench-emulation.sh [SCRATCH_DIR]
-#   env: RUNS (3), R50_SIZE (8GiB), UNET_SIZE (6GiB), COUNTS (16,32,48,64,96,128),
-#        UNET_COUNTS (1,2,3,4,5,6), RATE_ACCELERATORS (4), MIN_STEPS (20 per accelerator)
+#   env: RUNS (3), R50_SIZE (8GiB), UNET_SIZE (6GiB), COUNTS (16,32,64,96,128,160),
+#        UNET_COUNTS (1,2,4,6,8,10,12), RATE_ACCELERATORS (4), MIN_STEPS (20 per accelerator),
+#        SECTIONS (resnet50,unet3d,rate: which tables)
 # The datasets must fit in the page cache together (14 GiB by default).
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -53,7 +53,7 @@ def run(ds, workload, accel, n, batch, extra, tag):
     return {"au": s["accelerator_utilization"] or 0.0, "bw": s["read_bytes_per_s"],
             "demand": s["demand_bytes_per_s"], "cpu_gib": s["cpu_s_per_gib"] or 0.0,
             "cpu_1k": s["cpu_s_per_1000_samples"] or 0.0, "hit": r["storage"].get("hit_ratio"),
-            "cpu": s["cpu_utilization"]["process"], "steps": s["steps"] // n}
+            "cpu": s["cpu_utilization"]["process"], "steps": s["steps"]}
 
 
 def median_point(ds, workload, accel, n, batch, extra, tag):
@@ -115,7 +115,12 @@ def rate_table(ds, n):
 
 if __name__ == "__main__":
     r50, u3d = os.path.join(SCRATCH, "resnet50"), os.path.join(SCRATCH, "unet3d")
-    counts = [int(x) for x in os.environ.get("COUNTS", "16,32,48,64,96,128").split(",")]
-    capacity("resnet50", r50, "emulated:h100", 400, counts)
-    capacity("unet3d", u3d, "emulated:h100", 7, [int(x) for x in os.environ.get("UNET_COUNTS", "1,2,3,4,5,6").split(",")])
-    rate_table(r50, int(os.environ.get("RATE_ACCELERATORS", "4")))
+    sections = os.environ.get("SECTIONS", "resnet50,unet3d,rate").split(",")
+    if "resnet50" in sections:
+        capacity("resnet50", r50, "emulated:h100", 400,
+                 [int(x) for x in os.environ.get("COUNTS", "16,32,64,96,128,160").split(",")])
+    if "unet3d" in sections:
+        capacity("unet3d", u3d, "emulated:h100", 7,
+                 [int(x) for x in os.environ.get("UNET_COUNTS", "1,2,4,6,8,10,12").split(",")])
+    if "rate" in sections:
+        rate_table(r50, int(os.environ.get("RATE_ACCELERATORS", "4")))

@@ -279,6 +279,8 @@ storage_bench_result run_storage_bench(const storage_bench_options& opt,
 
   nlohmann::json warnings = nlohmann::json::array();
   add_run_warnings(warnings, opt.io, *eng, layout, fallback);
+  // A stop the monitor saw after the last job completed stopped nothing.
+  if (samples == plan.units * plan.samples_per_unit * opt.epochs) stop_reason.clear();
 
   std::string status = "complete", reason;
   if (!engine_error.empty()) {
