@@ -2,7 +2,6 @@
 // accelerators) and write a report. Options may come from a JSON run config (--config); with
 // no --workload, --dataset or --config the embedded default (configs/quickstart.json) runs.
 #include <cstdio>
-#include <cstdlib>
 #include <filesystem>
 
 #include <fmt/format.h>
@@ -156,13 +155,7 @@ int run_bench(const bench_cli& o, const CLI::App& cmd, const cli_context& ctx) {
   if (o.accelerators < 1) throw usage_error("--accelerators: must be at least 1");
   pipeline::training_options opt;
   opt.workload = profile;
-  if (!o.au_threshold.empty()) {
-    char* end = nullptr;
-    const double v = std::strtod(o.au_threshold.c_str(), &end);
-    if (*end != '\0' || !(v >= 0 && v <= 1))
-      throw usage_error(fmt::format("--au-threshold: '{}' is not valid. valid: a number from 0 to 1, such as 0.9", o.au_threshold));
-    opt.workload.au_threshold = v;
-  }
+  if (!o.au_threshold.empty()) opt.workload.au_threshold = units::parse_fraction(o.au_threshold, "--au-threshold");
   opt.accelerator = spec;
   opt.dataset = o.dataset;
   opt.io = eo;
@@ -197,7 +190,7 @@ void setup_bench(CLI::App& app, cli_context& ctx) {
   sub->add_option("--batch-size", o->batch_size, "Samples per step (0: the profile's value for the accelerator)");
   sub->add_option("--compute-time", o->compute_time, "Compute time per batch, e.g. 224ms (default: the profile's)");
   sub->add_option("--compute-time-stdev", o->compute_time_stdev, "Spread of the compute time (normal, clipped at 3 sigma)");
-  sub->add_option("--au-threshold", o->au_threshold, "Accelerator utilization a run must reach to pass, 0 to 1 (default: the profile's)");
+  sub->add_option("--au-threshold", o->au_threshold, "Accelerator utilization a run must reach to pass, above 0 and at most 1 (default: the profile's)");
   sub->add_option("--prefetch", o->prefetch, "Batches loaded ahead per accelerator (the prefetch queue's depth)");
   sub->add_flag("--sync-steps", o->sync_steps, "A barrier across accelerators after every step (stands in for the gradient allreduce)");
   sub->add_option("--preprocess", o->preprocess, "CPU preprocessing per sample, e.g. 200us: checksum and float conversion of the bytes, then more passes until this CPU time is spent");

@@ -14,5 +14,6 @@ struct cli_context {
 void setup_datagen(CLI::App& app, cli_context& ctx);
 void setup_verify(CLI::App& app, cli_context& ctx);
 void setup_bench(CLI::App& app, cli_context& ctx);
+void setup_plan(CLI::App& app, cli_context& ctx);
 
 }  // namespace dlsize::cli

@@ -107,6 +107,15 @@ double parse_duration(std::string_view text, std::string_view option) {
       text));
 }
 
+double parse_fraction(std::string_view text, std::string_view option) {
+  std::string_view s = trim(text);
+  double value = 0;
+  std::string_view rest;
+  if (split_number(s, value, rest) && rest.empty() && value > 0 && value <= 1) return value;
+  throw usage_error(fmt::format("{}: '{}' is not valid. valid: a number above 0 and at most 1, such as 0.9",
+                                option, text));
+}
+
 namespace {
 
 std::string format_scaled(double bytes, double base, const std::array<const char*, 6>& names) {

@@ -17,6 +17,8 @@ double parse_rate(std::string_view text, std::string_view option);
 
 // Parses a duration: "90", "90s", "5m", "1h", "250ms". Returns seconds.
 double parse_duration(std::string_view text, std::string_view option);
+// A fraction in (0, 1] such as 0.9 (an AU threshold). Throws usage_error naming option.
+double parse_fraction(std::string_view text, std::string_view option);
 
 // "1.23 GiB" style (binary) and "1.32 GB" style (decimal) formatting.
 std::string format_bytes_binary(double bytes);

@@ -73,6 +73,11 @@ echo '{"workload": "resnet50", "acclerators": 4}' >"$SCRATCH/bad.json"
 expect_rc 2 "config key that does not exist" -- "$DLSIZE" bench --config "$SCRATCH/bad.json" --dataset "$ds"
 expect_text "unknown key 'acclerators'" "message names the key"
 expect_text "bad.json" "message names the file"
+echo '{"accelerators": "many"}' >"$SCRATCH/badtype.json"
+expect_rc 2 "config value of the wrong type" -- "$DLSIZE" bench --config "$SCRATCH/badtype.json" --workload resnet50 --dataset "$ds"
+expect_text "badtype.json: accelerators" "message names the file and key"
+expect_rc 2 "unknown embedded config" -- "$DLSIZE" bench --config nothere
+expect_text "known: quickstart" "message lists the embedded configs"
 expect_rc 2 "too many accelerators for the dataset" -- "$DLSIZE" "${train[@]}" --accelerators 400
 expect_text "do not fill one step" "message says the dataset is too small"
 expect_rc 2 "prefetch 0" -- "$DLSIZE" "${train[@]}" --prefetch 0

@@ -145,3 +145,13 @@ TEST_CASE("parse_size refuses sizes of 2^64 bytes or more instead of wrapping") 
   CHECK_THROWS_AS(dlsize::units::parse_size("8x-ram", "--size", 4ull << 60), dlsize::usage_error);
   CHECK(dlsize::units::parse_size("9e18", "--size") == 9000000000000000000ull);
 }
+
+TEST_CASE("parse_fraction accepts numbers above 0 up to 1 and names the option otherwise", "[units]") {
+  CHECK(dlsize::units::parse_fraction("0.9", "--au-threshold") == Approx(0.9));
+  CHECK(dlsize::units::parse_fraction(" 1 ", "--au-threshold") == Approx(1.0));
+  for (const char* bad : {"0", "1.5", "-0.2", "high", "0.9x", ""}) {
+    INFO(bad);
+    CHECK_THAT(dlsize::test::usage_error_message([&] { (void)dlsize::units::parse_fraction(bad, "--au-threshold"); }),
+               Catch::Matchers::Contains("--au-threshold"));
+  }
+}
