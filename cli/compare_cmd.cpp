@@ -1,0 +1,52 @@
+// dlsize compare: the same training load on two or more storage backends, side by side.
+#include <cstdio>
+
+#include <fmt/format.h>
+
+#include "commands.hpp"
+#include "config/json_checks.hpp"
+#include "core/atomic_file.hpp"
+#include "core/error.hpp"
+#include "report/compare.hpp"
+#include "report/report_io.hpp"
+
+namespace dlsize::cli {
+namespace {
+
+struct compare_cli {
+  std::vector<std::string> reports;
+  std::string out;
+  std::string markdown;
+};
+
+int run_compare(const compare_cli& o) {
+  if (!o.out.empty()) check_new_output(o.out, "--out");
+  if (!o.markdown.empty()) check_new_output(o.markdown, "--markdown");
+  std::vector<report::loaded_report> loaded;
+  for (const auto& f : o.reports) loaded.push_back({f, config::parse_json(read_text_file(f), f)});
+  const nlohmann::json c = report::compare_reports(loaded);
+  const std::string md = report::compare_markdown(c);
+  std::fputs(md.c_str(), stdout);
+  if (!o.out.empty()) {
+    report::write_report(o.out, c);
+    std::printf("comparison: %s\n", o.out.c_str());
+  }
+  if (!o.markdown.empty()) {
+    write_file_atomic(o.markdown, md);
+    std::printf("markdown: %s\n", o.markdown.c_str());
+  }
+  return 0;
+}
+
+}  // namespace
+
+void setup_compare(CLI::App& app, cli_context& ctx) {
+  auto o = std::make_shared<compare_cli>();
+  auto* sub = app.add_subcommand("compare", "Compare bench reports of one training load on different storage backends");
+  sub->add_option("reports", o->reports, "Two or more reports (repeats of one backend give its run-to-run spread)")->required()->expected(2, -1);
+  sub->add_option("--out", o->out, "JSON file to write (dlsize.compare/1; must not exist)");
+  sub->add_option("--markdown", o->markdown, "Markdown file to write (must not exist)");
+  sub->callback([o, &ctx] { ctx.exit_code = run_compare(*o); });
+}
+
+}  // namespace dlsize::cli
