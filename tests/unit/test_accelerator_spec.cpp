@@ -30,21 +30,7 @@ std::string calibration_error(const nlohmann::json& j) {
   return usage_error_message([&] { (void)parse_calibration(j.dump(), "cal.json", "resnet50"); });
 }
 
-// A fresh folder under /tmp, removed with everything in it when the test ends.
-struct temp_dir {
-  std::filesystem::path path;
-  temp_dir() {
-    std::string tmpl = "/tmp/dlsize-unit-accel-XXXXXX";
-    REQUIRE(::mkdtemp(tmpl.data()) != nullptr);
-    path = tmpl;
-  }
-  ~temp_dir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path, ec);
-  }
-  temp_dir(const temp_dir&) = delete;
-  temp_dir& operator=(const temp_dir&) = delete;
-};
+using dlsize::test::temp_dir;
 
 }  // namespace
 

@@ -18,21 +18,7 @@ namespace fs = std::filesystem;
 using dlsize::test::usage_error_message;
 using Catch::Matchers::Contains;
 
-// A fresh folder under /tmp, removed with everything in it when the test ends.
-struct temp_dir {
-  fs::path path;
-  temp_dir() {
-    std::string tmpl = "/tmp/dlsize-unit-report-XXXXXX";
-    REQUIRE(::mkdtemp(tmpl.data()) != nullptr);
-    path = tmpl;
-  }
-  ~temp_dir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-  temp_dir(const temp_dir&) = delete;
-  temp_dir& operator=(const temp_dir&) = delete;
-};
+using dlsize::test::temp_dir;
 
 nlohmann::json sample_report() {
   const char* argv[] = {"dlsize", "bench", "--dataset", "/data/x", "--accelerator", "emulated:h100"};

@@ -1,6 +1,11 @@
 #pragma once
 // Helpers shared by the unit tests.
+#include <stdlib.h>
+
+#include <filesystem>
+#include <stdexcept>
 #include <string>
+#include <system_error>
 
 #include "core/error.hpp"
 
@@ -18,5 +23,22 @@ std::string usage_error_message(F&& f) {
   }
   return "<no exception>";
 }
+
+// A fresh folder under the system's temporary directory, removed with everything in it when the
+// test ends.
+struct temp_dir {
+  std::filesystem::path path;
+  explicit temp_dir(const std::string& name = "dlsize-unit") {
+    std::string tmpl = (std::filesystem::temp_directory_path() / (name + "-XXXXXX")).string();
+    if (::mkdtemp(tmpl.data()) == nullptr) throw std::runtime_error("mkdtemp failed for " + tmpl);
+    path = tmpl;
+  }
+  ~temp_dir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path, ec);
+  }
+  temp_dir(const temp_dir&) = delete;
+  temp_dir& operator=(const temp_dir&) = delete;
+};
 
 }  // namespace dlsize::test
