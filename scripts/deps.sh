@@ -2,7 +2,7 @@
 # Installs the Debian packages dlsize needs to build and test, only those missing.
 # Usage: scripts/deps.sh [--with-fio]   (fio: for scripts/bench-vs-fio.sh)
 set -euo pipefail
-pkgs=(cmake g++ ninja-build pkg-config python3 liburing-dev libcli11-dev nlohmann-json3-dev libfmt-dev catch2)
+pkgs=(cmake g++ ninja-build pkg-config python3 liburing-dev libcli11-dev nlohmann-json3-dev libfmt-dev catch2 mpich libmpich-dev)
 [[ "${1:-}" == "--with-fio" ]] && pkgs+=(fio time)
 missing=()
 for p in "${pkgs[@]}"; do
