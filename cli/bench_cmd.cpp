@@ -14,6 +14,10 @@
 #include "core/sysinfo.hpp"
 #include "core/units.hpp"
 #include "dataset/datagen.hpp"
+#include "dataset/datagen_job.hpp"
+#include "dist/agreement.hpp"
+#include "dist/communicator.hpp"
+#include "dist/hosts.hpp"
 #include "dataset/layout.hpp"
 #include "pipeline/storage_bench.hpp"
 #include "pipeline/training_run.hpp"
@@ -29,7 +33,9 @@ struct bench_cli {
   std::string dataset;
   std::string generate;
   std::string accelerator = "none";
-  std::uint64_t accelerators = 1;
+  std::uint64_t accelerators = 0;           // the job's; 0: per rank × ranks
+  std::uint64_t accelerators_per_rank = 0;  // 0: accelerators / ranks, or 1
+  std::string rank_timeout = "60s";
   std::uint64_t batch_size = 0;
   std::string compute_time;
   std::string compute_time_stdev;
@@ -77,24 +83,49 @@ io::engine_options engine_options_of(const bench_cli& o) {
   return e;
 }
 
-// --generate: makes the dataset on first use, as the embedded default does.
-void generate_if_missing(const bench_cli& o, const config::workload_profile& profile) {
+// --generate: makes the dataset on first use, as the embedded default does; every rank of a job
+// writes its share. Rank 0 decides whether it is needed (no manifest yet).
+void generate_if_missing(const bench_cli& o, const config::workload_profile& profile, dist::communicator& comm) {
   if (o.generate.empty()) return;
-  if (std::filesystem::exists(std::filesystem::path(o.dataset) / dataset::kManifestName)) return;
+  const bool missing = dist::agree(comm, [&] {
+    return !std::filesystem::exists(std::filesystem::path(o.dataset) / dataset::kManifestName);
+  })[0].get<bool>();
+  if (!missing) return;
+  const std::uint64_t ram = dist::ram_of_hosts(comm);
   dataset::dataset_params p = dataset::params_from_profile(profile);
   p.seed = o.seed;
-  p.files = dataset::files_for_size(p, units::parse_size(o.generate, "--generate", sysinfo::ram_bytes()));
-  std::fprintf(stderr, "bench: generating a %s %s dataset in %s (first use; later runs reuse it)\n",
-               o.generate.c_str(), profile.name.c_str(), o.dataset.c_str());
+  dist::agree(comm, [&] {
+    p.files = dataset::files_for_size(p, units::parse_size(o.generate, "--generate", ram));
+    return nlohmann::json(nullptr);
+  });
+  if (comm.rank() == 0)
+    std::fprintf(stderr, "bench: generating a %s %s dataset in %s (first use; later runs reuse it)\n",
+                 o.generate.c_str(), profile.name.c_str(), o.dataset.c_str());
   dataset::datagen_options g;
   g.dir = o.dataset;
   g.params = p;
-  g.progress = !o.quiet;
-  const auto r = dataset::generate_dataset(g);
-  if (r.interrupted) throw run_error("dataset generation interrupted; rerun the same command to resume");
+  g.progress = !o.quiet && comm.rank() == 0;
+  const auto r = dataset::generate_dataset_job(g, comm);
+  if (r.interrupted) throw dist::job_error(1, "dataset generation interrupted; rerun the same command to resume");
+}
+
+// --accelerators (the job's) and --accelerators-per-rank, one from the other.
+std::uint64_t job_accelerators(const bench_cli& o, std::uint64_t ranks) {
+  if (o.accelerators && o.accelerators_per_rank && o.accelerators != o.accelerators_per_rank * ranks)
+    throw usage_error(fmt::format("--accelerators {} and --accelerators-per-rank {} disagree over {} ranks. valid: "
+                                  "one of them, or --accelerators = --accelerators-per-rank × ranks ({})",
+                                  o.accelerators, o.accelerators_per_rank, ranks, o.accelerators_per_rank * ranks));
+  if (o.accelerators_per_rank) return o.accelerators_per_rank * ranks;
+  if (!o.accelerators) return ranks;
+  if (o.accelerators % ranks)
+    throw usage_error(fmt::format("--accelerators: {} cannot be shared equally by {} ranks. valid: a multiple of {}, or "
+                                  "--accelerators-per-rank",
+                                  o.accelerators, ranks, ranks));
+  return o.accelerators;
 }
 
 int finish(const nlohmann::json& report, const std::string& summary, bool failed, const bench_cli& o) {
+  if (report.is_null()) return failed ? 1 : 0;  // not rank 0: rank 0 writes the job's report
   if (!o.quiet) std::fputs(summary.c_str(), stdout);
   if (!o.out.empty()) {
     report::write_report(o.out, report);
@@ -111,29 +142,52 @@ int finish(const nlohmann::json& report, const std::string& summary, bool failed
 }
 
 int run_bench(const bench_cli& o, const CLI::App& cmd, const cli_context& ctx) {
-  if (o.workload.empty()) throw usage_error("--workload: required (a profile name such as resnet50, or a JSON file), on the command line or in --config");
-  if (o.dataset.empty()) throw usage_error("--dataset: required (a folder made by dlsize datagen), on the command line or in --config");
-  if (!o.out.empty()) check_new_output(o.out, "--out");
-  const auto profile = config::load_workload(o.workload);
-  config::preset_overrides over;
-  if (o.batch_size) over.batch_size = o.batch_size;
-  if (!o.compute_time.empty()) over.compute_time_s = units::parse_duration(o.compute_time, "--compute-time");
-  if (!o.compute_time_stdev.empty()) over.compute_time_stdev_s = units::parse_duration(o.compute_time_stdev, "--compute-time-stdev");
-  const auto spec = config::resolve_accelerator(o.accelerator, profile, over);
-  if (o.epochs < 1) throw usage_error("--epochs: must be at least 1");
-  const double interval = units::parse_duration(o.sample_interval, "--sample-interval");
-  if (interval < 0.05) throw usage_error("--sample-interval: must be at least 50ms");
-  const double time_limit = o.time_limit.empty() ? 0 : units::parse_duration(o.time_limit, "--time-limit");
-  if (o.shard_read != "records" && o.shard_read != "stream")
-    throw usage_error(fmt::format("--shard-read: invalid value '{}'. valid: records (random record reads by index), stream (each shard read sequentially)", o.shard_read));
-  const io::engine_options eo = engine_options_of(o);
-  generate_if_missing(o, profile);
+  dist::communicator& comm = dist::world();
+  const auto ranks = static_cast<std::uint64_t>(comm.size());
+  config::workload_profile profile;
+  config::accelerator_spec spec;
+  io::engine_options eo;
+  double interval = 0, time_limit = 0;
+  std::uint64_t accelerators = 0;
+  // Everything that can be wrong with the options, checked on every rank before any work.
+  dist::agree(comm, [&] {
+    if (o.workload.empty()) throw usage_error("--workload: required (a profile name such as resnet50, or a JSON file), on the command line or in --config");
+    if (o.dataset.empty()) throw usage_error("--dataset: required (a folder made by dlsize datagen), on the command line or in --config");
+    comm.set_timeout_s(units::parse_duration(o.rank_timeout, "--rank-timeout"));
+    if (comm.timeout_s() < 1) throw usage_error("--rank-timeout: must be at least 1s");
+    if (!o.out.empty() && comm.rank() == 0) check_new_output(o.out, "--out");
+    profile = config::load_workload(o.workload);
+    config::preset_overrides over;
+    if (o.batch_size) over.batch_size = o.batch_size;
+    if (!o.compute_time.empty()) over.compute_time_s = units::parse_duration(o.compute_time, "--compute-time");
+    if (!o.compute_time_stdev.empty()) over.compute_time_stdev_s = units::parse_duration(o.compute_time_stdev, "--compute-time-stdev");
+    spec = config::resolve_accelerator(o.accelerator, profile, over);
+    if (o.epochs < 1) throw usage_error("--epochs: must be at least 1");
+    interval = units::parse_duration(o.sample_interval, "--sample-interval");
+    if (interval < 0.05) throw usage_error("--sample-interval: must be at least 50ms");
+    time_limit = o.time_limit.empty() ? 0 : units::parse_duration(o.time_limit, "--time-limit");
+    if (o.shard_read != "records" && o.shard_read != "stream")
+      throw usage_error(fmt::format("--shard-read: invalid value '{}'. valid: records (random record reads by index), stream (each shard read sequentially)", o.shard_read));
+    eo = engine_options_of(o);
+    if (spec.kind == config::accelerator_kind::none) {
+      for (const char* opt : {"--accelerators", "--accelerators-per-rank", "--prefetch", "--sync-steps", "--preprocess", "--au-threshold"})
+        if (cmd.get_option(opt)->count() > 0)
+          throw usage_error(fmt::format("{}: needs an accelerator (--accelerator emulated:TYPE); with --accelerator none only storage is read", opt));
+      if (ranks > 1)
+        throw usage_error("--accelerator none: storage-only runs are one process (use --readers for more threads); "
+                          "runs of several ranks need accelerators (--accelerator emulated:TYPE)");
+    } else {
+      if (o.verify) throw usage_error("--verify: checks storage-only runs (--accelerator none); training runs count bytes and read errors");
+      if (o.shard_read != "records") throw usage_error("--shard-read: training runs read samples by index (records); stream is for --accelerator none");
+      accelerators = job_accelerators(o, ranks);
+    }
+    return nlohmann::json(nullptr);
+  });
+  generate_if_missing(o, profile, comm);
   const auto cmdline = report::command_line_json(ctx.argc, ctx.argv);
+  nlohmann::json config = effective_config(cmd);
 
   if (spec.kind == config::accelerator_kind::none) {
-    for (const char* opt : {"--accelerators", "--prefetch", "--sync-steps", "--preprocess", "--au-threshold"})
-      if (cmd.get_option(opt)->count() > 0)
-        throw usage_error(fmt::format("{}: needs an accelerator (--accelerator emulated:TYPE); with --accelerator none only storage is read", opt));
     pipeline::storage_bench_options opt;
     opt.workload = profile.name;
     opt.dataset = o.dataset;
@@ -145,21 +199,20 @@ int run_bench(const bench_cli& o, const CLI::App& cmd, const cli_context& ctx) {
     opt.progress = !o.quiet;
     opt.time_limit_s = time_limit;
     opt.sample_interval_s = interval;
-    opt.config = effective_config(cmd);
+    opt.config = config;
     auto res = pipeline::run_storage_bench(opt, cmdline);
     return finish(res.report, res.summary_text, res.failed, o);
   }
 
-  if (o.verify) throw usage_error("--verify: checks storage-only runs (--accelerator none); training runs count bytes and read errors");
-  if (o.shard_read != "records") throw usage_error("--shard-read: training runs read samples by index (records); stream is for --accelerator none");
-  if (o.accelerators < 1) throw usage_error("--accelerators: must be at least 1");
+  config["accelerators"] = accelerators;
+  config["accelerators-per-rank"] = accelerators / ranks;
   pipeline::training_options opt;
   opt.workload = profile;
   if (!o.au_threshold.empty()) opt.workload.au_threshold = units::parse_fraction(o.au_threshold, "--au-threshold");
   opt.accelerator = spec;
   opt.dataset = o.dataset;
   opt.io = eo;
-  opt.accelerators = o.accelerators;
+  opt.accelerators = accelerators;
   opt.prefetch = o.prefetch;
   opt.sync_steps = o.sync_steps;
   opt.preprocess_s = o.preprocess.empty() ? 0 : units::parse_duration(o.preprocess, "--preprocess");
@@ -168,8 +221,22 @@ int run_bench(const bench_cli& o, const CLI::App& cmd, const cli_context& ctx) {
   opt.sample_interval_s = interval;
   opt.time_limit_s = time_limit;
   opt.progress = !o.quiet;
-  opt.config = effective_config(cmd);
-  auto res = pipeline::run_training(opt, cmdline);
+  opt.config = config;
+  std::unique_ptr<pipeline::training_run> run;
+  const auto fingerprints = dist::agree(comm, [&] {
+    run = std::make_unique<pipeline::training_run>(opt, comm);
+    return run->fingerprint();
+  });
+  dist::require_same(comm, fingerprints, "run (options and dataset)");
+  auto res = run->run(cmdline);
+  if (res.broken) {
+    // A rank is gone and the job cannot end cleanly: rank 0 writes what it has, then ends it.
+    if (comm.rank() == 0) {
+      finish(res.report, res.summary_text, true, o);
+      comm.abort(1);
+    }
+    dist::await_abort(comm);
+  }
   return finish(res.report, res.summary_text, res.failed, o);
 }
 
@@ -186,7 +253,9 @@ void setup_bench(CLI::App& app, cli_context& ctx) {
   sub->add_option("--dataset", o->dataset, "Dataset folder made by dlsize datagen");
   sub->add_option("--generate", o->generate, "Generate the dataset at --dataset with this size (2GiB, 5x-ram) if it does not exist yet");
   sub->add_option("--accelerator", o->accelerator, "none (storage only), emulated:TYPE (TYPE: an accelerator of the profile such as h100, or a calibration JSON file)");
-  sub->add_option("--accelerators", o->accelerators, "Emulated accelerators driven by this process");
+  sub->add_option("--accelerators", o->accelerators, "Emulated accelerators of the whole job, shared equally by its ranks (default: one per rank)");
+  sub->add_option("--accelerators-per-rank", o->accelerators_per_rank, "Emulated accelerators each rank (process) drives; the job has this many times the ranks");
+  sub->add_option("--rank-timeout", o->rank_timeout, "How long a rank that stopped answering is waited for before the job ends, naming it (MPI runs)");
   sub->add_option("--batch-size", o->batch_size, "Samples per step (0: the profile's value for the accelerator)");
   sub->add_option("--compute-time", o->compute_time, "Compute time per batch, e.g. 224ms (default: the profile's)");
   sub->add_option("--compute-time-stdev", o->compute_time_stdev, "Spread of the compute time (normal, clipped at 3 sigma)");

@@ -9,6 +9,9 @@
 #include "core/sysinfo.hpp"
 #include "core/units.hpp"
 #include "dataset/datagen.hpp"
+#include "dataset/datagen_job.hpp"
+#include "dist/agreement.hpp"
+#include "dist/hosts.hpp"
 
 namespace dlsize::cli {
 namespace {
@@ -25,7 +28,39 @@ struct datagen_cli {
   bool quiet = false;
 };
 
+dataset::datagen_options options_of(const datagen_cli& o, std::uint64_t ram);
+
 int run_datagen(const datagen_cli& o) {
+  dist::communicator& comm = dist::world();
+  // The options are checked on every rank first (the first collective of a command is always an
+  // agreement), then sized by the RAM of every host of the job.
+  dist::agree(comm, [&] {
+    options_of(o, sysinfo::ram_bytes());
+    return nlohmann::json(nullptr);
+  });
+  dataset::datagen_options opt = options_of(o, dist::ram_of_hosts(comm));
+  opt.progress = !o.quiet && comm.rank() == 0;
+  const auto r = dataset::generate_dataset_job(opt, comm);
+  if (comm.rank() != 0) return r.interrupted ? 1 : 0;
+  if (r.already_complete) {
+    std::printf("dataset %s is already complete with these parameters; nothing to do\n", o.dataset.c_str());
+    return 0;
+  }
+  if (r.interrupted) {
+    std::fprintf(stderr, "dlsize: datagen interrupted after %llu files; rerun the same command to resume\n",
+                 static_cast<unsigned long long>(r.files_written + r.files_kept));
+    return 1;
+  }
+  std::printf("dataset %s: %llu files (%llu written, %llu kept from an earlier run), %s in %.1f s%s\n",
+              o.dataset.c_str(), static_cast<unsigned long long>(r.files_written + r.files_kept),
+              static_cast<unsigned long long>(r.files_written), static_cast<unsigned long long>(r.files_kept),
+              units::format_bytes_binary(static_cast<double>(r.bytes_written)).c_str(), r.seconds,
+              comm.size() > 1 ? fmt::format(", by {} ranks", comm.size()).c_str() : "");
+  return 0;
+}
+
+// The generation's options from the command line; "5x-ram" counts every host of the job.
+dataset::datagen_options options_of(const datagen_cli& o, std::uint64_t ram) {
   auto profile = config::load_workload(o.workload);
   dataset::dataset_params p = dataset::params_from_profile(profile);
   p.layout = o.layout.empty() ? profile.layout : config::parse_layout(o.layout, "--layout");
@@ -38,28 +73,12 @@ int run_datagen(const datagen_cli& o) {
   p.seed = o.seed;
   if (o.size.empty() == (o.files == 0))
     throw usage_error("datagen: give exactly one of --size SIZE or --files N");
-  p.files = o.files ? o.files
-                    : dataset::files_for_size(p, units::parse_size(o.size, "--size", sysinfo::ram_bytes()));
+  p.files = o.files ? o.files : dataset::files_for_size(p, units::parse_size(o.size, "--size", ram));
   dataset::datagen_options opt;
   opt.dir = o.dataset;
   opt.params = p;
   opt.threads = o.threads;
-  opt.progress = !o.quiet;
-  auto r = dataset::generate_dataset(opt);
-  if (r.already_complete) {
-    std::printf("dataset %s is already complete with these parameters; nothing to do\n", o.dataset.c_str());
-    return 0;
-  }
-  if (r.interrupted) {
-    std::fprintf(stderr, "dlsize: datagen interrupted after %llu files; rerun the same command to resume\n",
-                 static_cast<unsigned long long>(r.files_written + r.files_kept));
-    return 1;
-  }
-  std::printf("dataset %s: %llu files (%llu written, %llu kept from an earlier run), %s in %.1f s\n",
-              o.dataset.c_str(), static_cast<unsigned long long>(r.files_written + r.files_kept),
-              static_cast<unsigned long long>(r.files_written), static_cast<unsigned long long>(r.files_kept),
-              units::format_bytes_binary(static_cast<double>(r.bytes_written)).c_str(), r.seconds);
-  return 0;
+  return opt;
 }
 
 }  // namespace

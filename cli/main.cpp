@@ -1,18 +1,65 @@
 // dlsize: sizes storage and GPUs for deep-learning training.
 // Exit codes: 0 success, 1 run failure, 2 usage or configuration error.
+//
+// Launched by an MPI launcher, every process is a rank of one job. Errors then end every rank
+// the same way: an error all ranks agreed on is printed once, by rank 0; an error only one rank
+// can know of ends the job from that rank, named.
 #include <cstdio>
+#include <functional>
 #include <iostream>
+#include <set>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 #include "commands.hpp"
+#include "core/clock.hpp"
 #include "core/error.hpp"
 #include "core/stop.hpp"
+#include "dist/agreement.hpp"
+#include "dist/communicator.hpp"
 #include "dlsize/build_config.hpp"
 #include "report/report_io.hpp"
 
-int main(int argc, char** argv) {
+namespace {
+
+using dlsize::dist::communicator;
+
+void print_error(int code, const std::string& message) {
+  std::fprintf(stderr, "dlsize: %s: %s\n", code == 2 ? "error" : "failed", message.c_str());
+}
+
+// An error that reached main in a job of several ranks. Before the first agreement the other
+// ranks are at theirs (the command line is the same everywhere, or they failed too), so this
+// one takes part with its error; after it, only this rank knows, and it ends the job.
+int job_failure(communicator& comm, int code, const std::string& message,
+                const std::function<void()>& print_own) {
+  if (comm.agreements() == 0) {
+    try {
+      dlsize::dist::agree_failure(comm, code, message);
+    } catch (const dlsize::dist::job_error& e) {
+      if (comm.rank() == 0) {
+        if (e.what() == message && print_own)
+          print_own();
+        else
+          print_error(e.exit_code(), e.what());
+      }
+      return e.exit_code();
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "dlsize: %s: failed: %s (after: %s)\n",
+                   comm.rank_name(comm.rank()).c_str(), e.what(), message.c_str());
+      comm.abort(code);
+    }
+  }
+  std::fprintf(stderr, "dlsize: %s: %s: %s\n", comm.rank_name(comm.rank()).c_str(),
+               code == 2 ? "error" : "failed", message.c_str());
+  comm.abort(code);
+  return code; // not reached
+}
+
+int run(int argc, char** argv) {
+  communicator& comm = dlsize::dist::world();
+  const bool root = comm.rank() == 0;
   dlsize::cli::cli_context ctx{argc, argv, 0};
   CLI::App app{"dlsize: size storage and GPUs for deep-learning training"};
   app.require_subcommand(0, 1);
@@ -23,34 +70,74 @@ int main(int argc, char** argv) {
   dlsize::cli::setup_bench(app, ctx);
   dlsize::cli::setup_plan(app, ctx);
   dlsize::cli::setup_compare(app, ctx);
+  // Commands other than these run in one process; as a job of several ranks they would race on
+  // the same outputs.
+  static const std::set<std::string> job_commands = {"bench", "datagen"};
+  for (CLI::App* sub : app.get_subcommands({})) {
+    const std::string name = sub->get_name();
+    if (job_commands.count(name))
+      continue;
+    sub->preparse_callback([&comm, name](std::size_t) {
+      if (comm.size() > 1)
+        throw dlsize::usage_error(
+            fmt::format("dlsize {} runs in one process, not as a job of {} ranks. valid: run it "
+                        "without mpiexec or srun (bench and datagen run as MPI jobs)",
+                        name, comm.size()));
+    });
+  }
   dlsize::install_stop_handlers();
   try {
     app.parse(argc, argv);
     if (version) {
-      std::cout << "dlsize " << DLSIZE_VERSION << "\n";
-      for (const auto& line : dlsize::report::feature_lines()) std::cout << "  " << line << "\n";
+      if (root) {
+        std::cout << "dlsize " << DLSIZE_VERSION << "\n";
+        for (const auto& line : dlsize::report::feature_lines())
+          std::cout << "  " << line << "\n";
+      }
       return 0;
     }
     if (app.get_subcommands().empty()) {
-      std::cout << app.help();
+      if (root)
+        std::cout << app.help();
       return 2;
     }
     return ctx.exit_code;
   } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
+    return root ? app.exit(e) : 0;
   } catch (const CLI::CallForAllHelp& e) {
-    return app.exit(e);
+    return root ? app.exit(e) : 0;
   } catch (const CLI::ParseError& e) {
-    app.exit(e);
-    return 2;
-  } catch (const dlsize::usage_error& e) {
-    std::fprintf(stderr, "dlsize: error: %s\n", e.what());
-    return 2;
-  } catch (const dlsize::run_error& e) {
-    std::fprintf(stderr, "dlsize: failed: %s\n", e.what());
-    return 1;
+    if (comm.size() == 1) {
+      app.exit(e);
+      return 2;
+    }
+    return job_failure(comm, 2, e.what(), [&] { app.exit(e); });
+  } catch (const dlsize::dist::job_error& e) {
+    if (root)
+      print_error(e.exit_code(), e.what());
+    return e.exit_code();
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "dlsize: failed: %s\n", e.what());
-    return 1;
+    const int code = dlsize::dist::exit_code_of(e);
+    if (comm.size() == 1) {
+      print_error(code, e.what());
+      return code;
+    }
+    return job_failure(comm, code, e.what(), nullptr);
   }
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+  dlsize::mark_process_start();
+  try {
+    dlsize::dist::init_world(argc, argv);
+  } catch (const std::exception& e) {
+    if (dlsize::dist::launcher_rank() == 0)
+      print_error(dlsize::dist::exit_code_of(e), e.what());
+    return dlsize::dist::exit_code_of(e);
+  }
+  const int code = run(argc, argv);
+  dlsize::dist::finalize_world();
+  return code;
 }

@@ -102,8 +102,8 @@ nlohmann::json effective_config(const CLI::App& cmd) {
       const auto& r = o->results();
       if (o->get_expected_min() == 0) {
         out[name] = true;
-      } else if (r.size() == 1) {
-        out[name] = typed(r[0]);
+      } else if (r.size() == 1 || o->get_multi_option_policy() == CLI::MultiOptionPolicy::TakeLast) {
+        out[name] = typed(r.back());
       } else {
         nlohmann::json a = nlohmann::json::array();
         for (const auto& x : r) a.push_back(typed(x));

@@ -23,6 +23,11 @@ inline void sleep_until_ns(std::uint64_t t) {
   }
 }
 
+// When main() began: start-up figures count from it (0 until mark_process_start() is called).
+inline std::uint64_t g_process_start_ns = 0;
+inline void mark_process_start() { g_process_start_ns = now_ns(); }
+inline std::uint64_t process_start_ns() { return g_process_start_ns; }
+
 // CPU time this thread has used.
 inline std::uint64_t thread_cpu_ns() {
   timespec ts{};

@@ -126,15 +126,9 @@ class file_writer {
 
 }  // namespace
 
-datagen_result generate_dataset(const datagen_options& opt) {
-  datagen_result res;
-  const auto t0 = now_s();
-  const bool complete = check_folder(opt.dir, opt.params);
+bool prepare_dataset_folder(const datagen_options& opt) {
+  if (check_folder(opt.dir, opt.params)) return true;
   dataset_layout layout(opt.dir, opt.params);
-  if (complete) {
-    res.already_complete = true;
-    return res;
-  }
   // The state file comes first: from here on the folder is ours, and a rerun resumes.
   write_file_atomic(opt.dir / kStateName, manifest_json(layout, "generating").dump(2) + "\n", true);
   std::error_code ec;
@@ -143,7 +137,17 @@ datagen_result generate_dataset(const datagen_options& opt) {
     fs::create_directories(sub, ec);
     if (ec) throw run_error(fmt::format("cannot create folder '{}': {}", sub.string(), ec.message()));
   }
+  return false;
+}
 
+datagen_result write_dataset_share(const datagen_options& opt, unsigned rank, unsigned ranks) {
+  datagen_result res;
+  const auto t0 = now_s();
+  dataset_layout layout(opt.dir, opt.params);
+  // This share's files: rank, rank + ranks, ...
+  const std::uint64_t share = layout.files() / ranks + (rank < layout.files() % ranks ? 1 : 0);
+  std::uint64_t share_bytes = 0;
+  for (std::uint64_t i = 0; i < share; ++i) share_bytes += layout.file_bytes(rank + i * ranks);
   std::atomic<std::uint64_t> next{0};
   std::atomic<std::uint64_t> bytes_done{0};
   std::atomic<std::uint64_t> written{0}, kept{0};
@@ -159,8 +163,9 @@ datagen_result generate_dataset(const datagen_options& opt) {
           std::lock_guard lk(err_mu);
           if (!first_error.empty()) return;
         }
-        const std::uint64_t f = next.fetch_add(1);
-        if (f >= layout.files()) return;
+        const std::uint64_t i = next.fetch_add(1);
+        if (i >= share) return;
+        const std::uint64_t f = rank + i * ranks;
         const fs::path p = layout.file_path(f);
         std::error_code e;
         fs::remove(p.string() + ".partial", e);
@@ -180,7 +185,7 @@ datagen_result generate_dataset(const datagen_options& opt) {
   std::vector<std::thread> pool;
   for (unsigned i = 0; i < threads; ++i) pool.emplace_back(worker);
   progress bar(opt.progress);
-  while (written.load() + kept.load() < layout.files()) {
+  while (written.load() + kept.load() < share) {
     {
       std::lock_guard lk(err_mu);
       if (!first_error.empty()) break;
@@ -188,9 +193,10 @@ datagen_result generate_dataset(const datagen_options& opt) {
     if (stop_requested()) break;
     const double el = now_s() - t0;
     const double done = static_cast<double>(bytes_done.load());
-    bar.update(fmt::format("datagen: {} of {} ({:.0f} %), {}", units::format_bytes_binary(done),
-                           units::format_bytes_binary(static_cast<double>(layout.total_bytes())),
-                           100.0 * done / static_cast<double>(layout.total_bytes()),
+    bar.update(fmt::format("datagen: {} of {}{} ({:.0f} %), {}", units::format_bytes_binary(done),
+                           units::format_bytes_binary(static_cast<double>(share_bytes)),
+                           ranks > 1 ? fmt::format(" (rank {}'s share)", rank) : "",
+                           share_bytes ? 100.0 * done / static_cast<double>(share_bytes) : 100.0,
                            units::format_rate_both(el > 0 ? done / el : 0)));
     usleep(100'000);
   }
@@ -201,13 +207,28 @@ datagen_result generate_dataset(const datagen_options& opt) {
   res.files_kept = kept.load();
   res.bytes_written = bytes_done.load();
   res.seconds = now_s() - t0;
-  if (stop_requested()) {
-    res.interrupted = true;
-    return res;
-  }
+  res.interrupted = stop_requested();
+  return res;
+}
+
+void seal_dataset(const datagen_options& opt) {
+  dataset_layout layout(opt.dir, opt.params);
   sync();
   write_file_atomic(opt.dir / kManifestName, manifest_json(layout, "complete").dump(2) + "\n");
+  std::error_code ec;
   fs::remove(opt.dir / kStateName, ec);
+}
+
+datagen_result generate_dataset(const datagen_options& opt) {
+  const auto t0 = now_s();
+  if (prepare_dataset_folder(opt)) {
+    datagen_result res;
+    res.already_complete = true;
+    return res;
+  }
+  datagen_result res = write_dataset_share(opt, 0, 1);
+  res.seconds = now_s() - t0;
+  if (!res.interrupted) seal_dataset(opt);
   return res;
 }
 

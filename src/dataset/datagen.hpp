@@ -31,4 +31,15 @@ struct datagen_result {
 // I/O failure.
 datagen_result generate_dataset(const datagen_options& opt);
 
+// The phases of a generation, for ranks that share it (dist::generate_dataset_job runs them
+// with agreements between). prepare_dataset_folder (one rank): checks the folder, writes the
+// state file, makes the subfolders; true when the dataset is already complete.
+bool prepare_dataset_folder(const datagen_options& opt);
+// Writes the files f with f % ranks == rank (keeping complete ones). Throws run_error on the
+// first failure; `interrupted` when a stop was asked for.
+datagen_result write_dataset_share(const datagen_options& opt, unsigned rank, unsigned ranks);
+// The last phase (one rank, after every share is written): flushes, writes the manifest,
+// removes the state file.
+void seal_dataset(const datagen_options& opt);
+
 }  // namespace dlsize::dataset

@@ -1,8 +1,7 @@
 #include "pipeline/run_monitor.hpp"
 
-#include <unistd.h>
-
 #include <algorithm>
+#include <chrono>
 #include <utility>
 
 #include <fmt/format.h>
@@ -19,13 +18,17 @@ run_monitor::run_monitor(telemetry::sampler& tele, monitor_options opt, counters
       m_stop(std::move(stop)) {}
 
 run_monitor::~run_monitor() {
-  m_done.store(true);
+  {
+    std::lock_guard lk(m_m);
+    m_done.store(true);
+  }
+  m_wake.notify_all();
   if (m_thread.joinable()) m_thread.join();
 }
 
-std::uint64_t run_monitor::start() {
+std::uint64_t run_monitor::start(std::uint64_t t0_ns) {
   m_cpu0 = telemetry::take_cpu_snapshot();
-  m_t0 = now_ns();
+  m_t0 = t0_ns ? t0_ns : now_ns();
   m_thread = std::thread([this] { loop(); });
   return m_t0;
 }
@@ -36,7 +39,11 @@ run_totals run_monitor::finish() {
   r.cpu = telemetry::cpu_between(m_cpu0, telemetry::take_cpu_snapshot());
   r.storage_bytes = m_tele.storage_bytes();
   r.wall_s = static_cast<double>(t1 - m_t0) * 1e-9;
-  m_done.store(true);
+  {
+    std::lock_guard lk(m_m);
+    m_done.store(true);
+  }
+  m_wake.notify_all();
   if (m_thread.joinable()) m_thread.join();
   r.timeseries = std::move(m_series);
   return r;
@@ -49,7 +56,10 @@ void run_monitor::loop() {
   const auto interval = static_cast<std::uint64_t>(m_opt.sample_interval_s * 1e9);
   std::uint64_t next_sample = m_t0 + interval;
   while (!m_done.load()) {
-    usleep(50'000);
+    {
+      std::unique_lock lk(m_m);
+      if (m_wake.wait_for(lk, std::chrono::milliseconds(50), [&] { return m_done.load(); })) break;
+    }
     const std::uint64_t t = now_ns();
     const double el = static_cast<double>(t - m_t0) * 1e-9;
     if (!m_stopped && stop_requested()) {

@@ -3,8 +3,10 @@
 // (and asks the run to stop once, with the reason) and redraws the progress line; every
 // sample interval it appends a telemetry point (rates over the interval) to the timeseries.
 #include <atomic>
+#include <condition_variable>
 #include <cstdint>
 #include <functional>
+#include <mutex>
 #include <string>
 #include <thread>
 
@@ -49,8 +51,9 @@ class run_monitor {
   run_monitor(const run_monitor&) = delete;
   run_monitor& operator=(const run_monitor&) = delete;
 
-  // Starts the run's clock and the thread; returns the start time (monotonic ns).
-  std::uint64_t start();
+  // Starts the run's clock (at t0_ns, or now when 0) and the thread; returns the start time
+  // (monotonic ns).
+  std::uint64_t start(std::uint64_t t0_ns = 0);
   // Stops the clock and the thread, ends the progress line and returns the totals.
   run_totals finish();
 
@@ -64,6 +67,8 @@ class run_monitor {
   std::uint64_t m_t0 = 0;
   telemetry::cpu_snapshot m_cpu0;
   std::atomic<bool> m_done{false};
+  std::mutex m_m;  // with m_wake: finish() ends the 50 ms wait at once
+  std::condition_variable m_wake;
   bool m_stopped = false;
   nlohmann::json m_series = nlohmann::json::array();
   std::thread m_thread;

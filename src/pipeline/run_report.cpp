@@ -96,15 +96,15 @@ nlohmann::json dataset_json(const std::filesystem::path& path, const dataset::da
           {"dataset_id", fmt::format("{:016x}", params.dataset_id())}};
 }
 
-nlohmann::json io_json(const io::engine_options& opt, const io::engine& eng,
-                       const io::reader_stats& all, const histogram& sample_latency,
-                       const std::string& read_unit) {
+nlohmann::json io_json(const io::engine_options& opt, const std::string& engine,
+                       const std::string& uncached_method, const io::reader_stats& all,
+                       const histogram& sample_latency, const std::string& read_unit) {
   auto or_null = [](bool has, auto v) { return has ? nlohmann::json(v) : nlohmann::json(nullptr); };
   return {
-      {"engine", eng.name()},
+      {"engine", engine},
       {"engine_requested", opt.engine},
       {"cache_mode", io::to_string(opt.cache)},
-      {"uncached_method", or_null(!eng.uncached_method().empty(), eng.uncached_method())},
+      {"uncached_method", or_null(!uncached_method.empty(), uncached_method)},
       {"queue_depth", opt.queue_depth},
       {"request_size", opt.request_size},
       {"readers", opt.readers},
@@ -151,11 +151,11 @@ void add_cpu_cost(nlohmann::json& summary, const telemetry::cpu_usage& cpu, std:
 
 nlohmann::json storage_json(bool counter_available, const std::string& counter_source,
                             std::uint64_t storage_bytes, std::uint64_t consumed_bytes, double wall_s,
-                            const nlohmann::json& memory_start, const std::string& fs_type,
-                            nlohmann::json& warnings) {
+                            const nlohmann::json& memory_start, const nlohmann::json& memory_end,
+                            const std::string& fs_type, nlohmann::json& warnings) {
   nlohmann::json s = {{"counter", counter_available ? nlohmann::json(counter_source) : nlohmann::json(nullptr)},
                       {"memory_start", memory_start},
-                      {"memory_end", telemetry::memory_json()}};
+                      {"memory_end", memory_end}};
   if (counter_available) {
     s["read_bytes"] = storage_bytes;
     s["read_bytes_per_s"] = wall_s > 0 ? static_cast<double>(storage_bytes) / wall_s : 0.0;

@@ -35,9 +35,11 @@ nlohmann::json dataset_json(const std::filesystem::path& path, const dataset::da
                             const sysinfo::mount_info& mount);
 
 // The `io` section: engine, cache mode, queue depth, request size, counters and latencies.
-nlohmann::json io_json(const io::engine_options& opt, const io::engine& eng,
-                       const io::reader_stats& all, const histogram& sample_latency,
-                       const std::string& read_unit);
+// engine: the engine that ran (io_uring, or psync after a fallback); uncached_method: how
+// uncached mode was done ("" when not).
+nlohmann::json io_json(const io::engine_options& opt, const std::string& engine,
+                       const std::string& uncached_method, const io::reader_stats& all,
+                       const histogram& sample_latency, const std::string& read_unit);
 
 // Warnings on cache honesty and engine choices, appended to warnings.
 void add_run_warnings(nlohmann::json& warnings, const io::engine_options& opt,
@@ -54,7 +56,7 @@ void add_cpu_cost(nlohmann::json& summary, const telemetry::cpu_usage& cpu, std:
 // counter fits the file system.
 nlohmann::json storage_json(bool counter_available, const std::string& counter_source,
                             std::uint64_t storage_bytes, std::uint64_t consumed_bytes, double wall_s,
-                            const nlohmann::json& memory_start, const std::string& fs_type,
-                            nlohmann::json& warnings);
+                            const nlohmann::json& memory_start, const nlohmann::json& memory_end,
+                            const std::string& fs_type, nlohmann::json& warnings);
 
 }  // namespace dlsize::pipeline

@@ -1,6 +1,8 @@
 #include "pipeline/step_metrics.hpp"
 
 #include <algorithm>
+#include <iterator>
+#include <stdexcept>
 
 namespace dlsize::pipeline {
 namespace {
@@ -59,15 +61,76 @@ overall_figures overall_of(const std::vector<accelerator_figures>& per_accelerat
   return o;
 }
 
-nlohmann::json epoch_figures(const std::vector<std::vector<step_record>>& per_accelerator,
-                             std::uint64_t epochs, std::uint64_t t0_ns) {
-  struct acc {
-    std::uint64_t steps = 0, samples = 0, bytes = 0, compute = 0, wait = 0;
-    std::uint64_t measured_samples = 0, measured_bytes = 0;
-    std::uint64_t begin = UINT64_MAX, end = 0;  // window of measured steps
-    std::uint64_t dlio_compute = 0, dlio_window = 0;
-  };
-  std::vector<acc> e(epochs);
+nlohmann::json figures_json(const accelerator_figures& f) {
+  return {{"steps", f.steps},
+          {"measured_steps", f.measured_steps},
+          {"compute_s", f.compute_s},
+          {"window_s", f.window_s},
+          {"utilization", f.utilization},
+          {"measured", f.measured},
+          {"data_wait_s", f.data_wait_s},
+          {"sync_wait_s", f.sync_wait_s},
+          {"first_step_wait_s", f.first_step_wait_s},
+          {"samples", f.samples},
+          {"bytes", f.bytes},
+          {"total_samples", f.total_samples},
+          {"total_bytes", f.total_bytes},
+          {"samples_per_s", f.samples_per_s},
+          {"data_wait", f.data_wait.to_json()}};
+}
+
+accelerator_figures figures_from_json(const nlohmann::json& j) {
+  accelerator_figures f;
+  f.steps = j.at("steps").get<std::uint64_t>();
+  f.measured_steps = j.at("measured_steps").get<std::uint64_t>();
+  f.compute_s = j.at("compute_s").get<double>();
+  f.window_s = j.at("window_s").get<double>();
+  f.utilization = j.at("utilization").get<double>();
+  f.measured = j.at("measured").get<bool>();
+  f.data_wait_s = j.at("data_wait_s").get<double>();
+  f.sync_wait_s = j.at("sync_wait_s").get<double>();
+  f.first_step_wait_s = j.at("first_step_wait_s").get<double>();
+  f.samples = j.at("samples").get<std::uint64_t>();
+  f.bytes = j.at("bytes").get<std::uint64_t>();
+  f.total_samples = j.at("total_samples").get<std::uint64_t>();
+  f.total_bytes = j.at("total_bytes").get<std::uint64_t>();
+  f.samples_per_s = j.at("samples_per_s").get<double>();
+  f.data_wait = histogram::from_json(j.at("data_wait"));
+  return f;
+}
+
+void epoch_partial::merge(const epoch_partial& o) {
+  steps += o.steps;
+  samples += o.samples;
+  bytes += o.bytes;
+  compute_ns += o.compute_ns;
+  wait_ns += o.wait_ns;
+  measured_samples += o.measured_samples;
+  measured_bytes += o.measured_bytes;
+  begin_ns = std::min(begin_ns, o.begin_ns);
+  end_ns = std::max(end_ns, o.end_ns);
+  dlio_compute_ns += o.dlio_compute_ns;
+  dlio_window_ns += o.dlio_window_ns;
+}
+
+nlohmann::json epoch_partial::to_json() const {
+  return nlohmann::json::array({steps, samples, bytes, compute_ns, wait_ns, measured_samples, measured_bytes,
+                                begin_ns, end_ns, dlio_compute_ns, dlio_window_ns});
+}
+
+epoch_partial epoch_partial::from_json(const nlohmann::json& j) {
+  epoch_partial p;
+  std::uint64_t* fields[] = {&p.steps,          &p.samples,          &p.bytes,    &p.compute_ns,
+                             &p.wait_ns,        &p.measured_samples, &p.measured_bytes, &p.begin_ns,
+                             &p.end_ns,         &p.dlio_compute_ns,  &p.dlio_window_ns};
+  if (!j.is_array() || j.size() != std::size(fields)) throw std::invalid_argument("epoch partial: 11 numbers expected");
+  for (std::size_t i = 0; i < std::size(fields); ++i) *fields[i] = j[i].get<std::uint64_t>();
+  return p;
+}
+
+std::vector<epoch_partial> epoch_partials(const std::vector<std::vector<step_record>>& per_accelerator,
+                                          std::uint64_t epochs) {
+  std::vector<epoch_partial> e(epochs);
   for (const auto& steps : per_accelerator) {
     // DLIO: within each epoch, this accelerator's first step is outside the window.
     std::size_t first_of_epoch = 0;
@@ -77,8 +140,8 @@ nlohmann::json epoch_figures(const std::vector<std::vector<step_record>>& per_ac
       if (i == 0 || steps[i - 1].epoch != s.epoch) first_of_epoch = i;
       auto& a = e[s.epoch];
       if (i > first_of_epoch) {
-        a.dlio_compute += s.compute_ns;
-        a.dlio_window += s.end_ns - steps[i - 1].end_ns;
+        a.dlio_compute_ns += s.compute_ns;
+        a.dlio_window_ns += s.end_ns - steps[i - 1].end_ns;
       }
       ++a.steps;
       a.samples += s.samples;
@@ -86,29 +149,34 @@ nlohmann::json epoch_figures(const std::vector<std::vector<step_record>>& per_ac
       if (i == 0) continue;  // the first step is outside every AU window
       a.measured_samples += s.samples;
       a.measured_bytes += s.bytes;
-      a.compute += s.compute_ns;
-      a.wait += s.wait_ns;
-      a.begin = std::min(a.begin, steps[i - 1].end_ns);
-      a.end = std::max(a.end, s.end_ns);
+      a.compute_ns += s.compute_ns;
+      a.wait_ns += s.wait_ns;
+      a.begin_ns = std::min(a.begin_ns, steps[i - 1].end_ns);
+      a.end_ns = std::max(a.end_ns, s.end_ns);
     }
   }
-  const double accels = static_cast<double>(std::max<std::size_t>(1, per_accelerator.size()));
+  return e;
+}
+
+nlohmann::json epoch_figures(const std::vector<epoch_partial>& partials, std::uint64_t accelerators,
+                             std::uint64_t t0_ns) {
+  const double accels = static_cast<double>(std::max<std::uint64_t>(1, accelerators));
   nlohmann::json out = nlohmann::json::array();
-  for (std::uint64_t i = 0; i < epochs; ++i) {
-    const auto& a = e[i];
-    const bool measured = a.end > a.begin && a.begin != UINT64_MAX;
-    const double wall = measured ? sec(a.end - a.begin) : 0;
+  for (std::size_t i = 0; i < partials.size(); ++i) {
+    const auto& a = partials[i];
+    const bool measured = a.end_ns > a.begin_ns && a.begin_ns != UINT64_MAX;
+    const double wall = measured ? sec(a.end_ns - a.begin_ns) : 0;
     nlohmann::json j = {{"epoch", i},
                         {"steps_total", a.steps},
                         {"samples", a.samples},
                         {"read_bytes", a.bytes},
-                        {"compute_s", sec(a.compute)},
-                        {"data_wait_s", sec(a.wait)}};
+                        {"compute_s", sec(a.compute_ns)},
+                        {"data_wait_s", sec(a.wait_ns)}};
     if (measured) {
-      j["start_s"] = sec(a.begin - std::min(a.begin, t0_ns));
-      j["end_s"] = sec(a.end - std::min(a.end, t0_ns));
+      j["start_s"] = sec(a.begin_ns - std::min(a.begin_ns, t0_ns));
+      j["end_s"] = sec(a.end_ns - std::min(a.end_ns, t0_ns));
       j["wall_s"] = wall;
-      j["accelerator_utilization"] = std::min(1.0, sec(a.compute) / (accels * wall));
+      j["accelerator_utilization"] = std::min(1.0, sec(a.compute_ns) / (accels * wall));
       j["samples_per_s"] = static_cast<double>(a.measured_samples) / wall;
       j["read_bytes_per_s"] = static_cast<double>(a.measured_bytes) / wall;
     } else {
@@ -120,10 +188,16 @@ nlohmann::json epoch_figures(const std::vector<std::vector<step_record>>& per_ac
       j["read_bytes_per_s"] = nullptr;
     }
     j["dlio_accelerator_utilization"] =
-        a.dlio_window ? nlohmann::json(std::min(1.0, sec(a.dlio_compute) / sec(a.dlio_window))) : nlohmann::json(nullptr);
+        a.dlio_window_ns ? nlohmann::json(std::min(1.0, sec(a.dlio_compute_ns) / sec(a.dlio_window_ns)))
+                         : nlohmann::json(nullptr);
     out.push_back(std::move(j));
   }
   return out;
+}
+
+nlohmann::json epoch_figures(const std::vector<std::vector<step_record>>& per_accelerator,
+                             std::uint64_t epochs, std::uint64_t t0_ns) {
+  return epoch_figures(epoch_partials(per_accelerator, epochs), per_accelerator.size(), t0_ns);
 }
 
 nlohmann::json epoch_mean_au(const nlohmann::json& epochs) {

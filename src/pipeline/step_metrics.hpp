@@ -45,6 +45,9 @@ struct accelerator_figures {
 
 // Figures of one accelerator from its records, in step order.
 accelerator_figures figures_of(const std::vector<step_record>& steps);
+// The figures as JSON (the data-wait histogram included) and back, to carry them between ranks.
+nlohmann::json figures_json(const accelerator_figures& f);
+accelerator_figures figures_from_json(const nlohmann::json& j);
 
 struct overall_figures {
   double utilization = 0;  // Σ compute / Σ window over the accelerators measured
@@ -56,6 +59,24 @@ struct overall_figures {
 };
 
 overall_figures overall_of(const std::vector<accelerator_figures>& per_accelerator);
+
+// The sums behind one epoch's figures, from any set of accelerators; partials of different
+// ranks merge by adding (and by the earliest begin and latest end, on a common time base).
+struct epoch_partial {
+  std::uint64_t steps = 0, samples = 0, bytes = 0, compute_ns = 0, wait_ns = 0;
+  std::uint64_t measured_samples = 0, measured_bytes = 0;
+  std::uint64_t begin_ns = UINT64_MAX, end_ns = 0;  // window of the measured steps
+  std::uint64_t dlio_compute_ns = 0, dlio_window_ns = 0;
+  void merge(const epoch_partial& o);
+  nlohmann::json to_json() const;
+  static epoch_partial from_json(const nlohmann::json& j);
+};
+
+std::vector<epoch_partial> epoch_partials(const std::vector<std::vector<step_record>>& per_accelerator,
+                                          std::uint64_t epochs);
+// The per-epoch figures (below) from merged partials of `accelerators` accelerators.
+nlohmann::json epoch_figures(const std::vector<epoch_partial>& partials, std::uint64_t accelerators,
+                             std::uint64_t t0_ns);
 
 // Per-epoch figures over all accelerators: steps, samples, bytes, wall (from the end of the
 // step before the epoch's first measured step to the epoch's last step end), AU (compute /

@@ -300,7 +300,8 @@ storage_bench_result run_storage_bench(const storage_bench_options& opt,
   if (stop_reason == "time limit reached") warnings.push_back("stopped at --time-limit before all epochs were read");
 
   nlohmann::json storage_sec = storage_json(tele.storage().available(), tele.storage().source(), totals.storage_bytes,
-                                            all.bytes, wall, memory_start, mount.fs_type, warnings);
+                                            all.bytes, wall, memory_start, telemetry::memory_json(), mount.fs_type,
+                                            warnings);
   const bool whole_files = !plan.per_record;
   nlohmann::json summary = {
       {"wall_s", wall},
@@ -313,7 +314,7 @@ storage_bench_result run_storage_bench(const storage_bench_options& opt,
       {"requests", all.requests},
   };
   add_cpu_cost(summary, cpu, all.bytes, samples);
-  const nlohmann::json io_sec = io_json(opt.io, *eng, all, sample_latency, plan.per_record ? "record" : "file");
+  const nlohmann::json io_sec = io_json(opt.io, eng->name(), eng->uncached_method(), all, sample_latency, plan.per_record ? "record" : "file");
   nlohmann::json report = report::report_header("bench", command_line);
   report.update({
       {"config", opt.config},

@@ -1,14 +1,11 @@
 #include "pipeline/training_run.hpp"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <atomic>
 #include <barrier>
-#include <chrono>
-#include <condition_variable>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 #include <fmt/format.h>
@@ -16,21 +13,20 @@
 #include "accel/emulated.hpp"
 #include "core/clock.hpp"
 #include "core/error.hpp"
-#include "core/progress.hpp"
 #include "core/rng.hpp"
-#include "core/stop.hpp"
 #include "core/sysinfo.hpp"
 #include "core/units.hpp"
 #include "dataset/layout.hpp"
 #include "pipeline/batch_board.hpp"
 #include "pipeline/preprocess.hpp"
+#include "pipeline/rank_result.hpp"
 #include "pipeline/run_monitor.hpp"
 #include "pipeline/run_report.hpp"
 #include "pipeline/sampler.hpp"
 #include "pipeline/step_metrics.hpp"
+#include "pipeline/training_report.hpp"
 #include "pipeline/training_source.hpp"
 #include "report/report_io.hpp"
-#include "telemetry/cpu_usage.hpp"
 #include "telemetry/nvml.hpp"
 #include "telemetry/sampler.hpp"
 
@@ -48,48 +44,62 @@ struct alignas(64) reader_tally {
 };
 
 // Counts each sample's bytes, runs the preprocessing on them, and reports whole samples to
-// the board.
+// the board. Samples belong to this rank's accelerators first .. first + count − 1.
 class training_consumer : public io::job_consumer {
- public:
-  training_consumer(const sampler& s, batch_board& board, unsigned readers, std::uint64_t preprocess_ns,
-                    std::size_t chunk)
-      : m_sampler(s), m_board(board), m_tally(readers) {
-    for (auto& t : m_tally) t.pre = std::make_unique<preprocessor>(preprocess_ns, chunk);
+public:
+  training_consumer(const sampler& s, batch_board& board, std::uint64_t first, std::uint64_t count,
+                    unsigned readers, std::uint64_t preprocess_ns, std::size_t chunk)
+      : m_sampler(s), m_board(board), m_first(first), m_tally(readers),
+        m_digest(std::make_unique<std::atomic<std::uint64_t>[]>(count)) {
+    for (auto& t : m_tally)
+      t.pre = std::make_unique<preprocessor>(preprocess_ns, chunk);
   }
   void on_start(unsigned, const io::read_job&) override {}
   void on_data(unsigned reader, const io::read_job& job, std::uint64_t off, const std::byte* data,
                std::size_t bytes) override {
     auto& pre = *m_tally[reader].pre;
-    if (!pre.enabled()) return;
+    if (!pre.enabled())
+      return;
     // Only the sample's own bytes, not the alignment padding of direct reads.
     const std::uint64_t lo = std::max(off, job.offset);
     const std::uint64_t hi = std::min(off + bytes, job.offset + job.length);
-    if (hi > lo) pre.feed(data + (lo - off), static_cast<std::size_t>(hi - lo));
+    if (hi > lo)
+      pre.feed(data + (lo - off), static_cast<std::size_t>(hi - lo));
   }
-  void on_done(unsigned reader, const io::read_job& job, std::uint64_t bytes, std::uint64_t latency_ns,
-               const std::string& error) override {
+  void on_done(unsigned reader, const io::read_job& job, std::uint64_t bytes,
+               std::uint64_t latency_ns, const std::string& error) override {
     auto& t = m_tally[reader];
     t.bytes.fetch_add(bytes, std::memory_order_relaxed);
     const bool failed = !error.empty() && error != "interrupted";
-    if (failed && t.failed++ == 0) t.first_error = error;
+    if (failed && t.failed++ == 0)
+      t.first_error = error;
+    const sample_slot sl = m_sampler.slot(job.tag);
+    const std::uint64_t a = sl.accelerator - m_first;
     if (error.empty()) {
       t.sample_latency.record(latency_ns);
       t.pre->finish_sample();
+      // What this accelerator read at this step, independent of the order of completions.
+      m_digest[a].fetch_add(splitmix64(splitmix64(sl.step) ^ (std::uint64_t{job.file} << 40) ^
+                                       job.offset ^ (job.length << 20)),
+                            std::memory_order_relaxed);
     }
-    const sample_slot sl = m_sampler.slot(job.tag);
-    m_board.sample_done(sl.accelerator, sl.step, bytes, failed, now_ns());
+    m_board.sample_done(a, sl.step, bytes, failed, now_ns());
   }
   std::vector<reader_tally>& tallies() { return m_tally; }
   std::uint64_t bytes() const {
     std::uint64_t b = 0;
-    for (auto& t : m_tally) b += t.bytes.load(std::memory_order_relaxed);
+    for (auto& t : m_tally)
+      b += t.bytes.load(std::memory_order_relaxed);
     return b;
   }
+  std::uint64_t digest(std::uint64_t a) const { return m_digest[a].load(); }
 
- private:
+private:
   const sampler& m_sampler;
   batch_board& m_board;
+  std::uint64_t m_first;
   std::vector<reader_tally> m_tally;
+  std::unique_ptr<std::atomic<std::uint64_t>[]> m_digest;
 };
 
 // What each accelerator thread shares with the monitor while it runs.
@@ -99,68 +109,140 @@ struct alignas(64) accel_live {
   std::atomic<std::uint64_t> compute_ns{0};
 };
 
-}  // namespace
-
-training_result run_training(const training_options& opt, const nlohmann::json& command_line) {
+dataset_layout open_for(const training_options& opt) {
   dataset_layout layout = dataset::open_dataset(opt.dataset);
   const auto& params = layout.params();
   if (params.workload != opt.workload.name)
-    throw usage_error(fmt::format("--dataset: '{}' was generated for workload '{}', not '{}'. "
-                                  "valid: --workload {} or a dataset generated for {} (dlsize datagen "
-                                  "--workload {})",
-                                  opt.dataset.string(), params.workload, opt.workload.name,
-                                  params.workload, opt.workload.name, opt.workload.name));
-  if (opt.prefetch < 1) throw usage_error("--prefetch: must be at least 1 batch");
-  if (opt.accelerators > 4096) throw usage_error("--accelerators: at most 4096 per process");
-  const auto& preset = opt.accelerator.preset;
-  const sampler smp(layout.records(), opt.accelerators, preset.batch_size, opt.epochs, opt.seed);
-  const io::file_set files = check_files(layout);
+    throw usage_error(
+        fmt::format("--dataset: '{}' was generated for workload '{}', not '{}'. "
+                    "valid: --workload {} or a dataset generated for {} (dlsize datagen "
+                    "--workload {})",
+                    opt.dataset.string(), params.workload, opt.workload.name, params.workload,
+                    opt.workload.name, opt.workload.name));
+  return layout;
+}
 
+} // namespace
+
+struct training_run::state {
+  state(const training_options& o, dist::communicator& c)
+      : opt(o), comm(c), layout(open_for(o)),
+        smp(layout.records(), o.accelerators, o.accelerator.preset.batch_size, o.epochs, o.seed) {}
+  training_options opt;
+  dist::communicator& comm;
+  dataset_layout layout;
+  sampler smp;
+  std::uint64_t first = 0, local = 0; // this rank's accelerators
+  io::file_set files;
   std::string fallback;
-  auto eng = io::make_engine(opt.io, files, fallback);
-  batch_board board(opt.accelerators, opt.prefetch, preset.batch_size);
-  training_source source(layout, smp, board);
+  std::unique_ptr<io::engine> eng;
+  sysinfo::mount_info mount;
+};
+
+training_run::training_run(const training_options& opt, dist::communicator& comm) {
+  if (opt.prefetch < 1)
+    throw usage_error("--prefetch: must be at least 1 batch");
+  const auto ranks = static_cast<std::uint64_t>(comm.size());
+  if (opt.accelerators == 0 || opt.accelerators % ranks)
+    throw usage_error(fmt::format(
+        "--accelerators: {} cannot be shared equally by {} ranks. valid: a multiple of {}, "
+        "or --accelerators-per-rank",
+        opt.accelerators, ranks, ranks));
+  if (opt.accelerators / ranks > 4096)
+    throw usage_error("--accelerators-per-rank: at most 4096 per process");
+  m = std::make_unique<state>(opt, comm);
+  m->local = opt.accelerators / ranks;
+  m->first = static_cast<std::uint64_t>(comm.rank()) * m->local;
+  m->files = check_files(m->layout);
+  m->eng = io::make_engine(opt.io, m->files, m->fallback);
+  m->mount = sysinfo::mount_of(opt.dataset.string());
+}
+
+training_run::~training_run() = default;
+
+nlohmann::json training_run::fingerprint() const {
+  return {{"dataset_id", fmt::format("{:016x}", m->layout.params().dataset_id())},
+          {"dataset_bytes", m->layout.total_bytes()},
+          {"dataset_files", m->layout.files()},
+          {"config", m->opt.config}};
+}
+
+training_result training_run::run(const nlohmann::json& command_line) {
+  const training_options& opt = m->opt;
+  dist::communicator& comm = m->comm;
+  const sampler& smp = m->smp;
+  const std::uint64_t local = m->local, first = m->first;
+  const bool root = comm.rank() == 0;
+  const auto& preset = opt.accelerator.preset;
+
+  batch_board board(local, opt.prefetch, preset.batch_size);
+  training_source source(m->layout, smp, board, first, local);
   const auto preprocess_ns = static_cast<std::uint64_t>(opt.preprocess_s * 1e9);
-  training_consumer consumer(smp, board, opt.io.readers, preprocess_ns, opt.io.request_size);
+  training_consumer consumer(smp, board, first, local, opt.io.readers, preprocess_ns,
+                             opt.io.request_size);
 
   std::vector<std::unique_ptr<accel::accelerator>> accels;
-  for (std::uint64_t a = 0; a < opt.accelerators; ++a)
+  for (std::uint64_t a = 0; a < local; ++a) {
+    const std::uint64_t g = first + a; // the same draws whichever rank drives it
     accels.push_back(std::make_unique<accel::emulated_accelerator>(
         opt.accelerator.type,
-        accel::compute_model(preset.compute_time_s, preset.compute_time_stdev_s, splitmix64(opt.seed ^ (a + 1) * 0x9e3779b97f4a7c15ull)),
+        accel::compute_model(preset.compute_time_s, preset.compute_time_stdev_s,
+                             splitmix64(opt.seed ^ (g + 1) * 0x9e3779b97f4a7c15ull)),
         preset.source));
+  }
 
-  const auto mount = sysinfo::mount_of(opt.dataset.string());
   const telemetry::nvml gpus;
-  telemetry::sampler tele(mount, gpus);
+  telemetry::sampler tele(m->mount, gpus);
   const nlohmann::json memory_start = telemetry::memory_json();
 
   std::atomic<bool> stop_io{false}, halt{false};
   std::mutex reason_m;
-  std::string stop_reason, fail_reason;
-  auto halt_run = [&](const std::string& why, bool failure) {
-    {
-      std::lock_guard lk(reason_m);
-      if (stop_reason.empty() && fail_reason.empty()) (failure ? fail_reason : stop_reason) = why;
-    }
-    halt.store(true);
+  std::string stop_reason, fail_reason; // this rank's own
+  auto halt_here = [&] {
+    halt.store(true, std::memory_order_release);
     stop_io.store(true);
     source.close();
     board.close();
   };
+  std::vector<accel_live> live(local);
+  auto counters = [&] {
+    dist::job_counters c{consumer.bytes(), 0, 0,
+                         live.empty() ? 0 : live[0].steps.load(std::memory_order_relaxed)};
+    for (auto& l : live) {
+      c.samples += l.samples.load(std::memory_order_relaxed);
+      c.compute_ns += l.compute_ns.load(std::memory_order_relaxed);
+    }
+    return c;
+  };
+  dist::run_link_options lo;
+  lo.on_halt = [&](const std::string&, bool) { halt_here(); };
+  lo.counters = counters;
+  const auto link = comm.open_run_link(lo);
+  // This rank failed: it stops, and the job with it.
+  auto fail_here = [&](const std::string& why) {
+    {
+      std::lock_guard lk(reason_m);
+      if (fail_reason.empty())
+        fail_reason = why;
+    }
+    halt_here();
+    link->fail(why);
+  };
 
   const std::uint64_t total_steps = smp.total_steps();
-  std::vector<std::vector<step_record>> records(opt.accelerators);
-  std::vector<accel_live> live(opt.accelerators);
-  // --sync-steps: a step ends, for everyone, when the slowest accelerator's compute ends (its
-  // deadline, not when threads happen to wake), as an allreduce would end.
+  const std::uint64_t spe = smp.steps_per_epoch();
+  std::vector<std::vector<step_record>> records(local);
+  // Syncs: a step ends, for every accelerator of the job, when the slowest one's compute ends
+  // (its deadline, not when threads happen to wake), as an allreduce or a barrier would end.
+  std::uint64_t t0 = 0; // the common start; set before any accelerator thread starts
   std::atomic<std::uint64_t> phase_max_end{0};
   std::uint64_t phase_end = 0;
   auto on_phase = [&]() noexcept {
-    phase_end = phase_max_end.exchange(0, std::memory_order_relaxed);
+    const std::uint64_t mine = phase_max_end.exchange(0, std::memory_order_relaxed);
+    const dist::sync_result r = link->sync(mine > t0 ? mine - t0 : 0);
+    phase_end = t0 + r.end_ns;
   };
-  std::barrier step_barrier(static_cast<std::ptrdiff_t>(opt.accelerators), on_phase);
-  std::uint64_t t0 = 0;  // set by monitor.start(), before any accelerator thread starts
+  std::barrier step_barrier(static_cast<std::ptrdiff_t>(local), on_phase);
 
   auto accel_loop = [&](std::uint64_t a) {
     auto& recs = records[a];
@@ -168,9 +250,11 @@ training_result run_training(const training_options& opt, const nlohmann::json& 
     std::uint64_t prev_end = t0;
     for (std::uint64_t t = 0; t < total_steps && !halt.load(std::memory_order_acquire); ++t) {
       const batch_board::batch b = board.wait(a, t);
-      if (!b.ready || halt.load(std::memory_order_acquire)) break;
+      if (!b.ready || halt.load(std::memory_order_acquire))
+        break;
       if (b.failed) {
-        halt_run(fmt::format("accelerator {} step {}: {} samples could not be read", a, t, b.failed), true);
+        fail_here(fmt::format("accelerator {} step {}: {} samples could not be read", first + a, t,
+                              b.failed));
         break;
       }
       // A batch that was ready in time starts at the previous deadline, not at wake-up.
@@ -179,51 +263,61 @@ training_result run_training(const training_options& opt, const nlohmann::json& 
       source.notify();
       const std::uint64_t end = accels[a]->step(start);
       std::uint64_t after = end;
-      if (opt.sync_steps) {
+      if (opt.sync_steps || (t + 1) % spe == 0) {
         std::uint64_t seen = phase_max_end.load(std::memory_order_relaxed);
-        while (seen < end && !phase_max_end.compare_exchange_weak(seen, end, std::memory_order_relaxed)) {
+        while (seen < end &&
+               !phase_max_end.compare_exchange_weak(seen, end, std::memory_order_relaxed)) {
         }
         step_barrier.arrive_and_wait();
-        // After a halt the others may have left without arriving: no allreduce happened.
+        // After a halt the others may have left without arriving: no sync happened.
         after = halt.load(std::memory_order_acquire) ? end : std::max(end, phase_end);
       }
-      const sample_slot sl = smp.slot(smp.first_job(t, a));
-      recs.push_back({t, sl.epoch, start - prev_end, end - start, after - end, after, preset.batch_size, b.bytes});
+      const sample_slot sl = smp.slot(smp.first_job(t, first + a));
+      recs.push_back({t, sl.epoch, start - prev_end, end - start, after - end, after,
+                      preset.batch_size, b.bytes});
       live[a].compute_ns.fetch_add(end - start, std::memory_order_relaxed);
       live[a].samples.fetch_add(preset.batch_size, std::memory_order_relaxed);
       live[a].steps.fetch_add(1, std::memory_order_relaxed);
       prev_end = after;
     }
-    if (opt.sync_steps) step_barrier.arrive_and_drop();
+    step_barrier.arrive_and_drop();
   };
 
+  const std::uint64_t job_accels = opt.accelerators;
   run_monitor monitor(
-      tele, {opt.sample_interval_s, opt.time_limit_s, opt.progress, opt.accelerators},
+      tele, {opt.sample_interval_s, root ? opt.time_limit_s : 0, opt.progress && root, local},
       [&] {
-        run_counters c{consumer.bytes(), 0, 0};
-        for (auto& l : live) {
-          c.samples += l.samples.load(std::memory_order_relaxed);
-          c.compute_ns += l.compute_ns.load(std::memory_order_relaxed);
+        const dist::job_counters c = counters();
+        return run_counters{c.bytes, c.samples, c.compute_ns};
+      },
+      [&](double el, const run_counters&) {
+        const dist::job_counters c = link->totals(); // the job's, on rank 0
+        const double au = el > 0 ? static_cast<double>(c.compute_ns) * 1e-9 /
+                                       (el * static_cast<double>(job_accels))
+                                 : 0;
+        const double frac = static_cast<double>(c.steps) / static_cast<double>(total_steps);
+        return fmt::format(
+            "train: epoch {}/{} step {}/{}, {:.0f} samples/s, {}, AU {:.1f} %, ETA {:.0f} s",
+            std::min(opt.epochs, c.steps / spe + 1), opt.epochs, c.steps % spe, spe,
+            el > 0 ? static_cast<double>(c.samples) / el : 0,
+            units::format_rate_both(el > 0 ? static_cast<double>(c.bytes) / el : 0), 100 * au,
+            frac > 0 ? el * (1 - frac) / frac : 0);
+      },
+      [&](const std::string& why) {
+        {
+          std::lock_guard lk(reason_m);
+          if (stop_reason.empty())
+            stop_reason = why;
         }
-        return c;
-      },
-      [&](double el, const run_counters& c) {
-        const std::uint64_t steps0 = live[0].steps.load(std::memory_order_relaxed);
-        const double au = el > 0 ? static_cast<double>(c.compute_ns) * 1e-9 / (el * static_cast<double>(opt.accelerators)) : 0;
-        const double frac = static_cast<double>(steps0) / static_cast<double>(total_steps);
-        return fmt::format("train: epoch {}/{} step {}/{}, {:.0f} samples/s, {}, AU {:.1f} %, ETA {:.0f} s",
-                           std::min(opt.epochs, steps0 / smp.steps_per_epoch() + 1), opt.epochs,
-                           steps0 % smp.steps_per_epoch(), smp.steps_per_epoch(),
-                           el > 0 ? static_cast<double>(c.samples) / el : 0,
-                           units::format_rate_both(el > 0 ? static_cast<double>(c.bytes) / el : 0), 100 * au,
-                           frac > 0 ? el * (1 - frac) / frac : 0);
-      },
-      [&](const std::string& why) { halt_run(why, false); });
-  t0 = monitor.start();
+        link->stop(why);
+      });
+  t0 = link->start();
+  monitor.start(t0);
 
   std::vector<std::thread> accel_threads;
-  for (std::uint64_t a = 0; a < opt.accelerators; ++a) accel_threads.emplace_back(accel_loop, a);
-  const io::engine_result ran = eng->run(source, consumer, stop_io);
+  for (std::uint64_t a = 0; a < local; ++a)
+    accel_threads.emplace_back(accel_loop, a);
+  const io::engine_result ran = m->eng->run(source, consumer, stop_io);
   // A reader's failure outranks the stop it caused in the accelerators.
   if (!ran.error.empty()) {
     {
@@ -231,205 +325,82 @@ training_result run_training(const training_options& opt, const nlohmann::json& 
       stop_reason.clear();
       fail_reason = ran.error;
     }
-    halt_run(ran.error, true);
+    fail_here(ran.error);
   }
-  const std::vector<io::reader_stats>& stats = ran.readers;
-  for (auto& th : accel_threads) th.join();
+  for (auto& th : accel_threads)
+    th.join();
   run_totals totals = monitor.finish();
-  const double wall = totals.wall_s;
-  const auto& cpu = totals.cpu;
 
-  // Figures.
-  const io::reader_stats all = merge_stats(stats);
-  histogram sample_latency;
-  std::uint64_t failed_samples = 0;
-  std::string first_error;
-  std::uint64_t pre_samples = 0, pre_bytes = 0, pre_cpu = 0, pre_passes = 0, pre_digest = 0;
+  rank_result r;
+  const auto& w = comm.where();
+  r.rank = w.rank;
+  r.host = w.host;
+  r.node = w.node;
+  r.local_rank = w.local_rank;
+  r.first_accelerator = first;
+  r.steps_min = UINT64_MAX;
+  for (std::uint64_t a = 0; a < local; ++a) {
+    // Times count from the common start, so that ranks' epochs line up on rank 0.
+    for (auto& s : records[a])
+      s.end_ns -= std::min(s.end_ns, t0);
+    r.devices.push_back(accels[a]->device());
+    r.accelerators.push_back(figures_of(records[a]));
+    r.sample_digests.push_back(consumer.digest(a));
+    r.steps_run += records[a].size();
+    r.steps_min = std::min<std::uint64_t>(r.steps_min, records[a].size());
+    r.samples += records[a].size() * preset.batch_size;
+  }
+  if (r.steps_min == UINT64_MAX)
+    r.steps_min = 0;
+  r.epochs = epoch_partials(records, opt.epochs);
+  r.io = merge_stats(ran.readers);
+  r.engine = m->eng->name();
+  r.uncached_method = m->eng->uncached_method();
   for (auto& t : consumer.tallies()) {
-    sample_latency.merge(t.sample_latency);
-    failed_samples += t.failed;
-    if (first_error.empty()) first_error = t.first_error;
-    pre_samples += t.pre->samples();
-    pre_bytes += t.pre->bytes();
-    pre_cpu += t.pre->cpu_ns();
-    pre_passes += t.pre->extra_passes();
-    pre_digest ^= t.pre->digest();
+    r.sample_latency.merge(t.sample_latency);
+    r.failed_samples += t.failed;
+    if (r.first_error.empty())
+      r.first_error = t.first_error;
+    r.pre_samples += t.pre->samples();
+    r.pre_bytes += t.pre->bytes();
+    r.pre_cpu_ns += t.pre->cpu_ns();
+    r.pre_passes += t.pre->extra_passes();
+    r.pre_digest ^= t.pre->digest();
   }
-  const double cpu_s = cpu.process_user_s + cpu.process_system_s;
-  const double gib = static_cast<double>(all.bytes) / (1024.0 * 1024.0 * 1024.0);  // for the text
-
-  std::vector<accelerator_figures> figs;
-  std::uint64_t consumed_samples = 0, steps_run = 0, steps_min = UINT64_MAX;
-  for (const auto& r : records) {
-    figs.push_back(figures_of(r));
-    steps_run += r.size();
-    steps_min = std::min<std::uint64_t>(steps_min, r.size());
-    consumed_samples += r.size() * preset.batch_size;
-  }
-  // A stop that came after the last step (the monitor saw a signal or the limit late) stopped
-  // nothing.
-  if (steps_min == total_steps && fail_reason.empty()) stop_reason.clear();
-  const nlohmann::json epochs_sec = epoch_figures(records, opt.epochs, t0);
-  const overall_figures overall = overall_of(figs);
-  const std::string host = sysinfo::hostname();
-  nlohmann::json accel_json = nlohmann::json::array();
-  for (std::uint64_t a = 0; a < opt.accelerators; ++a) {
-    const auto& f = figs[a];
-    nlohmann::json j = {{"id", a},
-                        {"rank", 0},
-                        {"host", host},
-                        {"device", accels[a]->device()},
-                        {"steps", f.steps},
-                        {"measured_steps", f.measured_steps},
-                        {"samples", f.total_samples},
-                        {"read_bytes", f.total_bytes},
-                        {"measured_samples", f.samples},
-                        {"measured_read_bytes", f.bytes},
-                        {"samples_per_s", f.samples_per_s},
-                        {"utilization", f.measured ? nlohmann::json(f.utilization) : nlohmann::json(nullptr)},
-                        {"compute_s", f.compute_s},
-                        {"window_s", f.window_s},
-                        {"data_wait_s", f.data_wait_s},
-                        {"sync_wait_s", f.sync_wait_s},
-                        {"first_step_wait_s", f.first_step_wait_s},
-                        {"data_wait", percentiles_json(f.data_wait)}};
-    accel_json.push_back(std::move(j));
+  r.wall_s = totals.wall_s;
+  r.cpu = totals.cpu;
+  r.storage_counter = tele.storage().available();
+  r.storage_source = tele.storage().source();
+  r.storage_bytes = totals.storage_bytes;
+  r.memory_start = memory_start;
+  r.memory_end = telemetry::memory_json();
+  r.timeseries = std::move(totals.timeseries);
+  r.host_facts = report::system_json(gpus.devices(), gpus.status())["hosts"][0];
+  add_run_warnings(r.warnings, opt.io, *m->eng, m->layout, m->fallback);
+  {
+    std::lock_guard lk(reason_m);
+    r.fail_reason = fail_reason;
+    r.stop_reason = stop_reason;
   }
 
-  const double mean_sample = static_cast<double>(layout.total_bytes()) / static_cast<double>(layout.records());
-  const double demand_per_accel = preset.compute_time_s > 0
-                                      ? static_cast<double>(preset.batch_size) * mean_sample / preset.compute_time_s
-                                      : 0.0;
-  const double threshold = opt.workload.au_threshold;
-  const bool measured = overall.measured_accelerators > 0;
-  const bool au_pass = measured && overall.utilization >= threshold;
-
-  nlohmann::json warnings = nlohmann::json::array();
-  add_run_warnings(warnings, opt.io, *eng, layout, fallback);
-  if (smp.dropped_per_epoch())
-    warnings.push_back(fmt::format("{} samples per epoch do not fill a step of {} accelerators × batch {} and are "
-                                   "not read (drop_last)",
-                                   smp.dropped_per_epoch(), opt.accelerators, preset.batch_size));
-  if (smp.steps_per_epoch() < 500)
-    warnings.push_back(fmt::format("{} steps per epoch; MLPerf Storage asks for at least 500 (a larger dataset)",
-                                   smp.steps_per_epoch()));
-  if (!measured)
-    warnings.push_back("fewer than two steps per accelerator ran: AU is not measured (the first step is excluded)");
-  if (stop_reason == "time limit reached") warnings.push_back("stopped at --time-limit before all epochs ran");
-  if (opt.sync_steps && opt.accelerators == 1) warnings.push_back("--sync-steps with one accelerator has no one to wait for");
-
-  std::string status = "complete", reason;
-  if (!fail_reason.empty()) {
-    status = "incomplete";
-    reason = fail_reason;
-    if (failed_samples) reason += fmt::format("; first read error: {}", first_error);
-  } else if (!stop_reason.empty() && stop_reason != "time limit reached") {
-    status = "incomplete";
-    reason = stop_reason;
-  } else if (failed_samples || all.errors) {
-    status = "incomplete";
-    reason = fmt::format("{} samples could not be read; first: {}", failed_samples,
-                         first_error.empty() ? all.first_error : first_error);
-  }
-
-  nlohmann::json storage_sec = storage_json(tele.storage().available(), tele.storage().source(), totals.storage_bytes,
-                                            all.bytes, wall, memory_start, mount.fs_type, warnings);
-  const double read_rate = wall > 0 ? static_cast<double>(all.bytes) / wall : 0.0;
-  nlohmann::json summary = {
-      {"samples_per_s", overall.samples_per_s},
-      {"samples_per_s_per_accelerator", opt.accelerators ? overall.samples_per_s / static_cast<double>(opt.accelerators) : 0.0},
-      {"read_bytes_per_s", read_rate},
-      {"read_bytes", all.bytes},
-      {"accelerator_utilization", measured ? nlohmann::json(overall.utilization) : nlohmann::json(nullptr)},
-      {"accelerator_utilization_min", measured ? nlohmann::json(overall.min_utilization) : nlohmann::json(nullptr)},
-      {"accelerator_utilization_epoch_mean", epoch_mean_au(epochs_sec)},
-      {"au_threshold", threshold},
-      {"au_pass", au_pass},
-      {"demand_bytes_per_s_per_accelerator", demand_per_accel},
-      {"demand_bytes_per_s", demand_per_accel * static_cast<double>(opt.accelerators)},
-      {"wall_s", wall},
-      {"epochs", opt.epochs},
-      {"epochs_completed", steps_min == UINT64_MAX ? 0 : steps_min / smp.steps_per_epoch()},
-      {"steps_per_epoch", smp.steps_per_epoch()},
-      {"steps", steps_min == UINT64_MAX ? 0 : steps_min},
-      {"steps_total", steps_run},
-      {"samples", consumed_samples},
-      {"data_wait", percentiles_json(overall.data_wait)},
-      {"data_wait_s", overall.data_wait_s},
-      {"sync_wait_s", overall.sync_wait_s},
-  };
-  add_cpu_cost(summary, cpu, all.bytes, consumed_samples);
-  nlohmann::json workload_sec = {
-      {"name", opt.workload.name},
-      {"origin", opt.workload.origin},
-      {"layout", config::to_string(params.layout)},
-      {"format", params.format},
-      {"au_threshold", threshold},
-      {"accelerator",
-       {{"type", opt.accelerator.type},
-        {"origin", opt.accelerator.origin},
-        {"batch_size", preset.batch_size},
-        {"compute_time_s", preset.compute_time_s},
-        {"compute_time_stdev_s", preset.compute_time_stdev_s},
-        {"source", preset.source}}},
-      {"mean_sample_bytes", mean_sample},
-      {"model", opt.workload.model.is_null() ? nlohmann::json::object() : opt.workload.model},
-  };
-  nlohmann::json report = report::report_header("bench", command_line);
-  report.update({
-      {"config", opt.config},
-      {"workload", workload_sec},
-      {"dataset", dataset_json(opt.dataset, layout, mount)},
-      {"system", report::system_json(gpus.devices(), gpus.status())},
-      {"topology",
-       {{"ranks", 1}, {"nodes", 1}, {"accelerators", opt.accelerators}, {"accelerators_per_node", opt.accelerators},
-        {"accelerator_kind", "emulated"}, {"sync_steps", opt.sync_steps}, {"prefetch", opt.prefetch}}},
-      {"summary", summary},
-      {"accelerators", accel_json},
-      {"epochs", epochs_sec},
-      {"io", io_json(opt.io, *eng, all, sample_latency, params.layout == config::file_layout::shards ? "record" : "file")},
-      {"preprocessing",
-       {{"enabled", preprocess_ns > 0},
-        {"cost_per_sample_s", opt.preprocess_s},
-        {"samples", pre_samples},
-        {"bytes", pre_bytes},
-        {"cpu_s", static_cast<double>(pre_cpu) * 1e-9},
-        {"extra_passes", pre_passes},
-        {"digest", fmt::format("{:016x}", pre_digest)}}},
-      {"storage", storage_sec},
-      {"timeseries", std::move(totals.timeseries)},
-      {"warnings", warnings},
-      {"status", status},
-  });
-  if (!reason.empty()) report["reason"] = reason;
-
+  const std::uint64_t end_ns = now_ns();
+  const dist::run_outcome outcome = link->finish(r.to_json().dump());
+  const std::uint64_t gathered_ns = now_ns();
   training_result res;
-  res.failed = status != "complete";
-  res.summary_text = fmt::format(
-      "{} on {} × {} (batch {}, {:.4g} s per step), {} epochs × {} steps\n"
-      "  AU          {}\n"
-      "  samples/s   {:.1f} total, {:.1f} per accelerator\n"
-      "  read        {} in {:.2f} s: {}; demand at AU 100 %: {}\n"
-      "  data wait   p50 {:.3f} ms  p90 {:.3f} ms  p99 {:.3f} ms  max {:.3f} ms (per step)\n"
-      "  latency     p50 {:.3f} ms  p99 {:.3f} ms (per request, {} {} cache)\n"
-      "  cpu         process {:.1f} % of one core, host {:.1f} %; {:.3f} CPU s per GiB, {:.4f} per 1,000 samples\n"
-      "  status      {}{}\n",
-      opt.workload.name, opt.accelerators, accels.empty() ? "" : accels[0]->device(), preset.batch_size,
-      preset.compute_time_s, opt.epochs, smp.steps_per_epoch(),
-      measured ? fmt::format("{:.1f} % (threshold {:.0f} %: {}), lowest accelerator {:.1f} %", 100 * overall.utilization,
-                             100 * threshold, au_pass ? "PASS" : "FAIL", 100 * overall.min_utilization)
-               : std::string("not measured (fewer than two steps)"),
-      overall.samples_per_s, opt.accelerators ? overall.samples_per_s / static_cast<double>(opt.accelerators) : 0.0,
-      units::format_bytes_binary(static_cast<double>(all.bytes)), wall, units::format_rate_both(read_rate),
-      units::format_rate_both(demand_per_accel * static_cast<double>(opt.accelerators)),
-      overall.data_wait.quantile(0.5) * 1e-6, overall.data_wait.quantile(0.9) * 1e-6,
-      overall.data_wait.quantile(0.99) * 1e-6, static_cast<double>(overall.data_wait.max()) * 1e-6,
-      all.read_latency.quantile(0.5) * 1e-6, all.read_latency.quantile(0.99) * 1e-6, eng->name(),
-      io::to_string(opt.io.cache), cpu.process_utilization * 100, cpu.host_utilization * 100,
-      gib > 0 ? cpu_s / gib : 0.0, consumed_samples ? cpu_s * 1000.0 / static_cast<double>(consumed_samples) : 0.0,
-      status, reason.empty() ? "" : ": " + reason);
-  res.report = std::move(report);
+  if (root) {
+    std::vector<rank_result> ranks;
+    for (const auto& p : outcome.payloads)
+      if (!p.empty())
+        ranks.push_back(rank_result::from_json(nlohmann::json::parse(p)));
+    res = build_training_report({opt, m->layout, m->mount, smp, comm, command_line, outcome,
+                                 process_start_ns(), t0, end_ns, gathered_ns},
+                                ranks);
+  }
+  res.broken = outcome.broken;
+  // Every rank exits as the report says (a broken job cannot ask: it is ended by rank 0).
+  if (!res.broken)
+    res.failed = comm.broadcast(res.failed ? "1" : "0") == "1";
   return res;
 }
 
-}  // namespace dlsize::pipeline
+} // namespace dlsize::pipeline

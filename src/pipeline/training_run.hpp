@@ -1,18 +1,22 @@
 #pragma once
-// A training run with emulated (or, later, real) accelerators: the pipeline of DESIGN.md.
-// The sampler shards each epoch over all accelerators; the engine's readers read each batch's
-// samples into the batch's slot of a prefetch queue (--prefetch slots per accelerator), with
-// optional CPU preprocessing on the bytes; each accelerator thread waits for its next batch,
-// holds it for the step's compute time, optionally meets the others at a per-step barrier
-// (--sync-steps, standing in for the gradient allreduce), and records the step.
+// A training run with emulated (or, later, real) accelerators: the pipeline of DESIGN.md, on
+// every rank of the job. The sampler shards each epoch over all accelerators of all ranks; a
+// rank's readers read its own accelerators' batches into their prefetch queues (--prefetch
+// slots per accelerator), with optional CPU preprocessing on the bytes; each accelerator thread
+// waits for its next batch, holds it for the step's compute time, and records the step. All
+// accelerators of the job meet at every epoch's end (epoch starts are aligned, as DLIO's epoch
+// barrier does) and, with --sync-steps, after every step (the gradient allreduce's stand-in).
+// Rank 0 gathers every rank's results and makes the one report.
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <string>
 
 #include <nlohmann/json.hpp>
 
 #include "config/accelerator_spec.hpp"
 #include "config/workload.hpp"
+#include "dist/communicator.hpp"
 #include "io/engine.hpp"
 
 namespace dlsize::pipeline {
@@ -22,26 +26,45 @@ struct training_options {
   config::accelerator_spec accelerator;
   std::filesystem::path dataset;
   io::engine_options io;
-  std::uint64_t accelerators = 1;
+  std::uint64_t accelerators = 1; // the job's, every rank's together (an equal share each)
   std::uint64_t prefetch = 2;     // batches loaded ahead per accelerator
   bool sync_steps = false;
-  double preprocess_s = 0;        // CPU time per sample; 0: no preprocessing
+  double preprocess_s = 0; // CPU time per sample; 0: no preprocessing
   std::uint64_t epochs = 1;
   std::uint64_t seed = 0;
   double sample_interval_s = 1.0;
-  double time_limit_s = 0;        // 0: none
+  double time_limit_s = 0; // 0: none
   bool progress = true;
-  nlohmann::json config;          // the effective options, for the report
+  nlohmann::json config; // the effective options, for the report
 };
 
 struct training_result {
-  nlohmann::json report;
-  bool failed = false;  // read errors or an interruption
+  nlohmann::json report; // rank 0 only (null elsewhere)
+  bool failed = false;   // the job's run failed or was interrupted (every rank knows)
+  bool broken = false;   // a rank stopped answering: the job cannot end cleanly
   std::string summary_text;
 };
 
-// Runs the training emulation. Throws usage_error for a dataset that does not fit the
-// workload or the topology; read errors end the run with an incomplete report.
-training_result run_training(const training_options& opt, const nlohmann::json& command_line);
+// One rank's part of a training run. The constructor does everything that can fail before the
+// run starts (the dataset, its files, the topology, the engine), so that the ranks can agree
+// on it first; run() then coordinates with the other ranks.
+class training_run {
+public:
+  // Throws usage_error for a dataset that does not fit the workload or the topology, run_error
+  // for missing or truncated files.
+  training_run(const training_options& opt, dist::communicator& comm);
+  ~training_run();
+  training_run(const training_run&) = delete;
+  training_run& operator=(const training_run&) = delete;
 
-}  // namespace dlsize::pipeline
+  // What must be the same on every rank: the dataset (id, size, files) and the options.
+  nlohmann::json fingerprint() const;
+  // Runs this rank's part; read errors end the job's run with an incomplete report.
+  training_result run(const nlohmann::json& command_line);
+
+private:
+  struct state;
+  std::unique_ptr<state> m;
+};
+
+} // namespace dlsize::pipeline

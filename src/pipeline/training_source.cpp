@@ -7,11 +7,11 @@
 namespace dlsize::pipeline {
 
 training_source::training_source(const dataset::dataset_layout& layout, const sampler& s,
-                                 const batch_board& board)
-    : m_layout(layout), m_sampler(s), m_board(board), m_accels(s.accelerators()),
+                                 const batch_board& board, std::uint64_t first, std::uint64_t count)
+    : m_layout(layout), m_sampler(s), m_board(board), m_first(first), m_accels(count),
       m_batch(s.batch_size()), m_per_accel(s.total_steps() * s.batch_size()),
       m_per_record(layout.params().layout == config::file_layout::shards),
-      m_cursor(std::make_unique<std::atomic<std::uint64_t>[]>(s.accelerators())) {}
+      m_cursor(std::make_unique<std::atomic<std::uint64_t>[]>(count)) {}
 
 training_source::state training_source::pick(std::uint64_t& accelerator) const {
   if (m_closed.load(std::memory_order_relaxed)) return state::end;
@@ -56,7 +56,7 @@ io::pull_result training_source::pull(unsigned, io::read_job& job) {
     if (c % m_batch == 0 && !m_board.may_load(a, c / m_batch)) continue;
     if (!m_cursor[a].compare_exchange_weak(c, c + 1, std::memory_order_relaxed)) continue;
     m_hint.store(a, std::memory_order_relaxed);
-    const std::uint64_t k = m_sampler.first_job(c / m_batch, a) + c % m_batch;
+    const std::uint64_t k = m_sampler.first_job(c / m_batch, m_first + a) + c % m_batch;
     job = unit_job(m_layout, m_per_record, m_sampler.sample(k), k);
     return io::pull_result::job;
   }

@@ -26,6 +26,7 @@ nlohmann::json tool_json() {
             {"psync", true},
             {"crc32c", crc32c_hardware() ? "sse4.2" : "table"},
             {"mpi", DLSIZE_HAVE_MPI != 0},
+            {"mpi_library", DLSIZE_HAVE_MPI ? nlohmann::json(DLSIZE_MPI_VERSION) : nlohmann::json(nullptr)},
             {"cuda", DLSIZE_HAVE_CUDA != 0}}}};
 }
 
@@ -34,7 +35,8 @@ std::vector<std::string> feature_lines() {
       std::string("io_uring: yes (liburing ") + DLSIZE_LIBURING_VERSION + ")",
       "psync: yes",
       fmt::format("crc32c: {}", crc32c_hardware() ? "sse4.2" : "table"),
-      DLSIZE_HAVE_MPI ? "mpi: yes (MPICH)" : "mpi: no (not built; configure with MPICH installed)",
+      DLSIZE_HAVE_MPI ? fmt::format("mpi: yes ({}; launch with mpiexec.mpich or srun --mpi=pmi2)", DLSIZE_MPI_VERSION)
+                      : "mpi: no (not built; install mpich and libmpich-dev, then reconfigure)",
       DLSIZE_HAVE_CUDA ? "cuda: yes" : "cuda: no (not built; configure with the CUDA toolkit, cuDNN and NCCL)",
   };
 }

@@ -90,7 +90,7 @@ expect_text "calibrated for 'unet3d'" "message names the calibration's workload"
 # --help documents every option.
 help=$("$DLSIZE" bench --help)
 missing=""
-for o in config workload dataset generate accelerator accelerators batch-size compute-time compute-time-stdev \
+for o in config workload dataset generate accelerator accelerators accelerators-per-rank rank-timeout batch-size compute-time compute-time-stdev \
          au-threshold prefetch sync-steps preprocess out engine cache queue-depth request-size readers epochs \
          seed max-read-rate open shard-read time-limit sample-interval verify quiet; do
   [[ $help == *"--$o "* ]] || missing+=" --$o"

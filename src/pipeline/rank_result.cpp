@@ -1,0 +1,130 @@
+#include "pipeline/rank_result.hpp"
+
+#include <fmt/format.h>
+
+#include "core/error.hpp"
+
+namespace dlsize::pipeline {
+
+nlohmann::json reader_stats_json(const io::reader_stats& s) {
+  return {{"requests", s.requests},
+          {"bytes", s.bytes},
+          {"jobs", s.jobs},
+          {"opens", s.opens},
+          {"short_reads", s.short_reads},
+          {"retries", s.retries},
+          {"errors", s.errors},
+          {"first_error", s.first_error},
+          {"read_latency", s.read_latency.to_json()},
+          {"open_latency", s.open_latency.to_json()}};
+}
+
+io::reader_stats reader_stats_from_json(const nlohmann::json& j) {
+  io::reader_stats s;
+  s.requests = j.at("requests").get<std::uint64_t>();
+  s.bytes = j.at("bytes").get<std::uint64_t>();
+  s.jobs = j.at("jobs").get<std::uint64_t>();
+  s.opens = j.at("opens").get<std::uint64_t>();
+  s.short_reads = j.at("short_reads").get<std::uint64_t>();
+  s.retries = j.at("retries").get<std::uint64_t>();
+  s.errors = j.at("errors").get<std::uint64_t>();
+  s.first_error = j.at("first_error").get<std::string>();
+  s.read_latency = histogram::from_json(j.at("read_latency"));
+  s.open_latency = histogram::from_json(j.at("open_latency"));
+  return s;
+}
+
+nlohmann::json rank_result::to_json() const {
+  nlohmann::json accels = nlohmann::json::array(), epochs_j = nlohmann::json::array();
+  for (const auto& f : accelerators)
+    accels.push_back(figures_json(f));
+  for (const auto& e : epochs)
+    epochs_j.push_back(e.to_json());
+  return {{"rank", rank},
+          {"host", host},
+          {"node", node},
+          {"local_rank", local_rank},
+          {"first_accelerator", first_accelerator},
+          {"devices", devices},
+          {"accelerators", accels},
+          {"sample_digests", sample_digests},
+          {"epochs", epochs_j},
+          {"steps_min", steps_min},
+          {"steps_run", steps_run},
+          {"samples", samples},
+          {"io", reader_stats_json(io)},
+          {"engine", engine},
+          {"uncached_method", uncached_method},
+          {"sample_latency", sample_latency.to_json()},
+          {"failed_samples", failed_samples},
+          {"first_error", first_error},
+          {"preprocessing", {pre_samples, pre_bytes, pre_cpu_ns, pre_passes, pre_digest}},
+          {"wall_s", wall_s},
+          {"cpu",
+           {cpu.wall_s, cpu.process_user_s, cpu.process_system_s, cpu.process_utilization,
+            cpu.host_utilization}},
+          {"storage",
+           {{"counter", storage_counter}, {"source", storage_source}, {"bytes", storage_bytes}}},
+          {"memory_start", memory_start},
+          {"memory_end", memory_end},
+          {"timeseries", timeseries},
+          {"host_facts", host_facts},
+          {"warnings", warnings},
+          {"fail_reason", fail_reason},
+          {"stop_reason", stop_reason}};
+}
+
+rank_result rank_result::from_json(const nlohmann::json& j) {
+  try {
+    rank_result r;
+    r.rank = j.at("rank").get<int>();
+    r.host = j.at("host").get<std::string>();
+    r.node = j.at("node").get<int>();
+    r.local_rank = j.at("local_rank").get<int>();
+    r.first_accelerator = j.at("first_accelerator").get<std::uint64_t>();
+    r.devices = j.at("devices").get<std::vector<std::string>>();
+    for (const auto& a : j.at("accelerators"))
+      r.accelerators.push_back(figures_from_json(a));
+    r.sample_digests = j.at("sample_digests").get<std::vector<std::uint64_t>>();
+    for (const auto& e : j.at("epochs"))
+      r.epochs.push_back(epoch_partial::from_json(e));
+    r.steps_min = j.at("steps_min").get<std::uint64_t>();
+    r.steps_run = j.at("steps_run").get<std::uint64_t>();
+    r.samples = j.at("samples").get<std::uint64_t>();
+    r.io = reader_stats_from_json(j.at("io"));
+    r.engine = j.at("engine").get<std::string>();
+    r.uncached_method = j.at("uncached_method").get<std::string>();
+    r.sample_latency = histogram::from_json(j.at("sample_latency"));
+    r.failed_samples = j.at("failed_samples").get<std::uint64_t>();
+    r.first_error = j.at("first_error").get<std::string>();
+    const auto& p = j.at("preprocessing");
+    r.pre_samples = p.at(0).get<std::uint64_t>();
+    r.pre_bytes = p.at(1).get<std::uint64_t>();
+    r.pre_cpu_ns = p.at(2).get<std::uint64_t>();
+    r.pre_passes = p.at(3).get<std::uint64_t>();
+    r.pre_digest = p.at(4).get<std::uint64_t>();
+    r.wall_s = j.at("wall_s").get<double>();
+    const auto& c = j.at("cpu");
+    r.cpu.wall_s = c.at(0).get<double>();
+    r.cpu.process_user_s = c.at(1).get<double>();
+    r.cpu.process_system_s = c.at(2).get<double>();
+    r.cpu.process_utilization = c.at(3).get<double>();
+    r.cpu.host_utilization = c.at(4).get<double>();
+    const auto& s = j.at("storage");
+    r.storage_counter = s.at("counter").get<bool>();
+    r.storage_source = s.at("source").get<std::string>();
+    r.storage_bytes = s.at("bytes").get<std::uint64_t>();
+    r.memory_start = j.at("memory_start");
+    r.memory_end = j.at("memory_end");
+    r.timeseries = j.at("timeseries");
+    r.host_facts = j.at("host_facts");
+    r.warnings = j.at("warnings");
+    r.fail_reason = j.at("fail_reason").get<std::string>();
+    r.stop_reason = j.at("stop_reason").get<std::string>();
+    return r;
+  } catch (const nlohmann::json::exception& e) {
+    throw run_error(fmt::format("a rank's results could not be read: {}", e.what()));
+  }
+}
+
+} // namespace dlsize::pipeline

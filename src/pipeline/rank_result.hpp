@@ -1,0 +1,59 @@
+#pragma once
+// What one rank measured in a training run, carried to rank 0 (as JSON) where the job's report
+// is made from every rank's. Everything in it merges across ranks without loss: sums, merged
+// histograms, epoch partials on the run's common time base (ns since the common start).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/histogram.hpp"
+#include "io/engine.hpp"
+#include "pipeline/step_metrics.hpp"
+#include "telemetry/cpu_usage.hpp"
+
+namespace dlsize::pipeline {
+
+struct rank_result {
+  int rank = 0;
+  std::string host;
+  int node = 0;
+  int local_rank = 0;
+  std::uint64_t first_accelerator = 0; // global id of its first accelerator
+  std::vector<std::string> devices;    // per accelerator of this rank
+  std::vector<accelerator_figures> accelerators;
+  std::vector<std::uint64_t> sample_digests; // per accelerator: what it read, by step
+  std::vector<epoch_partial> epochs;
+  std::uint64_t steps_min = 0; // steps its slowest accelerator ran
+  std::uint64_t steps_run = 0; // over its accelerators
+  std::uint64_t samples = 0;   // consumed by its accelerators
+
+  io::reader_stats io; // its readers, added up
+  std::string engine, uncached_method;
+  histogram sample_latency;
+  std::uint64_t failed_samples = 0;
+  std::string first_error;
+
+  std::uint64_t pre_samples = 0, pre_bytes = 0, pre_cpu_ns = 0, pre_passes = 0, pre_digest = 0;
+
+  double wall_s = 0;
+  telemetry::cpu_usage cpu;
+  bool storage_counter = false;
+  std::string storage_source;
+  std::uint64_t storage_bytes = 0;
+  nlohmann::json memory_start, memory_end;
+  nlohmann::json timeseries = nlohmann::json::array();
+  nlohmann::json host_facts; // the report's system.hosts entry for its host
+  nlohmann::json warnings = nlohmann::json::array();
+  std::string fail_reason, stop_reason; // as this rank saw them
+
+  nlohmann::json to_json() const;
+  // Throws run_error naming the field when the JSON is not a rank result.
+  static rank_result from_json(const nlohmann::json& j);
+};
+
+nlohmann::json reader_stats_json(const io::reader_stats& s);
+io::reader_stats reader_stats_from_json(const nlohmann::json& j);
+
+} // namespace dlsize::pipeline

@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# Scale-out over MPI on this host (mpiexec -np 2 and 4, oversubscribed): parallel datagen with one
+# manifest; the report's topology, per-rank and per-host rows, totals equal to the sums over
+# ranks; each accelerator reads the same samples whether 4 sit in one rank or in 4; and the
+# failures: a bad path on one rank, options that differ, a killed rank, a rank that stops
+# answering, an interrupt. Each ends every rank, with a message and exit code, in bounded time.
+source "$(dirname "$0")/lib.sh"
+MPIEXEC=${DLSIZE_MPIEXEC:-}
+if [[ -z $MPIEXEC ]] || ! "$DLSIZE" --version | grep -q "mpi: yes"; then
+  echo "skip: this build has no MPI (mpich and libmpich-dev not found at configure time)"
+  exit 77
+fi
+mpi() { local n=$1; shift; timeout -k 5 120 "$MPIEXEC" -np "$n" "$@"; }
+# seconds since $1 (from date +%s.%N), and a check that it is below $2
+elapsed_below() { python3 -c "import sys,time; sys.exit(0 if time.time() - float(sys.argv[1]) < float(sys.argv[2]) else 1)" "$1" "$2"; }
+
+# Parallel datagen: every rank writes its share, one manifest, a complete and valid dataset.
+ds=$SCRATCH/r50
+expect_rc 0 "datagen by 2 ranks" -- mpi 2 "$DLSIZE" datagen --workload resnet50 --dataset "$ds" --size 160MiB --quiet
+expect_text "by 2 ranks" "datagen says it ran as 2 ranks"
+[[ -f $ds/dlsize-dataset.json && ! -e $ds/.dlsize-datagen.json ]] && pass "one manifest, no state file left" || fail "manifest or state file"
+expect_rc 0 "the dataset verifies" -- "$DLSIZE" verify "$ds"
+expect_rc 0 "datagen by 4 ranks on the complete dataset does nothing" -- mpi 4 "$DLSIZE" datagen --workload resnet50 --dataset "$ds" --size 160MiB --quiet
+expect_text "already complete" "says it is complete"
+
+train=(bench --workload resnet50 --dataset "$ds" --accelerator emulated:h100 --batch-size 16 --compute-time 20ms
+       --cache buffered --epochs 2 --seed 11 --quiet)
+cat "$ds"/data/*/*.rec >/dev/null
+expect_rc 0 "4 accelerators in one process" -- "$DLSIZE" "${train[@]}" --accelerators 4 --out "$SCRATCH/one.json"
+expect_rc 0 "4 ranks of 1 accelerator" -- mpi 4 "$DLSIZE" "${train[@]}" --out "$SCRATCH/four.json"
+expect_rc 0 "2 ranks of 2 accelerators with --sync-steps" -- mpi 2 "$DLSIZE" "${train[@]}" --accelerators-per-rank 2 --sync-steps --out "$SCRATCH/two.json"
+for f in one four two; do
+  check=$(json "$SCRATCH/$f.json" "all([r['status'] == 'complete', r['topology']['accelerators'] == 4,
+    len(r['accelerators']) == 4, sorted(a['id'] for a in r['accelerators']) == [0, 1, 2, 3],
+    sum(x['samples'] for x in r['ranks']) == r['summary']['samples'] == sum(a['samples'] for a in r['accelerators']),
+    sum(x['read_bytes'] for x in r['ranks']) == r['summary']['read_bytes'] == r['io']['read_bytes'],
+    r['summary']['steps'] == 2 * r['summary']['steps_per_epoch'],
+    sum(h['accelerators'] for h in r['hosts']) == 4, len(r['system']['hosts']) == len(r['hosts']) == 1,
+    r['io']['histogram']['buckets'] and sum(b[2] for b in r['io']['histogram']['buckets']) == r['io']['requests']])")
+  [[ $check == True ]] && pass "$f: totals are the sums over ranks and accelerators" || fail "$f: totals: $(json "$SCRATCH/$f.json" "r['ranks']")"
+done
+[[ $(json "$SCRATCH/four.json" "(r['topology']['ranks'], r['topology']['nodes'], r['topology']['ranks_per_node'], r['topology']['accelerators_per_rank'], r['topology']['accelerators_per_node'], [a['rank'] for a in r['accelerators']], len(r['ranks']))") == "(4, 1, 4, 1, 4, [0, 1, 2, 3], 4)" ]] \
+  && pass "4 ranks: topology and per-rank rows" || fail "4 ranks: topology $(json "$SCRATCH/four.json" "r['topology']")"
+[[ $(json "$SCRATCH/two.json" "(r['topology']['ranks'], r['topology']['accelerators_per_rank'], [a['rank'] for a in r['accelerators']], r['topology']['sync_steps'], r['hosts'][0]['ranks'])") == "(2, 2, [0, 0, 1, 1], True, [0, 1])" ]] \
+  && pass "2 ranks: topology and host row" || fail "2 ranks: topology $(json "$SCRATCH/two.json" "r['topology']")"
+digests() { json "$1" "[a['sample_digest'] for a in sorted(r['accelerators'], key=lambda a: a['id'])]"; }
+one=$(digests "$SCRATCH/one.json")
+[[ $one == "$(digests "$SCRATCH/four.json")" && $one == "$(digests "$SCRATCH/two.json")" && $one == *0* ]] \
+  && pass "each accelerator reads the same samples in 1, 2 or 4 ranks" || fail "sample digests differ: $(digests "$SCRATCH/one.json") $(digests "$SCRATCH/four.json")"
+[[ $(json "$SCRATCH/four.json" "r['summary']['accelerator_utilization'] >= 0.8") == True ]] && pass "page-cached AU over ranks" \
+  || fail "AU over ranks $(json "$SCRATCH/four.json" "r['summary']['accelerator_utilization']")"
+
+# A bad path on one rank only: the same options, but rank 1 runs where 'ds' does not exist.
+mkdir -p "$SCRATCH/wa" "$SCRATCH/wb"
+ln -s "$ds" "$SCRATCH/wa/ds"
+rel=(bench --workload resnet50 --dataset ds --accelerator emulated:h100 --batch-size 16 --compute-time 20ms --quiet)
+t0=$(date +%s.%N)
+expect_rc 2 "a bad path on one rank" -- timeout -k 5 60 "$MPIEXEC" -np 1 -wdir "$SCRATCH/wa" "$DLSIZE" "${rel[@]}" --out "$SCRATCH/bad.json" : -np 1 -wdir "$SCRATCH/wb" "$DLSIZE" "${rel[@]}" --out "$SCRATCH/bad.json"
+expect_text "rank 1 (host " "message names the rank and host"
+expect_text "'ds' is not a dlsize dataset" "message says what is wrong"
+elapsed_below "$t0" 20 && pass "ended within 20 s" || fail "slow to end"
+[[ ! -e $SCRATCH/bad.json ]] && pass "no report for a run that never started" || fail "report written"
+[[ $(grep -c "dlsize: error" <<<"$ERR") -eq 1 ]] && pass "the error is printed once" || fail "error printed $(grep -c "dlsize: error" <<<"$ERR") times"
+
+# Options that differ across ranks are found at start.
+expect_rc 2 "options that differ across ranks" -- timeout -k 5 60 "$MPIEXEC" -np 1 "$DLSIZE" "${train[@]}" : -np 1 "$DLSIZE" "${train[@]}" --epochs 3
+expect_text "rank 1 (host" "message names the rank"
+expect_text "config.epochs 3, rank 0 has 2" "message names the option and both values"
+
+# A command that runs in one process refuses to run as a job.
+expect_rc 2 "plan as a job of 2 ranks" -- mpi 2 "$DLSIZE" plan --workload resnet50 --accelerator h100
+expect_text "runs in one process" "message says why"
+
+# signal_last_rank SIGNAL NAME: runs a long job of 3 ranks writing $SCRATCH/NAME.json, sends
+# SIGNAL to its last rank after 3 s, and waits for the job; sets rc, and t0 (when it was sent).
+long=("${train[@]}" --epochs 200 --rank-timeout 3s)
+signal_last_rank() {
+  mpi 3 "$DLSIZE" "${long[@]}" --out "$SCRATCH/$2.json" >"$SCRATCH/$2.out" 2>&1 &
+  local job=$!
+  sleep 3
+  local victim
+  victim=$(pgrep -f "$2.json" | sort -n | tail -1)
+  t0=$(date +%s.%N)
+  kill "-$1" "$victim"
+  wait $job
+  rc=$?
+  kill -KILL "$victim" 2>/dev/null
+}
+
+# A rank killed mid-run: the launcher ends the job at once; exit non-zero, no hang.
+signal_last_rank KILL killed
+[[ $rc -ne 0 && $rc -ne 124 ]] && pass "killed rank: the job exits $rc" || fail "killed rank: exit $rc"
+elapsed_below "$t0" 15 && pass "killed rank: ended within 15 s" || fail "killed rank: slow to end"
+grep -qi "killed\|signal 9" "$SCRATCH/killed.out" && pass "killed rank: the message names the signal" || fail "killed rank: $(cat "$SCRATCH/killed.out")"
+
+# A rank that stops answering (stopped, as on a hung mount): rank 0 names it after --rank-timeout,
+# writes an incomplete report of what the others measured, and ends the job.
+signal_last_rank STOP stopped
+[[ $rc -eq 1 ]] && pass "silent rank: the job exits 1" || fail "silent rank: exit $rc"
+elapsed_below "$t0" 20 && pass "silent rank: ended within 20 s" || fail "silent rank: slow to end"
+grep -q "rank 2 (host .*has not answered for 3 s" "$SCRATCH/stopped.out" && pass "silent rank: named with its host" || fail "silent rank: $(cat "$SCRATCH/stopped.out")"
+[[ $(json "$SCRATCH/stopped.json" "r['status'] == 'incomplete' and 'rank 2' in r['reason'] and [x['status'] for x in r['ranks']][2] == 'missing' and r['summary']['steps'] > 0") == True ]] \
+  && pass "silent rank: rank 0 wrote an incomplete report of the others" || fail "silent rank: report $(json "$SCRATCH/stopped.json" "r.get('reason')")"
+
+# An interrupt to the launcher reaches every rank: one incomplete report, exit 1, quickly.
+"$MPIEXEC" -np 2 "$DLSIZE" "${long[@]}" --out "$SCRATCH/int.json" >/dev/null 2>&1 &
+job=$!
+( sleep 60; kill -KILL $job 2>/dev/null ) &
+guard=$!
+sleep 3
+t0=$(date +%s.%N)
+kill -INT $job
+wait $job
+rc=$?
+kill $guard 2>/dev/null
+[[ $rc -eq 1 ]] && pass "interrupted job exits 1" || fail "interrupted job: exit $rc"
+elapsed_below "$t0" 5 && pass "interrupted job stops within 5 s" || fail "interrupted job: slow to stop"
+[[ $(json "$SCRATCH/int.json" "r['status'] == 'incomplete' and 'interrupted by signal' in r['reason'] and r['topology']['ranks'] == 2") == True ]] \
+  && pass "interrupted job: incomplete report" || fail "interrupted job: report"
+
+# Launches this build cannot serve are refused before anything runs.
+expect_rc 2 "Open MPI's launcher" -- env OMPI_COMM_WORLD_SIZE=2 OMPI_COMM_WORLD_RANK=0 "$DLSIZE" --version
+expect_text "mpiexec.mpich" "message names MPICH's launcher"
+expect_rc 2 "srun without a PMI" -- env SLURM_STEP_NUM_TASKS=4 SLURM_PROCID=0 "$DLSIZE" --version
+expect_text "srun --mpi=pmi2" "message names the fix"
+finish
