@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include "accel/cuda_backend.hpp"
 #include "commands.hpp"
 #include "core/error.hpp"
 #include "core/stop.hpp"
@@ -23,12 +24,14 @@ int main(int argc, char** argv) {
   dlsize::cli::setup_bench(app, ctx);
   dlsize::cli::setup_plan(app, ctx);
   dlsize::cli::setup_compare(app, ctx);
+  dlsize::cli::setup_calibrate(app, ctx);
   dlsize::install_stop_handlers();
   try {
     app.parse(argc, argv);
     if (version) {
       std::cout << "dlsize " << DLSIZE_VERSION << "\n";
       for (const auto& line : dlsize::report::feature_lines()) std::cout << "  " << line << "\n";
+      std::cout << "  " << dlsize::accel::cuda_backend::version_line() << "\n";
       return 0;
     }
     if (app.get_subcommands().empty()) {
