@@ -123,7 +123,7 @@ nlohmann::json calibrate(const calibrate_options& opt) {
         {"wall_time_per_step_s", w.mean},
         {"wall_time_per_step_stdev_s", w.stdev},
         {"overflow_skipped_steps", skipped},
-        {"learning_rate", opt.cuda.learning_rate},
+        {"learning_rate", opt.cuda.learning_rate > 0 ? opt.cuda.learning_rate : 0.1 * batch / 256.0},
         {"algorithms", opt.cuda.search_algorithms ? "search" : "heuristic"},
         {"pci_bus_id", info.pci_bus_id},
         {"device_memory_used_bytes", info.device_memory_used},
