@@ -11,15 +11,10 @@
 #include <cstdint>
 #include <vector>
 
+#include "accel/cuda/bucket_plan.hpp"
 #include "accel/cuda_abi.h"
 
 namespace dlsize::cuda {
-
-struct grad_bucket {
-  int lowest_layer = 0;             // the bucket starts after this layer's backward
-  std::size_t h_off = 0, h_len = 0; // range of the weight group (activation type)
-  std::size_t f_off = 0, f_len = 0; // range of the fp32 group (biases, norm parameters)
-};
 
 class grad_allreduce {
 public:
@@ -50,13 +45,5 @@ private:
   float* m_f = nullptr;
   int m_nranks = 1;
 };
-
-// Buckets of about bucket_bytes from the last layer back; layer_bytes[i] is layer i's gradient
-// size, h and f its ranges in the two groups.
-std::vector<grad_bucket> plan_buckets(const std::vector<std::size_t>& h_off,
-                                      const std::vector<std::size_t>& h_len,
-                                      const std::vector<std::size_t>& f_off,
-                                      const std::vector<std::size_t>& f_len,
-                                      std::size_t h_elem_bytes, std::size_t bucket_bytes);
 
 } // namespace dlsize::cuda
