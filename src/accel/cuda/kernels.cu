@@ -2,6 +2,8 @@
 // reductions in fp32, templated on the activation type; correctness first.
 #include <cuda_fp16.h>
 
+#include <cstdint>
+
 #include "accel/cuda/check.hpp"
 #include "accel/cuda/kernels.hpp"
 
@@ -123,25 +125,78 @@ __global__ void k_sample_labels(preprocess_args a) {
   a.labels[n] = static_cast<std::int32_t>(mix(h) % a.classes);
 }
 
-template <typename T> __global__ void k_relu(const T* x, T* y, std::size_t n) {
-  GRID_LOOP(i, n) st(y, i, fmaxf(ld(x, i), 0.0f));
+__device__ __forceinline__ float to_f(float v) {
+  return v;
+}
+__device__ __forceinline__ float to_f(__half v) {
+  return __half2float(v);
+}
+__device__ __forceinline__ void from_f(float& d, float v) {
+  d = v;
+}
+__device__ __forceinline__ void from_f(__half& d, float v) {
+  d = __float2half(v);
 }
 
-template <typename T>
-__global__ void k_relu_back(const T* y, const T* dy, T* dx, std::size_t n, float beta) {
-  GRID_LOOP(i, n) {
-    const float g = ld(y, i) > 0.0f ? ld(dy, i) : 0.0f;
-    st(dx, i, beta != 0.0f ? g + beta * ld(dx, i) : g);
+// V elements loaded and stored as one 16-byte access (V = 1: one element).
+template <typename T, int V> struct alignas(sizeof(T) * V) pack { T v[V]; };
+
+// y = op(a, b, y) element-wise over n elements in packs of V; a or b may be null (op ignores
+// them), and y is read only when op.reads_y.
+template <typename T, int V, typename Op>
+__global__ void k_map(const T* a, const T* b, T* y, std::size_t n, Op op) {
+  using P = pack<T, V>;
+  GRID_LOOP(i, n / V) {
+    const P pa = a ? reinterpret_cast<const P*>(a)[i] : P{};
+    const P pb = b ? reinterpret_cast<const P*>(b)[i] : P{};
+    P py = op.reads_y ? reinterpret_cast<const P*>(y)[i] : P{};
+#pragma unroll
+    for (int k = 0; k < V; ++k)
+      from_f(py.v[k], op(to_f(pa.v[k]), to_f(pb.v[k]), to_f(py.v[k])));
+    reinterpret_cast<P*>(y)[i] = py;
   }
 }
 
-template <typename T> __global__ void k_add(const T* a, const T* b, T* y, std::size_t n) {
-  GRID_LOOP(i, n) st(y, i, ld(a, i) + ld(b, i));
+struct relu_op {
+  bool reads_y = false;
+  __device__ float operator()(float x, float, float) const { return fmaxf(x, 0.0f); }
+};
+struct relu_back_op { // a: the ReLU's output, b: its gradient, y: the input's gradient
+  float beta;
+  bool reads_y;
+  __device__ float operator()(float out, float g, float old) const {
+    const float v = out > 0.0f ? g : 0.0f;
+    return reads_y ? v + beta * old : v;
+  }
+};
+struct add_op {
+  bool reads_y = false;
+  __device__ float operator()(float x, float z, float) const { return x + z; }
+};
+struct accumulate_op { // a: the source, y: the destination
+  float beta;
+  bool reads_y;
+  __device__ float operator()(float src, float, float old) const {
+    return reads_y ? src + beta * old : src;
+  }
+};
+
+bool aligned16(const void* p) {
+  return reinterpret_cast<std::uintptr_t>(p) % 16 == 0;
 }
 
-template <typename T>
-__global__ void k_accumulate(const T* src, T* dst, std::size_t n, float beta) {
-  GRID_LOOP(i, n) st(dst, i, beta != 0.0f ? ld(src, i) + beta * ld(dst, i) : ld(src, i));
+// Launches k_map with 16-byte packs when the count and every pointer allow it.
+template <typename T, typename Op>
+void map(const void* a, const void* b, void* y, std::size_t n, Op op, cudaStream_t s) {
+  constexpr int V = 16 / sizeof(T);
+  const auto* ta = static_cast<const T*>(a);
+  const auto* tb = static_cast<const T*>(b);
+  auto* ty = static_cast<T*>(y);
+  if (n % V == 0 && aligned16(a) && aligned16(b) && aligned16(y))
+    k_map<T, V><<<blocks_for(n / V), kThreads, 0, s>>>(ta, tb, ty, n, op);
+  else
+    k_map<T, 1><<<blocks_for(n), kThreads, 0, s>>>(ta, tb, ty, n, op);
+  check_launch();
 }
 
 template <typename T>
@@ -407,39 +462,24 @@ void preprocess(dtype t, const preprocess_args& a, cudaStream_t s) {
 }
 
 void relu_forward(dtype t, const void* x, void* y, std::size_t n, cudaStream_t s) {
-  dispatch(t, [&](auto tag) {
-    using E = typename decltype(tag)::type;
-    k_relu<<<blocks_for(n), kThreads, 0, s>>>(static_cast<const E*>(x), static_cast<E*>(y), n);
-  });
-  check_launch();
+  dispatch(t, [&](auto tag) { map<typename decltype(tag)::type>(x, nullptr, y, n, relu_op{}, s); });
 }
 
 void relu_backward(dtype t, const void* y, const void* dy, void* dx, std::size_t n, float beta,
                    cudaStream_t s) {
   dispatch(t, [&](auto tag) {
-    using E = typename decltype(tag)::type;
-    k_relu_back<<<blocks_for(n), kThreads, 0, s>>>(
-        static_cast<const E*>(y), static_cast<const E*>(dy), static_cast<E*>(dx), n, beta);
+    map<typename decltype(tag)::type>(y, dy, dx, n, relu_back_op{beta, beta != 0.0f}, s);
   });
-  check_launch();
 }
 
 void add_forward(dtype t, const void* a, const void* b, void* y, std::size_t n, cudaStream_t s) {
-  dispatch(t, [&](auto tag) {
-    using E = typename decltype(tag)::type;
-    k_add<<<blocks_for(n), kThreads, 0, s>>>(static_cast<const E*>(a), static_cast<const E*>(b),
-                                             static_cast<E*>(y), n);
-  });
-  check_launch();
+  dispatch(t, [&](auto tag) { map<typename decltype(tag)::type>(a, b, y, n, add_op{}, s); });
 }
 
 void accumulate(dtype t, const void* src, void* dst, std::size_t n, float beta, cudaStream_t s) {
   dispatch(t, [&](auto tag) {
-    using E = typename decltype(tag)::type;
-    k_accumulate<<<blocks_for(n), kThreads, 0, s>>>(static_cast<const E*>(src),
-                                                    static_cast<E*>(dst), n, beta);
+    map<typename decltype(tag)::type>(src, nullptr, dst, n, accumulate_op{beta, beta != 0.0f}, s);
   });
-  check_launch();
 }
 
 void bias_add(dtype t, void* y, const float* bias, std::size_t rows, std::size_t c,
