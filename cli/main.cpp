@@ -12,6 +12,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include "accel/cuda_backend.hpp"
 #include "commands.hpp"
 #include "core/clock.hpp"
 #include "core/error.hpp"
@@ -70,6 +71,7 @@ int run(int argc, char** argv) {
   dlsize::cli::setup_bench(app, ctx);
   dlsize::cli::setup_plan(app, ctx);
   dlsize::cli::setup_compare(app, ctx);
+  dlsize::cli::setup_calibrate(app, ctx);
   // Commands other than these run in one process; as a job of several ranks they would race on
   // the same outputs.
   static const std::set<std::string> job_commands = {"bench", "datagen"};
@@ -93,6 +95,7 @@ int run(int argc, char** argv) {
         std::cout << "dlsize " << DLSIZE_VERSION << "\n";
         for (const auto& line : dlsize::report::feature_lines())
           std::cout << "  " << line << "\n";
+        std::cout << "  " << dlsize::accel::cuda_backend::version_line() << "\n";
       }
       return 0;
     }

@@ -20,6 +20,9 @@ class accelerator {
   // Runs one training step that may start at start_ns (monotonic) and returns when it ends,
   // with the end time. Must not throw on the hot path except for hardware failures.
   virtual std::uint64_t step(std::uint64_t start_ns) = 0;
+  // Device busy time of the last step: the compute time held (emulated) or measured with CUDA
+  // events (cuda). 0 before the first step.
+  virtual std::uint64_t last_busy_ns() const { return 0; }
   // Facts for the report (the compute model, the device).
   virtual nlohmann::json describe() const = 0;
 };

@@ -16,12 +16,14 @@ class emulated_accelerator final : public accelerator {
   std::string kind() const override { return "emulated"; }
   std::string device() const override { return "emulated:" + m_type; }
   std::uint64_t step(std::uint64_t start_ns) override;
+  std::uint64_t last_busy_ns() const override { return m_last_ns; }
   nlohmann::json describe() const override;
 
  private:
   std::string m_type;
   compute_model m_model;
   std::string m_source;
+  std::uint64_t m_last_ns = 0;
 };
 
 }  // namespace dlsize::accel

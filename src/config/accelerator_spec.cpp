@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "accel/cuda_backend.hpp"
 #include "config/json_checks.hpp"
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
@@ -17,13 +18,25 @@ std::string known_types(const workload_profile& w) {
 
 }  // namespace
 
+void require_trainable(const workload_profile& w) {
+  if (w.network) return;
+  std::vector<std::string> ok;
+  for (const auto& n : known_workloads())
+    if (load_workload(n).network) ok.push_back(n);
+  throw usage_error(fmt::format("--accelerator cuda: workload '{}' has no model.layers to train. "
+                                "valid: {}, or a profile with model.layers (docs/workloads.md)",
+                                w.name, fmt::join(ok, ", ")));
+}
+
 accelerator_preset parse_calibration(const std::string& json_text, const std::string& source,
                                      const std::string& workload) {
   json_checker c(source);
   const nlohmann::json j = parse_json(json_text, source);
   if (!j.is_object()) c.fail("", "must be a JSON object");
   c.only_keys(j, "", {"schema", "workload", "accelerator", "batch_size", "compute_time_s",
-                      "compute_time_stdev_s", "source", "measured"});
+                      "compute_time_stdev_s", "source", "measured", "gpu_name", "precision",
+                      "steps", "warmup_steps", "compute_time_min_s", "compute_time_median_s",
+                      "compute_time_p95_s", "compute_time_max_s", "samples_per_s", "loss"});
   const std::string schema = c.string(j, "", "schema");
   if (schema != kCalibrationSchema)
     c.fail("schema", fmt::format("'{}' is not a calibration. valid: {}", schema, kCalibrationSchema));
@@ -36,6 +49,25 @@ accelerator_preset parse_calibration(const std::string& json_text, const std::st
   p.compute_time_s = c.number(j, "", "compute_time_s", 0, 3600);
   p.compute_time_stdev_s = c.number_or(j, "", "compute_time_stdev_s", 0, 3600, 0);
   p.source = j.contains("source") ? c.string(j, "", "source") : "calibration " + source;
+  if (j.contains("gpu_name")) p.gpu_name = c.string(j, "", "gpu_name");
+  if (j.contains("precision")) {
+    p.precision = c.string(j, "", "precision");
+    if (p.precision != "fp16" && p.precision != "tf32" && p.precision != "fp32")
+      c.fail("precision", fmt::format("'{}' is not a precision. valid: fp16, tf32, fp32", p.precision));
+  }
+  c.integer_or(j, "", "steps", 1, 1'000'000'000, 1);
+  c.integer_or(j, "", "warmup_steps", 0, 1'000'000'000, 0);
+  double lo = 0, hi = 3600;
+  for (const char* k : {"compute_time_min_s", "compute_time_median_s", "compute_time_p95_s", "compute_time_max_s"})
+    lo = c.number_or(j, "", k, lo, hi, lo);
+  if (j.contains("compute_time_min_s") && j.contains("compute_time_max_s") &&
+      !(j["compute_time_min_s"].get<double>() <= p.compute_time_s && p.compute_time_s <= j["compute_time_max_s"].get<double>()))
+    c.fail("compute_time_s", "lies outside compute_time_min_s to compute_time_max_s");
+  c.number_or(j, "", "samples_per_s", 0, 1e12, 0);
+  if (j.contains("loss")) {
+    const auto& l = c.object(j, "", "loss");
+    c.only_keys(l, "loss", {"first", "last", "falling"});
+  }
   return p;
 }
 
@@ -48,10 +80,14 @@ accelerator_spec resolve_accelerator(const std::string& spec, const workload_pro
                         "valid: --accelerator " + known_types(w));
     return a;
   }
-  if (spec == "cuda")
-    throw usage_error("--accelerator: 'cuda' is not enabled in this build (configure with "
-                      "-DDLSIZE_WITH_CUDA=ON on a machine with the CUDA toolkit, cuDNN and NCCL). "
-                      "valid: none, " + known_types(w));
+  if (spec == "cuda") {
+    // What is missing comes first: the backend, its libraries, the driver, the device.
+    accel::cuda_backend::get().require_device(0);
+    require_trainable(w);
+    throw usage_error("--accelerator cuda: training runs do not drive the CUDA backend yet; "
+                      "measure this GPU with `dlsize calibrate --workload " + w.name +
+                      " --accelerator cuda --out cal.json`, then run --accelerator emulated:cal.json");
+  }
   const std::string prefix = "emulated:";
   if (spec.rfind(prefix, 0) != 0 || spec.size() == prefix.size())
     throw usage_error(fmt::format("--accelerator: invalid value '{}'. valid: none, {}, or "

@@ -1,7 +1,8 @@
 #pragma once
 // What --accelerator names: `none` (storage only), `emulated:TYPE` with TYPE an accelerator of
 // the workload profile or a calibration file (JSON written by `dlsize calibrate` or by hand),
-// or `cuda` (the real GPU backend, when built). Overrides from the command line apply on top.
+// or `cuda` (the real GPU backend: today it only says what is missing or that training runs do
+// not drive it yet). Overrides from the command line apply on top.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -32,6 +33,9 @@ struct preset_overrides {
 // valid types when TYPE is unknown, or naming the calibration file and key when it is bad.
 accelerator_spec resolve_accelerator(const std::string& spec, const workload_profile& w,
                                      const preset_overrides& over);
+
+// Throws usage_error, listing the profiles that have one, when w has no model.layers.
+void require_trainable(const workload_profile& w);
 
 // Parses a calibration file's text; source names it in errors.
 accelerator_preset parse_calibration(const std::string& json_text, const std::string& source,

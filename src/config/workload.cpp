@@ -56,7 +56,13 @@ workload_profile parse_workload(const std::string& json_text, const std::string&
       p.accelerators.emplace(name, ap);
     }
   }
-  if (j.contains("model")) p.model = c.object(j, "", "model");
+  if (j.contains("model")) {
+    p.model = c.object(j, "", "model");
+    c.only_keys(p.model, "model", {"name", "parameters", "forward_macs", "input", "source",
+                                   "batch_size", "loss", "layers"});
+    if (p.model.contains("layers"))
+      p.network = std::make_shared<const accel::model::model_spec>(accel::model::parse_model(p.model, source));
+  }
   return p;
 }
 

@@ -4,10 +4,13 @@
 // by file path. Parsing rejects unknown keys and bad values with their key path.
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
+
+#include "accel/model/model_spec.hpp"
 
 namespace dlsize::config {
 
@@ -21,6 +24,9 @@ struct accelerator_preset {
   double compute_time_s = 0;        // per batch
   double compute_time_stdev_s = 0;  // spread, 0 for a scalar
   std::string source;
+  // From a calibration by `dlsize calibrate`: the GPU and precision measured (empty otherwise).
+  std::string gpu_name;
+  std::string precision;
 };
 
 struct workload_profile {
@@ -37,7 +43,9 @@ struct workload_profile {
   std::string sample_bytes_source;
   double au_threshold = 0.9;
   std::map<std::string, accelerator_preset> accelerators;
-  nlohmann::json model;  // model facts for the CUDA backend; kept as given
+  nlohmann::json model;  // model facts (parameters, MACs, input, source); kept as given
+  // The trainable model of model.layers, parsed and shape-checked; null without layers.
+  std::shared_ptr<const accel::model::model_spec> network;
   nlohmann::json raw;    // the profile as parsed, for the report
 };
 

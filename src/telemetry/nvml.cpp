@@ -2,6 +2,8 @@
 
 #include <dlfcn.h>
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 namespace dlsize::telemetry {
@@ -41,12 +43,13 @@ struct nvml::api {
     char bus_id[32];
   };
   nvml_return (*pci)(nvml_device, pci_info*);
+  nvml_return (*by_bus_id)(const char*, nvml_device*);
 };
 
-nvml::nvml() {
-  m_lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
+nvml::nvml(const std::string& library) : m_library(library) {
+  m_lib = dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!m_lib) {
-    m_reason = "libnvidia-ml.so.1 not found (no NVIDIA driver on this host)";
+    m_reason = library + " not found (no NVIDIA driver on this host)";
     return;
   }
   m_api = new api{};
@@ -64,8 +67,9 @@ nvml::nvml() {
                   sym(m_api->power, "nvmlDeviceGetPowerUsage");
   sym(m_api->energy, "nvmlDeviceGetTotalEnergyConsumption");
   sym(m_api->pci, "nvmlDeviceGetPciInfo_v3");
+  sym(m_api->by_bus_id, "nvmlDeviceGetHandleByPciBusId_v2");
   if (!ok) {
-    m_reason = "libnvidia-ml.so.1 lacks a needed function (driver too old)";
+    m_reason = library + " lacks a needed function (driver too old, or not NVML)";
     return;
   }
   if (const nvml_return rc = m_api->init(); rc != kSuccess) {
@@ -122,6 +126,61 @@ nlohmann::json nvml::sample() const {
     unsigned long long mj = 0;
     if (m_api->energy && m_api->energy(m_devices[i], &mj) == kSuccess) s["energy_j"] = static_cast<double>(mj) / 1000.0;
     out.push_back(std::move(s));
+  }
+  return out;
+}
+
+int nvml::index_of_pci_bus_id(const std::string& bus_id) const {
+  if (!m_ok || !m_api->by_bus_id) return -1;
+  nvml_device d = nullptr;
+  if (m_api->by_bus_id(bus_id.c_str(), &d) != kSuccess) return -1;
+  for (std::size_t i = 0; i < m_devices.size(); ++i)
+    if (m_devices[i] == d) return static_cast<int>(i);
+  return -1;
+}
+
+nlohmann::json nvml::summarize(const nlohmann::json& points) {
+  struct acc {
+    double util = 0, rx = 0, power = 0;
+    std::uint64_t n_util = 0, n_rx = 0, n_power = 0;
+    double mem_max = -1;
+    nlohmann::json energy_first, energy_last;
+  };
+  std::vector<acc> gpus;
+  for (const auto& p : points) {
+    if (!p.is_object() || !p.contains("gpus")) continue;
+    for (const auto& g : p["gpus"]) {
+      const auto i = g.value("index", std::size_t{0});
+      if (i >= gpus.size()) gpus.resize(i + 1);
+      acc& a = gpus[i];
+      auto add = [&](const char* key, double& sum, std::uint64_t& n) {
+        if (g.contains(key)) {
+          sum += g[key].get<double>();
+          ++n;
+        }
+      };
+      add("utilization", a.util, a.n_util);
+      add("pcie_rx_bytes_per_s", a.rx, a.n_rx);
+      add("power_w", a.power, a.n_power);
+      if (g.contains("memory_used_bytes")) a.mem_max = std::max(a.mem_max, g["memory_used_bytes"].get<double>());
+      if (g.contains("energy_j")) {
+        if (a.energy_first.is_null()) a.energy_first = g["energy_j"];
+        a.energy_last = g["energy_j"];
+      }
+    }
+  }
+  auto mean = [](double sum, std::uint64_t n) { return n ? nlohmann::json(sum / static_cast<double>(n)) : nlohmann::json(nullptr); };
+  nlohmann::json out = nlohmann::json::array();
+  for (std::size_t i = 0; i < gpus.size(); ++i) {
+    const acc& a = gpus[i];
+    out.push_back({{"index", i},
+                   {"utilization_mean", mean(a.util, a.n_util)},
+                   {"memory_used_max_bytes", a.mem_max < 0 ? nlohmann::json(nullptr) : nlohmann::json(a.mem_max)},
+                   {"pcie_rx_bytes_per_s_mean", mean(a.rx, a.n_rx)},
+                   {"power_w_mean", mean(a.power, a.n_power)},
+                   {"energy_j", a.energy_first.is_null()
+                                    ? nlohmann::json(nullptr)
+                                    : nlohmann::json(a.energy_last.get<double>() - a.energy_first.get<double>())}});
   }
   return out;
 }

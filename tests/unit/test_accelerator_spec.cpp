@@ -115,12 +115,23 @@ TEST_CASE("resolve_accelerator rejects overrides with accelerator none", "[accel
   }
 }
 
-TEST_CASE("resolve_accelerator of cuda says it is not enabled in this build",
+TEST_CASE("resolve_accelerator of cuda probes the backend, then says runs do not drive it yet",
           "[accelerator_spec]") {
+  dlsize::test::use_fake_cuda_module();
   const auto msg =
       usage_error_message([] { (void)resolve_accelerator("cuda", load_workload("resnet50"), {}); });
-  CHECK_THAT(msg, Contains("'cuda' is not enabled"));
-  CHECK_THAT(msg, Contains("--accelerator"));
+  CHECK_THAT(msg, Contains("--accelerator cuda: training runs do not drive the CUDA backend yet"));
+  CHECK_THAT(msg, Contains("dlsize calibrate --workload resnet50 --accelerator cuda"));
+}
+
+TEST_CASE("resolve_accelerator of cuda refuses a workload without model.layers, listing those "
+          "with one",
+          "[accelerator_spec]") {
+  dlsize::test::use_fake_cuda_module();
+  const auto msg =
+      usage_error_message([] { (void)resolve_accelerator("cuda", load_workload("ssd300"), {}); });
+  CHECK_THAT(msg, Contains("workload 'ssd300' has no model.layers"));
+  CHECK_THAT(msg, Contains("valid: resnet50, unet3d"));
 }
 
 TEST_CASE("parse_calibration accepts a valid calibration", "[accelerator_spec]") {

@@ -24,6 +24,14 @@ std::string usage_error_message(F&& f) {
   return "<no exception>";
 }
 
+// Points the CUDA backend loader at the fake module of tests/modules (a CPU stand-in), before
+// the first use of the backend in this process; every unit test that touches it calls this.
+inline void use_fake_cuda_module() {
+#ifdef DLSIZE_FAKE_CUDA_MODULE
+  ::setenv("DLSIZE_CUDA_MODULE", DLSIZE_FAKE_CUDA_MODULE, 0);
+#endif
+}
+
 // A fresh folder under the system's temporary directory, removed with everything in it when the
 // test ends.
 struct temp_dir {

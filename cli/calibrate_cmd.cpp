@@ -1,0 +1,107 @@
+// dlsize calibrate: measures the workload's real training step on this machine's GPU and writes
+// a calibration that `--accelerator emulated:FILE` uses.
+#include <cstdio>
+
+#include <fmt/format.h>
+
+#include "accel/calibrate.hpp"
+#include "commands.hpp"
+#include "config/workload.hpp"
+#include "core/atomic_file.hpp"
+#include "core/error.hpp"
+#include "report/report_io.hpp"
+
+namespace dlsize::cli {
+namespace {
+
+struct calibrate_cli {
+  std::string workload;
+  std::string accelerator;
+  std::string out;
+  std::uint64_t steps = 50;
+  std::uint64_t warmup = 10;
+  std::uint64_t batch_size = 0;
+  std::string precision = "fp16";
+  std::string algorithms = "search";
+  int device = 0;
+  double learning_rate = 0;
+  std::uint64_t seed = 0;
+  bool verbose = false;
+};
+
+int run_calibrate(const calibrate_cli& o) {
+  if (o.accelerator != "cuda")
+    throw usage_error(fmt::format("--accelerator: calibrate measures a real GPU; '{}' is not one. "
+                                  "valid: cuda",
+                                  o.accelerator));
+  if (o.algorithms != "search" && o.algorithms != "heuristic")
+    throw usage_error(
+        fmt::format("--algorithms: invalid value '{}'. valid: search, heuristic", o.algorithms));
+  if (o.batch_size > 1'000'000)
+    throw usage_error("--batch-size: valid: 1 to 1,000,000");
+  if (!o.out.empty())
+    check_new_output(o.out, "--out");
+  accel::calibrate_options c;
+  c.workload = config::load_workload(o.workload);
+  c.cuda.device = o.device;
+  c.cuda.batch_size = static_cast<std::uint32_t>(o.batch_size);
+  c.cuda.precision = accel::parse_precision(o.precision, "--precision");
+  c.cuda.search_algorithms = o.algorithms == "search";
+  c.cuda.learning_rate = o.learning_rate;
+  c.cuda.seed = o.seed;
+  c.steps = o.steps;
+  c.warmup = o.warmup;
+  c.progress = o.verbose;
+  const nlohmann::json cal = accel::calibrate(c);
+  const std::string out = o.out.empty()
+                              ? fmt::format("calibration-{}-{}-{}.json", c.workload.name,
+                                            cal["accelerator"].get<std::string>(), o.precision)
+                              : o.out;
+  if (o.out.empty())
+    check_new_output(out, "--out");
+  report::write_report(out, cal);
+  std::printf("%s on cuda:%d %s (%s, batch %llu): %.4f s per batch (stdev %.4f, p95 %.4f), "
+              "%.1f samples/s; loss %.4f -> %.4f\n",
+              c.workload.name.c_str(), o.device, cal["gpu_name"].get<std::string>().c_str(),
+              o.precision.c_str(),
+              static_cast<unsigned long long>(cal["batch_size"].get<std::uint64_t>()),
+              cal["compute_time_s"].get<double>(), cal["compute_time_stdev_s"].get<double>(),
+              cal["compute_time_p95_s"].get<double>(), cal["samples_per_s"].get<double>(),
+              cal["loss"]["first"].get<double>(), cal["loss"]["last"].get<double>());
+  std::printf("calibration: %s (use: --accelerator emulated:%s)\n", out.c_str(), out.c_str());
+  return 0;
+}
+
+} // namespace
+
+void setup_calibrate(CLI::App& app, cli_context& ctx) {
+  auto o = std::make_shared<calibrate_cli>();
+  auto* sub =
+      app.add_subcommand("calibrate", "Measure the workload's training step on this GPU and write "
+                                      "a calibration for --accelerator emulated:FILE");
+  sub->add_option("--workload", o->workload,
+                  "Workload profile name or JSON file (needs model.layers)")
+      ->required();
+  sub->add_option("--accelerator", o->accelerator, "The GPU backend to measure (cuda)")->required();
+  sub->add_option("--out", o->out,
+                  "Calibration file to write (must not exist; default "
+                  "calibration-WORKLOAD-GPU-PRECISION.json)");
+  sub->add_option("--steps", o->steps, "Measured steps")->capture_default_str();
+  sub->add_option("--warmup", o->warmup, "Warm-up steps before them")->capture_default_str();
+  sub->add_option("--batch-size", o->batch_size,
+                  "Samples per step (default: the profile's model.batch_size)");
+  sub->add_option("--precision", o->precision, "fp16 (mixed precision, tensor cores), tf32 or fp32")
+      ->capture_default_str();
+  sub->add_option("--algorithms", o->algorithms,
+                  "cuDNN algorithms: search (time each once) or heuristic")
+      ->capture_default_str();
+  sub->add_option("--device", o->device, "CUDA device index")->capture_default_str();
+  sub->add_option("--learning-rate", o->learning_rate,
+                  "SGD learning rate (default 0.1 x batch / 256)");
+  sub->add_option("--seed", o->seed, "Seed of the initial weights and the synthetic batch")
+      ->capture_default_str();
+  sub->add_flag("--verbose", o->verbose, "A line per step on stderr");
+  sub->callback([o, &ctx] { ctx.exit_code = run_calibrate(*o); });
+}
+
+} // namespace dlsize::cli

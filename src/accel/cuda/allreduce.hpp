@@ -1,0 +1,49 @@
+#pragma once
+// Data-parallel gradients: an NCCL communicator made from the id bytes that rank 0 created and
+// MPI spread, and a sum-allreduce of the gradients in buckets on a stream of its own. A bucket
+// is a run of layers whose gradients lie contiguously in both parameter groups; it starts as
+// soon as the backward pass has produced the gradients of its lowest layer, so communication
+// overlaps the rest of the backward pass.
+#include <cuda_runtime.h>
+#include <nccl.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "accel/cuda/bucket_plan.hpp"
+#include "accel/cuda_abi.h"
+
+namespace dlsize::cuda {
+
+class grad_allreduce {
+public:
+  // Checks the device count first: ncclCommInitRank without a device hangs or fails late.
+  grad_allreduce(int rank, int nranks, const std::uint8_t id[DLSIZE_CUDA_NCCL_ID_BYTES],
+                 int device);
+  ~grad_allreduce();
+  grad_allreduce(const grad_allreduce&) = delete;
+  grad_allreduce& operator=(const grad_allreduce&) = delete;
+
+  void set_buckets(std::vector<grad_bucket> b, void* h_grads, ncclDataType_t h_type,
+                   float* f_grads);
+  // After layer's backward on compute: starts the buckets whose lowest layer it is.
+  void layer_done(int layer, cudaStream_t compute);
+  // Makes compute wait for every bucket of this step.
+  void finish(cudaStream_t compute);
+  int nranks() const { return m_nranks; }
+  std::size_t buckets() const { return m_buckets.size(); }
+
+private:
+  ncclComm_t m_comm = nullptr;
+  cudaStream_t m_stream = nullptr;
+  cudaEvent_t m_done = nullptr;
+  std::vector<cudaEvent_t> m_ready;
+  std::vector<grad_bucket> m_buckets;
+  void* m_h = nullptr;
+  ncclDataType_t m_h_type = ncclFloat;
+  float* m_f = nullptr;
+  int m_nranks = 1;
+};
+
+} // namespace dlsize::cuda

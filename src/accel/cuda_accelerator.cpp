@@ -1,0 +1,200 @@
+#include "accel/cuda_accelerator.hpp"
+
+#include <fmt/format.h>
+
+#include "core/clock.hpp"
+#include "core/error.hpp"
+
+namespace dlsize::accel {
+
+std::string to_string(cuda_precision p) {
+  switch (p) {
+  case cuda_precision::fp16:
+    return "fp16";
+  case cuda_precision::tf32:
+    return "tf32";
+  case cuda_precision::fp32:
+    return "fp32";
+  }
+  return "?";
+}
+
+cuda_precision parse_precision(const std::string& text, const std::string& option) {
+  if (text == "fp16")
+    return cuda_precision::fp16;
+  if (text == "tf32")
+    return cuda_precision::tf32;
+  if (text == "fp32")
+    return cuda_precision::fp32;
+  throw usage_error(fmt::format("{}: invalid precision '{}'. valid: fp16 (mixed precision, tensor "
+                                "cores), tf32, fp32",
+                                option, text));
+}
+
+cuda_model_abi to_abi(const model::model_spec& m) {
+  cuda_model_abi a;
+  for (const auto& l : m.layers) {
+    dlsize_cuda_layer c{};
+    c.op = static_cast<int32_t>(l.kind);
+    c.input = l.input;
+    c.other = l.other;
+    c.bias = l.bias ? 1 : 0;
+    c.filters = l.filters;
+    c.kernel = l.kernel;
+    c.stride = l.stride;
+    c.pad = l.pad;
+    c.dilation = l.dilation;
+    c.rank = static_cast<uint32_t>(l.in.spatial.size());
+    c.in_channels = l.in.channels;
+    c.out_channels = l.out.channels;
+    for (std::size_t d = 0; d < 3; ++d) {
+      c.in_spatial[d] = d < l.in.spatial.size() ? l.in.spatial[d] : 1;
+      c.out_spatial[d] = d < l.out.spatial.size() ? l.out.spatial[d] : 1;
+    }
+    c.params = l.params;
+    a.layers.push_back(c);
+  }
+  a.model.layers = a.layers.data();
+  a.model.layer_count = static_cast<uint32_t>(a.layers.size());
+  a.model.rank = static_cast<uint32_t>(m.input.spatial.size());
+  a.model.input_channels = m.input.channels;
+  for (std::size_t d = 0; d < 3; ++d)
+    a.model.input_spatial[d] = d < m.input.spatial.size() ? m.input.spatial[d] : 1;
+  a.model.params = m.params();
+  a.model.classes = m.classes();
+  return a;
+}
+
+std::uint64_t staged_bytes_per_sample(const model::model_spec& m) {
+  std::uint64_t b = m.input.channels;
+  for (auto d : m.input.spatial)
+    b *= d + d / 8;
+  return b;
+}
+
+cuda_accelerator::cuda_accelerator(const model::model_spec& m, const cuda_options& opt)
+    : m_api(cuda_backend::get().api()), m_precision(opt.precision) {
+  cuda_backend::get().require_device(opt.device);
+  m_batch = opt.batch_size ? opt.batch_size : static_cast<std::uint32_t>(m.batch_size);
+  if (opt.slots < 1)
+    throw usage_error("--prefetch: the CUDA accelerator needs at least 1 slot");
+  const cuda_model_abi abi = to_abi(m);
+  dlsize_cuda_trainer_options o{};
+  o.struct_size = sizeof o;
+  o.device = opt.device;
+  o.batch_size = m_batch;
+  o.precision = static_cast<int32_t>(opt.precision);
+  o.algorithms = opt.search_algorithms ? DLSIZE_CUDA_ALGO_SEARCH : DLSIZE_CUDA_ALGO_HEURISTIC;
+  o.slots = opt.slots;
+  o.sample_bytes_max = opt.sample_bytes_max ? opt.sample_bytes_max : staged_bytes_per_sample(m);
+  o.learning_rate = opt.learning_rate;
+  o.momentum = opt.momentum;
+  o.weight_decay = opt.weight_decay;
+  o.seed = opt.seed;
+  dlsize_cuda_status st{};
+  DLSIZE_CUDA_CALL(m_api.create(&abi.model, &o, &m_trainer, &st), st);
+  DLSIZE_CUDA_CALL(m_api.info(m_trainer, &m_info, &st), st);
+  m_build = m_api.build;
+  m_params = m.params();
+}
+
+cuda_accelerator::~cuda_accelerator() {
+  if (m_trainer)
+    m_api.destroy(m_trainer);
+}
+
+std::string cuda_accelerator::device() const {
+  return fmt::format("cuda:{}", m_info.device_name);
+}
+
+std::uint64_t cuda_accelerator::step(std::uint64_t) {
+  dlsize_cuda_status st{};
+  const std::uint32_t slot = m_synthetic ? 0 : slot_of(m_next);
+  DLSIZE_CUDA_CALL(m_api.step(m_trainer, slot, 1, &m_last, &st), st);
+  ++m_next;
+  return now_ns();
+}
+
+std::uint64_t cuda_accelerator::last_busy_ns() const {
+  return static_cast<std::uint64_t>(m_last.busy_ms * 1e6 + 0.5);
+}
+
+nlohmann::json cuda_accelerator::describe() const {
+  return {{"kind", "cuda"},
+          {"device", m_info.device_name},
+          {"pci_bus_id", m_info.pci_bus_id},
+          {"precision", to_string(m_precision)},
+          {"batch_size", m_batch},
+          {"parameters", m_info.params},
+          {"slots", m_info.slots},
+          {"allreduce_buckets", m_info.buckets},
+          {"device_memory_used_bytes", m_info.device_memory_used},
+          {"staging_bytes", m_info.staging_bytes},
+          {"backend", m_build}};
+}
+
+void cuda_accelerator::acquire(std::uint64_t batch) {
+  dlsize_cuda_status st{};
+  DLSIZE_CUDA_CALL(m_api.acquire_slot(m_trainer, slot_of(batch), &st), st);
+}
+
+void cuda_accelerator::stage_sample(std::uint64_t batch, std::uint32_t index, const std::byte* data,
+                                    std::size_t length) {
+  dlsize_cuda_status st{};
+  DLSIZE_CUDA_CALL(m_api.stage_sample(m_trainer, slot_of(batch), index, data, length, &st), st);
+}
+
+void cuda_accelerator::submit(std::uint64_t batch, std::uint32_t samples) {
+  dlsize_cuda_status st{};
+  DLSIZE_CUDA_CALL(m_api.submit_slot(m_trainer, slot_of(batch), samples, &st), st);
+}
+
+void cuda_accelerator::use_synthetic(std::uint64_t seed) {
+  dlsize_cuda_status st{};
+  DLSIZE_CUDA_CALL(m_api.fill_synthetic(m_trainer, 0, seed, &st), st);
+  m_synthetic = true;
+}
+
+std::vector<std::uint8_t> cuda_accelerator::nccl_unique_id() {
+  std::vector<std::uint8_t> id(DLSIZE_CUDA_NCCL_ID_BYTES);
+  dlsize_cuda_status st{};
+  DLSIZE_CUDA_CALL(cuda_backend::get().api().nccl_unique_id(id.data(), &st), st);
+  return id;
+}
+
+void cuda_accelerator::join(int rank, int nranks, const std::vector<std::uint8_t>& id) {
+  if (id.size() != DLSIZE_CUDA_NCCL_ID_BYTES)
+    throw usage_error(
+        fmt::format("NCCL unique id: {} bytes, needs {}", id.size(), DLSIZE_CUDA_NCCL_ID_BYTES));
+  dlsize_cuda_status st{};
+  DLSIZE_CUDA_CALL(m_api.nccl_init(m_trainer, rank, nranks, id.data(), &st), st);
+  DLSIZE_CUDA_CALL(m_api.info(m_trainer, &m_info, &st), st);
+}
+
+std::vector<float> cuda_accelerator::params() const {
+  std::vector<float> p(m_params);
+  dlsize_cuda_status st{};
+  DLSIZE_CUDA_CALL(m_api.read_params(m_trainer, p.data(), p.size(), &st), st);
+  return p;
+}
+
+void cuda_accelerator::set_params(const std::vector<float>& p) {
+  dlsize_cuda_status st{};
+  DLSIZE_CUDA_CALL(m_api.write_params(m_trainer, p.data(), p.size(), &st), st);
+}
+
+std::vector<float> cuda_accelerator::grads() const {
+  std::vector<float> g(m_params);
+  dlsize_cuda_status st{};
+  DLSIZE_CUDA_CALL(m_api.read_grads(m_trainer, g.data(), g.size(), &st), st);
+  return g;
+}
+
+double cuda_accelerator::loss_only() {
+  dlsize_cuda_status st{};
+  dlsize_cuda_step_result r{};
+  DLSIZE_CUDA_CALL(m_api.step(m_trainer, m_synthetic ? 0 : slot_of(m_next++), 0, &r, &st), st);
+  return r.loss;
+}
+
+} // namespace dlsize::accel
