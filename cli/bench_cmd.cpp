@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "commands.hpp"
+#include "accel/cuda_accelerator.hpp"
 #include "config/accelerator_spec.hpp"
 #include "config/workload.hpp"
 #include "core/atomic_file.hpp"
@@ -43,6 +44,7 @@ struct bench_cli {
   std::uint64_t prefetch = 2;
   bool sync_steps = false;
   std::string preprocess;
+  std::string precision = "fp16";
   std::string out;
   std::string engine = "io_uring";
   std::string cache = "direct";
@@ -170,7 +172,7 @@ int run_bench(const bench_cli& o, const CLI::App& cmd, const cli_context& ctx) {
       throw usage_error(fmt::format("--shard-read: invalid value '{}'. valid: records (random record reads by index), stream (each shard read sequentially)", o.shard_read));
     eo = engine_options_of(o);
     if (spec.kind == config::accelerator_kind::none) {
-      for (const char* opt : {"--accelerators", "--accelerators-per-rank", "--prefetch", "--sync-steps", "--preprocess", "--au-threshold"})
+      for (const char* opt : {"--accelerators", "--accelerators-per-rank", "--prefetch", "--sync-steps", "--preprocess", "--au-threshold", "--precision"})
         if (cmd.get_option(opt)->count() > 0)
           throw usage_error(fmt::format("{}: needs an accelerator (--accelerator emulated:TYPE); with --accelerator none only storage is read", opt));
       if (ranks > 1)
@@ -180,6 +182,11 @@ int run_bench(const bench_cli& o, const CLI::App& cmd, const cli_context& ctx) {
       if (o.verify) throw usage_error("--verify: checks storage-only runs (--accelerator none); training runs count bytes and read errors");
       if (o.shard_read != "records") throw usage_error("--shard-read: training runs read samples by index (records); stream is for --accelerator none");
       accelerators = job_accelerators(o, ranks);
+      if (spec.kind == config::accelerator_kind::cuda)
+        accel::parse_precision(o.precision, "--precision");
+      else if (cmd.get_option("--precision")->count() > 0)
+        throw usage_error("--precision: applies to --accelerator cuda (a real GPU's arithmetic); an emulated "
+                          "accelerator's compute time is given");
     }
     return nlohmann::json(nullptr);
   });
@@ -216,6 +223,7 @@ int run_bench(const bench_cli& o, const CLI::App& cmd, const cli_context& ctx) {
   opt.prefetch = o.prefetch;
   opt.sync_steps = o.sync_steps;
   opt.preprocess_s = o.preprocess.empty() ? 0 : units::parse_duration(o.preprocess, "--preprocess");
+  opt.precision = o.precision;
   opt.epochs = o.epochs;
   opt.seed = o.seed;
   opt.sample_interval_s = interval;
@@ -228,6 +236,7 @@ int run_bench(const bench_cli& o, const CLI::App& cmd, const cli_context& ctx) {
     return run->fingerprint();
   });
   dist::require_same(comm, fingerprints, "run (options and dataset)");
+  run->join_ranks();
   auto res = run->run(cmdline);
   if (res.broken) {
     // A rank is gone and the job cannot end cleanly: rank 0 writes what it has, then ends it.
@@ -263,6 +272,7 @@ void setup_bench(CLI::App& app, cli_context& ctx) {
   sub->add_option("--prefetch", o->prefetch, "Batches loaded ahead per accelerator (the prefetch queue's depth)");
   sub->add_flag("--sync-steps", o->sync_steps, "A barrier across accelerators after every step (stands in for the gradient allreduce)");
   sub->add_option("--preprocess", o->preprocess, "CPU preprocessing per sample, e.g. 200us: checksum and float conversion of the bytes, then more passes until this CPU time is spent");
+  sub->add_option("--precision", o->precision, "--accelerator cuda: fp16 (mixed precision on tensor cores), tf32 or fp32");
   sub->add_option("--out", o->out, "Report file to write (must not exist)");
   sub->add_option("--engine", o->engine, "I/O engine: io_uring or psync (pread threads)");
   sub->add_option("--cache", o->cache, "direct (O_DIRECT), buffered, or uncached (RWF_DONTCACHE or fadvise)");

@@ -11,6 +11,9 @@
  * Ownership: create() returns a trainer that destroy() frees; the model and options passed to
  * create() are copied. Host bytes passed to stage_sample() are copied before it returns.
  *
+ * Version 2: stage_sample() takes a piece of a sample at an offset (the pieces of one sample in
+ * any order, as a reader's requests complete), and the sample's whole length.
+ *
  * Threads: probe() and nccl_unique_id() from any thread. For one trainer: step() from one
  * thread at a time; acquire_slot(), stage_sample() and submit_slot() from any threads (stage
  * distinct indices of a slot concurrently), also while step() runs on another slot; destroy()
@@ -27,7 +30,7 @@
 extern "C" {
 #endif
 
-#define DLSIZE_CUDA_ABI_VERSION 1u
+#define DLSIZE_CUDA_ABI_VERSION 2u
 #define DLSIZE_CUDA_ENTRY "dlsize_cuda_module"
 #define DLSIZE_CUDA_MODULE_FILE "dlsize-cuda.so"
 #define DLSIZE_CUDA_NCCL_ID_BYTES 128
@@ -169,10 +172,14 @@ typedef struct dlsize_cuda_api {
   void (*destroy)(dlsize_cuda_trainer* t);
   int32_t (*info)(dlsize_cuda_trainer* t, dlsize_cuda_trainer_info* out, dlsize_cuda_status* st);
 
-  /* Loading a batch: acquire_slot, stage_sample for each sample, submit_slot. */
+  /* Loading a batch: acquire_slot, stage_sample for each piece of each sample, submit_slot.
+   * stage_sample copies bytes [offset, offset + length) of sample `index` (whose whole length is
+   * sample_length) into the slot, as far as sample_bytes_max reaches; pieces past it are taken
+   * and ignored. The pieces of one sample come from one thread at a time. */
   int32_t (*acquire_slot)(dlsize_cuda_trainer* t, uint32_t slot, dlsize_cuda_status* st);
-  int32_t (*stage_sample)(dlsize_cuda_trainer* t, uint32_t slot, uint32_t index, const void* bytes,
-                          uint64_t length, dlsize_cuda_status* st);
+  int32_t (*stage_sample)(dlsize_cuda_trainer* t, uint32_t slot, uint32_t index, uint64_t offset,
+                          const void* bytes, uint64_t length, uint64_t sample_length,
+                          dlsize_cuda_status* st);
   int32_t (*submit_slot)(dlsize_cuda_trainer* t, uint32_t slot, uint32_t samples,
                          dlsize_cuda_status* st);
   /* Fills a slot with random bytes on the device and keeps it: step() may use it again and

@@ -140,8 +140,16 @@ void cuda_accelerator::acquire(std::uint64_t batch) {
 
 void cuda_accelerator::stage_sample(std::uint64_t batch, std::uint32_t index, const std::byte* data,
                                     std::size_t length) {
+  stage_piece(batch, index, 0, data, length, length);
+}
+
+void cuda_accelerator::stage_piece(std::uint64_t batch, std::uint32_t index, std::uint64_t offset,
+                                   const std::byte* data, std::size_t length,
+                                   std::uint64_t sample_length) {
   dlsize_cuda_status st{};
-  DLSIZE_CUDA_CALL(m_api.stage_sample(m_trainer, slot_of(batch), index, data, length, &st), st);
+  DLSIZE_CUDA_CALL(m_api.stage_sample(m_trainer, slot_of(batch), index, offset, data, length,
+                                      sample_length, &st),
+                   st);
 }
 
 void cuda_accelerator::submit(std::uint64_t batch, std::uint32_t samples) {

@@ -65,6 +65,9 @@ public:
   void acquire(std::uint64_t batch);
   void stage_sample(std::uint64_t batch, std::uint32_t index, const std::byte* data,
                     std::size_t length);
+  // A piece of a sample as a read completes: bytes [offset, offset + length) of sample_length.
+  void stage_piece(std::uint64_t batch, std::uint32_t index, std::uint64_t offset,
+                   const std::byte* data, std::size_t length, std::uint64_t sample_length);
   void submit(std::uint64_t batch, std::uint32_t samples);
   // Puts random bytes of seed on the device in slot 0 and keeps them for every later step: the
   // synthetic input of calibration and tests. Then step() reuses that batch.

@@ -84,9 +84,16 @@ accelerator_spec resolve_accelerator(const std::string& spec, const workload_pro
     // What is missing comes first: the backend, its libraries, the driver, the device.
     accel::cuda_backend::get().require_device(0);
     require_trainable(w);
-    throw usage_error("--accelerator cuda: training runs do not drive the CUDA backend yet; "
-                      "measure this GPU with `dlsize calibrate --workload " + w.name +
-                      " --accelerator cuda --out cal.json`, then run --accelerator emulated:cal.json");
+    if (over.compute_time_s || over.compute_time_stdev_s)
+      throw usage_error("--compute-time and --compute-time-stdev: with --accelerator cuda the GPU's "
+                        "own step time is measured. valid: leave them out, or --accelerator emulated:TYPE");
+    a.kind = accelerator_kind::cuda;
+    a.type = "cuda";
+    a.origin = "workload " + w.name + " model.layers";
+    a.preset.name = "cuda";
+    a.preset.batch_size = over.batch_size ? *over.batch_size : w.network->batch_size;
+    a.preset.source = "the model's real training step on the GPU (CUDA events)";
+    return a;
   }
   const std::string prefix = "emulated:";
   if (spec.rfind(prefix, 0) != 0 || spec.size() == prefix.size())

@@ -1,8 +1,8 @@
 #pragma once
 // What --accelerator names: `none` (storage only), `emulated:TYPE` with TYPE an accelerator of
 // the workload profile or a calibration file (JSON written by `dlsize calibrate` or by hand),
-// or `cuda` (the real GPU backend: today it only says what is missing or that training runs do
-// not drive it yet). Overrides from the command line apply on top.
+// or `cuda` (the real GPU backend: the model's training step; its compute time is measured, so
+// the preset holds only the batch size). Overrides from the command line apply on top.
 #include <cstdint>
 #include <optional>
 #include <string>

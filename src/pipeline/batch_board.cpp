@@ -19,6 +19,7 @@ void batch_board::sample_done(std::uint64_t a, std::uint64_t t, std::uint64_t by
   if (failed) s.failed.fetch_add(1, std::memory_order_relaxed);
   // acq_rel: the last sample sees every other sample's bytes and failures.
   if (s.remaining.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
+  if (m_on_complete) m_on_complete(a, t, s.failed.load(std::memory_order_relaxed));
   accel& ac = m_accel[a];
   {
     std::lock_guard lk(ac.m);

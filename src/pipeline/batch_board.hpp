@@ -9,6 +9,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -27,6 +28,11 @@ class batch_board {
   // A reader finished one sample of (a, t): bytes read, and whether it failed.
   void sample_done(std::uint64_t a, std::uint64_t t, std::uint64_t bytes, bool failed,
                    std::uint64_t now);
+  // Called by the reader that finished a batch's last sample, before the accelerator can see
+  // the batch ready (a real GPU's batch is handed to the device here). failed: samples of it
+  // that could not be read.
+  using complete_fn = std::function<void(std::uint64_t a, std::uint64_t t, std::uint64_t failed)>;
+  void on_complete(complete_fn fn) { m_on_complete = std::move(fn); }
 
   struct batch {
     bool ready = false;  // false: the board was closed first
@@ -59,6 +65,7 @@ class batch_board {
   std::uint64_t m_depth, m_batch;
   std::vector<accel> m_accel;
   std::atomic<bool> m_closed{false};
+  complete_fn m_on_complete;
 };
 
 }  // namespace dlsize::pipeline

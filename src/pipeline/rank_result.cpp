@@ -47,6 +47,7 @@ nlohmann::json rank_result::to_json() const {
           {"first_accelerator", first_accelerator},
           {"devices", devices},
           {"accelerators", accels},
+          {"details", details},
           {"sample_digests", sample_digests},
           {"epochs", epochs_j},
           {"steps_min", steps_min},
@@ -85,6 +86,8 @@ rank_result rank_result::from_json(const nlohmann::json& j) {
     r.devices = j.at("devices").get<std::vector<std::string>>();
     for (const auto& a : j.at("accelerators"))
       r.accelerators.push_back(figures_from_json(a));
+    for (const auto& d : j.at("details"))
+      r.details.push_back(d);
     r.sample_digests = j.at("sample_digests").get<std::vector<std::uint64_t>>();
     for (const auto& e : j.at("epochs"))
       r.epochs.push_back(epoch_partial::from_json(e));

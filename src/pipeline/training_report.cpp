@@ -46,7 +46,8 @@ nlohmann::json accelerator_json(const rank_result& r, std::size_t a) {
           {"sync_wait_s", f.sync_wait_s},
           {"first_step_wait_s", f.first_step_wait_s},
           {"data_wait", percentiles_json(f.data_wait)},
-          {"sample_digest", fmt::format("{:016x}", r.sample_digests[a])}};
+          {"sample_digest", fmt::format("{:016x}", r.sample_digests[a])},
+          {"gpu", a < r.details.size() ? r.details[a] : nlohmann::json(nullptr)}};
 }
 
 double cpu_seconds(const telemetry::cpu_usage& u) {
@@ -255,10 +256,13 @@ training_result build_training_report(const report_context& c,
   const nlohmann::json epochs_sec = epoch_figures(epochs, opt.accelerators, 0);
   const double mean_sample =
       static_cast<double>(c.layout.total_bytes()) / static_cast<double>(c.layout.records());
-  const double demand_per_accel =
-      preset.compute_time_s > 0
-          ? static_cast<double>(preset.batch_size) * mean_sample / preset.compute_time_s
-          : 0.0;
+  // A real GPU's compute time per batch is what it measured: the mean busy time of its steps.
+  const bool cuda = opt.accelerator.kind == config::accelerator_kind::cuda;
+  std::uint64_t measured_steps = 0;
+  for (const auto& f : figs) measured_steps += f.measured_steps;
+  const double step_s = cuda ? (measured_steps ? overall.compute_s / static_cast<double>(measured_steps) : 0.0)
+                             : preset.compute_time_s;
+  const double demand_per_accel = step_s > 0 ? static_cast<double>(preset.batch_size) * mean_sample / step_s : 0.0;
   const double threshold = opt.workload.au_threshold;
   const bool measured = overall.measured_accelerators > 0;
   const bool au_pass = measured && overall.utilization >= threshold;
@@ -361,7 +365,7 @@ training_result build_training_report(const report_context& c,
       {"accelerators_per_rank", per_rank},
       {"ranks_per_node", uniform ? nlohmann::json(rpn) : nlohmann::json(nullptr)},
       {"accelerators_per_node", uniform ? nlohmann::json(rpn * per_rank) : nlohmann::json(nullptr)},
-      {"accelerator_kind", "emulated"},
+      {"accelerator_kind", cuda ? "cuda" : "emulated"},
       {"communicator", c.comm.name()},
       {"sync_steps", opt.sync_steps},
       {"epoch_sync", true},
@@ -376,7 +380,7 @@ training_result build_training_report(const report_context& c,
        {{"type", opt.accelerator.type},
         {"origin", opt.accelerator.origin},
         {"batch_size", preset.batch_size},
-        {"compute_time_s", preset.compute_time_s},
+        {"compute_time_s", step_s},  // a real GPU's: measured
         {"compute_time_stdev_s", preset.compute_time_stdev_s},
         {"source", preset.source}}},
       {"mean_sample_bytes", mean_sample},
@@ -436,7 +440,7 @@ training_result build_training_report(const report_context& c,
       "  cpu         {} {:.1f} % of one core, host {:.1f} %; {:.3f} CPU s per GiB, {:.4f} per "
       "1,000 samples\n"
       "  status      {}{}\n",
-      opt.workload.name, opt.accelerators, device, preset.batch_size, preset.compute_time_s,
+      opt.workload.name, opt.accelerators, device, preset.batch_size, step_s,
       opt.epochs, spe,
       multi ? fmt::format("  topology    {} nodes, {} ranks, {} accelerators per rank ({})\n",
                           w.nodes, c.comm.size(), per_rank, c.comm.name())

@@ -10,7 +10,9 @@
 
 #include <fmt/format.h>
 
+#include "accel/cuda_accelerator.hpp"
 #include "accel/emulated.hpp"
+#include "dist/agreement.hpp"
 #include "core/clock.hpp"
 #include "core/error.hpp"
 #include "core/rng.hpp"
@@ -18,6 +20,7 @@
 #include "core/units.hpp"
 #include "dataset/layout.hpp"
 #include "pipeline/batch_board.hpp"
+#include "pipeline/gpu_feed.hpp"
 #include "pipeline/preprocess.hpp"
 #include "pipeline/rank_result.hpp"
 #include "pipeline/run_monitor.hpp"
@@ -47,9 +50,10 @@ struct alignas(64) reader_tally {
 // the board. Samples belong to this rank's accelerators first .. first + count − 1.
 class training_consumer : public io::job_consumer {
 public:
-  training_consumer(const sampler& s, batch_board& board, std::uint64_t first, std::uint64_t count,
-                    unsigned readers, std::uint64_t preprocess_ns, std::size_t chunk)
-      : m_sampler(s), m_board(board), m_first(first), m_tally(readers),
+  training_consumer(const sampler& s, batch_board& board, gpu_feed& feed, std::uint64_t first,
+                    std::uint64_t count, unsigned readers, std::uint64_t preprocess_ns,
+                    std::size_t chunk)
+      : m_sampler(s), m_board(board), m_feed(feed), m_first(first), m_tally(readers),
         m_digest(std::make_unique<std::atomic<std::uint64_t>[]>(count)) {
     for (auto& t : m_tally)
       t.pre = std::make_unique<preprocessor>(preprocess_ns, chunk);
@@ -57,6 +61,8 @@ public:
   void on_start(unsigned, const io::read_job&) override {}
   void on_data(unsigned reader, const io::read_job& job, std::uint64_t off, const std::byte* data,
                std::size_t bytes) override {
+    if (m_feed.active())
+      m_feed.on_data(job, off, data, bytes);
     auto& pre = *m_tally[reader].pre;
     if (!pre.enabled())
       return;
@@ -97,6 +103,7 @@ public:
 private:
   const sampler& m_sampler;
   batch_board& m_board;
+  gpu_feed& m_feed;
   std::uint64_t m_first;
   std::vector<reader_tally> m_tally;
   std::unique_ptr<std::atomic<std::uint64_t>[]> m_digest;
@@ -108,6 +115,17 @@ struct alignas(64) accel_live {
   std::atomic<std::uint64_t> samples{0};
   std::atomic<std::uint64_t> compute_ns{0};
 };
+
+// A real GPU's row in the report: the device, its steps, and NVML's figures for it over the run
+// (found by PCI bus id, whatever CUDA_VISIBLE_DEVICES numbers it).
+nlohmann::json gpu_details(const accel::cuda_accelerator& gpu, const gpu_tally& steps,
+                           const telemetry::nvml& nvml, const nlohmann::json& timeseries) {
+  nlohmann::json d = {{"device", gpu.describe()}, {"steps", steps.to_json()}, {"nvml", nullptr}};
+  const int i = nvml.index_of_pci_bus_id(gpu.info().pci_bus_id);
+  const nlohmann::json all = telemetry::nvml::summarize(timeseries);
+  if (i >= 0 && static_cast<std::size_t>(i) < all.size()) d["nvml"] = all[static_cast<std::size_t>(i)];
+  return d;
+}
 
 dataset_layout open_for(const training_options& opt) {
   dataset_layout layout = dataset::open_dataset(opt.dataset);
@@ -137,6 +155,8 @@ struct training_run::state {
   std::string fallback;
   std::unique_ptr<io::engine> eng;
   sysinfo::mount_info mount;
+  std::vector<std::unique_ptr<accel::accelerator>> accels;  // this rank's
+  std::vector<accel::cuda_accelerator*> gpus;               // the same, null where emulated
 };
 
 training_run::training_run(const training_options& opt, dist::communicator& comm) {
@@ -150,12 +170,56 @@ training_run::training_run(const training_options& opt, dist::communicator& comm
         opt.accelerators, ranks, ranks));
   if (opt.accelerators / ranks > 4096)
     throw usage_error("--accelerators-per-rank: at most 4096 per process");
+  const bool cuda = opt.accelerator.kind == config::accelerator_kind::cuda;
+  if (cuda && opt.accelerators != ranks)
+    throw usage_error(fmt::format("--accelerators: {} over {} ranks; --accelerator cuda drives one GPU per rank "
+                                  "(its local rank's). valid: one rank per GPU (mpiexec -np {}) and "
+                                  "--accelerators-per-rank 1",
+                                  opt.accelerators, ranks, opt.accelerators));
   m = std::make_unique<state>(opt, comm);
   m->local = opt.accelerators / ranks;
   m->first = static_cast<std::uint64_t>(comm.rank()) * m->local;
   m->files = check_files(m->layout);
   m->eng = io::make_engine(opt.io, m->files, m->fallback);
   m->mount = sysinfo::mount_of(opt.dataset.string());
+  const auto& preset = opt.accelerator.preset;
+  for (std::uint64_t a = 0; a < m->local; ++a) {
+    const std::uint64_t g = m->first + a;  // the same seeds whichever rank drives it
+    const std::uint64_t seed = splitmix64(opt.seed ^ (g + 1) * 0x9e3779b97f4a7c15ull);
+    if (cuda) {
+      accel::cuda_options co;
+      co.device = comm.where().local_rank;
+      co.batch_size = static_cast<std::uint32_t>(preset.batch_size);
+      co.precision = accel::parse_precision(opt.precision, "--precision");
+      co.slots = static_cast<std::uint32_t>(opt.prefetch + 1);  // see gpu_feed.hpp
+      co.seed = seed;
+      auto gpu = std::make_unique<accel::cuda_accelerator>(*opt.workload.network, co);
+      m->gpus.push_back(gpu.get());
+      m->accels.push_back(std::move(gpu));
+    } else {
+      m->gpus.push_back(nullptr);
+      m->accels.push_back(std::make_unique<accel::emulated_accelerator>(
+          opt.accelerator.type, accel::compute_model(preset.compute_time_s, preset.compute_time_stdev_s, seed),
+          preset.source));
+    }
+  }
+}
+
+void training_run::join_ranks() {
+  if (m->gpus.empty() || !m->gpus[0] || m->comm.size() == 1) return;
+  // NCCL across the ranks' GPUs, bootstrapped over MPI: rank 0's id to every rank, then every
+  // rank joins (a collective of NCCL's own: every rank's trainer exists by now).
+  std::string id;
+  if (m->comm.rank() == 0) {
+    const auto bytes = accel::cuda_accelerator::nccl_unique_id();
+    id.assign(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+  }
+  id = m->comm.broadcast(id);
+  const std::vector<std::uint8_t> bytes(id.begin(), id.end());
+  dist::agree(m->comm, [&] {
+    m->gpus[0]->join(m->comm.rank(), m->comm.size(), bytes);
+    return nlohmann::json(nullptr);
+  });
 }
 
 training_run::~training_run() = default;
@@ -177,19 +241,16 @@ training_result training_run::run(const nlohmann::json& command_line) {
 
   batch_board board(local, opt.prefetch, preset.batch_size);
   training_source source(m->layout, smp, board, first, local);
+  const auto& accels = m->accels;
+  gpu_feed feed(m->gpus, smp, first);
+  if (feed.active())
+    board.on_complete([&](std::uint64_t a, std::uint64_t t, std::uint64_t failed) {
+      feed.on_complete(a, t, failed);
+    });
+  std::vector<gpu_tally> gpu_steps(local);
   const auto preprocess_ns = static_cast<std::uint64_t>(opt.preprocess_s * 1e9);
-  training_consumer consumer(smp, board, first, local, opt.io.readers, preprocess_ns,
+  training_consumer consumer(smp, board, feed, first, local, opt.io.readers, preprocess_ns,
                              opt.io.request_size);
-
-  std::vector<std::unique_ptr<accel::accelerator>> accels;
-  for (std::uint64_t a = 0; a < local; ++a) {
-    const std::uint64_t g = first + a; // the same draws whichever rank drives it
-    accels.push_back(std::make_unique<accel::emulated_accelerator>(
-        opt.accelerator.type,
-        accel::compute_model(preset.compute_time_s, preset.compute_time_stdev_s,
-                             splitmix64(opt.seed ^ (g + 1) * 0x9e3779b97f4a7c15ull)),
-        preset.source));
-  }
 
   const telemetry::nvml gpus;
   telemetry::sampler tele(m->mount, gpus);
@@ -261,7 +322,20 @@ training_result training_run::run(const nlohmann::json& command_line) {
       const std::uint64_t start = std::max(prev_end, b.ready_ns);
       board.take(a, t);
       source.notify();
-      const std::uint64_t end = accels[a]->step(start);
+      std::uint64_t end = 0, compute = 0;
+      try {
+        end = accels[a]->step(start);
+      } catch (const std::exception& e) {
+        fail_here(fmt::format("accelerator {} step {}: {}", first + a, t, e.what()));
+        break;
+      }
+      // A real GPU's compute is its busy time from CUDA events; an emulated one's, its hold.
+      if (m->gpus[a]) {
+        compute = std::min(end - start, accels[a]->last_busy_ns());
+        gpu_steps[a].add(m->gpus[a]->last());
+      } else {
+        compute = end - start;
+      }
       std::uint64_t after = end;
       if (opt.sync_steps || (t + 1) % spe == 0) {
         std::uint64_t seen = phase_max_end.load(std::memory_order_relaxed);
@@ -273,9 +347,9 @@ training_result training_run::run(const nlohmann::json& command_line) {
         after = halt.load(std::memory_order_acquire) ? end : std::max(end, phase_end);
       }
       const sample_slot sl = smp.slot(smp.first_job(t, first + a));
-      recs.push_back({t, sl.epoch, start - prev_end, end - start, after - end, after,
+      recs.push_back({t, sl.epoch, start - prev_end, compute, after - end, after,
                       preset.batch_size, b.bytes});
-      live[a].compute_ns.fetch_add(end - start, std::memory_order_relaxed);
+      live[a].compute_ns.fetch_add(compute, std::memory_order_relaxed);
       live[a].samples.fetch_add(preset.batch_size, std::memory_order_relaxed);
       live[a].steps.fetch_add(1, std::memory_order_relaxed);
       prev_end = after;
@@ -344,6 +418,8 @@ training_result training_run::run(const nlohmann::json& command_line) {
     for (auto& s : records[a])
       s.end_ns -= std::min(s.end_ns, t0);
     r.devices.push_back(accels[a]->device());
+    r.details.push_back(m->gpus[a] ? gpu_details(*m->gpus[a], gpu_steps[a], gpus, totals.timeseries)
+                                   : nlohmann::json(nullptr));
     r.accelerators.push_back(figures_of(records[a]));
     r.sample_digests.push_back(consumer.digest(a));
     r.steps_run += records[a].size();

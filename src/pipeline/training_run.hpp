@@ -30,6 +30,7 @@ struct training_options {
   std::uint64_t prefetch = 2;     // batches loaded ahead per accelerator
   bool sync_steps = false;
   double preprocess_s = 0; // CPU time per sample; 0: no preprocessing
+  std::string precision = "fp16"; // --accelerator cuda: fp16, tf32 or fp32
   std::uint64_t epochs = 1;
   std::uint64_t seed = 0;
   double sample_interval_s = 1.0;
@@ -59,6 +60,9 @@ public:
 
   // What must be the same on every rank: the dataset (id, size, files) and the options.
   nlohmann::json fingerprint() const;
+  // With real GPUs on several ranks: joins them in one NCCL communicator (rank 0's id over MPI,
+  // then an agreement). Every rank calls it after the ranks agreed on their construction.
+  void join_ranks();
   // Runs this rank's part; read errors end the job's run with an incomplete report.
   training_result run(const nlohmann::json& command_line);
 

@@ -2,13 +2,17 @@
 // loss falls. It checks what the core hands it (the model's shapes and counts, the options, the
 // order of slot calls) and fails like the real module would, so the core side of the backend
 // is tested on machines without a GPU. DLSIZE_FAKE_CUDA=nodriver or =nodevice makes the probe
-// fail as a driverless or deviceless machine would; DLSIZE_FAKE_BUSY_MS sets the step time.
+// fail as a driverless or deviceless machine would; DLSIZE_FAKE_BUSY_MS sets the step time and
+// DLSIZE_FAKE_DEVICES the number of GPUs (1).
+#include <chrono>
 #include <cmath>
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <mutex>
+#include <thread>
 #include <vector>
 
 #include "accel/cuda_abi.h"
@@ -36,11 +40,16 @@ enum class slot_state { free, acquired, submitted, resident };
 struct dlsize_cuda_trainer {
   dlsize_cuda_trainer_options opt{};
   uint64_t params = 0;
-  std::vector<float> weights, grads;
+  // Weights as written (0.5 at first) less 0.001 per update since; gradients 0.01 once a step
+  // ran. Kept lazily, so that a step costs its busy time and nothing more, as on a GPU.
+  std::vector<float> weights;
+  uint64_t updates_since_write = 0;
+  bool stepped = false;
   std::vector<slot_state> slots;
   std::vector<std::vector<uint64_t>> staged; // bytes per sample and slot
   uint64_t steps = 0;
   int nranks = 0;
+  std::mutex m;  // the loader's threads and the step's, as with the real module
 };
 
 namespace {
@@ -55,10 +64,13 @@ int32_t probe(dlsize_cuda_probe_result* out, dlsize_cuda_status* st) {
   out->driver_version = 13000;
   if (mode() == "nodevice")
     return DLSIZE_CUDA_OK;
-  out->device_count = 1;
-  std::snprintf(out->devices[0].name, sizeof out->devices[0].name, "Fake GPU");
-  std::snprintf(out->devices[0].pci_bus_id, sizeof out->devices[0].pci_bus_id, "0000:00:00.0");
-  out->devices[0].memory_bytes = 80ull << 30;
+  const char* n = std::getenv("DLSIZE_FAKE_DEVICES");
+  out->device_count = n ? std::atoi(n) : 1;
+  for (int32_t i = 0; i < out->device_count && i < DLSIZE_CUDA_MAX_DEVICES; ++i) {
+    std::snprintf(out->devices[i].name, sizeof out->devices[i].name, "Fake GPU");
+    std::snprintf(out->devices[i].pci_bus_id, sizeof out->devices[i].pci_bus_id, "0000:%02x:00.0", i);
+    out->devices[i].memory_bytes = 80ull << 30;
+  }
   return DLSIZE_CUDA_OK;
 }
 
@@ -110,7 +122,6 @@ int32_t create(const dlsize_cuda_model* m, const dlsize_cuda_trainer_options* o,
   t->opt = *o;
   t->params = params;
   t->weights.assign(params, 0.5f);
-  t->grads.assign(params, 0.0f);
   t->slots.assign(o->slots, slot_state::free);
   t->staged.assign(o->slots, std::vector<uint64_t>(o->batch_size, 0));
   *out = t;
@@ -140,6 +151,7 @@ int32_t check_slot(dlsize_cuda_trainer* t, uint32_t slot, dlsize_cuda_status* st
 }
 
 int32_t acquire_slot(dlsize_cuda_trainer* t, uint32_t slot, dlsize_cuda_status* st) {
+  std::lock_guard lk(t->m);
   if (const int32_t rc = check_slot(t, slot, st))
     return rc;
   // The real module waits here; a single-threaded caller that gets here would wait forever.
@@ -151,8 +163,10 @@ int32_t acquire_slot(dlsize_cuda_trainer* t, uint32_t slot, dlsize_cuda_status* 
   return DLSIZE_CUDA_OK;
 }
 
-int32_t stage_sample(dlsize_cuda_trainer* t, uint32_t slot, uint32_t index, const void* bytes,
-                     uint64_t length, dlsize_cuda_status* st) {
+int32_t stage_sample(dlsize_cuda_trainer* t, uint32_t slot, uint32_t index, uint64_t offset,
+                     const void* bytes, uint64_t length, uint64_t sample_length,
+                     dlsize_cuda_status* st) {
+  std::lock_guard lk(t->m);
   if (const int32_t rc = check_slot(t, slot, st))
     return rc;
   if (t->slots[slot] != slot_state::acquired)
@@ -160,14 +174,17 @@ int32_t stage_sample(dlsize_cuda_trainer* t, uint32_t slot, uint32_t index, cons
   if (index >= t->opt.batch_size)
     return fail(st, DLSIZE_CUDA_BAD_ARGUMENT, "sample index %u of a batch of %u", index,
                 t->opt.batch_size);
-  if (bytes == nullptr || length == 0)
-    return fail(st, DLSIZE_CUDA_BAD_ARGUMENT, "empty sample %u", index);
-  t->staged[slot][index] = length < t->opt.sample_bytes_max ? length : t->opt.sample_bytes_max;
+  if (bytes == nullptr || length == 0 || offset + length > sample_length)
+    return fail(st, DLSIZE_CUDA_BAD_ARGUMENT, "sample %u: a piece of %llu bytes at %llu of %llu", index,
+                static_cast<unsigned long long>(length), static_cast<unsigned long long>(offset),
+                static_cast<unsigned long long>(sample_length));
+  t->staged[slot][index] = sample_length < t->opt.sample_bytes_max ? sample_length : t->opt.sample_bytes_max;
   return DLSIZE_CUDA_OK;
 }
 
 int32_t submit_slot(dlsize_cuda_trainer* t, uint32_t slot, uint32_t samples,
                     dlsize_cuda_status* st) {
+  std::lock_guard lk(t->m);
   if (const int32_t rc = check_slot(t, slot, st))
     return rc;
   if (t->slots[slot] != slot_state::acquired)
@@ -191,6 +208,7 @@ int32_t fill_synthetic(dlsize_cuda_trainer* t, uint32_t slot, uint64_t, dlsize_c
 
 int32_t step(dlsize_cuda_trainer* t, uint32_t slot, int32_t update, dlsize_cuda_step_result* out,
              dlsize_cuda_status* st) {
+  std::unique_lock lk(t->m);
   if (const int32_t rc = check_slot(t, slot, st))
     return rc;
   if (t->slots[slot] != slot_state::submitted && t->slots[slot] != slot_state::resident)
@@ -200,15 +218,17 @@ int32_t step(dlsize_cuda_trainer* t, uint32_t slot, int32_t update, dlsize_cuda_
   const char* busy = std::getenv("DLSIZE_FAKE_BUSY_MS");
   *out = {};
   out->busy_ms = busy ? std::atof(busy) : 10.0;
+  // The step takes its busy time, as a GPU's would (the loader's calls go on meanwhile).
+  lk.unlock();
+  std::this_thread::sleep_for(std::chrono::duration<double, std::milli>(out->busy_ms));
+  lk.lock();
   out->forward_ms = out->busy_ms / 3;
   out->backward_ms = out->busy_ms * 2 / 3;
   out->loss = 6.9 * std::pow(0.97, static_cast<double>(t->steps));
   out->loss_scale = t->opt.precision == DLSIZE_CUDA_FP16 ? 65536.0 : 1.0;
-  for (auto& g : t->grads)
-    g = 0.01f;
+  t->stepped = true;
   if (update) {
-    for (auto& w : t->weights)
-      w -= 0.001f;
+    ++t->updates_since_write;
     ++t->steps;
   }
   return DLSIZE_CUDA_OK;
@@ -229,16 +249,20 @@ int32_t nccl_init(dlsize_cuda_trainer* t, int32_t rank, int32_t nranks,
   return DLSIZE_CUDA_OK;
 }
 
-int32_t copy_out(const std::vector<float>& v, float* out, uint64_t count, dlsize_cuda_status* st) {
-  if (count != v.size())
+int32_t check_count(const dlsize_cuda_trainer* t, uint64_t count, dlsize_cuda_status* st) {
+  if (count != t->weights.size())
     return fail(st, DLSIZE_CUDA_BAD_ARGUMENT, "%llu values asked, the model has %zu",
-                static_cast<unsigned long long>(count), v.size());
-  std::memcpy(out, v.data(), count * sizeof(float));
+                static_cast<unsigned long long>(count), t->weights.size());
   return DLSIZE_CUDA_OK;
 }
 
 int32_t read_params(dlsize_cuda_trainer* t, float* out, uint64_t count, dlsize_cuda_status* st) {
-  return copy_out(t->weights, out, count, st);
+  if (const int32_t rc = check_count(t, count, st))
+    return rc;
+  const float shift = 0.001f * static_cast<float>(t->updates_since_write);
+  for (uint64_t i = 0; i < count; ++i)
+    out[i] = t->weights[i] - shift;
+  return DLSIZE_CUDA_OK;
 }
 
 int32_t write_params(dlsize_cuda_trainer* t, const float* in, uint64_t count,
@@ -246,11 +270,16 @@ int32_t write_params(dlsize_cuda_trainer* t, const float* in, uint64_t count,
   if (count != t->weights.size())
     return fail(st, DLSIZE_CUDA_BAD_ARGUMENT, "wrong parameter count");
   std::memcpy(t->weights.data(), in, count * sizeof(float));
+  t->updates_since_write = 0;
   return DLSIZE_CUDA_OK;
 }
 
 int32_t read_grads(dlsize_cuda_trainer* t, float* out, uint64_t count, dlsize_cuda_status* st) {
-  return copy_out(t->grads, out, count, st);
+  if (const int32_t rc = check_count(t, count, st))
+    return rc;
+  for (uint64_t i = 0; i < count; ++i)
+    out[i] = t->stepped ? 0.01f : 0.0f;
+  return DLSIZE_CUDA_OK;
 }
 
 } // namespace

@@ -115,13 +115,22 @@ TEST_CASE("resolve_accelerator rejects overrides with accelerator none", "[accel
   }
 }
 
-TEST_CASE("resolve_accelerator of cuda probes the backend, then says runs do not drive it yet",
+TEST_CASE("resolve_accelerator of cuda probes the backend and takes the model's batch size, "
+          "measuring the compute time",
           "[accelerator_spec]") {
   dlsize::test::use_fake_cuda_module();
-  const auto msg =
-      usage_error_message([] { (void)resolve_accelerator("cuda", load_workload("resnet50"), {}); });
-  CHECK_THAT(msg, Contains("--accelerator cuda: training runs do not drive the CUDA backend yet"));
-  CHECK_THAT(msg, Contains("dlsize calibrate --workload resnet50 --accelerator cuda"));
+  const auto w = load_workload("resnet50");
+  const auto a = resolve_accelerator("cuda", w, {});
+  CHECK(a.kind == dlsize::config::accelerator_kind::cuda);
+  CHECK(a.preset.batch_size == w.network->batch_size);
+  CHECK(a.preset.compute_time_s == 0);
+  preset_overrides batch;
+  batch.batch_size = 32;
+  CHECK(resolve_accelerator("cuda", w, batch).preset.batch_size == 32);
+  preset_overrides compute;
+  compute.compute_time_s = 0.1;
+  CHECK_THAT(usage_error_message([&] { (void)resolve_accelerator("cuda", w, compute); }),
+             Contains("measured"));
 }
 
 TEST_CASE("resolve_accelerator of cuda refuses a workload without model.layers, listing those "

@@ -62,8 +62,8 @@ void input_stage::acquire(std::uint32_t s) {
   std::memset(sl.host_lengths.get(), 0, sl.host_lengths.bytes());
 }
 
-void input_stage::stage(std::uint32_t s, std::uint32_t index, const void* bytes,
-                        std::uint64_t length) {
+void input_stage::stage(std::uint32_t s, std::uint32_t index, std::uint64_t offset,
+                        const void* bytes, std::uint64_t length, std::uint64_t sample_length) {
   slot& sl = at(s);
   {
     std::lock_guard lk(m_mutex);
@@ -73,11 +73,16 @@ void input_stage::stage(std::uint32_t s, std::uint32_t index, const void* bytes,
   if (index >= m_batch)
     throw_bad("sample index " + std::to_string(index) + " of a batch of " +
               std::to_string(m_batch));
-  if (bytes == nullptr || length == 0)
-    throw_bad("empty sample " + std::to_string(index));
-  const std::uint64_t n = std::min(length, m_stride);
-  std::memcpy(sl.host.as<std::uint8_t>() + static_cast<std::size_t>(index) * m_stride, bytes, n);
-  sl.host_lengths.as<std::uint64_t>()[index] = n;
+  if (bytes == nullptr || length == 0 || sample_length == 0 || offset + length > sample_length)
+    throw_bad("sample " + std::to_string(index) + ": a piece of " + std::to_string(length) +
+              " bytes at " + std::to_string(offset) + " of a sample of " +
+              std::to_string(sample_length));
+  if (offset < m_stride) {
+    const std::uint64_t n = std::min(length, m_stride - offset);
+    std::memcpy(sl.host.as<std::uint8_t>() + static_cast<std::size_t>(index) * m_stride + offset,
+                bytes, n);
+  }
+  sl.host_lengths.as<std::uint64_t>()[index] = std::min(sample_length, m_stride);
 }
 
 void input_stage::submit(std::uint32_t s, std::uint32_t samples) {

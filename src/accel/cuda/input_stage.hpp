@@ -26,7 +26,10 @@ public:
   // Loader side (any thread). acquire waits until the slot's previous batch has been taken by a
   // step and its pinned memory has been copied out.
   void acquire(std::uint32_t slot);
-  void stage(std::uint32_t slot, std::uint32_t index, const void* bytes, std::uint64_t length);
+  // Bytes [offset, offset + length) of a sample of sample_length bytes; what lies past the
+  // stride is not kept.
+  void stage(std::uint32_t slot, std::uint32_t index, std::uint64_t offset, const void* bytes,
+             std::uint64_t length, std::uint64_t sample_length);
   void submit(std::uint32_t slot, std::uint32_t samples);
   // Random bytes made on the device, kept for every later step (no copies).
   void fill_synthetic(std::uint32_t slot, std::uint64_t seed, cudaStream_t compute);

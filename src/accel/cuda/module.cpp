@@ -146,12 +146,13 @@ int32_t acquire_slot(dlsize_cuda_trainer* t, uint32_t slot, dlsize_cuda_status* 
   return guarded(st, [&] { use(t).input().acquire(slot); });
 }
 
-int32_t stage_sample(dlsize_cuda_trainer* t, uint32_t slot, uint32_t index, const void* bytes,
-                     uint64_t length, dlsize_cuda_status* st) {
+int32_t stage_sample(dlsize_cuda_trainer* t, uint32_t slot, uint32_t index, uint64_t offset,
+                     const void* bytes, uint64_t length, uint64_t sample_length,
+                     dlsize_cuda_status* st) {
   return guarded(st, [&] {
     if (!t)
       dlsize::cuda::throw_bad("no trainer (null)");
-    t->t.input().stage(slot, index, bytes, length);
+    t->t.input().stage(slot, index, offset, bytes, length, sample_length);
   });
 }
 
