@@ -23,6 +23,7 @@ int main(int argc, char** argv) {
   dlsize::cli::setup_bench(app, ctx);
   dlsize::cli::setup_plan(app, ctx);
   dlsize::cli::setup_compare(app, ctx);
+  dlsize::cli::setup_sweep(app, ctx);
   dlsize::install_stop_handlers();
   try {
     app.parse(argc, argv);
