@@ -24,6 +24,7 @@ int main(int argc, char** argv) {
   dlsize::cli::setup_plan(app, ctx);
   dlsize::cli::setup_compare(app, ctx);
   dlsize::cli::setup_sweep(app, ctx);
+  dlsize::cli::setup_size(app, ctx);
   dlsize::install_stop_handlers();
   try {
     app.parse(argc, argv);
