@@ -149,9 +149,8 @@ nlohmann::json analyse(const series& s, const sizing_request& req,
   for (const auto& p : projections)
     proj.push_back(projection_json(p));
   std::optional<std::uint64_t> modelled;
-  if (a.ceiling && demand > 0)
-    modelled =
-        static_cast<std::uint64_t>(std::floor(*a.ceiling / (demand * threshold) * (1 + 1e-12)));
+  if (a.ceiling) // the ceiling is in reads: no cache to take off
+    modelled = sizing::max_accelerators_at_threshold(a, *a.ceiling, 0, demand);
   reproduce.push_back(command_text(first.report.value("command_line", nlohmann::json::array())));
 
   return {

@@ -94,11 +94,29 @@ std::string svg_chart::render(int width, int height) const {
       if (std::isfinite(q.y))
         y_hi = std::max(y_hi, q.y);
   }
+  // The legend goes between the title and the plot, in as many rows as it needs; the chart
+  // grows by those rows.
+  std::vector<std::pair<double, int>> legend_at; // each entry's x and row
+  double lx = kLeft;
+  int row = 0;
+  for (const auto& s : m_series) {
+    const double item = 28 + 6.5 * static_cast<double>(s.label.size());
+    if (lx + item > width - kRight && lx > kLeft) {
+      lx = kLeft;
+      ++row;
+    }
+    legend_at.emplace_back(lx, row);
+    lx += item;
+  }
+  const int rows = legend_at.empty() ? 0 : row + 1;
+  const int top = 36 + 16 * rows;
+  height += 16 * rows;
+
   const axis ax = axis_for(0, x_hi);
   const axis ay = axis_for(y_lo, y_hi * 1.05);
-  const double pw = width - kLeft - kRight, ph = height - kTop - kBottom;
+  const double pw = width - kLeft - kRight, ph = height - top - kBottom;
   auto sx = [&](double x) { return kLeft + (x - ax.lo) / (ax.hi - ax.lo) * pw; };
-  auto sy = [&](double y) { return kTop + ph - (y - ay.lo) / (ay.hi - ay.lo) * ph; };
+  auto sy = [&](double y) { return top + ph - (y - ay.lo) / (ay.hi - ay.lo) * ph; };
 
   std::string out = open_svg(width, height, m_title);
   for (double v = ay.lo; v <= ay.hi + ay.step * 1e-9; v += ay.step) {
@@ -115,17 +133,16 @@ std::string svg_chart::render(int width, int height) const {
   }
   out += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{:.1f}\" height=\"{:.1f}\" fill=\"none\" "
                      "stroke=\"#888888\"/>\n",
-                     kLeft, kTop, pw, ph);
+                     kLeft, top, pw, ph);
   out += fmt::format("<text x=\"{:.1f}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n",
                      kLeft + pw / 2, height - 10, html_escape(m_x_label));
   out += fmt::format("<text x=\"14\" y=\"{:.1f}\" text-anchor=\"middle\" "
                      "transform=\"rotate(-90 14 {:.1f})\">{}</text>\n",
-                     kTop + ph / 2, kTop + ph / 2, html_escape(m_y_label));
+                     top + ph / 2, top + ph / 2, html_escape(m_y_label));
 
   std::string legend;
-  double lx = kLeft + 8;
-  int ly = kTop + 6;
-  for (const auto& s : m_series) {
+  for (std::size_t i = 0; i < m_series.size(); ++i) {
+    const auto& s = m_series[i];
     const std::string c = html_escape(s.color);
     switch (s.k) {
     case kind::band: {
@@ -134,8 +151,8 @@ std::string svg_chart::render(int width, int height) const {
         pts += fmt::format("{:.1f},{:.1f} ", sx(q.x), sy(q.y));
       for (auto it = s.p.rbegin(); it != s.p.rend(); ++it)
         pts += fmt::format("{:.1f},{:.1f} ", sx(it->x), sy(it->y));
-      out += fmt::format("<polygon class=\"band\" points=\"{}\" fill=\"{}\" fill-opacity=\"0.18\" "
-                         "stroke=\"none\"/>\n",
+      out += fmt::format("<polygon class=\"band\" points=\"{}\" fill=\"{}\" "
+                         "fill-opacity=\"0.18\" stroke=\"none\"/>\n",
                          pts, c);
       break;
     }
@@ -166,15 +183,11 @@ std::string svg_chart::render(int width, int height) const {
                          sx(s.p[0].x), sy(ay.lo), sy(ay.hi), c);
       break;
     }
-    const double item = 28 + 6.5 * static_cast<double>(s.label.size());
-    if (lx + item > width - kRight && lx > kLeft + 8) { // wrap the legend into another row
-      lx = kLeft + 8;
-      ly += 16;
-    }
+    const auto [ex, erow] = legend_at[i];
+    const int ey = 30 + 16 * erow;
     legend += fmt::format("<rect x=\"{:.1f}\" y=\"{}\" width=\"12\" height=\"12\" fill=\"{}\"/>"
                           "<text x=\"{:.1f}\" y=\"{}\">{}</text>\n",
-                          lx, ly, c, lx + 16, ly + 10, html_escape(s.label));
-    lx += item;
+                          ex, ey, c, ex + 16, ey + 10, html_escape(s.label));
   }
   out += legend + "</svg>\n";
   return out;

@@ -153,7 +153,7 @@ knee_test test_knee(const std::vector<double>& x, const std::vector<double>& y, 
     t.p_value = 0;
   } else {
     t.f = (gain / t.df1) / (t.hinge.sse / t.df2);
-    t.p_value = 1.0 - fisher_f_cdf(t.f, t.df1, t.df2);
+    t.p_value = fisher_f_upper_tail(t.f, t.df1, t.df2);
   }
   const bool significant = t.p_value < alpha;
   const bool slows = t.hinge.slope_after < t.hinge.slope_before;

@@ -15,14 +15,21 @@ std::string rate(double v) {
   return units::format_rate_both(v);
 }
 
-// The most accelerators that `deliver` bytes/s of storage carries at the threshold.
-std::uint64_t accelerators_for(double deliver, double per_accelerator) {
-  if (!(per_accelerator > 0))
-    return 0;
-  return static_cast<std::uint64_t>(std::floor(deliver / per_accelerator * (1 + 1e-12)));
-}
-
 } // namespace
+
+std::uint64_t max_accelerators_at_threshold(const scaling_analysis& a, double storage_bytes_per_s,
+                                            double hit_ratio, double demand_per_accelerator) {
+  // The reads the storage feeds, then the count whose reads at AU 100 % times the threshold
+  // fit in them: by the requirement's line (which counts the bytes actually read, O_DIRECT
+  // padding and read-ahead included), or by the nominal demand without one.
+  const double reads = storage_bytes_per_s / std::max(1e-12, 1 - hit_ratio) / a.au_threshold;
+  double n = 0;
+  if (a.demand_line && a.demand_line->slope > 0)
+    n = (reads - a.demand_line->intercept) / a.demand_line->slope;
+  else if (demand_per_accelerator > 0)
+    n = reads / demand_per_accelerator;
+  return n > 0 ? static_cast<std::uint64_t>(std::floor(n * (1 + 1e-12))) : 0;
+}
 
 const char* cache_model_name(cache_model_kind k) {
   return k == cache_model_kind::lru ? "lru" : "never-evict";
@@ -97,12 +104,12 @@ std::vector<projection> project(const scaling_analysis& a, const projection_opti
         p.expected_accelerator_utilization = std::min(1.0, *deliver / p.required);
         p.backend_holds = p.expected_accelerator_utilization >= a.au_threshold;
       }
-      const double per_accelerator = o.demand_per_accelerator * miss * a.au_threshold;
       if (ceiling) {
         double d = *ceiling;
         if (o.limit_bytes_per_s > 0)
           d = std::min(d, o.limit_bytes_per_s);
-        p.max_accelerators = accelerators_for(d, per_accelerator);
+        p.max_accelerators =
+            max_accelerators_at_threshold(a, d, p.hit_ratio, o.demand_per_accelerator);
       }
 
       if (n > a.largest())

@@ -54,6 +54,12 @@ struct projection {
 // otherwise, never above the measured one for grown data (a larger dataset never hits more).
 double projected_hit_ratio(const projection_options& o, double growth, std::string* source);
 
+// The most accelerators that storage_bytes_per_s of storage carries at the AU threshold, with a
+// cache in front serving hit_ratio of the reads: from the requirement's line where there is
+// one, from n × demand otherwise.
+std::uint64_t max_accelerators_at_threshold(const scaling_analysis& a, double storage_bytes_per_s,
+                                            double hit_ratio, double demand_per_accelerator);
+
 // One projection per target and growth factor (targets outer). Throws usage_error when a
 // target or growth factor is not positive.
 std::vector<projection> project(const scaling_analysis& a, const projection_options& o);

@@ -34,6 +34,10 @@ TEST_CASE("fisher_f_cdf gives the printed 95th percentiles", "[sizing]") {
   const double t = sizing::student_t_quantile(0.975, 10);
   CHECK(sizing::fisher_f_cdf(t * t, 1, 10) == Approx(0.95).margin(1e-6));
   CHECK(sizing::fisher_f_cdf(0, 2, 8) == 0.0);
+  // The upper tail keeps tiny p-values: for d1 = 2, P(F > f) = (1 + 2f/d2)^(−d2/2), so
+  // P(F(2, 20) > 1e5) = 10001^−10, about 1e-40, where 1 − cdf gives 0.
+  CHECK(sizing::fisher_f_upper_tail(4.459, 2, 8) == Approx(0.05).margin(1e-4));
+  CHECK(sizing::fisher_f_upper_tail(1e5, 2, 20) == Approx(std::pow(10001.0, -10)).epsilon(1e-9));
 }
 
 TEST_CASE("fit_hinge recovers an exact two-segment line and its breakpoint", "[sizing]") {
