@@ -91,9 +91,10 @@ sweep_index::sweep_index(const fs::path& dir, const sweep_config& config,
     throw run_error(fmt::format("cannot create the sweep folder. path: {}; error: {}", dir.string(),
                                 ec.message()));
 
-  const std::string lock = (dir / ".lock").string();
+  // The lock is on the folder itself: no lock file to leave behind in a folder people commit.
+  const std::string lock = dir.string();
   m_lock_fd =
-      DLSIZE_SYSCALL(::open(lock.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644), "path: " + lock);
+      DLSIZE_SYSCALL(::open(lock.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC), "path: " + lock);
   if (flock(m_lock_fd, LOCK_EX | LOCK_NB) != 0)
     throw usage_error(fmt::format("--out: another dlsize sweep is running in '{}'", dir.string()));
 

@@ -24,7 +24,7 @@ public:
   // left running, interrupted or failed is run again (its earlier attempt's files stay); a
   // point whose current attempt left a complete report is taken as done. Throws usage_error
   // for a folder of files that are not a sweep, an index of another config, or a sweep that
-  // another dlsize is running (a lock on .lock).
+  // another dlsize is running (a lock on the folder).
   sweep_index(const std::filesystem::path& dir, const sweep_config& config,
               const std::vector<sweep_point>& points, const nlohmann::json& command_line);
   ~sweep_index();
