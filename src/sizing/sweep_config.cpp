@@ -1,6 +1,7 @@
 #include "sizing/sweep_config.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <set>
 
 #include <fmt/format.h>
