@@ -18,7 +18,7 @@ const std::set<std::string>& reserved_keys() {
   return k;
 }
 
-const std::vector<std::string>& placeholders() {
+const std::vector<std::string>& launcher_variables() {
   static const std::vector<std::string> p = {"{ranks}", "{accelerators}", "{accelerators-per-rank}",
                                              "{point}"};
   return p;
@@ -159,12 +159,12 @@ sweep_config parse_sweep_config(const nlohmann::json& j, const std::string& sour
       if (!l[i].is_string() || l[i].get<std::string>().empty())
         ck.fail(at, "must be a non-empty string");
       std::string rest = l[i];
-      for (const auto& p : placeholders())
+      for (const auto& p : launcher_variables())
         for (auto k = rest.find(p); k != std::string::npos; k = rest.find(p))
           rest.erase(k, p.size());
       if (rest.find('{') != std::string::npos && rest.find('}') != std::string::npos)
-        ck.fail(at, fmt::format("'{}' holds an unknown placeholder. valid: {}",
-                                l[i].get<std::string>(), fmt::join(placeholders(), ", ")));
+        ck.fail(at, fmt::format("'{}' holds an unknown variable. valid: {}",
+                                l[i].get<std::string>(), fmt::join(launcher_variables(), ", ")));
       c.launcher.push_back(l[i]);
     }
   }

@@ -40,7 +40,7 @@ struct sweep_point {
 
 // Checks a config. bench_keys: the long option names of dlsize bench. Throws usage_error
 // naming the source and key for unknown keys, values of the wrong type or range, options the
-// sweep sets itself (out, accelerators, seed, quiet, config) and unknown launcher placeholders.
+// sweep sets itself (out, accelerators, seed, quiet, config) and unknown launcher variables.
 sweep_config parse_sweep_config(const nlohmann::json& j, const std::string& source,
                                 const std::vector<std::string>& bench_keys);
 
@@ -48,7 +48,7 @@ sweep_config parse_sweep_config(const nlohmann::json& j, const std::string& sour
 // counts), then dataset variants, cache modes and accelerator counts.
 std::vector<sweep_point> expand_points(const sweep_config& c);
 
-// The point's command: the launcher (placeholders {ranks}, {accelerators},
+// The point's command: the launcher (variables {ranks}, {accelerators},
 // {accelerators-per-rank} and {point} substituted in its arguments only), then self, "bench",
 // the options as --key value, --out report and --quiet.
 std::vector<std::string> point_argv(const sweep_config& c, const sweep_point& p,

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # dlsize sweep: a matrix of runs into a folder with an index; a second run resumes and skips
 # what is done; SIGINT stops it leaving a resumable index; a point that crashes is marked and
-# rerun; launcher arguments get their placeholders; bad configs and folders are refused.
+# rerun; launcher arguments get their variables substituted; bad configs and folders are refused.
 source "$(dirname "$0")/lib.sh"
 ds=$SCRATCH/r50
 "$DLSIZE" datagen --workload resnet50 --dataset "$ds" --size 128MiB --quiet >/dev/null || { echo "datagen failed"; exit 1; }

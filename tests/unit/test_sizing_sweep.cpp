@@ -79,7 +79,8 @@ TEST_CASE("a point's command is the launcher, then dlsize bench with its options
           "[sweep]") {
   auto j = base();
   j["bench"]["sync-steps"] = true;
-  j["bench"]["dataset"] = "data {ranks} here"; // placeholders stand in launcher arguments only
+  j["bench"]["dataset"] =
+      "data {ranks} here"; // variables are substituted in launcher arguments only
   j["launcher"] = {"mpirun", "-np", "{ranks}", "--tag={point}"};
   j["accelerators-per-rank"] = 2;
   j["accelerators"] = {2, 4};
@@ -135,7 +136,7 @@ TEST_CASE("sweep configs are refused with the file, key and what is valid", "[sw
   CHECK_THAT(refused(j), Contains("non-empty array"));
   j = base();
   j["launcher"] = {"srun", "-n", "{tasks}"};
-  CHECK_THAT(refused(j), Contains("unknown placeholder. valid: {ranks}"));
+  CHECK_THAT(refused(j), Contains("unknown variable. valid: {ranks}"));
   j = base();
   j["accelerators-per-rank"] = 2;
   CHECK_THAT(refused(j), Contains("needs a launcher"));
