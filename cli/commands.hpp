@@ -17,5 +17,7 @@ void setup_bench(CLI::App& app, cli_context& ctx);
 void setup_plan(CLI::App& app, cli_context& ctx);
 void setup_compare(CLI::App& app, cli_context& ctx);
 void setup_calibrate(CLI::App& app, cli_context& ctx);
+void setup_sweep(CLI::App& app, cli_context& ctx);
+void setup_size(CLI::App& app, cli_context& ctx);
 
 }  // namespace dlsize::cli

@@ -3,6 +3,7 @@
 # Usage: scripts/deps.sh [--with-fio]   (fio: for scripts/bench-vs-fio.sh)
 set -euo pipefail
 pkgs=(cmake g++ ninja-build pkg-config python3 liburing-dev libcli11-dev nlohmann-json3-dev libfmt-dev catch2 mpich libmpich-dev)
+pkgs+=(python3-jsonschema chromium)  # the sizing report tests: schema validation, HTML rendering
 [[ "${1:-}" == "--with-fio" ]] && pkgs+=(fio time)
 missing=()
 for p in "${pkgs[@]}"; do

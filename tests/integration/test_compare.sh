@@ -9,7 +9,7 @@ run=(bench --workload resnet50 --dataset "$ds" --accelerator emulated:h100 --acc
      --compute-time 20ms --cache buffered --epochs 1 --seed 5 --quiet)
 expect_rc 0 "run on the disk" -- "$DLSIZE" "${run[@]}" --out "$SCRATCH/a.json"
 expect_rc 0 "run behind a cap" -- "$DLSIZE" "${run[@]}" --max-read-rate 90MB/s --out "$SCRATCH/b.json"
-expect_rc 0 "compare two backends" -- "$DLSIZE" compare "$SCRATCH/a.json" "$SCRATCH/b.json" --out "$SCRATCH/c.json" --markdown "$SCRATCH/c.md"
+expect_rc 0 "compare two backends" -- "$DLSIZE" compare "$SCRATCH/a.json" "$SCRATCH/b.json" --out "$SCRATCH/c.json" --markdown "$SCRATCH/c.md" --html "$SCRATCH/c.html"
 expect_text "capped at 90.0 MB/s" "the second backend is labelled by its cap"
 check=$(json "$SCRATCH/c.json" "r['schema'] == 'dlsize.compare/1' and len(r['backends']) == 2 and
   [m for m in r['metrics'] if m['metric'] == 'accelerator_utilization'][0]['against_first'][1]['delta'] < -0.2 and
@@ -17,6 +17,7 @@ check=$(json "$SCRATCH/c.json" "r['schema'] == 'dlsize.compare/1' and len(r['bac
   r['warnings'] == []")
 [[ $check == True ]] && pass "the capped backend's AU is lower, no spread without repeats, no warnings" || fail "comparison: $(cat "$SCRATCH/c.json")"
 grep -q "| accelerator_utilization" "$SCRATCH/c.md" && pass "markdown table written" || fail "no markdown table"
+python3 "$(dirname "$0")/../../scripts/check_html.py" "$SCRATCH/c.html" --svg 3 --tables 1 && pass "HTML well-formed with 3 charts" || fail "HTML check"
 expect_rc 0 "storage-only run" -- "$DLSIZE" bench --workload resnet50 --dataset "$ds" --accelerator none --quiet --out "$SCRATCH/s.json"
 expect_rc 2 "compare refuses a different load" -- "$DLSIZE" compare "$SCRATCH/a.json" "$SCRATCH/s.json"
 expect_text "not the same load" "message says why"

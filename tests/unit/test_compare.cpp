@@ -7,6 +7,7 @@
 #include "test_support.hpp"
 
 #include "report/compare.hpp"
+#include "report/report_set.hpp"
 #include "report/report_io.hpp"
 
 using namespace dlsize;
@@ -85,4 +86,23 @@ TEST_CASE("compare warns when settings or seeds differ between backends", "[comp
   const std::string w = c["warnings"].dump();
   CHECK_THAT(w, Contains("queue-depth differs"));
   CHECK_THAT(w, Contains("seeds"));
+}
+
+TEST_CASE("compare refuses datasets of another shape", "[compare]") {
+  auto other = fake("b", "/b", 1, 1, 1);
+  other.report["dataset"]["samples"] = 2000;
+  CHECK_THAT(test::usage_error_message([&] { (void)report::compare_reports({fake("a", "/a", 1, 1, 1), other}); }),
+             Contains("2000 samples"));
+}
+
+TEST_CASE("compare's table and HTML show every backend and metric", "[compare]") {
+  const auto c = report::compare_reports({fake("a1", "/a", 1000, 0.95, 1), fake("b1", "/b", 500, 0.5, 1)});
+  const auto t = report::compare_table(c);
+  CHECK(t.header.size() == 3);
+  CHECK(t.rows.back()[0] == "AU pass");
+  CHECK(t.rows.back()[2] == "0 of 1 runs");
+  const std::string html = report::compare_html(c);
+  CHECK_THAT(html, Contains("<table>"));
+  CHECK_THAT(html, Contains("class=\"bar\""));
+  CHECK_THAT(html, Contains("backend 2: /b (nfs4)"));
 }

@@ -1,0 +1,126 @@
+// dlsize size: bench reports (files, folders, sweep folders) into a sizing report: the fit of
+// bandwidth against accelerators, the knee, the ceiling, projections; JSON, Markdown and HTML.
+#include <cstdio>
+
+#include <fmt/format.h>
+
+#include "commands.hpp"
+#include "core/atomic_file.hpp"
+#include "core/error.hpp"
+#include "core/units.hpp"
+#include "report/report_io.hpp"
+#include "report/sizing_render.hpp"
+#include "report/sizing_report.hpp"
+#include "report/sizing_tables.hpp"
+
+namespace dlsize::cli {
+namespace {
+
+struct size_cli {
+  std::vector<std::string> inputs;
+  std::string out;
+  std::vector<double> targets = {64, 128, 256};
+  std::vector<double> growth = {1, 2, 4};
+  double headroom = 1.2;
+  std::string nic_bandwidth;
+  std::uint64_t nodes = 1;
+  std::string front_end_bandwidth;
+  std::string cache_model = "lru";
+  std::string cache_bytes;
+};
+
+int run_size(const size_cli& o, const cli_context& ctx) {
+  const std::string json_path = o.out + ".json", md_path = o.out + ".md",
+                    html_path = o.out + ".html";
+  for (const auto& p : {json_path, md_path, html_path})
+    check_new_output(p, "--out");
+  report::sizing_request req;
+  req.targets = o.targets;
+  req.growth = o.growth;
+  if (!(o.headroom >= 1))
+    throw usage_error(fmt::format("--headroom: {} is not valid. valid: a factor of 1 or more (1.2: "
+                                  "20 % above the requirement)",
+                                  o.headroom));
+  req.headroom = o.headroom;
+  if (!o.nic_bandwidth.empty())
+    req.nic_bandwidth = units::parse_rate(o.nic_bandwidth, "--nic-bandwidth");
+  if (o.nodes < 1)
+    throw usage_error("--nodes: must be at least 1");
+  req.nodes = o.nodes;
+  if (!o.front_end_bandwidth.empty())
+    req.front_end_bandwidth = units::parse_rate(o.front_end_bandwidth, "--front-end-bandwidth");
+  if (o.cache_model != "lru" && o.cache_model != "never-evict")
+    throw usage_error(
+        fmt::format("--cache-model: '{}' is not valid. valid: lru (a page cache under a new random "
+                    "order each epoch), never-evict (keeps what it first read)",
+                    o.cache_model));
+  req.cache_model = o.cache_model == "lru" ? sizing::cache_model_kind::lru
+                                           : sizing::cache_model_kind::never_evict;
+  if (!o.cache_bytes.empty())
+    req.cache_bytes = static_cast<double>(units::parse_size(o.cache_bytes, "--cache-bytes"));
+
+  const auto inputs = report::load_reports(o.inputs);
+  const nlohmann::json z =
+      report::make_sizing(inputs, req, report::command_line_json(ctx.argc, ctx.argv));
+  report::write_report(json_path, z);
+  write_file_atomic(md_path, report::sizing_markdown(z));
+  write_file_atomic(html_path, report::sizing_html(z));
+  for (const auto& s : z["series"]) {
+    std::printf("%s\n", report::series_title(s).c_str());
+    const auto& f = s["fit"];
+    if (f.is_object())
+      std::printf("  fit        %s per accelerator + %s, R² %.4f (%d runs)\n",
+                  report::rate_text(f["slope"]).c_str(), report::rate_text(f["intercept"]).c_str(),
+                  f["r2"].get<double>(), f["n"].get<int>());
+    std::printf("  knee       %s\n", s["knee"]["reason"].get<std::string>().c_str());
+    std::printf("  ceiling    %s\n",
+                s["ceiling"]["bytes_per_s"].is_null()
+                    ? ("not reached; at least " +
+                       report::rate_text(s["ceiling"]["best_measured_bytes_per_s"]))
+                          .c_str()
+                    : report::rate_text(s["ceiling"]["bytes_per_s"]).c_str());
+    for (const auto& w : s["warnings"])
+      std::fprintf(stderr, "size: warning: %s\n", w.get<std::string>().c_str());
+  }
+  for (const auto& w : z["warnings"])
+    std::fprintf(stderr, "size: note: %s\n", w.get<std::string>().c_str());
+  std::printf("sizing: %s, %s, %s\n", json_path.c_str(), md_path.c_str(), html_path.c_str());
+  return 0;
+}
+
+} // namespace
+
+void setup_size(CLI::App& app, cli_context& ctx) {
+  auto o = std::make_shared<size_cli>();
+  auto* sub = app.add_subcommand("size", "Fit bench reports into a sizing report: bandwidth "
+                                         "against accelerators, knee, ceiling, projections");
+  sub->add_option("reports", o->inputs, "Bench reports, folders of them, or sweep folders")
+      ->required()
+      ->expected(1, -1);
+  sub->add_option("--out", o->out,
+                  "Prefix of the files to write: PREFIX.json (dlsize.sizing/1), PREFIX.md, "
+                  "PREFIX.html (none may exist)")
+      ->required();
+  sub->add_option("--target-accelerators", o->targets,
+                  "Accelerator counts to project to, e.g. 64,128,256")
+      ->delimiter(',')
+      ->capture_default_str();
+  sub->add_option("--data-growth", o->growth, "Dataset growth factors to project to, e.g. 1,2,4")
+      ->delimiter(',')
+      ->capture_default_str();
+  sub->add_option("--headroom", o->headroom, "Factor over the upper prediction bound to provision")
+      ->capture_default_str();
+  sub->add_option("--nic-bandwidth", o->nic_bandwidth,
+                  "Network line rate per node, e.g. 25GB/s (caps projections with --nodes)");
+  sub->add_option("--nodes", o->nodes, "Client nodes of the target cluster")->capture_default_str();
+  sub->add_option("--front-end-bandwidth", o->front_end_bandwidth,
+                  "The storage front end's limit, e.g. 40GB/s (caps projections)");
+  sub->add_option("--cache-model", o->cache_model, "Cache model for grown data: lru or never-evict")
+      ->capture_default_str();
+  sub->add_option("--cache-bytes", o->cache_bytes,
+                  "Cache in front of the storage, e.g. 512GiB (default: the clients' RAM for "
+                  "buffered runs, none for direct I/O)");
+  sub->callback([o, &ctx] { ctx.exit_code = run_size(*o, ctx); });
+}
+
+} // namespace dlsize::cli

@@ -1,0 +1,66 @@
+#include "report/run_identity.hpp"
+
+#include <fmt/format.h>
+
+namespace dlsize::report {
+
+std::string backend_label(const nlohmann::json& r) {
+  const auto& d = r.value("dataset", nlohmann::json::object());
+  std::string label = fmt::format("{} ({})", d.value("path", "?"), d.value("fs_type", "?"));
+  const auto io = r.value("io", nlohmann::json::object());
+  const auto& cap = io.value("max_read_rate", nlohmann::json(nullptr));
+  if (cap.is_number())
+    label += fmt::format(", capped at {:.1f} MB/s", cap.get<double>() / 1e6);
+  return label;
+}
+
+std::string workload_of(const nlohmann::json& r) {
+  return r.value("workload", nlohmann::json::object()).value("name", "");
+}
+
+std::string accelerator_type_of(const nlohmann::json& r) {
+  const auto w = r.value("workload", nlohmann::json::object());
+  return w.contains("accelerator") ? w["accelerator"].value("type", "") : std::string("none");
+}
+
+std::uint64_t accelerators_of(const nlohmann::json& r) {
+  return r.value("topology", nlohmann::json::object()).value("accelerators", std::uint64_t{0});
+}
+
+std::string dataset_shape(const nlohmann::json& r) {
+  const auto d = r.value("dataset", nlohmann::json::object());
+  const double samples = d.value("samples", 0.0);
+  const double bytes = d.value("bytes", 0.0);
+  return fmt::format("{} samples in {} files of {} records, {:.0f} B per sample",
+                     d.value("samples", 0), d.value("files", 0), d.value("records_per_file", 0),
+                     samples > 0 ? bytes / samples : 0.0);
+}
+
+std::string text_of(const nlohmann::json& j) {
+  return j.is_string() ? j.get<std::string>() : j.dump();
+}
+
+std::vector<std::string> setting_differences(const nlohmann::json& a, const std::string& a_file,
+                                             const nlohmann::json& b, const std::string& b_file,
+                                             const std::set<std::string>& may_differ) {
+  std::vector<std::string> out;
+  const auto ca = a.value("config", nlohmann::json::object());
+  const auto cb = b.value("config", nlohmann::json::object());
+  for (const auto& [k, v] : ca.items()) {
+    if (may_differ.count(k))
+      continue;
+    const auto& other = cb.value(k, nlohmann::json(nullptr));
+    if (other != v)
+      out.push_back(fmt::format("{} differs: {} in {}, {} in {}", k, text_of(v), a_file,
+                                text_of(other), b_file));
+  }
+  return out;
+}
+
+const std::set<std::string>& backend_settings() {
+  static const std::set<std::string> keys = {"dataset",       "out",    "generate",        "quiet",
+                                             "max-read-rate", "config", "sample-interval", "seed"};
+  return keys;
+}
+
+} // namespace dlsize::report

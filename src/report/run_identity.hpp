@@ -1,0 +1,40 @@
+#pragma once
+// What makes two bench reports the same load on the same or another backend: the workload,
+// accelerator type and count, the dataset's shape, the backend's label and the settings that
+// may differ. Shared by compare (several backends, one load) and size (one backend, several
+// accelerator counts).
+#include <set>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace dlsize::report {
+
+// "PATH (FS_TYPE)", with ", capped at X MB/s" when --max-read-rate stood in for a slower
+// storage.
+std::string backend_label(const nlohmann::json& report);
+
+std::string workload_of(const nlohmann::json& report);
+// The accelerator type ("h100"), or "none" for a storage-only run.
+std::string accelerator_type_of(const nlohmann::json& report);
+std::uint64_t accelerators_of(const nlohmann::json& report);
+
+// "18765 samples in 15 files of 1251 records, 114660 B per sample": equal for the same
+// dataset generated on two backends.
+std::string dataset_shape(const nlohmann::json& report);
+
+// Options that differ between two reports' effective configs ("queue-depth differs: 16 in a,
+// 64 in b"), leaving out the keys in `may_differ`.
+std::vector<std::string> setting_differences(const nlohmann::json& a, const std::string& a_file,
+                                             const nlohmann::json& b, const std::string& b_file,
+                                             const std::set<std::string>& may_differ);
+
+// Options that say where and how a backend is reached, never what the load is: they may
+// differ between the runs that compare and size line up.
+const std::set<std::string>& backend_settings();
+
+// A value of a config as text (strings without quotes).
+std::string text_of(const nlohmann::json& j);
+
+} // namespace dlsize::report

@@ -1,0 +1,36 @@
+#!/usr/bin/env python3
+"""Writes bench reports of a sweep with a known answer, for the size tests.
+
+Usage: make_sizing_reports.py TEMPLATE.json OUTDIR CAP DEMAND COUNTS REPEATS
+Each report is TEMPLATE (a real training report) with n accelerators on a backend capped at
+CAP bytes/s under DEMAND bytes/s per accelerator: bandwidth min(n·DEMAND, CAP) with a small
+fixed wobble per repeat, AU min(1, CAP / (n·DEMAND)), seeds 1..REPEATS. The knee is at
+CAP / DEMAND accelerators.
+"""
+import copy
+import json
+import sys
+
+template, out, cap, demand = sys.argv[1], sys.argv[2], float(sys.argv[3]), float(sys.argv[4])
+counts = [int(c) for c in sys.argv[5].split(",")]
+repeats = int(sys.argv[6])
+base = json.load(open(template))
+wobble = [1.0, 0.996, 1.003, 0.998, 1.002]
+for r in range(repeats):
+    for n in counts:
+        j = copy.deepcopy(base)
+        au = min(1.0, cap / (n * demand))
+        per = j["summary"]["samples_per_s_per_accelerator"] / max(j["summary"]["accelerator_utilization"], 1e-9)
+        j["topology"]["accelerators"] = n
+        j["config"]["accelerators"] = n
+        j["config"]["seed"] = r + 1
+        j["io"]["max_read_rate"] = cap
+        j["command_line"] = ["dlsize", "bench", "--accelerators", str(n), "--seed", str(r + 1)]
+        s = j["summary"]
+        s["read_bytes_per_s"] = min(n * demand, cap) * wobble[r % len(wobble)]
+        s["accelerator_utilization"] = au
+        s["au_pass"] = au >= s["au_threshold"]
+        s["samples_per_s_per_accelerator"] = per * au
+        s["samples_per_s"] = n * per * au
+        s["demand_bytes_per_s_per_accelerator"] = demand
+        json.dump(j, open(f"{out}/n{n}-r{r + 1}.json", "w"), indent=1)

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# dlsize size: reports of a capped backend with a known knee into JSON that validates against
+# docs/sizing.schema.json, Markdown, and well-formed self-contained HTML; bad input refused.
+source "$(dirname "$0")/lib.sh"
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+python3 -c "import jsonschema" 2>/dev/null || { echo "skip: python3-jsonschema is not installed (scripts/deps.sh installs it)"; exit 77; }
+ds=$SCRATCH/r50
+"$DLSIZE" datagen --workload resnet50 --dataset "$ds" --size 128MiB --quiet >/dev/null || { echo "datagen failed"; exit 1; }
+expect_rc 0 "a real training run as the template" -- "$DLSIZE" bench --workload resnet50 --dataset "$ds" \
+  --accelerator emulated:h100 --accelerators 2 --batch-size 8 --compute-time 5ms --epochs 1 --quiet --out "$SCRATCH/t.json"
+mkdir -p "$SCRATCH/runs"
+# 40 MB/s per accelerator against a 200 MB/s cap: the knee is at 5 accelerators.
+python3 "$here/make_sizing_reports.py" "$SCRATCH/t.json" "$SCRATCH/runs" 200e6 40e6 1,2,3,4,6,8 3
+expect_rc 0 "size a folder of reports" -- "$DLSIZE" size "$SCRATCH/runs" --out "$SCRATCH/z" \
+  --target-accelerators 16,64 --data-growth 1,2 --nic-bandwidth 100MB/s --nodes 4
+expect_text "knee at" "prints the knee"
+for f in z.json z.md z.html; do [[ -s $SCRATCH/$f ]] && pass "$f written" || fail "$f missing"; done
+python3 - "$root/docs/sizing.schema.json" "$SCRATCH/z.json" <<'PY' && pass "the JSON validates against docs/sizing.schema.json" || fail "schema validation"
+import json, sys, jsonschema
+schema = json.load(open(sys.argv[1]))
+jsonschema.Draft7Validator.check_schema(schema)
+jsonschema.validate(json.load(open(sys.argv[2])), schema)
+PY
+check=$(json "$SCRATCH/z.json" "len(r['series']) == 1 and len(r['series'][0]['runs']) == 18 and
+  r['series'][0]['knee']['chosen'] and abs(r['series'][0]['knee']['accelerators'] - 5) <= 1 and
+  abs(r['series'][0]['ceiling']['bytes_per_s'] - 200e6) < 2e6 and
+  r['series'][0]['au_knee']['first_below_accelerators'] == 6 and
+  r['series'][0]['limit_bytes_per_s'] == 400e6 and
+  all('extrapolated' in p['flags'] and 'past the knee' in p['flags'] and 'over the limit' in p['flags'] for p in r['series'][0]['projections']) and
+  abs(r['series'][0]['projections'][0]['required_bytes_per_s'] - 16 * 40e6) < 16e6")
+[[ $check == True ]] && pass "knee within one step of 5, ceiling 200 MB/s, every projection flagged" || fail "sizing: $(head -c 3000 "$SCRATCH/z.json")"
+python3 "$root/scripts/check_html.py" "$SCRATCH/z.html" --svg 3 --tables 4 && pass "HTML well-formed and self-contained" || fail "HTML check"
+grep -q "^## Reproduce" "$SCRATCH/z.md" && grep -q "dlsize size" "$SCRATCH/z.md" && pass "Markdown says how to reproduce" || fail "Markdown reproduce section"
+expect_rc 2 "existing outputs are not overwritten" -- "$DLSIZE" size "$SCRATCH/runs" --out "$SCRATCH/z"
+expect_text "never overwrites" "message says why"
+expect_rc 2 "bad cache model" -- "$DLSIZE" size "$SCRATCH/runs" --out "$SCRATCH/y" --cache-model fifo
+expect_text "valid: lru" "message lists the models"
+expect_rc 2 "missing input" -- "$DLSIZE" size "$SCRATCH/nothing" --out "$SCRATCH/y"
+mkdir -p "$SCRATCH/empty"
+expect_rc 2 "a folder without reports" -- "$DLSIZE" size "$SCRATCH/empty" --out "$SCRATCH/y"
+expect_text "no dlsize bench reports" "message says why"
+expect_rc 2 "bad headroom" -- "$DLSIZE" size "$SCRATCH/runs" --out "$SCRATCH/y" --headroom 0.5
+finish

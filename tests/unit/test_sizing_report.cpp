@@ -1,0 +1,157 @@
+// Unit tests for src/report/sizing_report and its renderers: reports grouped into series, runs
+// left out with the reason, the document's figures, and Markdown and HTML that hold them.
+#include <string>
+#include <vector>
+
+#include <catch2/catch.hpp>
+
+#include "test_support.hpp"
+
+#include "report/html_page.hpp"
+#include "report/report_io.hpp"
+#include "report/sizing_render.hpp"
+#include "report/sizing_report.hpp"
+#include "report/svg_chart.hpp"
+
+using namespace dlsize;
+using Catch::Matchers::Contains;
+
+namespace {
+
+// A training report of n accelerators on a backend capped at `cap` bytes/s (1e12: no cap),
+// demand 40 MB/s each.
+report::loaded_report run(double n, int seed, double cap, const std::string& path = "/data/r50") {
+  const double bw = std::min(n * 40e6, cap) * (1 + 0.002 * seed);
+  const double au = std::min(1.0, cap / (n * 40e6));
+  nlohmann::json r = {
+      {"schema", report::kReportSchema},
+      {"kind", "bench"},
+      {"status", "complete"},
+      {"command_line", {"dlsize", "bench", "--accelerators", std::to_string(static_cast<int>(n))}},
+      {"config", {{"seed", seed}, {"accelerators", n}, {"queue-depth", 16}, {"dataset", path}}},
+      {"workload",
+       {{"name", "resnet50"}, {"mean_sample_bytes", 114660}, {"accelerator", {{"type", "h100"}}}}},
+      {"topology", {{"accelerators", n}, {"nodes", 1}}},
+      {"dataset", {{"path", path}, {"fs_type", "ext4"}, {"bytes", 1e9}, {"client_ram_bytes", 8e9}}},
+      {"io",
+       {{"max_read_rate", cap < 1e12 ? nlohmann::json(cap) : nlohmann::json(nullptr)},
+        {"cache_mode", "direct"}}},
+      {"storage", {{"hit_ratio", 0.0}}},
+      {"summary",
+       {{"read_bytes_per_s", bw},
+        {"samples_per_s", n * 350 * au},
+        {"samples_per_s_per_accelerator", 350 * au},
+        {"accelerator_utilization", au},
+        {"au_threshold", 0.9},
+        {"au_pass", au >= 0.9},
+        {"demand_bytes_per_s_per_accelerator", 40e6}}}};
+  return {"n" + std::to_string(static_cast<int>(n)) + "-r" + std::to_string(seed) + ".json", r};
+}
+
+report::report_inputs sweep_of(double cap, const std::vector<double>& counts) {
+  report::report_inputs in;
+  for (int seed = 1; seed <= 3; ++seed)
+    for (double n : counts)
+      in.reports.push_back(run(n, seed, cap));
+  return in;
+}
+
+} // namespace
+
+TEST_CASE("size finds the knee of a capped backend and projects past it with warnings",
+          "[sizing]") {
+  report::sizing_request req;
+  req.targets = {16};
+  req.growth = {1};
+  req.nic_bandwidth = 100e6;
+  req.nodes = 4;
+  const auto z = report::make_sizing(sweep_of(200e6, {1, 2, 3, 4, 6, 8}), req, {"dlsize", "size"});
+  CHECK(z["schema"] == report::kSizingSchema);
+  REQUIRE(z["series"].size() == 1);
+  const auto& s = z["series"][0];
+  CHECK(s["backend"] == "/data/r50 (ext4), capped at 200.0 MB/s");
+  CHECK(s["measured"].size() == 6);
+  CHECK(s["runs"].size() == 18);
+  CHECK(s["knee"]["chosen"] == true);
+  CHECK(s["knee"]["accelerators"].get<double>() == Approx(5).margin(1));
+  CHECK(s["ceiling"]["bytes_per_s"].get<double>() == Approx(200e6).epsilon(0.01));
+  CHECK(s["au_knee"]["first_below_accelerators"] == 6);
+  CHECK(s["max_accelerators_at_threshold"]["measured"] == 4);
+  CHECK(s["max_accelerators_at_threshold"]["modelled"] == 5);
+  CHECK(s["limit_bytes_per_s"].get<double>() == Approx(400e6));
+  const auto& p = s["projections"][0];
+  CHECK(p["required_bytes_per_s"].get<double>() == Approx(16 * 40e6).epsilon(0.01));
+  CHECK(p["within_limit"] == false);
+  CHECK(p["provision_capped_bytes_per_s"].get<double>() == Approx(400e6));
+  CHECK(p["flags"] == nlohmann::json({"extrapolated", "past the knee", "over the limit"}));
+  CHECK(s["fit"]["curve"].size() == 33);
+  CHECK(z["reproduce"][0] == "dlsize size");
+}
+
+TEST_CASE("size groups reports by backend and leaves out runs it cannot size", "[sizing]") {
+  auto in = sweep_of(1e12, {1, 2, 4});
+  auto other = run(2, 1, 1e12, "/nfs/r50");
+  in.reports.push_back(other);
+  auto storage_only = run(1, 1, 1e12);
+  storage_only.file = "io.json";
+  storage_only.report["workload"].erase("accelerator");
+  storage_only.report["topology"]["accelerators"] = 0;
+  in.reports.push_back(storage_only);
+  auto broken = run(4, 9, 1e12);
+  broken.file = "stopped.json";
+  broken.report["status"] = "incomplete";
+  broken.report["reason"] = "interrupted by signal 2";
+  in.reports.push_back(broken);
+  const auto z = report::make_sizing(in, {}, {"dlsize", "size"});
+  REQUIRE(z["series"].size() == 2);
+  CHECK(z["series"][1]["backend"] == "/nfs/r50 (ext4)");
+  CHECK(z["series"][1]["fit"].is_null());
+  CHECK_THAT(z["series"][1]["warnings"].dump(), Contains("no fit"));
+  const std::string inputs = z["inputs"]["reports"].dump();
+  CHECK_THAT(inputs, Contains("a storage-only run"));
+  CHECK_THAT(inputs, Contains("status incomplete: interrupted by signal 2"));
+  // No knee on an uncapped backend: no ceiling, and AU passes at every count.
+  const auto& s = z["series"][0];
+  CHECK(s["knee"]["chosen"] == false);
+  CHECK(s["ceiling"]["bytes_per_s"].is_null());
+  CHECK(s["max_accelerators_at_threshold"]["measured_is_lower_bound"] == true);
+}
+
+TEST_CASE("size refuses inputs with nothing to size and files that are not reports", "[sizing]") {
+  report::report_inputs in;
+  auto io = run(1, 1, 1e12);
+  io.report["workload"].erase("accelerator");
+  in.reports.push_back(io);
+  CHECK_THAT(test::usage_error_message([&] { (void)report::make_sizing(in, {}, {}); }),
+             Contains("no report can be sized"));
+  in.reports[0].report["schema"] = "other/1";
+  CHECK_THAT(test::usage_error_message([&] { (void)report::make_sizing(in, {}, {}); }),
+             Contains("not a dlsize bench report"));
+}
+
+TEST_CASE("the sizing Markdown and HTML hold the tables, the charts and the commands", "[sizing]") {
+  const auto z =
+      report::make_sizing(sweep_of(200e6, {1, 2, 3, 4, 6, 8}), {}, {"dlsize", "size", "x"});
+  const std::string md = report::sizing_markdown(z);
+  CHECK_THAT(md, Contains("### Measured"));
+  CHECK_THAT(md, Contains("| accelerators | runs |"));
+  CHECK_THAT(md, Contains("knee at"));
+  CHECK_THAT(md, Contains("dlsize size x"));
+  const std::string html = report::sizing_html(z);
+  CHECK(html.rfind("<!DOCTYPE html>", 0) == 0);
+  std::size_t svgs = 0;
+  for (auto at = html.find("<svg"); at != std::string::npos; at = html.find("<svg", at + 1))
+    ++svgs;
+  CHECK(svgs == 3);
+  CHECK_THAT(html, Contains("class=\"band\""));
+  CHECK_THAT(html, Contains("threshold 0.90"));
+  CHECK(html.find("<script") == std::string::npos);
+  CHECK(html.find("http://") == html.find("http://www.w3.org/2000/svg"));
+}
+
+TEST_CASE("html_escape and nice_step", "[report]") {
+  CHECK(report::html_escape("a<b & \"c\"") == "a&lt;b &amp; &quot;c&quot;");
+  CHECK(report::nice_step(10) == 2);
+  CHECK(report::nice_step(320) == 50);
+  CHECK(report::nice_step(1.1) == Approx(0.2));
+}
