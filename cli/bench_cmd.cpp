@@ -149,10 +149,11 @@ int run_bench(const bench_cli& o, const CLI::App& cmd, const cli_context& ctx) {
   config::workload_profile profile;
   config::accelerator_spec spec;
   io::engine_options eo;
-  double interval = 0, time_limit = 0;
+  double interval = 0, time_limit = 0, preprocess_s = 0, au_threshold = 0;
   std::uint64_t accelerators = 0;
-  // Everything that can be wrong with the options, checked on every rank before any work.
-  dist::agree(comm, [&] {
+  // Everything that can be wrong with the options, checked on every rank before any work; then
+  // every rank must have been given the same command and options.
+  const auto given = dist::agree(comm, [&] {
     if (o.workload.empty()) throw usage_error("--workload: required (a profile name such as resnet50, or a JSON file), on the command line or in --config");
     if (o.dataset.empty()) throw usage_error("--dataset: required (a folder made by dlsize datagen), on the command line or in --config");
     comm.set_timeout_s(units::parse_duration(o.rank_timeout, "--rank-timeout"));
@@ -182,14 +183,17 @@ int run_bench(const bench_cli& o, const CLI::App& cmd, const cli_context& ctx) {
       if (o.verify) throw usage_error("--verify: checks storage-only runs (--accelerator none); training runs count bytes and read errors");
       if (o.shard_read != "records") throw usage_error("--shard-read: training runs read samples by index (records); stream is for --accelerator none");
       accelerators = job_accelerators(o, ranks);
+      preprocess_s = o.preprocess.empty() ? 0 : units::parse_duration(o.preprocess, "--preprocess");
+      au_threshold = o.au_threshold.empty() ? profile.au_threshold : units::parse_fraction(o.au_threshold, "--au-threshold");
       if (spec.kind == config::accelerator_kind::cuda)
         accel::parse_precision(o.precision, "--precision");
       else if (cmd.get_option("--precision")->count() > 0)
         throw usage_error("--precision: applies to --accelerator cuda (a real GPU's arithmetic); an emulated "
                           "accelerator's compute time is given");
     }
-    return nlohmann::json(nullptr);
+    return nlohmann::json{{"command", "bench"}, {"options", effective_config(cmd)}};
   });
+  dist::require_same(comm, given, "command and options");
   generate_if_missing(o, profile, comm);
   const auto cmdline = report::command_line_json(ctx.argc, ctx.argv);
   nlohmann::json config = effective_config(cmd);
@@ -215,14 +219,14 @@ int run_bench(const bench_cli& o, const CLI::App& cmd, const cli_context& ctx) {
   config["accelerators-per-rank"] = accelerators / ranks;
   pipeline::training_options opt;
   opt.workload = profile;
-  if (!o.au_threshold.empty()) opt.workload.au_threshold = units::parse_fraction(o.au_threshold, "--au-threshold");
+  opt.workload.au_threshold = au_threshold;
   opt.accelerator = spec;
   opt.dataset = o.dataset;
   opt.io = eo;
   opt.accelerators = accelerators;
   opt.prefetch = o.prefetch;
   opt.sync_steps = o.sync_steps;
-  opt.preprocess_s = o.preprocess.empty() ? 0 : units::parse_duration(o.preprocess, "--preprocess");
+  opt.preprocess_s = preprocess_s;
   opt.precision = o.precision;
   opt.epochs = o.epochs;
   opt.seed = o.seed;
@@ -239,14 +243,23 @@ int run_bench(const bench_cli& o, const CLI::App& cmd, const cli_context& ctx) {
   run->join_ranks();
   auto res = run->run(cmdline);
   if (res.broken) {
-    // A rank is gone and the job cannot end cleanly: rank 0 writes what it has, then ends it.
+    // A rank is gone and the job cannot end cleanly: rank 0 writes what it has, then ends it;
+    // without rank 0, rank 1 says why and ends it.
     if (comm.rank() == 0) {
       finish(res.report, res.summary_text, true, o);
       comm.abort(1);
     }
+    if (res.root_lost && comm.rank() == 1) {
+      std::fprintf(stderr, "dlsize: failed: %s (no report: rank 0 writes it)\n", res.reason.c_str());
+      comm.abort(1);
+    }
     dist::await_abort(comm);
   }
-  return finish(res.report, res.summary_text, res.failed, o);
+  const int code = finish(res.report, res.summary_text, res.failed, o);
+  // Every rank ends as rank 0's report says, and only once every rank got here: a rank lost now
+  // would hang the others in MPI_Finalize; this wait has the rank timeout (then rank 0, whose
+  // report is written, ends the job).
+  return std::stoi(comm.allgather(std::to_string(code)).at(0));
 }
 
 }  // namespace

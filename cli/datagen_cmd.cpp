@@ -33,11 +33,17 @@ dataset::datagen_options options_of(const datagen_cli& o, std::uint64_t ram);
 int run_datagen(const datagen_cli& o) {
   dist::communicator& comm = dist::world();
   // The options are checked on every rank first (the first collective of a command is always an
-  // agreement), then sized by the RAM of every host of the job.
-  dist::agree(comm, [&] {
+  // agreement), every rank must have been given the same, then the size is taken from the RAM of
+  // every host of the job.
+  const auto given = dist::agree(comm, [&] {
     options_of(o, sysinfo::ram_bytes());
-    return nlohmann::json(nullptr);
+    return nlohmann::json{{"command", "datagen"},
+                          {"options",
+                           {{"workload", o.workload}, {"dataset", o.dataset}, {"size", o.size},
+                            {"files", o.files}, {"seed", o.seed}, {"layout", o.layout},
+                            {"records-per-file", o.records_per_file}}}};
   });
+  dist::require_same(comm, given, "command and options");
   dataset::datagen_options opt = options_of(o, dist::ram_of_hosts(comm));
   opt.progress = !o.quiet && comm.rank() == 0;
   const auto r = dataset::generate_dataset_job(opt, comm);

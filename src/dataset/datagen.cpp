@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <random>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -130,7 +131,11 @@ bool prepare_dataset_folder(const datagen_options& opt) {
   if (check_folder(opt.dir, opt.params)) return true;
   dataset_layout layout(opt.dir, opt.params);
   // The state file comes first: from here on the folder is ours, and a rerun resumes.
-  write_file_atomic(opt.dir / kStateName, manifest_json(layout, "generating").dump(2) + "\n", true);
+  // A new id each time, so that ranks can tell this generation's state file from a stale one.
+  nlohmann::json state = manifest_json(layout, "generating");
+  std::random_device rd;
+  state["generation"] = fmt::format("{:08x}{:08x}", rd(), rd());
+  write_file_atomic(opt.dir / kStateName, state.dump(2) + "\n", true);
   std::error_code ec;
   for (std::uint64_t d = 0; d * kFilesPerDir < layout.files(); ++d) {
     const fs::path sub = layout.file_path(d * kFilesPerDir).parent_path();
@@ -209,6 +214,16 @@ datagen_result write_dataset_share(const datagen_options& opt, unsigned rank, un
   res.seconds = now_s() - t0;
   res.interrupted = stop_requested();
   return res;
+}
+
+std::string generation_of(const fs::path& dir) {
+  std::error_code ec;
+  if (!fs::exists(dir / kStateName, ec)) return "";
+  try {
+    return nlohmann::json::parse(read_text_file(dir / kStateName)).value("generation", "");
+  } catch (const std::exception&) {
+    return "";
+  }
 }
 
 void seal_dataset(const datagen_options& opt) {

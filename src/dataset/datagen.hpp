@@ -38,6 +38,9 @@ bool prepare_dataset_folder(const datagen_options& opt);
 // Writes the files f with f % ranks == rank (keeping complete ones). Throws run_error on the
 // first failure; `interrupted` when a stop was asked for.
 datagen_result write_dataset_share(const datagen_options& opt, unsigned rank, unsigned ranks);
+// The id of the generation whose state file is in dir ("" when none): ranks compare theirs with
+// rank 0's to know they share the folder.
+std::string generation_of(const std::filesystem::path& dir);
 // The last phase (one rank, after every share is written): flushes, writes the manifest,
 // removes the state file.
 void seal_dataset(const datagen_options& opt);

@@ -11,6 +11,26 @@
 namespace dlsize::dataset {
 namespace fs = std::filesystem;
 
+namespace {
+
+// Every file of a share is in place with its size; throws usage_error naming the first that is
+// not (this rank does not see what another rank wrote).
+void check_share(const datagen_options& opt, unsigned share, unsigned ranks) {
+  const dataset_layout layout(opt.dir, opt.params);
+  for (std::uint64_t f = share; f < layout.files(); f += ranks) {
+    std::error_code ec;
+    const auto p = layout.file_path(f);
+    if (!fs::is_regular_file(p, ec) || fs::file_size(p, ec) != layout.file_bytes(f))
+      throw usage_error(fmt::format(
+          "--dataset: this host does not see {} (written by rank {}) with its {} bytes: "
+          "the dataset must be on storage every rank shares. valid: a shared mount, or "
+          "for node-local disks datagen on each node without mpiexec",
+          p.string(), share, layout.file_bytes(f)));
+  }
+}
+
+} // namespace
+
 datagen_result generate_dataset_job(const datagen_options& opt, dist::communicator& comm) {
   if (comm.size() == 1)
     return generate_dataset(opt);
@@ -32,23 +52,39 @@ datagen_result generate_dataset_job(const datagen_options& opt, dist::communicat
     res.already_complete = true;
     return res;
   }
-  // The write phase lasts as long as the slowest share: no time limit, a stop request ends it.
+  // Every rank sees the state file rank 0 just wrote (its id, not a stale one of its own).
+  const std::string generation =
+      dist::agree(comm,
+                  [&] {
+                    return root ? nlohmann::json(generation_of(opt.dir)) : nlohmann::json(nullptr);
+                  })[0]
+          .get<std::string>();
+  dist::agree(comm, [&] {
+    if (generation_of(opt.dir) != generation)
+      throw not_shared(kStateName);
+    return nlohmann::json(nullptr);
+  });
+  // Writing and checking last as long as the slowest share: no time limit, a stop ends them.
   const double timeout = comm.timeout_s();
   comm.set_timeout_s(0);
   const auto shares = dist::agree(comm, [&] {
-    std::error_code ec;
-    if (!fs::exists(opt.dir / kStateName, ec))
-      throw not_shared(kStateName);
     const datagen_result r = write_dataset_share(opt, static_cast<unsigned>(comm.rank()), ranks);
     return nlohmann::json{r.files_written, r.files_kept, r.bytes_written, r.interrupted};
   });
-  comm.set_timeout_s(timeout);
   for (const auto& s : shares) {
     res.files_written += s[0].get<std::uint64_t>();
     res.files_kept += s[1].get<std::uint64_t>();
     res.bytes_written += s[2].get<std::uint64_t>();
     res.interrupted = res.interrupted || s[3].get<bool>();
   }
+  if (!res.interrupted) {
+    // Each rank checks the next rank's share, so no rank's files are sealed unseen by another.
+    dist::agree(comm, [&] {
+      check_share(opt, (static_cast<unsigned>(comm.rank()) + 1) % ranks, ranks);
+      return nlohmann::json(nullptr);
+    });
+  }
+  comm.set_timeout_s(timeout);
   if (!res.interrupted) {
     dist::agree(comm, [&] {
       if (root)

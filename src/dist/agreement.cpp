@@ -78,7 +78,7 @@ void require_same(const communicator& c, const std::vector<nlohmann::json>& valu
     return;
   throw job_error(
       2,
-      fmt::format("the ranks were not given the same {}: {}{}. valid: the same options and dataset "
+      fmt::format("the ranks were not given the same {}: {}{}. valid: the same command, options and dataset "
                   "on every rank",
                   what, fmt::join(diffs, "; "), more ? fmt::format(" (and {} more)", more) : ""));
 }

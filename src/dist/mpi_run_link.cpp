@@ -26,8 +26,8 @@ constexpr std::size_t kReasonBytes = 480;
 // Rank → rank 0.
 struct status_msg {
   std::uint32_t kind = 0;
-  std::uint32_t reserved = 0;
-  std::uint64_t syncs = 0; // syncs issued so far
+  std::uint32_t waiting = 0; // 1: a caller of sync() waits (no progress is expected of it)
+  std::uint64_t syncs = 0;   // syncs issued so far
   job_counters counters;
   char reason[kReasonBytes] = {};
 };
@@ -96,6 +96,8 @@ public:
     m_dead.assign(n, false);
     m_syncs_of.assign(n, 0);
     m_counters_of.assign(n, {});
+    m_progress_at.assign(n, t0);
+    m_progress_of.assign(n, {});
     m_thread = std::thread([this] { guarded_loop(); });
     return t0;
   }
@@ -145,10 +147,12 @@ public:
     o.reason = m_reason;
     o.origin = m_origin;
     o.broken = m_broken;
+    o.root_lost = m_root_lost;
+    m_payload = payload; // kept until the link goes: a send may still read it
     if (m_rank == 0)
-      gather_payloads(payload, o);
+      gather_payloads(m_payload, o);
     else
-      send_payload(payload, o);
+      send_payload(m_payload, o);
     if (!o.broken) {
       MPI_Comm_free(&m_ctl);
       MPI_Comm_free(&m_sync);
@@ -183,13 +187,18 @@ private:
   }
 
   void loop() {
-    std::uint64_t next_beat = now_ns();
+    std::uint64_t next_beat = now_ns(), last_pass = next_beat;
     for (;;) {
       progress_syncs();
       serve_request();
       receive();
       handle_local();
       const std::uint64_t t = now_ns();
+      // This thread itself did not run for long (the process was stopped, the host stalled):
+      // the others' silence meanwhile says nothing about them.
+      if (t - last_pass > m_timeout_ns / 2)
+        restart_clocks(t);
+      last_pass = t;
       if (t >= next_beat) {
         beat();
         next_beat = t + m_beat_ns;
@@ -202,6 +211,16 @@ private:
           issue_sync(0, true, false);
         if (m_syncs.empty())
           break;
+        if (t > m_drain_deadline) {
+          // A rank never issued its last syncs: the job cannot end cleanly.
+          m_broken = true;
+          apply_halt(
+              fmt::format("the ranks' last syncs did not complete within {:g} s (a rank hung "
+                          "after the run ended)",
+                          timeout_s()),
+              true, m_rank);
+          break;
+        }
       }
       test_sends();
       {
@@ -300,6 +319,7 @@ private:
     status_msg m;
     m.kind = static_cast<std::uint32_t>(kind);
     m.syncs = m_issued;
+    m.waiting = caller_waits() ? 1 : 0;
     if (m_opt.counters)
       m.counters = m_opt.counters();
     put_reason(m.reason, reason);
@@ -381,9 +401,12 @@ private:
 
   void beat() {
     if (m_rank == 0) {
-      std::lock_guard lk(m_counters_m);
-      if (m_opt.counters)
-        m_counters_of[0] = m_opt.counters();
+      {
+        std::lock_guard lk(m_counters_m);
+        if (m_opt.counters)
+          m_counters_of[0] = m_opt.counters();
+      }
+      note_progress(0, m_counters_of[0], caller_waits());
     }
     if (m_rank == 0 && !m_finish_sent)
       send_control(control_kind::alive);
@@ -393,8 +416,9 @@ private:
 
   void check_timeouts(std::uint64_t t) {
     if (m_rank != 0) {
-      if (!m_finish_seen && t - m_last_seen[0] > m_timeout_ns) {
+      if (!m_finish_seen && t > m_last_seen[0] + m_timeout_ns) {
         m_broken = true;
+        m_root_lost = true;
         m_ended = true;
         apply_halt(fmt::format("{} has not answered for {:g} s (it hung or died)",
                                m_comm.rank_name(0), timeout_s()),
@@ -406,13 +430,25 @@ private:
       return;
     for (int r = 1; r < m_size; ++r) {
       const auto i = static_cast<std::size_t>(r);
-      if (m_dead[i] || t - m_last_seen[i] <= m_timeout_ns)
+      if (m_dead[i] || t <= m_last_seen[i] + m_timeout_ns)
         continue;
       m_dead[i] = true;
       m_broken = true;
       decide_halt(
           r, true,
           fmt::format("has not answered for {:g} s (the process hung or died)", timeout_s()));
+    }
+    // A rank that answers but neither reads nor steps, and waits for no one: its readers or
+    // accelerators are stuck (a hung mount or device).
+    for (int r = 0; r < m_size && !m_halt_decided; ++r) {
+      const auto i = static_cast<std::size_t>(r);
+      if (m_dead[i] || m_final[i] || t <= m_progress_at[i] + m_timeout_ns)
+        continue;
+      decide_halt(
+          r, true,
+          fmt::format("made no progress for {:g} s: no byte read, no step taken, not waiting "
+                      "for the others (a hung mount or device?)",
+                      timeout_s()));
     }
     check_finish();
   }
@@ -425,9 +461,14 @@ private:
       return; // given up on; it woke too late
     m_last_seen[i] = now_ns();
     if (from != 0) {
-      std::lock_guard lk(m_counters_m);
-      m_counters_of[i] = m.counters;
+      {
+        std::lock_guard lk(m_counters_m);
+        m_counters_of[i] = m.counters;
+      }
+      note_progress(i, m.counters, m.waiting != 0);
     }
+    if (m_finish_sent)
+      return; // the job is ending already: a late stop changes nothing
     switch (static_cast<status_kind>(m.kind)) {
     case status_kind::heartbeat:
       break;
@@ -451,6 +492,26 @@ private:
       break;
     }
     check_finish();
+  }
+
+  // Rank i's counters moved, or it waits in a sync: it is making progress.
+  void note_progress(std::size_t i, const job_counters& c, bool waiting) {
+    const job_counters& was = m_progress_of[i];
+    if (waiting || c.bytes != was.bytes || c.steps != was.steps || c.samples != was.samples)
+      m_progress_at[i] = now_ns();
+    m_progress_of[i] = c;
+  }
+
+  void restart_clocks(std::uint64_t t) {
+    std::fill(m_last_seen.begin(), m_last_seen.end(), t);
+    std::fill(m_progress_at.begin(), m_progress_at.end(), t);
+    if (m_draining)
+      m_drain_deadline = t + m_timeout_ns;
+  }
+
+  bool caller_waits() {
+    std::lock_guard lk(m_m);
+    return m_req_pending && !m_req_answered;
   }
 
   void decide_halt(int origin, bool failure, const std::string& reason) {
@@ -482,6 +543,7 @@ private:
     m_target = *std::max_element(m_syncs_of.begin(), m_syncs_of.end());
     send_control(control_kind::finish, m_target);
     m_draining = true;
+    m_drain_deadline = now_ns() + m_timeout_ns;
   }
 
   // --- every rank ----------------------------------------------------------------------------
@@ -508,6 +570,7 @@ private:
       } else {
         m_target = m.target;
         m_draining = true;
+        m_drain_deadline = now_ns() + m_timeout_ns;
       }
       break;
     }
@@ -526,7 +589,13 @@ private:
     }
     {
       std::lock_guard lk(m_m);
-      m_halted = true;
+      m_halted = true; // no caller's sync is issued from now on
+    }
+    // The run is told first, so that a caller answered below finds it halted and stops there.
+    if (m_opt.on_halt)
+      m_opt.on_halt(m_size > 1 ? m_comm.rank_name(origin) + ": " + reason : reason, failure);
+    {
+      std::lock_guard lk(m_m);
       if (m_req_pending && !m_req_answered)
         answer_locked({m_req_value, true});
     }
@@ -536,8 +605,6 @@ private:
     } else if (!m_broken) {
       send_status(status_kind::halted);
     }
-    if (m_opt.on_halt)
-      m_opt.on_halt(m_size > 1 ? m_comm.rank_name(origin) + ": " + reason : reason, failure);
   }
 
   // --- the end -------------------------------------------------------------------------------
@@ -562,27 +629,39 @@ private:
         DLSIZE_MPI(MPI_Recv(s.data(), count, MPI_CHAR, st.MPI_SOURCE, kTagPayload, m_ctl,
                             MPI_STATUS_IGNORE));
         const auto i = static_cast<std::size_t>(st.MPI_SOURCE);
-        if (!got[i])
+        // A rank given up on that answers after all is taken, but was not waited for.
+        if (!got[i] && !m_dead[i])
           --left;
         got[i] = true;
         o.payloads[i] = std::move(s);
         continue;
       }
-      // Heartbeats sent before a rank saw the finish.
-      DLSIZE_MPI(MPI_Iprobe(MPI_ANY_SOURCE, kTagStatus, m_ctl, &flag, &st));
-      if (flag) {
-        status_msg m;
-        DLSIZE_MPI(
-            MPI_Recv(&m, sizeof m, MPI_BYTE, st.MPI_SOURCE, kTagStatus, m_ctl, MPI_STATUS_IGNORE));
+      if (drain_status())
         continue;
-      }
       usleep(100);
+    }
+    // Heartbeats a rank sent before it saw the finish come before its results: none is left
+    // unreceived when the communicator is freed.
+    while (drain_status()) {
     }
     for (int r = 0; r < m_size; ++r)
       if (!got[static_cast<std::size_t>(r)])
         o.missing.push_back(r);
     if (!o.missing.empty())
       o.broken = true;
+  }
+
+  // Receives one status message sent before its rank saw the finish; false when none waits.
+  bool drain_status() {
+    int flag = 0;
+    MPI_Status st;
+    DLSIZE_MPI(MPI_Iprobe(MPI_ANY_SOURCE, kTagStatus, m_ctl, &flag, &st));
+    if (!flag)
+      return false;
+    status_msg m;
+    DLSIZE_MPI(
+        MPI_Recv(&m, sizeof m, MPI_BYTE, st.MPI_SOURCE, kTagStatus, m_ctl, MPI_STATUS_IGNORE));
+    return true;
   }
 
   void send_payload(const std::string& mine, run_outcome& o) {
@@ -628,6 +707,11 @@ private:
   std::vector<std::uint64_t> m_syncs_of;
   std::mutex m_counters_m;
   std::vector<job_counters> m_counters_of;
+  std::vector<std::uint64_t> m_progress_at; // rank 0: when each rank last made progress
+  std::vector<job_counters> m_progress_of;
+  std::uint64_t m_drain_deadline = 0;
+  bool m_root_lost = false;
+  std::string m_payload;
 };
 
 } // namespace

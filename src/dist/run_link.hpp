@@ -48,6 +48,7 @@ struct run_outcome {
   // the other ranks.
   std::vector<std::string> payloads;
   std::vector<int> missing; // rank 0: ranks whose payload never came
+  bool root_lost = false;   // another rank: rank 0 stopped answering
 };
 
 class run_link {

@@ -253,7 +253,10 @@ training_result build_training_report(const report_context& c,
   cpu.process_utilization = wall > 0 ? cpu_seconds(cpu) / wall : 0;
 
   const overall_figures overall = overall_of(figs);
-  const nlohmann::json epochs_sec = epoch_figures(epochs, opt.accelerators, 0);
+  // Figures per accelerator count the accelerators whose results came (all, unless a rank was
+  // lost); the demand is the job's.
+  const nlohmann::json epochs_sec = epoch_figures(epochs, figs.size(), 0);
+  const auto accels_present = static_cast<double>(std::max<std::size_t>(1, figs.size()));
   const double mean_sample =
       static_cast<double>(c.layout.total_bytes()) / static_cast<double>(c.layout.records());
   // A real GPU's compute time per batch is what it measured: the mean busy time of its steps.
@@ -325,7 +328,7 @@ training_result build_training_report(const report_context& c,
   const double read_rate = wall > 0 ? static_cast<double>(all.bytes) / wall : 0.0;
   nlohmann::json summary = {
       {"samples_per_s", overall.samples_per_s},
-      {"samples_per_s_per_accelerator", overall.samples_per_s / accels_total},
+      {"samples_per_s_per_accelerator", overall.samples_per_s / accels_present},
       {"read_bytes_per_s", read_rate},
       {"read_bytes", all.bytes},
       {"accelerator_utilization",
@@ -449,7 +452,7 @@ training_result build_training_report(const report_context& c,
                              100 * overall.utilization, 100 * threshold, au_pass ? "PASS" : "FAIL",
                              100 * overall.min_utilization)
                : std::string("not measured (fewer than two steps)"),
-      overall.samples_per_s, overall.samples_per_s / accels_total,
+      overall.samples_per_s, overall.samples_per_s / accels_present,
       units::format_bytes_binary(static_cast<double>(all.bytes)), wall,
       units::format_rate_both(read_rate), units::format_rate_both(demand_per_accel * accels_total),
       overall.data_wait.quantile(0.5) * 1e-6, overall.data_wait.quantile(0.9) * 1e-6,

@@ -39,7 +39,7 @@ namespace {
 using dataset::dataset_layout;
 
 struct alignas(64) reader_tally {
-  std::atomic<std::uint64_t> bytes{0};
+  std::atomic<std::uint64_t> flowed{0}; // bytes of every request as it completes (live progress)
   histogram sample_latency;
   std::uint64_t failed = 0;
   std::string first_error;
@@ -61,6 +61,7 @@ public:
   void on_start(unsigned, const io::read_job&) override {}
   void on_data(unsigned reader, const io::read_job& job, std::uint64_t off, const std::byte* data,
                std::size_t bytes) override {
+    m_tally[reader].flowed.fetch_add(bytes, std::memory_order_relaxed);
     if (m_feed.active())
       m_feed.on_data(job, off, data, bytes);
     auto& pre = *m_tally[reader].pre;
@@ -75,7 +76,6 @@ public:
   void on_done(unsigned reader, const io::read_job& job, std::uint64_t bytes,
                std::uint64_t latency_ns, const std::string& error) override {
     auto& t = m_tally[reader];
-    t.bytes.fetch_add(bytes, std::memory_order_relaxed);
     const bool failed = !error.empty() && error != "interrupted";
     if (failed && t.failed++ == 0)
       t.first_error = error;
@@ -92,10 +92,11 @@ public:
     m_board.sample_done(a, sl.step, bytes, failed, now_ns());
   }
   std::vector<reader_tally>& tallies() { return m_tally; }
+  // Bytes the reads returned so far, counted as each request completes.
   std::uint64_t bytes() const {
     std::uint64_t b = 0;
     for (auto& t : m_tally)
-      b += t.bytes.load(std::memory_order_relaxed);
+      b += t.flowed.load(std::memory_order_relaxed);
     return b;
   }
   std::uint64_t digest(std::uint64_t a) const { return m_digest[a].load(); }
@@ -473,9 +474,8 @@ training_result training_run::run(const nlohmann::json& command_line) {
                                 ranks);
   }
   res.broken = outcome.broken;
-  // Every rank exits as the report says (a broken job cannot ask: it is ended by rank 0).
-  if (!res.broken)
-    res.failed = comm.broadcast(res.failed ? "1" : "0") == "1";
+  res.root_lost = outcome.root_lost;
+  res.reason = outcome.reason;
   return res;
 }
 

@@ -65,7 +65,23 @@ elapsed_below "$t0" 20 && pass "ended within 20 s" || fail "slow to end"
 # Options that differ across ranks are found at start.
 expect_rc 2 "options that differ across ranks" -- timeout -k 5 60 "$MPIEXEC" -np 1 "$DLSIZE" "${train[@]}" : -np 1 "$DLSIZE" "${train[@]}" --epochs 3
 expect_text "rank 1 (host" "message names the rank"
-expect_text "config.epochs 3, rank 0 has 2" "message names the option and both values"
+expect_text "options.epochs 3, rank 0 has 2" "message names the option and both values"
+
+# datagen given other options on one rank, or another command: refused before anything is
+# written. A folder one rank does not share (a stale state file of its own) is found before
+# any rank writes, and nothing is sealed.
+expect_rc 2 "datagen with another seed on one rank" -- timeout -k 5 60 "$MPIEXEC" -np 1 "$DLSIZE" datagen --workload resnet50 --dataset "$SCRATCH/dg" --size 8MiB --quiet : -np 1 "$DLSIZE" datagen --workload resnet50 --dataset "$SCRATCH/dg" --size 8MiB --seed 2 --quiet
+expect_text "options.seed 2, rank 0 has 0" "message names the option and both values"
+[[ ! -e $SCRATCH/dg ]] && pass "nothing written" || fail "datagen wrote $(ls "$SCRATCH/dg")"
+expect_rc 2 "bench on one rank, datagen on the other" -- timeout -k 5 60 "$MPIEXEC" -np 1 "$DLSIZE" "${train[@]}" : -np 1 "$DLSIZE" datagen --workload resnet50 --dataset "$SCRATCH/dg" --size 8MiB --quiet
+expect_text "command" "message says the commands differ"
+mkdir -p "$SCRATCH/wa/dg" "$SCRATCH/wb/dg"
+echo '{"generation": "an earlier one"}' >"$SCRATCH/wb/dg/.dlsize-datagen.json"
+gen=(datagen --workload resnet50 --dataset dg --size 8MiB --quiet)
+expect_rc 2 "datagen where one rank has a folder of its own" -- timeout -k 5 60 "$MPIEXEC" -np 1 -wdir "$SCRATCH/wa" "$DLSIZE" "${gen[@]}" : -np 1 -wdir "$SCRATCH/wb" "$DLSIZE" "${gen[@]}"
+expect_text "rank 1 (host" "message names the rank"
+expect_text "storage every rank shares" "message says why"
+[[ ! -e $SCRATCH/wa/dg/dlsize-dataset.json && -z $(find "$SCRATCH/wa/dg" -name "*.rec") ]] && pass "nothing sealed, no file written" || fail "datagen wrote into the unshared folder"
 
 # A command that runs in one process refuses to run as a job.
 expect_rc 2 "plan as a job of 2 ranks" -- mpi 2 "$DLSIZE" plan --workload resnet50 --accelerator h100
@@ -101,6 +117,15 @@ elapsed_below "$t0" 20 && pass "silent rank: ended within 20 s" || fail "silent 
 grep -q "rank 2 (host .*has not answered for 3 s" "$SCRATCH/stopped.out" && pass "silent rank: named with its host" || fail "silent rank: $(cat "$SCRATCH/stopped.out")"
 [[ $(json "$SCRATCH/stopped.json" "r['status'] == 'incomplete' and 'rank 2' in r['reason'] and [x['status'] for x in r['ranks']][2] == 'missing' and r['summary']['steps'] > 0") == True ]] \
   && pass "silent rank: rank 0 wrote an incomplete report of the others" || fail "silent rank: report $(json "$SCRATCH/stopped.json" "r.get('reason')")"
+
+# Storage that stops delivering (a read cap far below one sample per --rank-timeout stands in for a
+# hung mount): the ranks still answer, but rank 0 sees no progress and ends the run, named.
+t0=$(date +%s.%N)
+expect_rc 1 "storage that stops delivering" -- mpi 2 "$DLSIZE" "${train[@]}" --rank-timeout 3s --max-read-rate 10KB/s --out "$SCRATCH/hung.json"
+expect_text "made no progress for 3 s" "message says the rank made no progress"
+elapsed_below "$t0" 40 && pass "hung storage: ended within 40 s" || fail "hung storage: slow to end"
+[[ $(json "$SCRATCH/hung.json" "r['status'] == 'incomplete' and 'no progress' in r['reason']") == True ]] \
+  && pass "hung storage: incomplete report" || fail "hung storage: report"
 
 # An interrupt to the launcher reaches every rank: one incomplete report, every rank exits 1,
 # quickly. (Each rank's exit code is kept by a wrapper: after forwarding Ctrl-C, MPICH 4.0.2's
