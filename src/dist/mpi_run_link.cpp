@@ -188,7 +188,10 @@ private:
 
   void loop() {
     std::uint64_t next_beat = now_ns(), last_pass = next_beat;
+    std::uint64_t polls = 0; // passes since a sync was issued or completed
     for (;;) {
+      const std::size_t in_flight = m_syncs.size();
+      const std::uint64_t issued = m_issued;
       progress_syncs();
       serve_request();
       receive();
@@ -229,8 +232,13 @@ private:
           return;
         if (!m_syncs.empty() || m_draining) {
           lk.unlock();
-          usleep(20); // a sync in flight: MPI progresses only while it is tested
+          // A sync in flight: MPI progresses only while it is tested. Fast at first (the others
+          // usually arrive within a millisecond), then backing off, so that ranks waiting long
+          // for a slow one do not burn the cores the run needs.
+          polls = m_syncs.size() != in_flight || m_issued != issued ? 0 : polls + 1;
+          usleep(polls < 50 ? 20 : polls < 250 ? 100 : 500);
         } else {
+          polls = 0;
           m_wake.wait_for(lk, std::chrono::milliseconds(2));
         }
       }

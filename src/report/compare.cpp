@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -85,11 +86,16 @@ nlohmann::json compare_reports(const std::vector<loaded_report>& reports) {
   if (first.report.value("status", "") != "complete")
     warnings.push_back(fmt::format("{} is {}", first.file, first.report.value("status", "?")));
 
-  // Backends in order of first appearance.
+  // Backends in order of first appearance. Runs of one load spread differently over nodes and
+  // ranks (scale-up against scale-out) are told apart by their topology.
+  std::set<std::string> shapes;
+  for (const auto& r : reports)
+    shapes.insert(topology_label(r.report));
   std::vector<std::string> order;
   std::map<std::string, std::vector<const loaded_report*>> groups;
   for (const auto& r : reports) {
-    const std::string b = backend_label(r.report);
+    const std::string b = backend_label(r.report) +
+                          (shapes.size() > 1 ? ", " + topology_label(r.report) : std::string());
     if (!groups.count(b))
       order.push_back(b);
     groups[b].push_back(&r);

@@ -14,6 +14,19 @@ std::string backend_label(const nlohmann::json& r) {
   return label;
 }
 
+std::string topology_label(const nlohmann::json& r) {
+  const auto t = r.value("topology", nlohmann::json::object());
+  const auto ranks = t.value("ranks", 1), nodes = t.value("nodes", 1);
+  if (ranks <= 1 && nodes <= 1)
+    return "1 process";
+  const auto per_rank = t.value("accelerators_per_rank", nlohmann::json(nullptr));
+  const auto per_node = t.value("ranks_per_node", nlohmann::json(nullptr));
+  return fmt::format("{} node{} × {} ranks × {} accelerator{}", nodes, nodes == 1 ? "" : "s",
+                     per_node.is_number() ? per_node.dump() : fmt::format("{} uneven", ranks),
+                     per_rank.is_number() ? per_rank.dump() : "?",
+                     per_rank.is_number() && per_rank.get<int>() == 1 ? "" : "s");
+}
+
 std::string workload_of(const nlohmann::json& r) {
   return r.value("workload", nlohmann::json::object()).value("name", "");
 }
@@ -59,7 +72,8 @@ std::vector<std::string> setting_differences(const nlohmann::json& a, const std:
 
 const std::set<std::string>& backend_settings() {
   static const std::set<std::string> keys = {"dataset",       "out",    "generate",        "quiet",
-                                             "max-read-rate", "config", "sample-interval", "seed"};
+                                             "max-read-rate", "config", "sample-interval", "seed",
+                                             "accelerators-per-rank", "rank-timeout"};
   return keys;
 }
 

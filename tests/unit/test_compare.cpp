@@ -106,3 +106,16 @@ TEST_CASE("compare's table and HTML show every backend and metric", "[compare]")
   CHECK_THAT(html, Contains("class=\"bar\""));
   CHECK_THAT(html, Contains("backend 2: /b (nfs4)"));
 }
+
+TEST_CASE("compare tells the same load spread over other nodes and ranks apart", "[compare]") {
+  auto up = fake("up", "/a", 1000, 0.95, 1);
+  up.report["topology"] = {{"accelerators", 4}, {"ranks", 2}, {"nodes", 1}, {"ranks_per_node", 2}, {"accelerators_per_rank", 2}};
+  auto out = fake("out", "/a", 900, 0.9, 1);
+  out.report["topology"] = {{"accelerators", 4}, {"ranks", 4}, {"nodes", 2}, {"ranks_per_node", 2}, {"accelerators_per_rank", 1}};
+  const auto c = report::compare_reports({up, out});
+  REQUIRE(c["backends"].size() == 2);
+  CHECK_THAT(c["backends"][0]["backend"].get<std::string>(), Contains("1 node × 2 ranks × 2 accelerators"));
+  CHECK_THAT(c["backends"][1]["backend"].get<std::string>(), Contains("2 nodes × 2 ranks × 1 accelerator"));
+  // Without a difference in topology the label is the backend's alone.
+  CHECK(report::compare_reports({fake("a", "/a", 1, 1, 1), fake("b", "/b", 1, 1, 2)})["backends"][0]["backend"] == "/a (nfs4)");
+}
