@@ -45,7 +45,7 @@ child_result run_child(const std::vector<std::string>& argv, const std::filesyst
   int rc = posix_spawn_file_actions_addopen(&s.actions, 0, "/dev/null", O_RDONLY, 0);
   if (rc == 0)
     rc = posix_spawn_file_actions_addopen(&s.actions, 1, log_path.c_str(),
-                                          O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+                                          O_WRONLY | O_CREAT | O_TRUNC, 0644);
   if (rc == 0)
     rc = posix_spawn_file_actions_adddup2(&s.actions, 1, 2);
   // Its own process group: a terminal's Ctrl-C reaches dlsize sweep alone, which forwards it

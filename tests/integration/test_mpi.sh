@@ -50,6 +50,17 @@ one=$(digests "$SCRATCH/one.json")
 [[ $(json "$SCRATCH/four.json" "r['summary']['accelerator_utilization'] >= 0.8") == True ]] && pass "page-cached AU over ranks" \
   || fail "AU over ranks $(json "$SCRATCH/four.json" "r['summary']['accelerator_utilization']")"
 
+# A sweep whose points run through the launcher, without a shell: each point a job of its own.
+cat >"$SCRATCH/sweep.json" <<EOF
+{"bench": {"workload": "resnet50", "dataset": "$ds", "accelerator": "emulated:h100", "batch-size": 16,
+           "compute-time": "20ms", "epochs": 1, "cache": "buffered"},
+ "accelerators": [2, 4], "repeats": 1, "launcher": ["$MPIEXEC", "-np", "{ranks}"], "accelerators-per-rank": 1}
+EOF
+expect_rc 0 "a sweep through mpiexec" -- "$DLSIZE" sweep --config "$SCRATCH/sweep.json" --out "$SCRATCH/sweep"
+ranks_run=$(python3 -c "import glob, json, sys; print(sorted((json.load(open(f))['topology']['ranks'], json.load(open(f))['status']) for f in glob.glob(sys.argv[1] + '/*.json')))" "$SCRATCH/sweep/reports")
+[[ $ranks_run == "[(2, 'complete'), (4, 'complete')]" ]] && pass "sweep points ran as jobs of 2 and 4 ranks" || fail "sweep reports: $ranks_run"
+grep -q "^report: " "$SCRATCH"/sweep/logs/*.log && pass "a point's log keeps its output" || fail "point logs: $(cat "$SCRATCH"/sweep/logs/*.log)"
+
 # A bad path on one rank only: the same options, but rank 1 runs where 'ds' does not exist.
 mkdir -p "$SCRATCH/wa" "$SCRATCH/wb"
 ln -s "$ds" "$SCRATCH/wa/ds"
