@@ -5,7 +5,11 @@ source "$(dirname "$0")/lib.sh"
 ds=$SCRATCH/ds
 "$DLSIZE" datagen --workload resnet50 --layout files --dataset "$ds" --size 1500MiB --threads 1 --quiet >/dev/null 2>"$SCRATCH/dg.err" &
 pid=$!
-sleep 0.4
+# Interrupted once some files are complete (start-up takes longer on a loaded machine).
+for _ in $(seq 100); do
+  [[ -n $(find "$ds" -name "*.rec" -print -quit 2>/dev/null) ]] && break
+  sleep 0.1
+done
 kill -INT $pid
 wait $pid
 rc=$?
