@@ -1,7 +1,9 @@
 #include "accel/cuda/allreduce.hpp"
 
+#include <chrono>
 #include <cstring>
 #include <string>
+#include <thread>
 
 #include "accel/cuda/check.hpp"
 
@@ -23,6 +25,24 @@ grad_allreduce::grad_allreduce(int rank, int nranks,
   DLSIZE_NCCL_CHECK(ncclCommInitRank(&m_comm, nranks, uid, rank));
   DLSIZE_CUDA_CHECK(cudaStreamCreateWithFlags(&m_stream, cudaStreamNonBlocking));
   DLSIZE_CUDA_CHECK(cudaEventCreateWithFlags(&m_done, cudaEventDisableTiming));
+}
+
+void grad_allreduce::wait(cudaEvent_t ev) {
+  for (unsigned polls = 0;; ++polls) {
+    const cudaError_t rc = cudaEventQuery(ev);
+    if (rc == cudaSuccess)
+      return;
+    if (rc != cudaErrorNotReady)
+      throw_cuda(rc, "cudaEventQuery(step end)", __FILE__, __LINE__);
+    ncclResult_t async = ncclSuccess;
+    DLSIZE_NCCL_CHECK(ncclCommGetAsyncError(m_comm, &async));
+    if (async != ncclSuccess && async != ncclInProgress) {
+      ncclCommAbort(m_comm);
+      m_comm = nullptr; // aborted: not destroyed again
+      throw_nccl(async, "ncclCommGetAsyncError (the gradient allreduce)", __FILE__, __LINE__);
+    }
+    std::this_thread::sleep_for(std::chrono::microseconds(polls < 100 ? 20 : 200));
+  }
 }
 
 grad_allreduce::~grad_allreduce() {

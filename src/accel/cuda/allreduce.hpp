@@ -31,6 +31,10 @@ public:
   void layer_done(int layer, cudaStream_t compute);
   // Makes compute wait for every bucket of this step.
   void finish(cudaStream_t compute);
+  // Waits on the host for ev (recorded after the step's work), watching NCCL: a peer that died
+  // or a network that failed makes the communicator report an error instead of leaving the
+  // step waiting forever; the communicator is then aborted and the error thrown.
+  void wait(cudaEvent_t ev);
   int nranks() const { return m_nranks; }
   std::size_t buckets() const { return m_buckets.size(); }
 

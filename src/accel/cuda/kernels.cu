@@ -18,7 +18,10 @@ __global__ void k_fill_u64(std::uint64_t* p, std::size_t n, std::uint64_t v) {
 
 __global__ void k_uniform(float* p, std::size_t n, float bound, std::uint64_t seed) {
   GRID_LOOP(i, n) {
-    const double u = static_cast<double>(mix(seed + i) >> 11) * (1.0 / 9007199254740992.0);
+    // The seed is hashed before the index enters, so that layers of neighbouring seeds do not
+    // start as shifted copies of each other.
+    const double u =
+        static_cast<double>(mix(mix(seed) ^ (i * 0x9e3779b97f4a7c15ull)) >> 11) * (1.0 / 9007199254740992.0);
     p[i] = static_cast<float>((2.0 * u - 1.0) * bound);
   }
 }

@@ -53,6 +53,9 @@ template <typename F> int32_t guarded(dlsize_cuda_status* st, F&& f) {
   } catch (const std::exception& e) {
     set(st, DLSIZE_CUDA_FAILED, e.what());
     return DLSIZE_CUDA_FAILED;
+  } catch (...) {
+    set(st, DLSIZE_CUDA_FAILED, "an unknown exception in the CUDA backend");
+    return DLSIZE_CUDA_FAILED;
   }
 }
 
@@ -125,8 +128,9 @@ int32_t create(const dlsize_cuda_model* m, const dlsize_cuda_trainer_options* o,
       dlsize::cuda::throw_bad("create: null argument");
     *out = nullptr;
     dlsize_cuda_probe_result p{};
-    if (const int32_t rc = probe(&p, st); rc != DLSIZE_CUDA_OK)
-      throw cuda_failure(rc, st->message);
+    dlsize_cuda_status probe_st{};
+    if (const int32_t rc = probe(&p, &probe_st); rc != DLSIZE_CUDA_OK)
+      throw cuda_failure(rc, probe_st.message);
     *out = new dlsize_cuda_trainer(*m, *o);
   });
 }

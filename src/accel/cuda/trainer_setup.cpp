@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <string>
+#include <utility>
 
 #include "accel/cuda/check.hpp"
 #include "accel/cuda/trainer.hpp"
@@ -272,6 +273,21 @@ void trainer::describe() {
     node& n = m_nodes[i];
     const auto& l = n.l;
     const std::string at = "layer " + std::to_string(i);
+    // Only the layers cuDNN runs get descriptors: the others run in this module's kernels,
+    // which take tensors past cuDNN's 2^31 elements.
+    if (l.op != DLSIZE_CUDA_CONV && l.op != DLSIZE_CUDA_CONV_TRANSPOSE &&
+        l.op != DLSIZE_CUDA_MAX_POOL && l.op != DLSIZE_CUDA_BATCH_NORM)
+      continue;
+    for (const auto& [channels, spatial] :
+         {std::pair{l.in_channels, n.in_spatial}, std::pair{l.out_channels, n.out_spatial}}) {
+      std::uint64_t elements = m_n * channels;
+      for (const auto s : spatial)
+        elements *= s;
+      if (elements > 2147483647ull)
+        throw_bad(at + ": a tensor of " + std::to_string(elements) + " elements at batch " +
+                  std::to_string(m_n) + ", more than cuDNN takes (2^31 - 1). valid: a smaller " +
+                  "--batch-size");
+    }
     n.x_desc.set(m_cudnn_dt, m_n, l.in_channels, n.in_spatial);
     n.y_desc.set(m_cudnn_dt, m_n, l.out_channels, n.out_spatial);
     std::vector<int> dims(m_rank + 2);

@@ -281,7 +281,10 @@ void trainer::step(std::uint32_t slot, bool update, dlsize_cuda_step_result& out
   DLSIZE_CUDA_CHECK(
       cudaMemcpyAsync(m_host_small.get(), m_small.get(), 128, cudaMemcpyDeviceToHost, m_compute));
   DLSIZE_CUDA_CHECK(cudaEventRecord(m_ev[4], m_compute));
-  DLSIZE_CUDA_CHECK(cudaEventSynchronize(m_ev[4]));
+  if (m_allreduce)
+    m_allreduce->wait(m_ev[4]);
+  else
+    DLSIZE_CUDA_CHECK(cudaEventSynchronize(m_ev[4]));
 
   float loss = 0;
   int skipped = 0;
