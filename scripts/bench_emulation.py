@@ -14,23 +14,11 @@ import statistics
 import subprocess
 import sys
 
+from bench_common import samples_of, warm
+
 DLSIZE, SCRATCH = sys.argv[1], sys.argv[2]
 RUNS = int(os.environ.get("RUNS", "3"))
 MIN_STEPS = int(os.environ.get("MIN_STEPS", "20"))
-
-
-def warm(ds):
-    for root, _, files in os.walk(os.path.join(ds, "data")):
-        for f in files:
-            with open(os.path.join(root, f), "rb") as fh:
-                while fh.read(1 << 24):
-                    pass
-
-
-def samples_of(ds):
-    m = json.load(open(os.path.join(ds, "dlsize-dataset.json")))
-    p = m.get("params", m)
-    return int(p["files"]) * int(p.get("records_per_file", 1))
 
 
 def run(ds, workload, accel, n, batch, extra, tag):

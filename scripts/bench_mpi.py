@@ -18,6 +18,8 @@ import os
 import statistics
 import subprocess
 import sys
+
+from bench_common import samples_of, warm
 import time
 
 DLSIZE, SCRATCH = sys.argv[1], sys.argv[2]
@@ -60,19 +62,9 @@ def startup():
               f"{med[3]:.2f} | {med[4]:,.0f} |", flush=True)
 
 
-def warm(ds):
-    for root, _, files in os.walk(os.path.join(ds, "data")):
-        for f in files:
-            with open(os.path.join(root, f), "rb") as fh:
-                while fh.read(1 << 24):
-                    pass
-
-
 def capacity(total):
     ds = os.path.join(SCRATCH, "resnet50")
-    m = json.load(open(os.path.join(ds, "dlsize-dataset.json")))
-    samples = int(m["params"]["files"]) * int(m["params"].get("records_per_file", 1))
-    epochs = max(2, math.ceil(20 / max(1, samples // (total * 400))))
+    epochs = max(2, math.ceil(20 / max(1, samples_of(ds) // (total * 400))))
     shapes = [n for n in RANKS if total % n == 0]
     pts = {n: [] for n in shapes}
     for i in range(CAP_RUNS):
