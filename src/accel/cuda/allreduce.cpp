@@ -69,6 +69,10 @@ void grad_allreduce::set_buckets(std::vector<grad_bucket> b, void* h_grads, nccl
   m_f = f_grads;
 }
 
+// ncclAvg (NCCL 2.10+) multiplies each rank's part by 1/nranks before the sum on floating-point
+// types, as PyTorch's DDP divides before its allreduce: loss-scaled fp16 gradients of many
+// ranks cannot overflow in the sum where one rank's did not, and the dynamic loss scale does
+// not depend on the number of ranks.
 void grad_allreduce::layer_done(int layer, cudaStream_t compute) {
   const std::size_t h_elem = m_h_type == ncclHalf ? 2 : 4;
   for (std::size_t i = 0; i < m_buckets.size(); ++i) {
@@ -80,10 +84,10 @@ void grad_allreduce::layer_done(int layer, cudaStream_t compute) {
     DLSIZE_NCCL_CHECK(ncclGroupStart());
     if (b.h_len) {
       void* p = static_cast<char*>(m_h) + b.h_off * h_elem;
-      DLSIZE_NCCL_CHECK(ncclAllReduce(p, p, b.h_len, m_h_type, ncclSum, m_comm, m_stream));
+      DLSIZE_NCCL_CHECK(ncclAllReduce(p, p, b.h_len, m_h_type, ncclAvg, m_comm, m_stream));
     }
     if (b.f_len)
-      DLSIZE_NCCL_CHECK(ncclAllReduce(m_f + b.f_off, m_f + b.f_off, b.f_len, ncclFloat, ncclSum,
+      DLSIZE_NCCL_CHECK(ncclAllReduce(m_f + b.f_off, m_f + b.f_off, b.f_len, ncclFloat, ncclAvg,
                                       m_comm, m_stream));
     DLSIZE_NCCL_CHECK(ncclGroupEnd());
   }

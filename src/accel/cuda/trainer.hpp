@@ -59,6 +59,9 @@ public:
   int info_device() const { return m_device; }
 
 private:
+  void build(const dlsize_cuda_model& m);
+  // Waits for the streams, then frees the allreduce, the input stage and every raw handle.
+  void release() noexcept;
   void build_nodes(const dlsize_cuda_model& m);
   void allocate();
   void describe();

@@ -60,7 +60,18 @@ trainer::trainer(const dlsize_cuda_model& m, const dlsize_cuda_trainer_options& 
   m_loss_scale = half ? 65536.0f : 1.0f;
   m_n = o.batch_size;
   m_lr = static_cast<float>(o.learning_rate > 0 ? o.learning_rate : 0.1 * m_n / 256.0);
+  // A constructor that throws runs no destructor: what was created so far is released here, so
+  // a failed create (out of memory, an unsupported layer) leaks no stream or handle.
+  try {
+    build(m);
+  } catch (...) {
+    release();
+    throw;
+  }
+}
 
+void trainer::build(const dlsize_cuda_model& m) {
+  const auto& o = m_opt;
   DLSIZE_CUDA_CHECK(cudaStreamCreateWithFlags(&m_compute, cudaStreamNonBlocking));
   DLSIZE_CUDA_CHECK(cudaStreamCreateWithFlags(&m_copy, cudaStreamNonBlocking));
   DLSIZE_CUDNN_CHECK(cudnnCreate(&m_cudnn));
@@ -91,23 +102,27 @@ trainer::trainer(const dlsize_cuda_model& m, const dlsize_cuda_trainer_options& 
 }
 
 trainer::~trainer() {
+  release();
+}
+
+void trainer::release() noexcept {
   if (m_compute)
     DLSIZE_CUDA_WARN(cudaStreamSynchronize(m_compute));
   if (m_copy)
     DLSIZE_CUDA_WARN(cudaStreamSynchronize(m_copy));
   m_allreduce.reset();
   m_input.reset();
-  for (auto e : m_ev)
+  for (auto& e : m_ev)
     if (e)
-      DLSIZE_CUDA_WARN(cudaEventDestroy(e));
+      DLSIZE_CUDA_WARN(cudaEventDestroy(std::exchange(e, nullptr)));
   if (m_cublas)
-    cublasDestroy(m_cublas);
+    cublasDestroy(std::exchange(m_cublas, nullptr));
   if (m_cudnn)
-    cudnnDestroy(m_cudnn);
+    cudnnDestroy(std::exchange(m_cudnn, nullptr));
   if (m_copy)
-    DLSIZE_CUDA_WARN(cudaStreamDestroy(m_copy));
+    DLSIZE_CUDA_WARN(cudaStreamDestroy(std::exchange(m_copy, nullptr)));
   if (m_compute)
-    DLSIZE_CUDA_WARN(cudaStreamDestroy(m_compute));
+    DLSIZE_CUDA_WARN(cudaStreamDestroy(std::exchange(m_compute, nullptr)));
 }
 
 void trainer::make_current() const {

@@ -272,11 +272,10 @@ void trainer::step(std::uint32_t slot, bool update, dlsize_cuda_step_result& out
   if (m_allreduce)
     m_allreduce->finish(m_compute);
   DLSIZE_CUDA_CHECK(cudaEventRecord(m_ev[3], m_compute));
-  const float nranks = m_allreduce ? static_cast<float>(m_allreduce->nranks()) : 1.0f;
   if (update) {
     m_params->check(overflow, m_compute);
     m_params->sgd(m_lr, static_cast<float>(m_opt.momentum), static_cast<float>(m_opt.weight_decay),
-                  1.0f / (m_loss_scale * nranks), overflow, m_compute);
+                  1.0f / m_loss_scale, overflow, m_compute);
   }
   DLSIZE_CUDA_CHECK(
       cudaMemcpyAsync(m_host_small.get(), m_small.get(), 128, cudaMemcpyDeviceToHost, m_compute));
@@ -302,7 +301,7 @@ void trainer::step(std::uint32_t slot, bool update, dlsize_cuda_step_result& out
   out.busy_ms = static_cast<double>(ms[0]) + ms[1] + ms[2] + ms[3];
   out.loss_scale = m_loss_scale;
   out.skipped = skipped;
-  m_last_scale = m_loss_scale * nranks;
+  m_last_scale = m_loss_scale;
   if (!update)
     return;
   ++m_steps;
