@@ -1,7 +1,51 @@
 #!/usr/bin/env bash
 # dlsize compare: one load on two backends (the disk, and the disk behind a read cap) side by
-# side; reports of different loads are refused.
+# side; reports of different loads are refused. Every comparison written validates against
+# docs/compare.schema.json, and copies of one with a field renamed or removed do not.
 source "$(dirname "$0")/lib.sh"
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+schema=$root/docs/compare.schema.json
+# Without python3-jsonschema the other checks still run, and the test then ends as skipped.
+have_jsonschema=1
+python3 -c "import jsonschema" 2>/dev/null || have_jsonschema=0
+# validate valid|invalid FILE...: checks the schema itself, then each file against it. With
+# valid, prints every error and fails on any; with invalid, fails when a file validates.
+validate() {
+  python3 - "$schema" "$@" <<'PY'
+import json, os, sys, jsonschema
+schema = json.load(open(sys.argv[1]))
+jsonschema.Draft7Validator.check_schema(schema)
+validator = jsonschema.Draft7Validator(schema)
+want, bad = sys.argv[2], 0
+for f in sys.argv[3:]:
+    errors = list(validator.iter_errors(json.load(open(f))))
+    if want == "valid":
+        for e in errors:
+            print(f"{f}: /{'/'.join(map(str, e.absolute_path))}: {e.message}")
+        bad |= bool(errors)
+    elif errors:
+        print(f"refused {os.path.basename(f)}: {errors[0].message}")
+    else:
+        print(f"accepted {os.path.basename(f)}")
+        bad = 1
+sys.exit(bad)
+PY
+}
+# schema_ok FILE: passes when the file validates (nothing to check without jsonschema).
+schema_ok() {
+  [[ $have_jsonschema == 1 ]] || return 0
+  local errors
+  if errors=$(validate valid "$1" 2>&1); then
+    pass "$(basename "$1") validates against docs/compare.schema.json"
+  else
+    fail "$(basename "$1") does not validate: $errors"
+  fi
+}
+# variant SRC DST PYTHON: a copy of report SRC with the statements PYTHON applied to its JSON r.
+variant() {
+  python3 -c "import json,sys; r=json.load(open(sys.argv[1])); $3; json.dump(r, open(sys.argv[2], 'w'))" "$1" "$2"
+}
 ds=$SCRATCH/r50
 "$DLSIZE" datagen --workload resnet50 --dataset "$ds" --size 256MiB --quiet >/dev/null || { echo "datagen failed"; exit 1; }
 cat "$ds"/data/*/*.rec >/dev/null
@@ -16,13 +60,71 @@ check=$(json "$SCRATCH/c.json" "r['schema'] == 'dlsize.compare/1' and len(r['bac
   [m for m in r['metrics'] if m['metric'] == 'samples_per_s'][0]['against_first'][1]['exceeds_spread'] is None and
   r['warnings'] == []")
 [[ $check == True ]] && pass "the capped backend's AU is lower, no spread without repeats, no warnings" || fail "comparison: $(cat "$SCRATCH/c.json")"
-grep -q "| accelerator_utilization" "$SCRATCH/c.md" && pass "markdown table written" || fail "no markdown table"
-python3 "$(dirname "$0")/../../scripts/check_html.py" "$SCRATCH/c.html" --svg 3 --tables 1 && pass "HTML well-formed with 3 charts" || fail "HTML check"
+schema_ok "$SCRATCH/c.json"
+if [[ $have_jsonschema == 1 ]]; then
+  # The schema must catch a writer that renames, drops or adds a field: each broken copy of
+  # the comparison is refused.
+  mkdir -p "$SCRATCH/broken"
+  python3 - "$SCRATCH/c.json" "$SCRATCH/broken" <<'PY' || fail "could not make the broken copies"
+import copy, json, sys
+c = json.load(open(sys.argv[1]))
+def rename(d, old, new):
+    d[new] = d.pop(old)
+breaks = {
+    "missing-warnings": lambda r: r.pop("warnings"),
+    "renamed-top-field": lambda r: rename(r, "accelerators", "accelerator_count"),
+    "renamed-backend-field": lambda r: rename(r["backends"][0], "au_passes", "au_pass"),
+    "missing-metric": lambda r: r["backends"][1]["metrics"].pop("latency_p99_s"),
+    "renamed-median-field": lambda r: rename(r["backends"][0]["metrics"]["samples_per_s"], "spread", "range"),
+    "renamed-delta-field": lambda r: rename(r["metrics"][0]["against_first"][1], "exceeds_spread", "beyond_spread"),
+    "renamed-row-field": lambda r: rename(r["metrics"][2], "higher_is_better", "higher_better"),
+    "extra-field": lambda r: r.update(note="x"),
+    "wrong-type": lambda r: r["backends"][0].update(runs="1"),
+    "other-schema": lambda r: r.update(schema="dlsize.compare/2"),
+}
+for name, brk in breaks.items():
+    r = copy.deepcopy(c)
+    brk(r)
+    with open(f"{sys.argv[2]}/{name}.json", "w") as f:
+        json.dump(r, f)
+PY
+  if verdicts=$(validate invalid "$SCRATCH"/broken/*.json 2>&1); then
+    pass "the schema refuses each of $(ls "$SCRATCH/broken" | wc -l) broken copies (a field renamed, removed, added or of another type)"
+  else
+    fail "the schema accepts a broken comparison: $verdicts"
+  fi
+fi
+# Repeats of each backend give spreads and so a true or false exceeds_spread. Made from copies
+# of the two runs with some figures moved a little.
+variant "$SCRATCH/a.json" "$SCRATCH/a2.json" "r['summary']['samples_per_s'] *= 1.03; r['summary']['accelerator_utilization'] *= 0.99; r['io']['latency']['p99_s'] *= 1.1"
+variant "$SCRATCH/b.json" "$SCRATCH/b2.json" "r['summary']['samples_per_s'] *= 0.98; r['summary']['accelerator_utilization'] *= 1.01"
+expect_rc 0 "compare repeats of two backends" -- "$DLSIZE" compare "$SCRATCH/a.json" "$SCRATCH/a2.json" "$SCRATCH/b.json" "$SCRATCH/b2.json" --out "$SCRATCH/rep.json"
+check=$(json "$SCRATCH/rep.json" "[b['runs'] for b in r['backends']] == [2, 2] and
+  r['backends'][0]['metrics']['samples_per_s']['spread'] > 0 and
+  [m for m in r['metrics'] if m['metric'] == 'accelerator_utilization'][0]['against_first'][1]['exceeds_spread'] is True")
+[[ $check == True ]] && pass "repeats give spreads and a difference beyond them" || fail "repeats: $(cat "$SCRATCH/rep.json")"
+schema_ok "$SCRATCH/rep.json"
+# The same load over two nodes is another backend, labelled by its topology.
+variant "$SCRATCH/a.json" "$SCRATCH/a-2nodes.json" "r['topology'].update(ranks=2, nodes=2, ranks_per_node=1, accelerators_per_rank=2)"
+expect_rc 0 "compare one load in one process and over two nodes" -- "$DLSIZE" compare "$SCRATCH/a.json" "$SCRATCH/a-2nodes.json" --out "$SCRATCH/topo.json"
+check=$(json "$SCRATCH/topo.json" "len(r['backends']) == 2 and r['backends'][0]['backend'].endswith(', 1 process') and
+  r['backends'][1]['backend'].endswith(', 2 nodes × 1 ranks × 2 accelerators')")
+[[ $check == True ]] && pass "the topology is part of the backend's label" || fail "topology: $(cat "$SCRATCH/topo.json")"
+schema_ok "$SCRATCH/topo.json"
 expect_rc 0 "storage-only run" -- "$DLSIZE" bench --workload resnet50 --dataset "$ds" --accelerator none --quiet --out "$SCRATCH/s.json"
 expect_rc 2 "compare refuses a different load" -- "$DLSIZE" compare "$SCRATCH/a.json" "$SCRATCH/s.json"
 expect_text "not the same load" "message says why"
 expect_text "s.json" "message names the file"
+# Storage-only repeats of one backend: no AU, so null metrics, and a warning that there is
+# only one backend.
+cp "$SCRATCH/s.json" "$SCRATCH/s2.json"
+expect_rc 0 "compare storage-only repeats of one backend" -- "$DLSIZE" compare "$SCRATCH/s.json" "$SCRATCH/s2.json" --out "$SCRATCH/same.json"
+check=$(json "$SCRATCH/same.json" "r['accelerator'] == 'none' and r['accelerators'] == 0 and len(r['backends']) == 1 and
+  r['backends'][0]['metrics']['accelerator_utilization'] is None and len(r['warnings']) == 1")
+[[ $check == True ]] && pass "storage-only: no AU, one backend, warned" || fail "storage-only: $(cat "$SCRATCH/same.json")"
+schema_ok "$SCRATCH/same.json"
 echo '{"schema": "something/1"}' >"$SCRATCH/x.json"
 expect_rc 2 "compare refuses a file that is not a report" -- "$DLSIZE" compare "$SCRATCH/a.json" "$SCRATCH/x.json"
 expect_rc 2 "compare needs two reports" -- "$DLSIZE" compare "$SCRATCH/a.json"
-finish
+finish || exit 1
+[[ $have_jsonschema == 1 ]] || { echo "skip: python3-jsonschema is not installed (scripts/deps.sh installs it), so the JSON was not validated"; exit 77; }
