@@ -238,8 +238,11 @@ private:
           polls = m_syncs.size() != in_flight || m_issued != issued ? 0 : polls + 1;
           usleep(polls < 50 ? 20 : polls < 250 ? 100 : 500);
         } else {
+          // Idle: local work (a sync asked for, an event, the end) wakes this thread at once;
+          // messages from the other ranks wait for the next pass, at most 20 ms. Shorter
+          // passes cost the readers on a host of many ranks (a wake-up each, per rank).
           polls = 0;
-          m_wake.wait_for(lk, std::chrono::milliseconds(2));
+          m_wake.wait_for(lk, std::chrono::milliseconds(20), [&] { return local_work_locked(); });
         }
       }
     }
@@ -373,6 +376,12 @@ private:
   }
 
   // This rank's own events and end, as messages (rank 0 takes its own directly).
+  // Work the callers handed over that this thread has not taken up (m_m held).
+  bool local_work_locked() const {
+    return m_abandon || (m_req_pending && !m_req_issued && !m_req_answered) ||
+           (m_event_set && !m_event_sent) || (m_local_done && !m_done_sent);
+  }
+
   void handle_local() {
     bool send_event = false, send_done = false;
     status_kind kind = status_kind::stop;
