@@ -239,10 +239,12 @@ private:
           usleep(polls < 50 ? 20 : polls < 250 ? 100 : 500);
         } else {
           // Idle: local work (a sync asked for, an event, the end) wakes this thread at once;
-          // messages from the other ranks wait for the next pass, at most 20 ms. Shorter
-          // passes cost the readers on a host of many ranks (a wake-up each, per rank).
+          // messages from the other ranks wait for the next pass: at most 20 ms while this
+          // rank runs (shorter passes cost the readers on a host of many ranks, a wake-up
+          // each per rank), 1 ms once it is done, so that the end's exchanges are quick.
           polls = 0;
-          m_wake.wait_for(lk, std::chrono::milliseconds(20), [&] { return local_work_locked(); });
+          m_wake.wait_for(lk, std::chrono::milliseconds(m_local_done ? 1 : 20),
+                          [&] { return local_work_locked(); });
         }
       }
     }
