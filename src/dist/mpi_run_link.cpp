@@ -377,13 +377,13 @@ private:
     }
   }
 
-  // This rank's own events and end, as messages (rank 0 takes its own directly).
   // Work the callers handed over that this thread has not taken up (m_m held).
   bool local_work_locked() const {
     return m_abandon || (m_req_pending && !m_req_issued && !m_req_answered) ||
            (m_event_set && !m_event_sent) || (m_local_done && !m_done_sent);
   }
 
+  // This rank's own events and end, as messages (rank 0 takes its own directly).
   void handle_local() {
     bool send_event = false, send_done = false;
     status_kind kind = status_kind::stop;

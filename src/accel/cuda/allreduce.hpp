@@ -1,6 +1,6 @@
 #pragma once
 // Data-parallel gradients: an NCCL communicator made from the id bytes that rank 0 created and
-// MPI spread, and a sum-allreduce of the gradients in buckets on a stream of its own. A bucket
+// MPI spread, and an average (ncclAvg) allreduce of the gradients in buckets on a stream of its own. A bucket
 // is a run of layers whose gradients lie contiguously in both parameter groups; it starts as
 // soon as the backward pass has produced the gradients of its lowest layer, so communication
 // overlaps the rest of the backward pass.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <string>
+#include <utility>
 
 #include "accel/cuda/check.hpp"
 #include "accel/cuda/kernels.hpp"
@@ -12,24 +13,35 @@ namespace dlsize::cuda {
 input_stage::input_stage(std::uint32_t slots, std::uint32_t batch, std::uint64_t stride,
                          cudaStream_t copy)
     : m_batch(batch), m_stride(stride), m_copy(copy), m_slots(slots) {
-  for (std::uint32_t i = 0; i < slots; ++i) {
-    slot& s = m_slots[i];
-    const std::string what = "input slot " + std::to_string(i);
-    s.host = pinned_buffer(static_cast<std::size_t>(batch) * stride, what);
-    s.host_lengths = pinned_buffer(batch * sizeof(std::uint64_t), what);
-    s.raw = device_buffer(static_cast<std::size_t>(batch) * stride, what);
-    s.lengths = device_buffer(batch * sizeof(std::uint64_t), what);
-    DLSIZE_CUDA_CHECK(cudaEventCreateWithFlags(&s.copied, cudaEventDisableTiming));
-    DLSIZE_CUDA_CHECK(cudaEventCreateWithFlags(&s.consumed, cudaEventDisableTiming));
+  // A constructor that throws (pinned memory running out at slot i) runs no destructor: the
+  // events made so far are destroyed here; the buffers free themselves.
+  try {
+    for (std::uint32_t i = 0; i < slots; ++i) {
+      slot& s = m_slots[i];
+      const std::string what = "input slot " + std::to_string(i);
+      s.host = pinned_buffer(static_cast<std::size_t>(batch) * stride, what);
+      s.host_lengths = pinned_buffer(batch * sizeof(std::uint64_t), what);
+      s.raw = device_buffer(static_cast<std::size_t>(batch) * stride, what);
+      s.lengths = device_buffer(batch * sizeof(std::uint64_t), what);
+      DLSIZE_CUDA_CHECK(cudaEventCreateWithFlags(&s.copied, cudaEventDisableTiming));
+      DLSIZE_CUDA_CHECK(cudaEventCreateWithFlags(&s.consumed, cudaEventDisableTiming));
+    }
+  } catch (...) {
+    destroy_events();
+    throw;
   }
 }
 
 input_stage::~input_stage() {
+  destroy_events();
+}
+
+void input_stage::destroy_events() noexcept {
   for (auto& s : m_slots) {
     if (s.copied)
-      DLSIZE_CUDA_WARN(cudaEventDestroy(s.copied));
+      DLSIZE_CUDA_WARN(cudaEventDestroy(std::exchange(s.copied, nullptr)));
     if (s.consumed)
-      DLSIZE_CUDA_WARN(cudaEventDestroy(s.consumed));
+      DLSIZE_CUDA_WARN(cudaEventDestroy(std::exchange(s.consumed, nullptr)));
   }
 }
 

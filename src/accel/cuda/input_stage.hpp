@@ -56,6 +56,7 @@ private:
     state st = state::free;
   };
   slot& at(std::uint32_t s);
+  void destroy_events() noexcept;
   std::uint32_t m_batch;
   std::uint64_t m_stride;
   cudaStream_t m_copy;
