@@ -177,8 +177,9 @@ int run_bench(const bench_cli& o, const CLI::App& cmd, const cli_context& ctx) {
         if (cmd.get_option(opt)->count() > 0)
           throw usage_error(fmt::format("{}: needs an accelerator (--accelerator emulated:TYPE); with --accelerator none only storage is read", opt));
       if (ranks > 1)
-        throw usage_error("--accelerator none: storage-only runs are one process (use --readers for more threads); "
-                          "runs of several ranks need accelerators (--accelerator emulated:TYPE)");
+        throw usage_error("--accelerator none: storage-only runs are one process (use --readers for more threads). "
+                          "valid for a job of several ranks that only reads: --accelerator emulated:TYPE "
+                          "--compute-time 0 (accelerators that consume batches as fast as storage delivers them)");
     } else {
       if (o.verify) throw usage_error("--verify: checks storage-only runs (--accelerator none); training runs count bytes and read errors");
       if (o.shard_read != "records") throw usage_error("--shard-read: training runs read samples by index (records); stream is for --accelerator none");

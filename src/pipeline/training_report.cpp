@@ -285,6 +285,10 @@ training_result build_training_report(const report_context& c,
          "excluded)");
   if (time_limit)
     warn("stopped at --time-limit before all epochs ran");
+  if (!cuda && preset.compute_time_s <= 0)
+    warn("compute time 0: the accelerators consume batches as fast as storage delivers them, so AU "
+         "is 0 by definition; read samples/s and the read rate (the storage's rate under this "
+         "training's sampling)");
   if (opt.sync_steps && opt.accelerators == 1)
     warn("--sync-steps with one accelerator has no one to wait for");
 

@@ -50,6 +50,17 @@ one=$(digests "$SCRATCH/one.json")
 [[ $(json "$SCRATCH/four.json" "r['summary']['accelerator_utilization'] >= 0.8") == True ]] && pass "page-cached AU over ranks" \
   || fail "AU over ranks $(json "$SCRATCH/four.json" "r['summary']['accelerator_utilization']")"
 
+# Reading only, over ranks: --accelerator none is one process, and says what runs over ranks
+# instead; accelerators of compute time 0 read every sample of each epoch once, over both ranks.
+expect_rc 2 "--accelerator none under 2 ranks is refused" -- mpi 2 "$DLSIZE" bench --workload resnet50 --dataset "$ds" --accelerator none --quiet
+expect_text "--compute-time 0" "the refusal names the way to read over ranks"
+expect_rc 0 "2 ranks of accelerators with compute time 0" -- mpi 2 "$DLSIZE" "${train[@]}" --compute-time 0 --accelerators-per-rank 2 --out "$SCRATCH/zero.json"
+check=$(json "$SCRATCH/zero.json" "all([r['status'] == 'complete', r['topology']['ranks'] == 2,
+  r['summary']['samples'] == 2 * 4 * 16 * r['summary']['steps_per_epoch'] == sum(x['samples'] for x in r['ranks']),
+  r['summary']['accelerator_utilization'] == 0, any('compute time 0' in w for w in r['warnings'])])")
+[[ $check == True ]] && pass "compute time 0 over ranks: every step of both ranks read, AU 0 with a warning" \
+  || fail "compute time 0: $(json "$SCRATCH/zero.json" "(r['summary'], r['warnings'])")"
+
 # A sweep whose points run through the launcher, without a shell: each point a job of its own.
 cat >"$SCRATCH/sweep.json" <<EOF
 {"bench": {"workload": "resnet50", "dataset": "$ds", "accelerator": "emulated:h100", "batch-size": 16,
