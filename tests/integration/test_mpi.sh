@@ -51,7 +51,7 @@ one=$(digests "$SCRATCH/one.json")
   || fail "AU over ranks $(json "$SCRATCH/four.json" "r['summary']['accelerator_utilization']")"
 
 # Reading only, over ranks: --accelerator none is one process, and says what runs over ranks
-# instead; accelerators of compute time 0 read every sample of each epoch once, over both ranks.
+# instead; accelerators of compute time 0 run every step of each epoch, over both ranks.
 expect_rc 2 "--accelerator none under 2 ranks is refused" -- mpi 2 "$DLSIZE" bench --workload resnet50 --dataset "$ds" --accelerator none --quiet
 expect_text "--compute-time 0" "the refusal names the way to read over ranks"
 expect_rc 0 "2 ranks of accelerators with compute time 0" -- mpi 2 "$DLSIZE" "${train[@]}" --compute-time 0 --accelerators-per-rank 2 --out "$SCRATCH/zero.json"

@@ -10,8 +10,7 @@
 namespace dlsize::cuda {
 
 grad_allreduce::grad_allreduce(int rank, int nranks,
-                               const std::uint8_t id[DLSIZE_CUDA_NCCL_ID_BYTES], int device)
-    : m_nranks(nranks) {
+                               const std::uint8_t id[DLSIZE_CUDA_NCCL_ID_BYTES], int device) {
   if (nranks < 1 || rank < 0 || rank >= nranks)
     throw_bad("rank " + std::to_string(rank) + " of " + std::to_string(nranks));
   int count = 0;

@@ -1,9 +1,9 @@
 #pragma once
 // Data-parallel gradients: an NCCL communicator made from the id bytes that rank 0 created and
-// MPI spread, and an average (ncclAvg) allreduce of the gradients in buckets on a stream of its own. A bucket
-// is a run of layers whose gradients lie contiguously in both parameter groups; it starts as
-// soon as the backward pass has produced the gradients of its lowest layer, so communication
-// overlaps the rest of the backward pass.
+// MPI spread, and an average (ncclAvg) allreduce of the gradients in buckets on a stream of its
+// own. A bucket is a run of layers whose gradients lie contiguously in both parameter groups;
+// it starts as soon as the backward pass has produced the gradients of its lowest layer, so
+// communication overlaps the rest of the backward pass.
 #include <cuda_runtime.h>
 #include <nccl.h>
 
@@ -35,7 +35,6 @@ public:
   // or a network that failed makes the communicator report an error instead of leaving the
   // step waiting forever; the communicator is then aborted and the error thrown.
   void wait(cudaEvent_t ev);
-  int nranks() const { return m_nranks; }
   std::size_t buckets() const { return m_buckets.size(); }
 
 private:
@@ -47,7 +46,6 @@ private:
   void* m_h = nullptr;
   ncclDataType_t m_h_type = ncclFloat;
   float* m_f = nullptr;
-  int m_nranks = 1;
 };
 
 } // namespace dlsize::cuda
