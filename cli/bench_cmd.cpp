@@ -6,8 +6,8 @@
 
 #include <fmt/format.h>
 
-#include "commands.hpp"
 #include "accel/cuda_accelerator.hpp"
+#include "commands.hpp"
 #include "config/accelerator_spec.hpp"
 #include "config/workload.hpp"
 #include "core/atomic_file.hpp"
@@ -16,10 +16,10 @@
 #include "core/units.hpp"
 #include "dataset/datagen.hpp"
 #include "dataset/datagen_job.hpp"
+#include "dataset/layout.hpp"
 #include "dist/agreement.hpp"
 #include "dist/communicator.hpp"
 #include "dist/hosts.hpp"
-#include "dataset/layout.hpp"
 #include "pipeline/storage_bench.hpp"
 #include "pipeline/training_run.hpp"
 #include "report/report_io.hpp"
@@ -34,8 +34,8 @@ struct bench_cli {
   std::string dataset;
   std::string generate;
   std::string accelerator = "none";
-  std::uint64_t accelerators = 0;           // the job's; 0: per rank × ranks
-  std::uint64_t accelerators_per_rank = 0;  // 0: accelerators / ranks, or 1
+  std::uint64_t accelerators = 0;          // the job's; 0: per rank × ranks
+  std::uint64_t accelerators_per_rank = 0; // 0: accelerators / ranks, or 1
   std::string rank_timeout = "60s";
   std::uint64_t batch_size = 0;
   std::string compute_time;
@@ -66,33 +66,47 @@ io::engine_options engine_options_of(const bench_cli& o) {
   io::engine_options e;
   e.engine = o.engine;
   if (o.engine != "io_uring" && o.engine != "psync")
-    throw usage_error(fmt::format("--engine: invalid value '{}'. valid: io_uring, psync", o.engine));
+    throw usage_error(
+        fmt::format("--engine: invalid value '{}'. valid: io_uring, psync", o.engine));
   e.cache = io::parse_cache_mode(o.cache);
   if (o.queue_depth < 1 || o.queue_depth > 4096)
-    throw usage_error(fmt::format("--queue-depth: {} is out of range. valid: 1 to 4096", o.queue_depth));
+    throw usage_error(
+        fmt::format("--queue-depth: {} is out of range. valid: 1 to 4096", o.queue_depth));
   e.queue_depth = o.queue_depth;
   const auto rs = units::parse_size(o.request_size, "--request-size");
   if (rs > (64u << 20) || rs < 4096 || rs % 4096)
-    throw usage_error(fmt::format("--request-size: '{}' is not valid. valid: a multiple of 4 KiB from 4 KiB to 64 MiB", o.request_size));
+    throw usage_error(fmt::format(
+        "--request-size: '{}' is not valid. valid: a multiple of 4 KiB from 4 KiB to 64 MiB",
+        o.request_size));
   e.request_size = static_cast<std::uint32_t>(rs);
   if (o.readers < 1 || o.readers > 256)
     throw usage_error(fmt::format("--readers: {} is out of range. valid: 1 to 256", o.readers));
   e.readers = o.readers;
-  e.max_read_rate = o.max_read_rate.empty() ? 0 : units::parse_rate(o.max_read_rate, "--max-read-rate");
+  e.max_read_rate =
+      o.max_read_rate.empty() ? 0 : units::parse_rate(o.max_read_rate, "--max-read-rate");
   if (o.open != "keep" && o.open != "per-sample")
-    throw usage_error(fmt::format("--open: invalid value '{}'. valid: keep (open every file once, as fio does), per-sample (open, read, close each sample, as framework loaders do)", o.open));
+    throw usage_error(
+        fmt::format("--open: invalid value '{}'. valid: keep (open every file once, as fio does), "
+                    "per-sample (open, read, close each sample, as framework loaders do)",
+                    o.open));
   e.keep_open = o.open == "keep";
   return e;
 }
 
 // --generate: makes the dataset on first use, as the embedded default does; every rank of a job
 // writes its share. Rank 0 decides whether it is needed (no manifest yet).
-void generate_if_missing(const bench_cli& o, const config::workload_profile& profile, dist::communicator& comm) {
-  if (o.generate.empty()) return;
-  const bool missing = dist::agree(comm, [&] {
-    return !std::filesystem::exists(std::filesystem::path(o.dataset) / dataset::kManifestName);
-  })[0].get<bool>();
-  if (!missing) return;
+void generate_if_missing(const bench_cli& o, const config::workload_profile& profile,
+                         dist::communicator& comm) {
+  if (o.generate.empty())
+    return;
+  const bool missing = dist::agree(comm,
+                                   [&] {
+                                     return !std::filesystem::exists(
+                                         std::filesystem::path(o.dataset) / dataset::kManifestName);
+                                   })[0]
+                           .get<bool>();
+  if (!missing)
+    return;
   const std::uint64_t ram = dist::ram_of_hosts(comm);
   dataset::dataset_params p = dataset::params_from_profile(profile);
   p.seed = o.seed;
@@ -101,40 +115,51 @@ void generate_if_missing(const bench_cli& o, const config::workload_profile& pro
     return nlohmann::json(nullptr);
   });
   if (comm.rank() == 0)
-    std::fprintf(stderr, "bench: generating a %s %s dataset in %s (first use; later runs reuse it)\n",
+    std::fprintf(stderr,
+                 "bench: generating a %s %s dataset in %s (first use; later runs reuse it)\n",
                  o.generate.c_str(), profile.name.c_str(), o.dataset.c_str());
   dataset::datagen_options g;
   g.dir = o.dataset;
   g.params = p;
   g.progress = !o.quiet && comm.rank() == 0;
   const auto r = dataset::generate_dataset_job(g, comm);
-  if (r.interrupted) throw dist::job_error(1, "dataset generation interrupted; rerun the same command to resume");
+  if (r.interrupted)
+    throw dist::job_error(1, "dataset generation interrupted; rerun the same command to resume");
 }
 
 // --accelerators (the job's) and --accelerators-per-rank, one from the other.
 std::uint64_t job_accelerators(const bench_cli& o, std::uint64_t ranks) {
-  if (o.accelerators && o.accelerators_per_rank && o.accelerators != o.accelerators_per_rank * ranks)
-    throw usage_error(fmt::format("--accelerators {} and --accelerators-per-rank {} disagree over {} ranks. valid: "
-                                  "one of them, or --accelerators = --accelerators-per-rank × ranks ({})",
-                                  o.accelerators, o.accelerators_per_rank, ranks, o.accelerators_per_rank * ranks));
-  if (o.accelerators_per_rank) return o.accelerators_per_rank * ranks;
-  if (!o.accelerators) return ranks;
+  if (o.accelerators && o.accelerators_per_rank &&
+      o.accelerators != o.accelerators_per_rank * ranks)
+    throw usage_error(fmt::format(
+        "--accelerators {} and --accelerators-per-rank {} disagree over {} ranks. valid: "
+        "one of them, or --accelerators = --accelerators-per-rank × ranks ({})",
+        o.accelerators, o.accelerators_per_rank, ranks, o.accelerators_per_rank * ranks));
+  if (o.accelerators_per_rank)
+    return o.accelerators_per_rank * ranks;
+  if (!o.accelerators)
+    return ranks;
   if (o.accelerators % ranks)
-    throw usage_error(fmt::format("--accelerators: {} cannot be shared equally by {} ranks. valid: a multiple of {}, or "
-                                  "--accelerators-per-rank",
-                                  o.accelerators, ranks, ranks));
+    throw usage_error(fmt::format(
+        "--accelerators: {} cannot be shared equally by {} ranks. valid: a multiple of {}, or "
+        "--accelerators-per-rank",
+        o.accelerators, ranks, ranks));
   return o.accelerators;
 }
 
-int finish(const nlohmann::json& report, const std::string& summary, bool failed, const bench_cli& o) {
-  if (report.is_null()) return failed ? 1 : 0;  // not rank 0: rank 0 writes the job's report
-  if (!o.quiet) std::fputs(summary.c_str(), stdout);
+int finish(const nlohmann::json& report, const std::string& summary, bool failed,
+           const bench_cli& o) {
+  if (report.is_null())
+    return failed ? 1 : 0; // not rank 0: rank 0 writes the job's report
+  if (!o.quiet)
+    std::fputs(summary.c_str(), stdout);
   if (!o.out.empty()) {
     report::write_report(o.out, report);
     std::printf("report: %s\n", o.out.c_str());
   }
   if (report.contains("verify"))
-    for (const auto& p : report["verify"]["problems"]) std::fprintf(stderr, "mismatch: %s\n", p.get<std::string>().c_str());
+    for (const auto& p : report["verify"]["problems"])
+      std::fprintf(stderr, "mismatch: %s\n", p.get<std::string>().c_str());
   if (failed) {
     std::fprintf(stderr, "dlsize: bench %s: %s\n", report["status"].get<std::string>().c_str(),
                  report.value("reason", "").c_str());
@@ -154,43 +179,70 @@ int run_bench(const bench_cli& o, const CLI::App& cmd, const cli_context& ctx) {
   // Everything that can be wrong with the options, checked on every rank before any work; then
   // every rank must have been given the same command and options.
   const auto given = dist::agree(comm, [&] {
-    if (o.workload.empty()) throw usage_error("--workload: required (a profile name such as resnet50, or a JSON file), on the command line or in --config");
-    if (o.dataset.empty()) throw usage_error("--dataset: required (a folder made by dlsize datagen), on the command line or in --config");
+    if (o.workload.empty())
+      throw usage_error("--workload: required (a profile name such as resnet50, or a JSON file), "
+                        "on the command line or in --config");
+    if (o.dataset.empty())
+      throw usage_error("--dataset: required (a folder made by dlsize datagen), on the command "
+                        "line or in --config");
     comm.set_timeout_s(units::parse_duration(o.rank_timeout, "--rank-timeout"));
-    if (comm.timeout_s() < 1) throw usage_error("--rank-timeout: must be at least 1s");
-    if (!o.out.empty() && comm.rank() == 0) check_new_output(o.out, "--out");
+    if (comm.timeout_s() < 1)
+      throw usage_error("--rank-timeout: must be at least 1s");
+    if (!o.out.empty() && comm.rank() == 0)
+      check_new_output(o.out, "--out");
     profile = config::load_workload(o.workload);
     config::preset_overrides over;
-    if (o.batch_size) over.batch_size = o.batch_size;
-    if (!o.compute_time.empty()) over.compute_time_s = units::parse_duration(o.compute_time, "--compute-time");
-    if (!o.compute_time_stdev.empty()) over.compute_time_stdev_s = units::parse_duration(o.compute_time_stdev, "--compute-time-stdev");
+    if (o.batch_size)
+      over.batch_size = o.batch_size;
+    if (!o.compute_time.empty())
+      over.compute_time_s = units::parse_duration(o.compute_time, "--compute-time");
+    if (!o.compute_time_stdev.empty())
+      over.compute_time_stdev_s =
+          units::parse_duration(o.compute_time_stdev, "--compute-time-stdev");
     spec = config::resolve_accelerator(o.accelerator, profile, over);
-    if (o.epochs < 1) throw usage_error("--epochs: must be at least 1");
+    if (o.epochs < 1)
+      throw usage_error("--epochs: must be at least 1");
     interval = units::parse_duration(o.sample_interval, "--sample-interval");
-    if (interval < 0.05) throw usage_error("--sample-interval: must be at least 50ms");
+    if (interval < 0.05)
+      throw usage_error("--sample-interval: must be at least 50ms");
     time_limit = o.time_limit.empty() ? 0 : units::parse_duration(o.time_limit, "--time-limit");
     if (o.shard_read != "records" && o.shard_read != "stream")
-      throw usage_error(fmt::format("--shard-read: invalid value '{}'. valid: records (random record reads by index), stream (each shard read sequentially)", o.shard_read));
+      throw usage_error(fmt::format("--shard-read: invalid value '{}'. valid: records (random "
+                                    "record reads by index), stream (each shard read sequentially)",
+                                    o.shard_read));
     eo = engine_options_of(o);
     if (spec.kind == config::accelerator_kind::none) {
-      for (const char* opt : {"--accelerators", "--accelerators-per-rank", "--prefetch", "--sync-steps", "--preprocess", "--au-threshold", "--precision"})
+      for (const char* opt : {"--accelerators", "--accelerators-per-rank", "--prefetch",
+                              "--sync-steps", "--preprocess", "--au-threshold", "--precision"})
         if (cmd.get_option(opt)->count() > 0)
-          throw usage_error(fmt::format("{}: needs an accelerator (--accelerator emulated:TYPE); with --accelerator none only storage is read", opt));
+          throw usage_error(fmt::format("{}: needs an accelerator (--accelerator emulated:TYPE); "
+                                        "with --accelerator none only storage is read",
+                                        opt));
       if (ranks > 1)
-        throw usage_error("--accelerator none: storage-only runs are one process (use --readers for more threads). "
-                          "valid for a job of several ranks that only reads: --accelerator emulated:TYPE "
-                          "--compute-time 0 (accelerators that consume batches as fast as storage delivers them)");
+        throw usage_error(
+            "--accelerator none: storage-only runs are one process (use --readers for more "
+            "threads). "
+            "valid for a job of several ranks that only reads: --accelerator emulated:TYPE "
+            "--compute-time 0 (accelerators that consume batches as fast as storage delivers "
+            "them)");
     } else {
-      if (o.verify) throw usage_error("--verify: checks storage-only runs (--accelerator none); training runs count bytes and read errors");
-      if (o.shard_read != "records") throw usage_error("--shard-read: training runs read samples by index (records); stream is for --accelerator none");
+      if (o.verify)
+        throw usage_error("--verify: checks storage-only runs (--accelerator none); training runs "
+                          "count bytes and read errors");
+      if (o.shard_read != "records")
+        throw usage_error("--shard-read: training runs read samples by index (records); stream is "
+                          "for --accelerator none");
       accelerators = job_accelerators(o, ranks);
       preprocess_s = o.preprocess.empty() ? 0 : units::parse_duration(o.preprocess, "--preprocess");
-      au_threshold = o.au_threshold.empty() ? profile.au_threshold : units::parse_fraction(o.au_threshold, "--au-threshold");
+      au_threshold = o.au_threshold.empty()
+                         ? profile.au_threshold
+                         : units::parse_fraction(o.au_threshold, "--au-threshold");
       if (spec.kind == config::accelerator_kind::cuda)
         accel::parse_precision(o.precision, "--precision");
       else if (cmd.get_option("--precision")->count() > 0)
-        throw usage_error("--precision: applies to --accelerator cuda (a real GPU's arithmetic); an emulated "
-                          "accelerator's compute time is given");
+        throw usage_error(
+            "--precision: applies to --accelerator cuda (a real GPU's arithmetic); an emulated "
+            "accelerator's compute time is given");
     }
     return nlohmann::json{{"command", "bench"}, {"options", effective_config(cmd)}};
   });
@@ -204,7 +256,8 @@ int run_bench(const bench_cli& o, const CLI::App& cmd, const cli_context& ctx) {
     opt.workload = profile.name;
     opt.dataset = o.dataset;
     opt.io = eo;
-    opt.shards = o.shard_read == "records" ? pipeline::shard_read::records : pipeline::shard_read::stream;
+    opt.shards =
+        o.shard_read == "records" ? pipeline::shard_read::records : pipeline::shard_read::stream;
     opt.epochs = o.epochs;
     opt.seed = o.seed;
     opt.verify = o.verify;
@@ -251,7 +304,8 @@ int run_bench(const bench_cli& o, const CLI::App& cmd, const cli_context& ctx) {
       comm.abort(1);
     }
     if (res.root_lost && comm.rank() == 1) {
-      std::fprintf(stderr, "dlsize: failed: %s (no report: rank 0 writes it)\n", res.reason.c_str());
+      std::fprintf(stderr, "dlsize: failed: %s (no report: rank 0 writes it)\n",
+                   res.reason.c_str());
       comm.abort(1);
     }
     dist::await_abort(comm);
@@ -263,42 +317,79 @@ int run_bench(const bench_cli& o, const CLI::App& cmd, const cli_context& ctx) {
   return std::stoi(comm.allgather(std::to_string(code)).at(0));
 }
 
-}  // namespace
+} // namespace
 
 void setup_bench(CLI::App& app, cli_context& ctx) {
   auto o = std::make_shared<bench_cli>();
-  auto* sub = app.add_subcommand("bench", "Run a workload against a dataset and write a JSON report");
-  sub->option_defaults()->always_capture_default()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
-  sub->footer("With no --workload, --dataset or --config, the embedded default runs (configs/quickstart.json):\n"
-              "a 2 GiB resnet50 dataset under ./dlsize-data, generated on first use, read by 4 emulated a100s.");
-  sub->add_option("--config", o->config, "Run config: a JSON file whose keys are these long option names (the command line overrides it), or an embedded name (quickstart)");
-  sub->add_option("--workload", o->workload, "Workload profile name (resnet50, unet3d, ...) or JSON file");
+  auto* sub =
+      app.add_subcommand("bench", "Run a workload against a dataset and write a JSON report");
+  sub->option_defaults()->always_capture_default()->multi_option_policy(
+      CLI::MultiOptionPolicy::TakeLast);
+  sub->footer("With no --workload, --dataset or --config, the embedded default runs "
+              "(configs/quickstart.json):\n"
+              "a 2 GiB resnet50 dataset under ./dlsize-data, generated on first use, read by 4 "
+              "emulated a100s.");
+  sub->add_option("--config", o->config,
+                  "Run config: a JSON file whose keys are these long option names (the command "
+                  "line overrides it), or an embedded name (quickstart)");
+  sub->add_option("--workload", o->workload,
+                  "Workload profile name (resnet50, unet3d, ...) or JSON file");
   sub->add_option("--dataset", o->dataset, "Dataset folder made by dlsize datagen");
-  sub->add_option("--generate", o->generate, "Generate the dataset at --dataset with this size (2GiB, 5x-ram) if it does not exist yet");
-  sub->add_option("--accelerator", o->accelerator, "none (storage only), emulated:TYPE (TYPE: an accelerator of the profile such as h100, or a calibration JSON file)");
-  sub->add_option("--accelerators", o->accelerators, "Emulated accelerators of the whole job, shared equally by its ranks (default: one per rank)");
-  sub->add_option("--accelerators-per-rank", o->accelerators_per_rank, "Emulated accelerators each rank (process) drives; the job has this many times the ranks");
-  sub->add_option("--rank-timeout", o->rank_timeout, "How long a rank that stopped answering is waited for before the job ends, naming it (MPI runs)");
-  sub->add_option("--batch-size", o->batch_size, "Samples per step (0: the profile's value for the accelerator)");
-  sub->add_option("--compute-time", o->compute_time, "Compute time per batch, e.g. 224ms (default: the profile's)");
-  sub->add_option("--compute-time-stdev", o->compute_time_stdev, "Spread of the compute time (normal, clipped at 3 sigma)");
-  sub->add_option("--au-threshold", o->au_threshold, "Accelerator utilization a run must reach to pass, above 0 and at most 1 (default: the profile's)");
-  sub->add_option("--prefetch", o->prefetch, "Batches loaded ahead per accelerator (the prefetch queue's depth)");
-  sub->add_flag("--sync-steps", o->sync_steps, "A barrier across accelerators after every step (stands in for the gradient allreduce)");
-  sub->add_option("--preprocess", o->preprocess, "CPU preprocessing per sample, e.g. 200us: checksum and float conversion of the bytes, then more passes until this CPU time is spent");
-  sub->add_option("--precision", o->precision, "--accelerator cuda: fp16 (mixed precision on tensor cores), tf32 or fp32");
+  sub->add_option(
+      "--generate", o->generate,
+      "Generate the dataset at --dataset with this size (2GiB, 5x-ram) if it does not exist yet");
+  sub->add_option("--accelerator", o->accelerator,
+                  "none (storage only), emulated:TYPE (TYPE: an accelerator of the profile such as "
+                  "h100, or a calibration JSON file)");
+  sub->add_option("--accelerators", o->accelerators,
+                  "Emulated accelerators of the whole job, shared equally by its ranks (default: "
+                  "one per rank)");
+  sub->add_option(
+      "--accelerators-per-rank", o->accelerators_per_rank,
+      "Emulated accelerators each rank (process) drives; the job has this many times the ranks");
+  sub->add_option("--rank-timeout", o->rank_timeout,
+                  "How long a rank that stopped answering is waited for before the job ends, "
+                  "naming it (MPI runs)");
+  sub->add_option("--batch-size", o->batch_size,
+                  "Samples per step (0: the profile's value for the accelerator)");
+  sub->add_option("--compute-time", o->compute_time,
+                  "Compute time per batch, e.g. 224ms (default: the profile's)");
+  sub->add_option("--compute-time-stdev", o->compute_time_stdev,
+                  "Spread of the compute time (normal, clipped at 3 sigma)");
+  sub->add_option("--au-threshold", o->au_threshold,
+                  "Accelerator utilization a run must reach to pass, above 0 and at most 1 "
+                  "(default: the profile's)");
+  sub->add_option("--prefetch", o->prefetch,
+                  "Batches loaded ahead per accelerator (the prefetch queue's depth)");
+  sub->add_flag(
+      "--sync-steps", o->sync_steps,
+      "A barrier across accelerators after every step (stands in for the gradient allreduce)");
+  sub->add_option("--preprocess", o->preprocess,
+                  "CPU preprocessing per sample, e.g. 200us: checksum and float conversion of the "
+                  "bytes, then more passes until this CPU time is spent");
+  sub->add_option("--precision", o->precision,
+                  "--accelerator cuda: fp16 (mixed precision on tensor cores), tf32 or fp32");
   sub->add_option("--out", o->out, "Report file to write (must not exist)");
   sub->add_option("--engine", o->engine, "I/O engine: io_uring or psync (pread threads)");
-  sub->add_option("--cache", o->cache, "direct (O_DIRECT), buffered, or uncached (RWF_DONTCACHE or fadvise)");
+  sub->add_option("--cache", o->cache,
+                  "direct (O_DIRECT), buffered, or uncached (RWF_DONTCACHE or fadvise)");
   sub->add_option("--queue-depth", o->queue_depth, "Requests in flight per reader (io_uring)");
   sub->add_option("--request-size", o->request_size, "Largest read request, a multiple of 4 KiB");
-  sub->add_option("--readers", o->readers, "Reader threads, one io_uring ring each (they also run --preprocess)");
+  sub->add_option("--readers", o->readers,
+                  "Reader threads, one io_uring ring each (they also run --preprocess)");
   sub->add_option("--epochs", o->epochs, "Passes over the dataset, each in a new random order");
-  sub->add_option("--seed", o->seed, "Seed of the epoch orders (epoch e uses seed + e) and compute-time draws");
-  sub->add_option("--max-read-rate", o->max_read_rate, "Cap on read bandwidth over all readers, e.g. 300MB/s");
-  sub->add_option("--open", o->open, "keep: open every file once (as fio); per-sample: open-read-close each sample (as loaders)");
-  sub->add_option("--shard-read", o->shard_read, "Shard layouts, storage only: records (random record reads by index) or stream (shards read sequentially)");
-  sub->add_option("--time-limit", o->time_limit, "Stop after this long (e.g. 60s), reporting what was measured");
+  sub->add_option("--seed", o->seed,
+                  "Seed of the epoch orders (epoch e uses seed + e) and compute-time draws");
+  sub->add_option("--max-read-rate", o->max_read_rate,
+                  "Cap on read bandwidth over all readers, e.g. 300MB/s");
+  sub->add_option(
+      "--open", o->open,
+      "keep: open every file once (as fio); per-sample: open-read-close each sample (as loaders)");
+  sub->add_option("--shard-read", o->shard_read,
+                  "Shard layouts, storage only: records (random record reads by index) or stream "
+                  "(shards read sequentially)");
+  sub->add_option("--time-limit", o->time_limit,
+                  "Stop after this long (e.g. 60s), reporting what was measured");
   sub->add_option("--sample-interval", o->sample_interval, "Telemetry sampling interval");
   sub->add_flag("--verify", o->verify, "Check every record's header and checksum (storage only)");
   sub->add_flag("--quiet", o->quiet, "No progress line and no summary on stdout");
@@ -306,12 +397,13 @@ void setup_bench(CLI::App& app, cli_context& ctx) {
     if (!o->config.empty()) {
       apply_run_config(*sub, o->config);
     } else if (o->workload.empty() && o->dataset.empty()) {
-      std::fprintf(stderr, "bench: no --workload, --dataset or --config: running the embedded default "
-                           "(configs/quickstart.json)\n");
+      std::fprintf(stderr,
+                   "bench: no --workload, --dataset or --config: running the embedded default "
+                   "(configs/quickstart.json)\n");
       apply_run_config(*sub, "quickstart");
     }
     ctx.exit_code = run_bench(*o, *sub, ctx);
   });
 }
 
-}  // namespace dlsize::cli
+} // namespace dlsize::cli

@@ -20,4 +20,4 @@ void setup_calibrate(CLI::App& app, cli_context& ctx);
 void setup_sweep(CLI::App& app, cli_context& ctx);
 void setup_size(CLI::App& app, cli_context& ctx);
 
-}  // namespace dlsize::cli
+} // namespace dlsize::cli

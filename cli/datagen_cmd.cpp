@@ -39,29 +39,38 @@ int run_datagen(const datagen_cli& o) {
     options_of(o, sysinfo::ram_bytes());
     return nlohmann::json{{"command", "datagen"},
                           {"options",
-                           {{"workload", o.workload}, {"dataset", o.dataset}, {"size", o.size},
-                            {"files", o.files}, {"seed", o.seed}, {"layout", o.layout},
+                           {{"workload", o.workload},
+                            {"dataset", o.dataset},
+                            {"size", o.size},
+                            {"files", o.files},
+                            {"seed", o.seed},
+                            {"layout", o.layout},
                             {"records-per-file", o.records_per_file}}}};
   });
   dist::require_same(comm, given, "command and options");
   dataset::datagen_options opt = options_of(o, dist::ram_of_hosts(comm));
   opt.progress = !o.quiet && comm.rank() == 0;
   const auto r = dataset::generate_dataset_job(opt, comm);
-  if (comm.rank() != 0) return r.interrupted ? 1 : 0;
+  if (comm.rank() != 0)
+    return r.interrupted ? 1 : 0;
   if (r.already_complete) {
-    std::printf("dataset %s is already complete with these parameters; nothing to do\n", o.dataset.c_str());
+    std::printf("dataset %s is already complete with these parameters; nothing to do\n",
+                o.dataset.c_str());
     return 0;
   }
   if (r.interrupted) {
-    std::fprintf(stderr, "dlsize: datagen interrupted after %llu files; rerun the same command to resume\n",
+    std::fprintf(stderr,
+                 "dlsize: datagen interrupted after %llu files; rerun the same command to resume\n",
                  static_cast<unsigned long long>(r.files_written + r.files_kept));
     return 1;
   }
-  std::printf("dataset %s: %llu files (%llu written, %llu kept from an earlier run), %s in %.1f s%s\n",
-              o.dataset.c_str(), static_cast<unsigned long long>(r.files_written + r.files_kept),
-              static_cast<unsigned long long>(r.files_written), static_cast<unsigned long long>(r.files_kept),
-              units::format_bytes_binary(static_cast<double>(r.bytes_written)).c_str(), r.seconds,
-              comm.size() > 1 ? fmt::format(", by {} ranks", comm.size()).c_str() : "");
+  std::printf(
+      "dataset %s: %llu files (%llu written, %llu kept from an earlier run), %s in %.1f s%s\n",
+      o.dataset.c_str(), static_cast<unsigned long long>(r.files_written + r.files_kept),
+      static_cast<unsigned long long>(r.files_written),
+      static_cast<unsigned long long>(r.files_kept),
+      units::format_bytes_binary(static_cast<double>(r.bytes_written)).c_str(), r.seconds,
+      comm.size() > 1 ? fmt::format(", by {} ranks", comm.size()).c_str() : "");
   return 0;
 }
 
@@ -70,8 +79,8 @@ dataset::datagen_options options_of(const datagen_cli& o, std::uint64_t ram) {
   auto profile = config::load_workload(o.workload);
   dataset::dataset_params p = dataset::params_from_profile(profile);
   p.layout = o.layout.empty() ? profile.layout : config::parse_layout(o.layout, "--layout");
-  p.records_per_file = p.layout == config::file_layout::files ? 1
-                       : o.records_per_file           ? o.records_per_file
+  p.records_per_file = p.layout == config::file_layout::files          ? 1
+                       : o.records_per_file                            ? o.records_per_file
                        : profile.layout == config::file_layout::shards ? profile.records_per_file
                                                                        : 1024;
   if (p.layout == config::file_layout::files && o.records_per_file > 1)
@@ -79,7 +88,8 @@ dataset::datagen_options options_of(const datagen_cli& o, std::uint64_t ram) {
   p.seed = o.seed;
   if (o.size.empty() == (o.files == 0))
     throw usage_error("datagen: give exactly one of --size SIZE or --files N");
-  p.files = o.files ? o.files : dataset::files_for_size(p, units::parse_size(o.size, "--size", ram));
+  p.files =
+      o.files ? o.files : dataset::files_for_size(p, units::parse_size(o.size, "--size", ram));
   dataset::datagen_options opt;
   opt.dir = o.dataset;
   opt.params = p;
@@ -87,21 +97,29 @@ dataset::datagen_options options_of(const datagen_cli& o, std::uint64_t ram) {
   return opt;
 }
 
-}  // namespace
+} // namespace
 
 void setup_datagen(CLI::App& app, cli_context& ctx) {
   auto o = std::make_shared<datagen_cli>();
   auto* sub = app.add_subcommand("datagen", "Write a dataset for a workload profile");
-  sub->add_option("--workload", o->workload, "Workload profile: a name (resnet50, unet3d, ...) or a JSON file")->required();
-  sub->add_option("--dataset", o->dataset, "Folder to write (new, empty, or an unfinished dlsize dataset)")->required();
-  sub->add_option("--size", o->size, "Dataset size: 2GiB, 500GB, 1.5TiB, or a multiple of RAM such as 5x-ram");
+  sub->add_option("--workload", o->workload,
+                  "Workload profile: a name (resnet50, unet3d, ...) or a JSON file")
+      ->required();
+  sub->add_option("--dataset", o->dataset,
+                  "Folder to write (new, empty, or an unfinished dlsize dataset)")
+      ->required();
+  sub->add_option("--size", o->size,
+                  "Dataset size: 2GiB, 500GB, 1.5TiB, or a multiple of RAM such as 5x-ram");
   sub->add_option("--files", o->files, "Number of files instead of --size");
   sub->add_option("--seed", o->seed, "Seed of sizes and contents")->capture_default_str();
-  sub->add_option("--layout", o->layout, "files (one sample per file) or shards (records per file); default from the profile");
-  sub->add_option("--records-per-file", o->records_per_file, "Records per shard file (layout shards)");
+  sub->add_option(
+      "--layout", o->layout,
+      "files (one sample per file) or shards (records per file); default from the profile");
+  sub->add_option("--records-per-file", o->records_per_file,
+                  "Records per shard file (layout shards)");
   sub->add_option("--threads", o->threads, "Writer threads (default: one per CPU)");
   sub->add_flag("--quiet", o->quiet, "No progress line");
   sub->callback([o, &ctx] { ctx.exit_code = run_datagen(*o); });
 }
 
-}  // namespace dlsize::cli
+} // namespace dlsize::cli

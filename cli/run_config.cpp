@@ -14,7 +14,8 @@ namespace dlsize::cli {
 namespace {
 
 bool skipped(const CLI::Option* o) {
-  if (o->get_lnames().empty()) return true;
+  if (o->get_lnames().empty())
+    return true;
   const std::string& n = o->get_lnames().front();
   return n == "help" || n == "config";
 }
@@ -22,24 +23,29 @@ bool skipped(const CLI::Option* o) {
 std::vector<std::string> valid_keys(const CLI::App& cmd) {
   std::vector<std::string> keys;
   for (const CLI::Option* o : cmd.get_options())
-    if (!skipped(o)) keys.push_back(o->get_lnames().front());
+    if (!skipped(o))
+      keys.push_back(o->get_lnames().front());
   return keys;
 }
 
 nlohmann::json typed(const std::string& s) {
-  if (s == "true") return true;
-  if (s == "false") return false;
+  if (s == "true")
+    return true;
+  if (s == "false")
+    return false;
   if (!s.empty()) {
     char* end = nullptr;
     const long long i = std::strtoll(s.c_str(), &end, 10);
-    if (*end == '\0') return i;
+    if (*end == '\0')
+      return i;
     const double d = std::strtod(s.c_str(), &end);
-    if (*end == '\0') return d;
+    if (*end == '\0')
+      return d;
   }
   return s;
 }
 
-}  // namespace
+} // namespace
 
 void apply_run_config(CLI::App& cmd, const std::string& file_or_name) {
   std::string text, source;
@@ -56,36 +62,49 @@ void apply_run_config(CLI::App& cmd, const std::string& file_or_name) {
       }
     }
     if (source.empty())
-      throw usage_error(fmt::format("--config: no embedded config '{}'. known: {}; or a path to a JSON file",
-                                    file_or_name, fmt::join(names, ", ")));
+      throw usage_error(
+          fmt::format("--config: no embedded config '{}'. known: {}; or a path to a JSON file",
+                      file_or_name, fmt::join(names, ", ")));
   }
   const nlohmann::json j = config::parse_json(text, source);
   if (!j.is_object())
-    throw usage_error(fmt::format("{}: a run config must be a JSON object of option names and values", source));
+    throw usage_error(
+        fmt::format("{}: a run config must be a JSON object of option names and values", source));
   for (const auto& [key, value] : j.items()) {
-    CLI::Option* opt = key == "config" || key == "help" ? nullptr : cmd.get_option_no_throw("--" + key);
+    CLI::Option* opt =
+        key == "config" || key == "help" ? nullptr : cmd.get_option_no_throw("--" + key);
     if (!opt)
-      throw usage_error(fmt::format("{}: unknown key '{}'. valid keys (the long option names of dlsize {}): {}",
-                                    source, key, cmd.get_name(), fmt::join(valid_keys(cmd), ", ")));
-    if (opt->count() > 0) continue;  // the command line wins
+      throw usage_error(
+          fmt::format("{}: unknown key '{}'. valid keys (the long option names of dlsize {}): {}",
+                      source, key, cmd.get_name(), fmt::join(valid_keys(cmd), ", ")));
+    if (opt->count() > 0)
+      continue; // the command line wins
     std::vector<std::string> inputs;
     auto add = [&](const nlohmann::json& v) {
-      if (v.is_string()) inputs.push_back(v.get<std::string>());
-      else if (v.is_boolean() || v.is_number()) inputs.push_back(v.dump());
+      if (v.is_string())
+        inputs.push_back(v.get<std::string>());
+      else if (v.is_boolean() || v.is_number())
+        inputs.push_back(v.dump());
       else
-        throw usage_error(fmt::format("{}: {}: {} is not a valid value. valid: a string, number or boolean",
-                                      source, key, v.dump()));
+        throw usage_error(
+            fmt::format("{}: {}: {} is not a valid value. valid: a string, number or boolean",
+                        source, key, v.dump()));
     };
     if (value.is_array()) {
-      for (const auto& v : value) add(v);
+      for (const auto& v : value)
+        add(v);
     } else {
       add(value);
     }
-    if (opt->get_expected_min() == 0 && (inputs.size() != 1 || (inputs[0] != "true" && inputs[0] != "false")))
-      throw usage_error(fmt::format("{}: {}: {} is not valid for a flag. valid: true, false", source, key, value.dump()));
-    if (opt->get_expected_min() == 0 && inputs[0] == "false") continue;
+    if (opt->get_expected_min() == 0 &&
+        (inputs.size() != 1 || (inputs[0] != "true" && inputs[0] != "false")))
+      throw usage_error(fmt::format("{}: {}: {} is not valid for a flag. valid: true, false",
+                                    source, key, value.dump()));
+    if (opt->get_expected_min() == 0 && inputs[0] == "false")
+      continue;
     try {
-      for (const auto& in : inputs) opt->add_result(in);
+      for (const auto& in : inputs)
+        opt->add_result(in);
       opt->run_callback();
     } catch (const CLI::Error& e) {
       throw usage_error(fmt::format("{}: {}: {}", source, key, e.what()));
@@ -96,17 +115,20 @@ void apply_run_config(CLI::App& cmd, const std::string& file_or_name) {
 nlohmann::json effective_config(const CLI::App& cmd) {
   nlohmann::json out = nlohmann::json::object();
   for (const CLI::Option* o : cmd.get_options()) {
-    if (skipped(o)) continue;
+    if (skipped(o))
+      continue;
     const std::string& name = o->get_lnames().front();
     if (o->count() > 0) {
       const auto& r = o->results();
       if (o->get_expected_min() == 0) {
         out[name] = true;
-      } else if (r.size() == 1 || o->get_multi_option_policy() == CLI::MultiOptionPolicy::TakeLast) {
+      } else if (r.size() == 1 ||
+                 o->get_multi_option_policy() == CLI::MultiOptionPolicy::TakeLast) {
         out[name] = typed(r.back());
       } else {
         nlohmann::json a = nlohmann::json::array();
-        for (const auto& x : r) a.push_back(typed(x));
+        for (const auto& x : r)
+          a.push_back(typed(x));
         out[name] = a;
       }
     } else if (o->get_expected_min() == 0) {
@@ -119,4 +141,4 @@ nlohmann::json effective_config(const CLI::App& cmd) {
   return out;
 }
 
-}  // namespace dlsize::cli
+} // namespace dlsize::cli

@@ -17,4 +17,4 @@ void apply_run_config(CLI::App& cmd, const std::string& file_or_name);
 // name; numbers and booleans as JSON numbers and booleans.
 nlohmann::json effective_config(const CLI::App& cmd);
 
-}  // namespace dlsize::cli
+} // namespace dlsize::cli

@@ -11,7 +11,7 @@
 namespace dlsize::accel {
 
 class accelerator {
- public:
+public:
   virtual ~accelerator() = default;
   // "emulated" or "cuda".
   virtual std::string kind() const = 0;
@@ -27,4 +27,4 @@ class accelerator {
   virtual nlohmann::json describe() const = 0;
 };
 
-}  // namespace dlsize::accel
+} // namespace dlsize::accel

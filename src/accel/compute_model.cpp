@@ -17,8 +17,9 @@ compute_model::compute_model(double mean_s, double stdev_s, std::uint64_t seed)
 
 std::uint64_t compute_model::draw_ns() {
   double t = m_mean;
-  if (m_stdev > 0) t = m_mean + m_stdev * std::clamp(m_rng.normal(), -3.0, 3.0);
+  if (m_stdev > 0)
+    t = m_mean + m_stdev * std::clamp(m_rng.normal(), -3.0, 3.0);
   return static_cast<std::uint64_t>(std::max(0.0, t) * 1e9 + 0.5);
 }
 
-}  // namespace dlsize::accel
+} // namespace dlsize::accel

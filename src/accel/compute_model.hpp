@@ -8,16 +8,16 @@
 namespace dlsize::accel {
 
 class compute_model {
- public:
+public:
   compute_model(double mean_s, double stdev_s, std::uint64_t seed);
   // The next step's compute time in nanoseconds.
   std::uint64_t draw_ns();
   double mean_s() const { return m_mean; }
   double stdev_s() const { return m_stdev; }
 
- private:
+private:
   double m_mean, m_stdev;
   xoshiro256 m_rng;
 };
 
-}  // namespace dlsize::accel
+} // namespace dlsize::accel

@@ -25,4 +25,4 @@ nlohmann::json emulated_accelerator::describe() const {
           {"source", m_source}};
 }
 
-}  // namespace dlsize::accel
+} // namespace dlsize::accel

@@ -11,7 +11,7 @@
 namespace dlsize::accel {
 
 class emulated_accelerator final : public accelerator {
- public:
+public:
   emulated_accelerator(std::string type, compute_model model, std::string source);
   std::string kind() const override { return "emulated"; }
   std::string device() const override { return "emulated:" + m_type; }
@@ -19,11 +19,11 @@ class emulated_accelerator final : public accelerator {
   std::uint64_t last_busy_ns() const override { return m_last_ns; }
   nlohmann::json describe() const override;
 
- private:
+private:
   std::string m_type;
   compute_model m_model;
   std::string m_source;
   std::uint64_t m_last_ns = 0;
 };
 
-}  // namespace dlsize::accel
+} // namespace dlsize::accel

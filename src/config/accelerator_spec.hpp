@@ -17,9 +17,9 @@ enum class accelerator_kind { none, emulated, cuda };
 
 struct accelerator_spec {
   accelerator_kind kind = accelerator_kind::none;
-  std::string type;         // "h100", or the calibration's accelerator name
-  accelerator_preset preset;  // batch size and compute time in effect
-  std::string origin;       // "workload resnet50" or the calibration file
+  std::string type;          // "h100", or the calibration's accelerator name
+  accelerator_preset preset; // batch size and compute time in effect
+  std::string origin;        // "workload resnet50" or the calibration file
 };
 
 // Command-line overrides of the preset; unset ones keep the profile's value.
@@ -41,4 +41,4 @@ void require_trainable(const workload_profile& w);
 accelerator_preset parse_calibration(const std::string& json_text, const std::string& source,
                                      const std::string& workload);
 
-}  // namespace dlsize::config
+} // namespace dlsize::config

@@ -14,4 +14,4 @@ struct embedded_workload {
 const std::vector<embedded_workload>& embedded_workloads();
 const std::vector<embedded_workload>& embedded_configs();
 
-}  // namespace dlsize::config
+} // namespace dlsize::config

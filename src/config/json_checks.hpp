@@ -10,7 +10,7 @@
 namespace dlsize::config {
 
 class json_checker {
- public:
+public:
   explicit json_checker(std::string source) : m_source(std::move(source)) {}
 
   [[noreturn]] void fail(std::string_view path, std::string_view what) const;
@@ -20,8 +20,8 @@ class json_checker {
   const nlohmann::json& object(const nlohmann::json& parent, std::string_view path,
                                std::string_view key) const;
   std::string string(const nlohmann::json& obj, std::string_view path, std::string_view key) const;
-  double number(const nlohmann::json& obj, std::string_view path, std::string_view key,
-                double min, double max) const;
+  double number(const nlohmann::json& obj, std::string_view path, std::string_view key, double min,
+                double max) const;
   double number_or(const nlohmann::json& obj, std::string_view path, std::string_view key,
                    double min, double max, double fallback) const;
   std::uint64_t integer(const nlohmann::json& obj, std::string_view path, std::string_view key,
@@ -31,7 +31,7 @@ class json_checker {
 
   const std::string& source() const { return m_source; }
 
- private:
+private:
   std::string m_source;
 };
 
@@ -44,4 +44,4 @@ nlohmann::json parse_json(const std::string& text, const std::string& source);
 // ends in .json) rather than an embedded or preset name.
 bool names_a_file(std::string_view name);
 
-}  // namespace dlsize::config
+} // namespace dlsize::config

@@ -9,11 +9,15 @@
 
 namespace dlsize::config {
 
-std::string to_string(file_layout l) { return l == file_layout::files ? "files" : "shards"; }
+std::string to_string(file_layout l) {
+  return l == file_layout::files ? "files" : "shards";
+}
 
 file_layout parse_layout(const std::string& text, const std::string& where) {
-  if (text == "files") return file_layout::files;
-  if (text == "shards") return file_layout::shards;
+  if (text == "files")
+    return file_layout::files;
+  if (text == "shards")
+    return file_layout::shards;
   throw usage_error(fmt::format("{}: invalid layout '{}'. valid: files (one sample per file), "
                                 "shards (many records per file)",
                                 where, text));
@@ -22,16 +26,19 @@ file_layout parse_layout(const std::string& text, const std::string& where) {
 workload_profile parse_workload(const std::string& json_text, const std::string& source) {
   json_checker c(source);
   const nlohmann::json j = parse_json(json_text, source);
-  c.only_keys(j, "", {"name", "description", "source", "dataset", "au_threshold", "accelerators", "model"});
+  c.only_keys(
+      j, "", {"name", "description", "source", "dataset", "au_threshold", "accelerators", "model"});
   workload_profile p;
   p.raw = j;
   p.origin = source;
   p.name = c.string(j, "", "name");
-  if (j.contains("description")) p.description = c.string(j, "", "description");
+  if (j.contains("description"))
+    p.description = c.string(j, "", "description");
   const auto& d = c.object(j, "", "dataset");
   c.only_keys(d, "dataset", {"layout", "format", "records_per_file", "files", "sample_bytes"});
   p.layout = parse_layout(c.string(d, "dataset", "layout"), source + ": dataset.layout");
-  if (d.contains("format")) p.format = c.string(d, "dataset", "format");
+  if (d.contains("format"))
+    p.format = c.string(d, "dataset", "format");
   p.records_per_file = c.integer_or(d, "dataset", "records_per_file", 1, 1'000'000, 1);
   if (p.layout == file_layout::files && p.records_per_file != 1)
     c.fail("dataset.records_per_file", "must be 1 for layout 'files'");
@@ -40,7 +47,8 @@ workload_profile parse_workload(const std::string& json_text, const std::string&
   c.only_keys(sb, "dataset.sample_bytes", {"mean", "stdev", "source"});
   p.sample_bytes_mean = c.number(sb, "dataset.sample_bytes", "mean", 64, 4e9);
   p.sample_bytes_stdev = c.number_or(sb, "dataset.sample_bytes", "stdev", 0, 4e9, 0);
-  if (sb.contains("source")) p.sample_bytes_source = c.string(sb, "dataset.sample_bytes", "source");
+  if (sb.contains("source"))
+    p.sample_bytes_source = c.string(sb, "dataset.sample_bytes", "source");
   p.au_threshold = c.number_or(j, "", "au_threshold", 0, 1, 0.9);
   if (j.contains("accelerators")) {
     const auto& acc = c.object(j, "", "accelerators");
@@ -52,28 +60,33 @@ workload_profile parse_workload(const std::string& json_text, const std::string&
       ap.batch_size = c.integer(a, path, "batch_size", 1, 1'000'000);
       ap.compute_time_s = c.number(a, path, "compute_time_s", 0, 3600);
       ap.compute_time_stdev_s = c.number_or(a, path, "compute_time_stdev_s", 0, 3600, 0);
-      if (a.contains("source")) ap.source = c.string(a, path, "source");
+      if (a.contains("source"))
+        ap.source = c.string(a, path, "source");
       p.accelerators.emplace(name, ap);
     }
   }
   if (j.contains("model")) {
     p.model = c.object(j, "", "model");
-    c.only_keys(p.model, "model", {"name", "parameters", "forward_macs", "input", "source",
-                                   "batch_size", "loss", "layers"});
+    c.only_keys(
+        p.model, "model",
+        {"name", "parameters", "forward_macs", "input", "source", "batch_size", "loss", "layers"});
     if (p.model.contains("layers"))
-      p.network = std::make_shared<const accel::model::model_spec>(accel::model::parse_model(p.model, source));
+      p.network = std::make_shared<const accel::model::model_spec>(
+          accel::model::parse_model(p.model, source));
   }
   return p;
 }
 
 std::vector<std::string> known_workloads() {
   std::vector<std::string> names;
-  for (const auto& w : embedded_workloads()) names.emplace_back(w.name);
+  for (const auto& w : embedded_workloads())
+    names.emplace_back(w.name);
   return names;
 }
 
 workload_profile load_workload(const std::string& name_or_path) {
-  if (names_a_file(name_or_path)) return parse_workload(read_text_file(name_or_path), name_or_path);
+  if (names_a_file(name_or_path))
+    return parse_workload(read_text_file(name_or_path), name_or_path);
   for (const auto& w : embedded_workloads()) {
     if (w.name == name_or_path) {
       auto p = parse_workload(std::string(w.json), "workloads/" + std::string(w.name) + ".json");
@@ -86,4 +99,4 @@ workload_profile load_workload(const std::string& name_or_path) {
                                 name_or_path, fmt::join(known_workloads(), ", ")));
 }
 
-}  // namespace dlsize::config
+} // namespace dlsize::config

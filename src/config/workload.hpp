@@ -21,8 +21,8 @@ file_layout parse_layout(const std::string& text, const std::string& where);
 struct accelerator_preset {
   std::string name;
   std::uint64_t batch_size = 1;
-  double compute_time_s = 0;        // per batch
-  double compute_time_stdev_s = 0;  // spread, 0 for a scalar
+  double compute_time_s = 0;       // per batch
+  double compute_time_stdev_s = 0; // spread, 0 for a scalar
   std::string source;
   // From a calibration by `dlsize calibrate`: the GPU and precision measured (empty otherwise).
   std::string gpu_name;
@@ -32,21 +32,21 @@ struct accelerator_preset {
 struct workload_profile {
   std::string name;
   std::string description;
-  std::string origin;  // "embedded" or the file it came from
+  std::string origin; // "embedded" or the file it came from
   // Dataset as the workload's loader meets it.
   file_layout layout = file_layout::files;
-  std::string format;  // "tfrecord", "npz", "jpeg": what the layout imitates
+  std::string format; // "tfrecord", "npz", "jpeg": what the layout imitates
   std::uint64_t records_per_file = 1;
-  std::uint64_t files = 0;  // the published dataset's file count (a default for datagen)
+  std::uint64_t files = 0; // the published dataset's file count (a default for datagen)
   double sample_bytes_mean = 0;
   double sample_bytes_stdev = 0;
   std::string sample_bytes_source;
   double au_threshold = 0.9;
   std::map<std::string, accelerator_preset> accelerators;
-  nlohmann::json model;  // model facts (parameters, MACs, input, source); kept as given
+  nlohmann::json model; // model facts (parameters, MACs, input, source); kept as given
   // The trainable model of model.layers, parsed and shape-checked; null without layers.
   std::shared_ptr<const accel::model::model_spec> network;
-  nlohmann::json raw;    // the profile as parsed, for the report
+  nlohmann::json raw; // the profile as parsed, for the report
 };
 
 // Parses a profile from JSON text; source names it in errors.
@@ -58,4 +58,4 @@ workload_profile load_workload(const std::string& name_or_path);
 
 std::vector<std::string> known_workloads();
 
-}  // namespace dlsize::config
+} // namespace dlsize::config

@@ -16,8 +16,9 @@ using aligned_buffer = std::unique_ptr<std::byte, free_deleter>;
 inline aligned_buffer make_aligned_buffer(std::size_t bytes, std::size_t align = 4096) {
   const std::size_t rounded = (bytes + align - 1) / align * align;
   void* p = std::aligned_alloc(align, rounded ? rounded : align);
-  if (!p) throw std::bad_alloc();
+  if (!p)
+    throw std::bad_alloc();
   return aligned_buffer(static_cast<std::byte*>(p));
 }
 
-}  // namespace dlsize
+} // namespace dlsize

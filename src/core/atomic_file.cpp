@@ -21,7 +21,8 @@ void check_new_output(const fs::path& path, std::string_view option) {
                                   "file name",
                                   option, path.string()));
   fs::path dir = path.parent_path();
-  if (dir.empty()) dir = ".";
+  if (dir.empty())
+    dir = ".";
   if (!fs::is_directory(dir, ec))
     throw usage_error(fmt::format("{}: folder '{}' does not exist", option, dir.string()));
   if (access(dir.c_str(), W_OK) != 0)
@@ -30,10 +31,12 @@ void check_new_output(const fs::path& path, std::string_view option) {
 
 void write_file_atomic(const fs::path& path, std::string_view content, bool replace_own) {
   fs::path dir = path.parent_path();
-  if (dir.empty()) dir = ".";
+  if (dir.empty())
+    dir = ".";
   std::string tmpl = (dir / ("." + path.filename().string() + ".XXXXXX")).string();
   int fd = mkstemp(tmpl.data());
-  if (fd < 0) throw_syscall_error("mkstemp", errno, __FILE__, __LINE__, "path: " + tmpl);
+  if (fd < 0)
+    throw_syscall_error("mkstemp", errno, __FILE__, __LINE__, "path: " + tmpl);
   const std::string tmp = tmpl;
   auto fail = [&](const char* call, int err) {
     close(fd);
@@ -45,12 +48,14 @@ void write_file_atomic(const fs::path& path, std::string_view content, bool repl
   while (done < content.size()) {
     ssize_t n = write(fd, content.data() + done, content.size() - done);
     if (n < 0) {
-      if (errno == EINTR) continue;
+      if (errno == EINTR)
+        continue;
       fail("write", errno);
     }
     done += static_cast<std::size_t>(n);
   }
-  if (fsync(fd) != 0) fail("fsync", errno);
+  if (fsync(fd) != 0)
+    fail("fsync", errno);
   close(fd);
   if (replace_own) {
     if (rename(tmp.c_str(), path.c_str()) != 0) {
@@ -76,10 +81,11 @@ void write_file_atomic(const fs::path& path, std::string_view content, bool repl
 
 std::string read_text_file(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw usage_error(fmt::format("cannot read '{}': {}", path.string(), errno_text(errno)));
+  if (!in)
+    throw usage_error(fmt::format("cannot read '{}': {}", path.string(), errno_text(errno)));
   std::ostringstream ss;
   ss << in.rdbuf();
   return ss.str();
 }
 
-}  // namespace dlsize
+} // namespace dlsize

@@ -18,4 +18,4 @@ void check_new_output(const std::filesystem::path& path, std::string_view option
 // Whole file as a string; throws usage_error naming the file when it cannot be read.
 std::string read_text_file(const std::filesystem::path& path);
 
-}  // namespace dlsize
+} // namespace dlsize

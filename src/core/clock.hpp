@@ -1,7 +1,7 @@
 #pragma once
 // Monotonic time in nanoseconds and seconds; the one clock every measurement uses.
-#include <cstdint>
 #include <cerrno>
+#include <cstdint>
 #include <ctime>
 
 namespace dlsize {
@@ -13,7 +13,9 @@ inline std::uint64_t now_ns() {
          static_cast<std::uint64_t>(ts.tv_nsec);
 }
 
-inline double now_s() { return static_cast<double>(now_ns()) * 1e-9; }
+inline double now_s() {
+  return static_cast<double>(now_ns()) * 1e-9;
+}
 
 // Sleeps until the monotonic clock reaches t (an absolute deadline, so that repeated waits do
 // not accumulate the oversleep of each).
@@ -25,8 +27,12 @@ inline void sleep_until_ns(std::uint64_t t) {
 
 // When main() began: start-up figures count from it (0 until mark_process_start() is called).
 inline std::uint64_t g_process_start_ns = 0;
-inline void mark_process_start() { g_process_start_ns = now_ns(); }
-inline std::uint64_t process_start_ns() { return g_process_start_ns; }
+inline void mark_process_start() {
+  g_process_start_ns = now_ns();
+}
+inline std::uint64_t process_start_ns() {
+  return g_process_start_ns;
+}
 
 // CPU time this thread has used.
 inline std::uint64_t thread_cpu_ns() {
@@ -36,4 +42,4 @@ inline std::uint64_t thread_cpu_ns() {
          static_cast<std::uint64_t>(ts.tv_nsec);
 }
 
-}  // namespace dlsize
+} // namespace dlsize

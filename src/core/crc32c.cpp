@@ -17,11 +17,13 @@ struct tables {
   tables() {
     for (std::uint32_t i = 0; i < 256; ++i) {
       std::uint32_t c = i;
-      for (int k = 0; k < 8; ++k) c = (c & 1) ? (c >> 1) ^ kPoly : c >> 1;
+      for (int k = 0; k < 8; ++k)
+        c = (c & 1) ? (c >> 1) ^ kPoly : c >> 1;
       t[0][i] = c;
     }
     for (std::size_t i = 0; i < 256; ++i) {
-      for (std::size_t k = 1; k < 8; ++k) t[k][i] = (t[k - 1][i] >> 8) ^ t[0][t[k - 1][i] & 0xff];
+      for (std::size_t k = 1; k < 8; ++k)
+        t[k][i] = (t[k - 1][i] >> 8) ^ t[0][t[k - 1][i] & 0xff];
     }
   }
 };
@@ -39,14 +41,14 @@ std::uint32_t crc32c_table(std::uint32_t crc, const unsigned char* p, std::size_
     p += 8;
     len -= 8;
   }
-  while (len--) crc = (crc >> 8) ^ tb.t[0][(crc ^ *p++) & 0xff];
+  while (len--)
+    crc = (crc >> 8) ^ tb.t[0][(crc ^ *p++) & 0xff];
   return ~crc;
 }
 
 #if defined(__x86_64__)
-__attribute__((target("sse4.2"))) std::uint32_t crc32c_sse42(std::uint32_t crc,
-                                                               const unsigned char* p,
-                                                               std::size_t len) {
+__attribute__((target("sse4.2"))) std::uint32_t
+crc32c_sse42(std::uint32_t crc, const unsigned char* p, std::size_t len) {
   std::uint64_t c = ~crc;
   while (len >= 8) {
     std::uint64_t v;
@@ -56,7 +58,8 @@ __attribute__((target("sse4.2"))) std::uint32_t crc32c_sse42(std::uint32_t crc,
     len -= 8;
   }
   auto c32 = static_cast<std::uint32_t>(c);
-  while (len--) c32 = _mm_crc32_u8(c32, *p++);
+  while (len--)
+    c32 = _mm_crc32_u8(c32, *p++);
   return ~c32;
 }
 #endif
@@ -69,7 +72,7 @@ bool detect_hardware() {
 #endif
 }
 
-}  // namespace
+} // namespace
 
 bool crc32c_hardware() {
   static const bool hw = detect_hardware();
@@ -79,9 +82,10 @@ bool crc32c_hardware() {
 std::uint32_t crc32c(std::uint32_t crc, const void* data, std::size_t len) {
   const auto* p = static_cast<const unsigned char*>(data);
 #if defined(__x86_64__)
-  if (crc32c_hardware()) return crc32c_sse42(crc, p, len);
+  if (crc32c_hardware())
+    return crc32c_sse42(crc, p, len);
 #endif
   return crc32c_table(crc, p, len);
 }
 
-}  // namespace dlsize
+} // namespace dlsize

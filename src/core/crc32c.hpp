@@ -12,4 +12,4 @@ std::uint32_t crc32c(std::uint32_t crc, const void* data, std::size_t len);
 // True when the hardware path is in use.
 bool crc32c_hardware();
 
-}  // namespace dlsize
+} // namespace dlsize

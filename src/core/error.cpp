@@ -13,8 +13,9 @@ std::string errno_text(int err) {
 void throw_syscall_error(const char* call, int err, const char* file, int line,
                          const std::string& context) {
   std::string msg = fmt::format("{} failed: {}. at {}:{}", call, errno_text(err), file, line);
-  if (!context.empty()) msg += "; " + context;
+  if (!context.empty())
+    msg += "; " + context;
   throw run_error(msg);
 }
 
-}  // namespace dlsize
+} // namespace dlsize

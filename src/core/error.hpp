@@ -10,12 +10,12 @@
 namespace dlsize {
 
 class usage_error : public std::runtime_error {
- public:
+public:
   explicit usage_error(const std::string& what) : std::runtime_error(what) {}
 };
 
 class run_error : public std::runtime_error {
- public:
+public:
   explicit run_error(const std::string& what) : std::runtime_error(what) {}
 };
 
@@ -26,22 +26,22 @@ std::string errno_text(int err);
 [[noreturn]] void throw_syscall_error(const char* call, int err, const char* file, int line,
                                       const std::string& context);
 
-}  // namespace dlsize
+} // namespace dlsize
 
 // Checks a system call that returns -1 and sets errno on failure. Evaluates to the result.
-#define DLSIZE_SYSCALL(call, context)                                                   \
-  ([&]() {                                                                              \
-    auto dlsize_rc_ = (call);                                                           \
-    if (dlsize_rc_ == -1) ::dlsize::throw_syscall_error(#call, errno, __FILE__, __LINE__, \
-                                                        (context));                     \
-    return dlsize_rc_;                                                                  \
+#define DLSIZE_SYSCALL(call, context)                                                              \
+  ([&]() {                                                                                         \
+    auto dlsize_rc_ = (call);                                                                      \
+    if (dlsize_rc_ == -1)                                                                          \
+      ::dlsize::throw_syscall_error(#call, errno, __FILE__, __LINE__, (context));                  \
+    return dlsize_rc_;                                                                             \
   }())
 
 // Checks a liburing call that returns -errno on failure. Evaluates to the result.
-#define DLSIZE_URING(call, context)                                                      \
-  ([&]() {                                                                               \
-    auto dlsize_rc_ = (call);                                                            \
-    if (dlsize_rc_ < 0) ::dlsize::throw_syscall_error(#call, -dlsize_rc_, __FILE__, __LINE__, \
-                                                      (context));                        \
-    return dlsize_rc_;                                                                   \
+#define DLSIZE_URING(call, context)                                                                \
+  ([&]() {                                                                                         \
+    auto dlsize_rc_ = (call);                                                                      \
+    if (dlsize_rc_ < 0)                                                                            \
+      ::dlsize::throw_syscall_error(#call, -dlsize_rc_, __FILE__, __LINE__, (context));            \
+    return dlsize_rc_;                                                                             \
   }())

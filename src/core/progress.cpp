@@ -10,12 +10,16 @@ namespace dlsize {
 
 progress::progress(bool enabled) : m_enabled(enabled && isatty(STDERR_FILENO) == 1) {}
 
-progress::~progress() { finish(); }
+progress::~progress() {
+  finish();
+}
 
 void progress::update(const std::string& line, bool force) {
-  if (!m_enabled) return;
+  if (!m_enabled)
+    return;
   const auto t = now_ns();
-  if (!force && t - m_last_ns < 250'000'000ull) return;
+  if (!force && t - m_last_ns < 250'000'000ull)
+    return;
   m_last_ns = t;
   std::fprintf(stderr, "\r\033[K%s", line.c_str());
   std::fflush(stderr);
@@ -29,4 +33,4 @@ void progress::finish() {
   }
 }
 
-}  // namespace dlsize
+} // namespace dlsize

@@ -7,7 +7,7 @@
 namespace dlsize {
 
 class progress {
- public:
+public:
   explicit progress(bool enabled);
   ~progress();
   // Redraws the line if enough time has passed since the last draw (or force).
@@ -16,10 +16,10 @@ class progress {
   void finish();
   bool enabled() const { return m_enabled; }
 
- private:
+private:
   bool m_enabled;
   bool m_drawn = false;
   std::uint64_t m_last_ns = 0;
 };
 
-}  // namespace dlsize
+} // namespace dlsize

@@ -14,7 +14,7 @@ inline std::uint64_t splitmix64(std::uint64_t x) {
 }
 
 class xoshiro256 {
- public:
+public:
   explicit xoshiro256(std::uint64_t seed) {
     for (auto& s : m_s) {
       seed = splitmix64(seed);
@@ -42,14 +42,15 @@ class xoshiro256 {
   // Standard normal by Box-Muller (one value per call; simplicity over speed).
   double normal() {
     double u1 = uniform();
-    if (u1 < 1e-300) u1 = 1e-300;
+    if (u1 < 1e-300)
+      u1 = 1e-300;
     const double u2 = uniform();
     return std::sqrt(-2.0 * std::log(u1)) * std::cos(6.283185307179586 * u2);
   }
 
- private:
+private:
   static std::uint64_t rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
   std::uint64_t m_s[4];
 };
 
-}  // namespace dlsize
+} // namespace dlsize

@@ -12,11 +12,12 @@ std::atomic<int> g_signal{0};
 std::atomic<bool> g_stop{false};
 
 extern "C" void on_signal(int sig) {
-  if (g_stop.exchange(true)) _exit(128 + sig);
+  if (g_stop.exchange(true))
+    _exit(128 + sig);
   g_signal.store(sig);
 }
 
-}  // namespace
+} // namespace
 
 void install_stop_handlers() {
   struct sigaction sa {};
@@ -26,8 +27,14 @@ void install_stop_handlers() {
   sigaction(SIGTERM, &sa, nullptr);
 }
 
-bool stop_requested() { return g_stop.load(std::memory_order_relaxed); }
-void request_stop() { g_stop.store(true); }
-int stop_signal() { return g_signal.load(); }
+bool stop_requested() {
+  return g_stop.load(std::memory_order_relaxed);
+}
+void request_stop() {
+  g_stop.store(true);
+}
+int stop_signal() {
+  return g_signal.load();
+}
 
-}  // namespace dlsize
+} // namespace dlsize

@@ -6,6 +6,6 @@ namespace dlsize {
 void install_stop_handlers();
 bool stop_requested();
 void request_stop();
-int stop_signal();  // the signal that asked, or 0
+int stop_signal(); // the signal that asked, or 0
 
-}  // namespace dlsize
+} // namespace dlsize

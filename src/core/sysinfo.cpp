@@ -20,7 +20,8 @@ std::uint64_t ram_bytes() {
   std::uint64_t kib = 0;
   std::string unit;
   while (in >> key >> kib >> unit) {
-    if (key == "MemTotal:") return kib * 1024;
+    if (key == "MemTotal:")
+      return kib * 1024;
   }
   return 0;
 }
@@ -48,7 +49,8 @@ std::string cpu_model() {
   while (std::getline(in, line)) {
     if (line.rfind("model name", 0) == 0) {
       auto pos = line.find(':');
-      if (pos != std::string::npos) return line.substr(pos + 2);
+      if (pos != std::string::npos)
+        return line.substr(pos + 2);
     }
   }
   return "unknown";
@@ -57,7 +59,8 @@ std::string cpu_model() {
 mount_info mount_of(const std::string& path) {
   std::error_code ec;
   std::string resolved = std::filesystem::weakly_canonical(path, ec).string();
-  if (ec) resolved = path;
+  if (ec)
+    resolved = path;
   mount_info best;
   std::size_t best_len = 0;
   std::ifstream in("/proc/self/mountinfo");
@@ -93,10 +96,12 @@ nlohmann::json nics_json() {
   nlohmann::json out = nlohmann::json::array();
   std::error_code ec;
   std::vector<std::string> names;
-  for (const auto& e : std::filesystem::directory_iterator("/sys/class/net", ec)) names.push_back(e.path().filename().string());
+  for (const auto& e : std::filesystem::directory_iterator("/sys/class/net", ec))
+    names.push_back(e.path().filename().string());
   std::sort(names.begin(), names.end());
   for (const auto& n : names) {
-    if (n == "lo") continue;
+    if (n == "lo")
+      continue;
     const std::string dir = "/sys/class/net/" + n + "/";
     auto first_line = [&](const char* f) {
       std::ifstream in(dir + f);
@@ -108,7 +113,8 @@ nlohmann::json nics_json() {
     // speed is in Mb/s; virtual NICs report -1 or nothing.
     try {
       const long mbps = std::stol(first_line("speed"));
-      nic["speed_bits_per_s"] = mbps > 0 ? nlohmann::json(static_cast<double>(mbps) * 1e6) : nlohmann::json(nullptr);
+      nic["speed_bits_per_s"] =
+          mbps > 0 ? nlohmann::json(static_cast<double>(mbps) * 1e6) : nlohmann::json(nullptr);
     } catch (const std::exception&) {
       nic["speed_bits_per_s"] = nullptr;
     }
@@ -122,12 +128,8 @@ nlohmann::json nics_json() {
 }
 
 nlohmann::json host_json() {
-  return {{"hostname", hostname()},
-          {"cpus", online_cpus()},
-          {"cpu_model", cpu_model()},
-          {"ram_bytes", ram_bytes()},
-          {"kernel", kernel_release()},
-          {"nics", nics_json()}};
+  return {{"hostname", hostname()},   {"cpus", online_cpus()},      {"cpu_model", cpu_model()},
+          {"ram_bytes", ram_bytes()}, {"kernel", kernel_release()}, {"nics", nics_json()}};
 }
 
-}  // namespace dlsize::sysinfo
+} // namespace dlsize::sysinfo

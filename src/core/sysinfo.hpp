@@ -7,7 +7,7 @@
 
 namespace dlsize::sysinfo {
 
-std::uint64_t ram_bytes();       // MemTotal from /proc/meminfo
+std::uint64_t ram_bytes(); // MemTotal from /proc/meminfo
 unsigned online_cpus();
 std::string hostname();
 std::string kernel_release();
@@ -31,4 +31,4 @@ nlohmann::json nics_json();
 // {"hostname", "cpus", "cpu_model", "ram_bytes", "kernel", "nics"} for the report.
 nlohmann::json host_json();
 
-}  // namespace dlsize::sysinfo
+} // namespace dlsize::sysinfo

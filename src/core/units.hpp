@@ -26,4 +26,4 @@ std::string format_bytes_decimal(double bytes);
 // "123.4 MB/s (117.7 MiB/s)": both, since people confuse them.
 std::string format_rate_both(double bytes_per_s);
 
-}  // namespace dlsize::units
+} // namespace dlsize::units

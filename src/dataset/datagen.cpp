@@ -4,8 +4,8 @@
 #include <unistd.h>
 
 #include <atomic>
-#include <random>
 #include <mutex>
+#include <random>
 #include <thread>
 #include <vector>
 
@@ -48,7 +48,8 @@ bool check_folder(const fs::path& dir, const dataset_params& params) {
   if (!fs::exists(dir, ec)) {
     fs::create_directories(dir, ec);
     if (ec)
-      throw usage_error(fmt::format("--dataset: cannot create '{}': {}", dir.string(), ec.message()));
+      throw usage_error(
+          fmt::format("--dataset: cannot create '{}': {}", dir.string(), ec.message()));
     return false;
   }
   if (!fs::is_directory(dir, ec))
@@ -57,7 +58,8 @@ bool check_folder(const fs::path& dir, const dataset_params& params) {
     throw usage_error(fmt::format("--dataset: folder '{}' is not writable", dir.string()));
   for (const char* name : {kManifestName, kStateName}) {
     const fs::path p = dir / name;
-    if (!fs::exists(p, ec)) continue;
+    if (!fs::exists(p, ec))
+      continue;
     nlohmann::json j;
     try {
       j = nlohmann::json::parse(read_text_file(p));
@@ -82,7 +84,7 @@ bool check_folder(const fs::path& dir, const dataset_params& params) {
 }
 
 class file_writer {
- public:
+public:
   explicit file_writer(const dataset_layout& layout) : m_layout(layout) {}
 
   // Writes one file under a temporary name, fsyncs, drops it from the page cache, renames.
@@ -96,13 +98,15 @@ class file_writer {
     for (std::uint64_t k = 0; k < m_layout.params().records_per_file; ++k) {
       const std::uint64_t r = first + k;
       const std::uint64_t bytes = m_layout.record_bytes(r);
-      if (m_buf.size() < bytes) m_buf.resize(bytes);
+      if (m_buf.size() < bytes)
+        m_buf.resize(bytes);
       make_record(m_layout.params().dataset_id(), r, bytes, m_buf.data());
       std::uint64_t done = 0;
       while (done < bytes) {
         const auto n = std::min<std::uint64_t>(kWriteChunk, bytes - done);
         ssize_t w = ::write(fd, m_buf.data() + done, n);
-        if (w < 0 && errno == EINTR) continue;
+        if (w < 0 && errno == EINTR)
+          continue;
         if (w < 0) {
           int err = errno;
           close(fd);
@@ -120,15 +124,16 @@ class file_writer {
     return written;
   }
 
- private:
+private:
   const dataset_layout& m_layout;
   std::vector<std::byte> m_buf;
 };
 
-}  // namespace
+} // namespace
 
 bool prepare_dataset_folder(const datagen_options& opt) {
-  if (check_folder(opt.dir, opt.params)) return true;
+  if (check_folder(opt.dir, opt.params))
+    return true;
   dataset_layout layout(opt.dir, opt.params);
   // The state file comes first: from here on the folder is ours, and a rerun resumes.
   // A new id each time, so that ranks can tell this generation's state file from a stale one.
@@ -140,7 +145,8 @@ bool prepare_dataset_folder(const datagen_options& opt) {
   for (std::uint64_t d = 0; d * kFilesPerDir < layout.files(); ++d) {
     const fs::path sub = layout.file_path(d * kFilesPerDir).parent_path();
     fs::create_directories(sub, ec);
-    if (ec) throw run_error(fmt::format("cannot create folder '{}': {}", sub.string(), ec.message()));
+    if (ec)
+      throw run_error(fmt::format("cannot create folder '{}': {}", sub.string(), ec.message()));
   }
   return false;
 }
@@ -152,7 +158,8 @@ datagen_result write_dataset_share(const datagen_options& opt, unsigned rank, un
   // This share's files: rank, rank + ranks, ...
   const std::uint64_t share = layout.files() / ranks + (rank < layout.files() % ranks ? 1 : 0);
   std::uint64_t share_bytes = 0;
-  for (std::uint64_t i = 0; i < share; ++i) share_bytes += layout.file_bytes(rank + i * ranks);
+  for (std::uint64_t i = 0; i < share; ++i)
+    share_bytes += layout.file_bytes(rank + i * ranks);
   std::atomic<std::uint64_t> next{0};
   std::atomic<std::uint64_t> bytes_done{0};
   std::atomic<std::uint64_t> written{0}, kept{0};
@@ -163,13 +170,16 @@ datagen_result write_dataset_share(const datagen_options& opt, unsigned rank, un
     file_writer w(layout);
     try {
       for (;;) {
-        if (stop_requested()) return;
+        if (stop_requested())
+          return;
         {
           std::lock_guard lk(err_mu);
-          if (!first_error.empty()) return;
+          if (!first_error.empty())
+            return;
         }
         const std::uint64_t i = next.fetch_add(1);
-        if (i >= share) return;
+        if (i >= share)
+          return;
         const std::uint64_t f = rank + i * ranks;
         const fs::path p = layout.file_path(f);
         std::error_code e;
@@ -184,18 +194,22 @@ datagen_result write_dataset_share(const datagen_options& opt, unsigned rank, un
       }
     } catch (const std::exception& e) {
       std::lock_guard lk(err_mu);
-      if (first_error.empty()) first_error = e.what();
+      if (first_error.empty())
+        first_error = e.what();
     }
   };
   std::vector<std::thread> pool;
-  for (unsigned i = 0; i < threads; ++i) pool.emplace_back(worker);
+  for (unsigned i = 0; i < threads; ++i)
+    pool.emplace_back(worker);
   progress bar(opt.progress);
   while (written.load() + kept.load() < share) {
     {
       std::lock_guard lk(err_mu);
-      if (!first_error.empty()) break;
+      if (!first_error.empty())
+        break;
     }
-    if (stop_requested()) break;
+    if (stop_requested())
+      break;
     const double el = now_s() - t0;
     const double done = static_cast<double>(bytes_done.load());
     bar.update(fmt::format("datagen: {} of {}{} ({:.0f} %), {}", units::format_bytes_binary(done),
@@ -205,9 +219,11 @@ datagen_result write_dataset_share(const datagen_options& opt, unsigned rank, un
                            units::format_rate_both(el > 0 ? done / el : 0)));
     usleep(100'000);
   }
-  for (auto& t : pool) t.join();
+  for (auto& t : pool)
+    t.join();
   bar.finish();
-  if (!first_error.empty()) throw run_error("datagen failed: " + first_error);
+  if (!first_error.empty())
+    throw run_error("datagen failed: " + first_error);
   res.files_written = written.load();
   res.files_kept = kept.load();
   res.bytes_written = bytes_done.load();
@@ -218,7 +234,8 @@ datagen_result write_dataset_share(const datagen_options& opt, unsigned rank, un
 
 std::string generation_of(const fs::path& dir) {
   std::error_code ec;
-  if (!fs::exists(dir / kStateName, ec)) return "";
+  if (!fs::exists(dir / kStateName, ec))
+    return "";
   try {
     return nlohmann::json::parse(read_text_file(dir / kStateName)).value("generation", "");
   } catch (const std::exception&) {
@@ -243,8 +260,9 @@ datagen_result generate_dataset(const datagen_options& opt) {
   }
   datagen_result res = write_dataset_share(opt, 0, 1);
   res.seconds = now_s() - t0;
-  if (!res.interrupted) seal_dataset(opt);
+  if (!res.interrupted)
+    seal_dataset(opt);
   return res;
 }
 
-}  // namespace dlsize::dataset
+} // namespace dlsize::dataset

@@ -14,13 +14,13 @@ namespace dlsize::dataset {
 struct datagen_options {
   std::filesystem::path dir;
   dataset_params params;
-  unsigned threads = 0;  // 0: one per CPU
+  unsigned threads = 0; // 0: one per CPU
   bool progress = true;
 };
 
 struct datagen_result {
   std::uint64_t files_written = 0;
-  std::uint64_t files_kept = 0;  // complete from an earlier, interrupted run
+  std::uint64_t files_kept = 0; // complete from an earlier, interrupted run
   std::uint64_t bytes_written = 0;
   double seconds = 0;
   bool already_complete = false;
@@ -45,4 +45,4 @@ std::string generation_of(const std::filesystem::path& dir);
 // removes the state file.
 void seal_dataset(const datagen_options& opt);
 
-}  // namespace dlsize::dataset
+} // namespace dlsize::dataset

@@ -16,7 +16,8 @@ namespace fs = std::filesystem;
 
 std::uint64_t dataset_params::dataset_id() const {
   std::uint64_t h = splitmix64(seed);
-  for (char c : workload) h = splitmix64(h ^ static_cast<unsigned char>(c));
+  for (char c : workload)
+    h = splitmix64(h ^ static_cast<unsigned char>(c));
   h = splitmix64(h ^ records_per_file);
   h = splitmix64(h ^ static_cast<std::uint64_t>(sample_bytes_mean));
   h = splitmix64(h ^ static_cast<std::uint64_t>(sample_bytes_stdev));
@@ -53,7 +54,8 @@ std::uint64_t record_size(const dataset_params& p, std::uint64_t index) {
   if (p.sample_bytes_stdev > 0) {
     xoshiro256 rng(splitmix64(p.seed * 0x9e3779b97f4a7c15ull + index));
     v += p.sample_bytes_stdev * rng.normal();
-    const double lo = std::max(static_cast<double>(kMinRecordBytes), p.sample_bytes_mean - 3 * p.sample_bytes_stdev);
+    const double lo = std::max(static_cast<double>(kMinRecordBytes),
+                               p.sample_bytes_mean - 3 * p.sample_bytes_stdev);
     const double hi = p.sample_bytes_mean + 3 * p.sample_bytes_stdev;
     v = std::clamp(v, lo, hi);
   }
@@ -87,7 +89,9 @@ fs::path dataset_layout::file_path(std::uint64_t file) const {
   return m_root / relative_path(file);
 }
 
-std::uint64_t dataset_layout::file_bytes(std::uint64_t file) const { return m_file_bytes[file]; }
+std::uint64_t dataset_layout::file_bytes(std::uint64_t file) const {
+  return m_file_bytes[file];
+}
 
 std::uint64_t files_for_size(dataset_params p, std::uint64_t bytes) {
   const std::uint64_t first = record_size(p, 0);
@@ -100,7 +104,8 @@ std::uint64_t files_for_size(dataset_params p, std::uint64_t bytes) {
   std::uint64_t r = 0;
   std::uint64_t files = 0;
   while (total < bytes) {
-    for (std::uint64_t k = 0; k < p.records_per_file; ++k) total += record_size(p, r++);
+    for (std::uint64_t k = 0; k < p.records_per_file; ++k)
+      total += record_size(p, r++);
     ++files;
   }
   return files;
@@ -141,4 +146,4 @@ dataset_params params_from_profile(const config::workload_profile& profile) {
   return p;
 }
 
-}  // namespace dlsize::dataset
+} // namespace dlsize::dataset

@@ -42,7 +42,7 @@ dataset_params params_from_profile(const config::workload_profile& profile);
 std::uint64_t record_size(const dataset_params& p, std::uint64_t index);
 
 class dataset_layout {
- public:
+public:
   dataset_layout(std::filesystem::path root, dataset_params params);
 
   const dataset_params& params() const { return m_params; }
@@ -60,7 +60,7 @@ class dataset_layout {
   // Offset of a record inside its file.
   std::uint64_t record_offset(std::uint64_t record) const { return m_record_offset[record]; }
 
- private:
+private:
   std::filesystem::path m_root;
   dataset_params m_params;
   std::vector<std::uint64_t> m_record_bytes;
@@ -76,4 +76,4 @@ std::uint64_t files_for_size(dataset_params p, std::uint64_t bytes);
 // Reads DIR/dlsize-dataset.json. Throws usage_error naming the file when it is missing or bad.
 dataset_layout open_dataset(const std::filesystem::path& dir);
 
-}  // namespace dlsize::dataset
+} // namespace dlsize::dataset

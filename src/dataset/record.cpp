@@ -8,18 +8,16 @@
 namespace dlsize::dataset {
 namespace {
 
-template <typename T>
-void put(std::byte* p, T v) {
-  std::memcpy(p, &v, sizeof v);  // little-endian hosts only (x86-64, aarch64)
+template <typename T> void put(std::byte* p, T v) {
+  std::memcpy(p, &v, sizeof v); // little-endian hosts only (x86-64, aarch64)
 }
-template <typename T>
-T get(const std::byte* p) {
+template <typename T> T get(const std::byte* p) {
   T v;
   std::memcpy(&v, p, sizeof v);
   return v;
 }
 
-}  // namespace
+} // namespace
 
 void encode_header(const record_header& h, std::byte* out) {
   put<std::uint32_t>(out + 0, kRecordMagic);
@@ -47,7 +45,8 @@ void fill_payload(std::uint64_t dataset_id, std::uint64_t index, std::byte* payl
                   std::size_t bytes) {
   xoshiro256 rng(splitmix64(dataset_id) ^ splitmix64(index + 0x5851f42d4c957f2dull));
   std::size_t i = 0;
-  for (; i + 8 <= bytes; i += 8) put<std::uint64_t>(payload + i, rng.next());
+  for (; i + 8 <= bytes; i += 8)
+    put<std::uint64_t>(payload + i, rng.next());
   if (i < bytes) {
     const std::uint64_t last = rng.next();
     std::memcpy(payload + i, &last, bytes - i);
@@ -66,4 +65,4 @@ void make_record(std::uint64_t dataset_id, std::uint64_t index, std::uint64_t re
   encode_header(h, out);
 }
 
-}  // namespace dlsize::dataset
+} // namespace dlsize::dataset

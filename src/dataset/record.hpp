@@ -11,7 +11,7 @@
 
 namespace dlsize::dataset {
 
-inline constexpr std::uint32_t kRecordMagic = 0x52534c44u;  // "DLSR"
+inline constexpr std::uint32_t kRecordMagic = 0x52534c44u; // "DLSR"
 inline constexpr std::uint16_t kRecordVersion = 1;
 inline constexpr std::size_t kHeaderBytes = 32;
 inline constexpr std::uint64_t kMinRecordBytes = 64;
@@ -35,4 +35,4 @@ void fill_payload(std::uint64_t dataset_id, std::uint64_t index, std::byte* payl
 void make_record(std::uint64_t dataset_id, std::uint64_t index, std::uint64_t record_bytes,
                  std::byte* out);
 
-}  // namespace dlsize::dataset
+} // namespace dlsize::dataset

@@ -19,7 +19,8 @@ void record_verifier::reset(const dataset_layout& layout, std::uint64_t file,
   m_checked = 0;
   m_mismatches = 0;
   m_first_error.clear();
-  if (m_next < m_end) start_record();
+  if (m_next < m_end)
+    start_record();
 }
 
 void record_verifier::start_record() {
@@ -49,18 +50,21 @@ void record_verifier::finish_record() {
   }
   ++m_checked;
   ++m_next;
-  if (m_next < m_end) start_record();
+  if (m_next < m_end)
+    start_record();
 }
 
 void record_verifier::feed(std::uint64_t file_offset, const std::byte* data, std::size_t bytes) {
-  if (m_next >= m_end) return;
+  if (m_next >= m_end)
+    return;
   if (file_offset > m_pos && m_pos < m_rec_start + m_rec_bytes && file_offset > m_rec_start) {
     mismatch(fmt::format("bytes missing before offset {}", file_offset));
   }
   m_pos = file_offset;
   while (bytes > 0 && m_next < m_end) {
     if (m_pos < m_rec_start) {
-      const auto skip = static_cast<std::size_t>(std::min<std::uint64_t>(bytes, m_rec_start - m_pos));
+      const auto skip =
+          static_cast<std::size_t>(std::min<std::uint64_t>(bytes, m_rec_start - m_pos));
       data += skip;
       bytes -= skip;
       m_pos += skip;
@@ -88,13 +92,15 @@ void record_verifier::feed(std::uint64_t file_offset, const std::byte* data, std
       }
     } else {
       take = static_cast<std::size_t>(std::min<std::uint64_t>(bytes, m_rec_bytes - rel));
-      if (m_header_ok) m_crc = crc32c(m_crc, data, take);
+      if (m_header_ok)
+        m_crc = crc32c(m_crc, data, take);
     }
     data += take;
     bytes -= take;
     m_pos += take;
-    if (m_pos == m_rec_start + m_rec_bytes) finish_record();
+    if (m_pos == m_rec_start + m_rec_bytes)
+      finish_record();
   }
 }
 
-}  // namespace dlsize::dataset
+} // namespace dlsize::dataset

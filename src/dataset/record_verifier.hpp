@@ -13,7 +13,7 @@
 namespace dlsize::dataset {
 
 class record_verifier {
- public:
+public:
   // Records [first_record, first_record + count) of `file`.
   void reset(const dataset_layout& layout, std::uint64_t file, std::uint64_t first_record,
              std::uint64_t count);
@@ -28,18 +28,18 @@ class record_verifier {
   // Records a problem found outside feed (a truncated file, say).
   void fail(const std::string& what);
 
- private:
+private:
   void start_record();
   void finish_record();
   void mismatch(const std::string& what);
 
   const dataset_layout* m_layout = nullptr;
   std::uint64_t m_file = 0;
-  std::uint64_t m_next = 0;  // record being checked
+  std::uint64_t m_next = 0; // record being checked
   std::uint64_t m_end = 0;
   std::uint64_t m_rec_start = 0;
   std::uint64_t m_rec_bytes = 0;
-  std::uint64_t m_pos = 0;  // next file offset expected
+  std::uint64_t m_pos = 0; // next file offset expected
   std::array<std::byte, kHeaderBytes> m_header{};
   std::uint32_t m_crc = 0;
   bool m_header_ok = false;
@@ -48,4 +48,4 @@ class record_verifier {
   std::string m_first_error;
 };
 
-}  // namespace dlsize::dataset
+} // namespace dlsize::dataset

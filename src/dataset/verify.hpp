@@ -13,11 +13,11 @@ struct verify_result {
   std::uint64_t records_checked = 0;
   std::uint64_t bytes = 0;
   double seconds = 0;
-  std::vector<std::string> problems;  // one line per bad file, first mismatch of each
+  std::vector<std::string> problems; // one line per bad file, first mismatch of each
   std::uint64_t bad_records = 0;
   bool interrupted = false;
 };
 
 verify_result verify_dataset(const std::filesystem::path& dir, unsigned threads, bool progress);
 
-}  // namespace dlsize::dataset
+} // namespace dlsize::dataset

@@ -76,11 +76,11 @@ void require_same(const communicator& c, const std::vector<nlohmann::json>& valu
   }
   if (diffs.empty())
     return;
-  throw job_error(
-      2,
-      fmt::format("the ranks were not given the same {}: {}{}. valid: the same command, options and dataset "
-                  "on every rank",
-                  what, fmt::join(diffs, "; "), more ? fmt::format(" (and {} more)", more) : ""));
+  throw job_error(2, fmt::format("the ranks were not given the same {}: {}{}. valid: the same "
+                                 "command, options and dataset "
+                                 "on every rank",
+                                 what, fmt::join(diffs, "; "),
+                                 more ? fmt::format(" (and {} more)", more) : ""));
 }
 
 int exit_code_of(const std::exception& e) {

@@ -10,17 +10,19 @@
 namespace dlsize::io {
 
 class basic_engine : public engine {
- public:
+public:
   basic_engine(const engine_options& opt, const file_set& files);
   std::string uncached_method() const override;
 
- protected:
+protected:
   // The aligned range [begin, end) to read for a job: O_DIRECT needs block alignment; the end
   // never passes the (aligned) end of the file.
   void read_range(const read_job& job, std::uint64_t& begin, std::uint64_t& end) const;
   bool direct() const { return m_opt.cache == cache_mode::direct; }
   bool fadvise_fallback() const { return m_opt.cache == cache_mode::uncached && !m_dontcache; }
-  int rw_flags() const { return m_opt.cache == cache_mode::uncached && m_dontcache ? kRwfDontcache : 0; }
+  int rw_flags() const {
+    return m_opt.cache == cache_mode::uncached && m_dontcache ? kRwfDontcache : 0;
+  }
   // Drops a whole file from the page cache through a fresh descriptor (per-sample opens).
   void drop_file(std::uint32_t file) const;
 
@@ -31,4 +33,4 @@ class basic_engine : public engine {
   std::unique_ptr<file_table> m_table;
 };
 
-}  // namespace dlsize::io
+} // namespace dlsize::io

@@ -12,17 +12,23 @@ namespace dlsize::io {
 
 std::string to_string(cache_mode m) {
   switch (m) {
-    case cache_mode::direct: return "direct";
-    case cache_mode::buffered: return "buffered";
-    case cache_mode::uncached: return "uncached";
+  case cache_mode::direct:
+    return "direct";
+  case cache_mode::buffered:
+    return "buffered";
+  case cache_mode::uncached:
+    return "uncached";
   }
   return "?";
 }
 
 cache_mode parse_cache_mode(const std::string& text) {
-  if (text == "direct") return cache_mode::direct;
-  if (text == "buffered") return cache_mode::buffered;
-  if (text == "uncached") return cache_mode::uncached;
+  if (text == "direct")
+    return cache_mode::direct;
+  if (text == "buffered")
+    return cache_mode::buffered;
+  if (text == "uncached")
+    return cache_mode::uncached;
   throw usage_error(fmt::format("--cache: invalid value '{}'. valid: direct (O_DIRECT, the "
                                 "default), buffered (page cache), uncached (read through the "
                                 "page cache and drop the pages)",
@@ -31,23 +37,27 @@ cache_mode parse_cache_mode(const std::string& text) {
 
 int open_flags(cache_mode m) {
   int flags = O_RDONLY | O_CLOEXEC;
-  if (m == cache_mode::direct) flags |= O_DIRECT;
+  if (m == cache_mode::direct)
+    flags |= O_DIRECT;
   return flags;
 }
 
 std::unique_ptr<engine> make_engine(const engine_options& opt, const file_set& files,
                                     std::string& fallback_reason) {
   if (opt.queue_depth < 1 || opt.queue_depth > 4096)
-    throw usage_error(fmt::format("--queue-depth: {} is out of range. valid: 1 to 4096", opt.queue_depth));
+    throw usage_error(
+        fmt::format("--queue-depth: {} is out of range. valid: 1 to 4096", opt.queue_depth));
   if (opt.readers < 1 || opt.readers > 256)
     throw usage_error(fmt::format("--readers: {} is out of range. valid: 1 to 256", opt.readers));
   if (opt.request_size < 4096 || opt.request_size % 4096 != 0 || opt.request_size > (64u << 20))
     throw usage_error(fmt::format("--request-size: {} is not valid. valid: a multiple of 4 KiB "
                                   "from 4 KiB to 64 MiB",
                                   opt.request_size));
-  if (opt.engine == "psync") return std::make_unique<psync_engine>(opt, files);
+  if (opt.engine == "psync")
+    return std::make_unique<psync_engine>(opt, files);
   if (opt.engine != "io_uring")
-    throw usage_error(fmt::format("--engine: invalid value '{}'. valid: io_uring, psync", opt.engine));
+    throw usage_error(
+        fmt::format("--engine: invalid value '{}'. valid: io_uring, psync", opt.engine));
   std::string why;
   if (!uring_engine::available(why)) {
     fallback_reason = fmt::format("io_uring unavailable ({}); using psync", why);
@@ -56,4 +66,4 @@ std::unique_ptr<engine> make_engine(const engine_options& opt, const file_set& f
   return std::make_unique<uring_engine>(opt, files);
 }
 
-}  // namespace dlsize::io
+} // namespace dlsize::io

@@ -22,32 +22,32 @@ cache_mode parse_cache_mode(const std::string& text);
 // One contiguous byte range of one file, read as requests of at most request_size bytes.
 struct read_job {
   std::uint32_t file = 0;
-  std::uint64_t offset = 0;  // where the wanted bytes start
+  std::uint64_t offset = 0; // where the wanted bytes start
   std::uint64_t length = 0;
-  std::uint64_t tag = 0;     // the consumer's own index
+  std::uint64_t tag = 0; // the consumer's own index
 };
 
 struct engine_options {
-  std::string engine = "io_uring";  // "io_uring" or "psync"
+  std::string engine = "io_uring"; // "io_uring" or "psync"
   cache_mode cache = cache_mode::direct;
-  unsigned queue_depth = 16;          // requests in flight per reader (io_uring)
-  unsigned readers = 1;               // threads, one ring each
+  unsigned queue_depth = 16; // requests in flight per reader (io_uring)
+  unsigned readers = 1;      // threads, one ring each
   std::uint32_t request_size = 1u << 20;
-  double max_read_rate = 0;           // bytes/s over all readers, 0 = no cap
-  bool keep_open = true;              // open every file once (as fio does) or per job
+  double max_read_rate = 0; // bytes/s over all readers, 0 = no cap
+  bool keep_open = true;    // open every file once (as fio does) or per job
 };
 
 // What a source answers when a reader asks for work.
 enum class pull_result {
-  job,    // job was filled
-  later,  // nothing now (a prefetch window is full); more will come
-  end,    // no more jobs
+  job,   // job was filled
+  later, // nothing now (a prefetch window is full); more will come
+  end,   // no more jobs
 };
 
 // Where jobs come from. pull() is called by every reader thread concurrently and must not
 // block. A source that can answer `later` wakes readers that wait() in it when work arrives.
 class job_source {
- public:
+public:
   virtual ~job_source() = default;
   virtual pull_result pull(unsigned reader, read_job& job) = 0;
   // Called by a reader with nothing in flight after `later`: blocks until work may be there,
@@ -61,7 +61,7 @@ class job_source {
 // Where bytes go. Calls for one job come from one reader thread; with ordered() the data of a
 // job arrives in file order, otherwise in completion order.
 class job_consumer {
- public:
+public:
   virtual ~job_consumer() = default;
   virtual bool ordered() const { return false; }
   virtual void on_start(unsigned reader, const read_job& job) = 0;
@@ -79,10 +79,10 @@ struct reader_stats {
   std::uint64_t jobs = 0;
   std::uint64_t opens = 0;
   std::uint64_t short_reads = 0;
-  std::uint64_t retries = 0;  // -EAGAIN resubmissions
+  std::uint64_t retries = 0; // -EAGAIN resubmissions
   std::uint64_t errors = 0;
   std::string first_error;
-  histogram read_latency;  // per request, submission to completion
+  histogram read_latency; // per request, submission to completion
   histogram open_latency;
 };
 
@@ -91,7 +91,7 @@ struct reader_stats {
 // the other readers stopped too.
 struct engine_result {
   std::vector<reader_stats> readers;
-  std::string error;  // empty when every reader ran to the end
+  std::string error; // empty when every reader ran to the end
 };
 
 // The files the engine reads: paths and expected sizes, indexed like read_job::file.
@@ -101,7 +101,7 @@ struct file_set {
 };
 
 class engine {
- public:
+public:
   virtual ~engine() = default;
   virtual std::string name() const = 0;
   // How uncached mode is done ("RWF_DONTCACHE", "fadvise DONTNEED", or "" when not uncached).
@@ -121,7 +121,11 @@ std::unique_ptr<engine> make_engine(const engine_options& opt, const file_set& f
 int open_flags(cache_mode m);
 
 inline constexpr std::uint64_t kDirectAlign = 4096;
-inline std::uint64_t align_down(std::uint64_t v) { return v & ~(kDirectAlign - 1); }
-inline std::uint64_t align_up(std::uint64_t v) { return (v + kDirectAlign - 1) & ~(kDirectAlign - 1); }
+inline std::uint64_t align_down(std::uint64_t v) {
+  return v & ~(kDirectAlign - 1);
+}
+inline std::uint64_t align_up(std::uint64_t v) {
+  return (v + kDirectAlign - 1) & ~(kDirectAlign - 1);
+}
 
-}  // namespace dlsize::io
+} // namespace dlsize::io

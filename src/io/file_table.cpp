@@ -37,15 +37,18 @@ file_table::file_table(const file_set& files, int flags) {
         files.paths.size(), need, rl.rlim_cur, rl.rlim_max));
   m_fds.reserve(files.paths.size());
   try {
-    for (const auto& p : files.paths) m_fds.push_back(open_for_read(p, flags));
+    for (const auto& p : files.paths)
+      m_fds.push_back(open_for_read(p, flags));
   } catch (...) {
-    for (int fd : m_fds) close(fd);
+    for (int fd : m_fds)
+      close(fd);
     throw;
   }
 }
 
 file_table::~file_table() {
-  for (int fd : m_fds) close(fd);
+  for (int fd : m_fds)
+    close(fd);
 }
 
 void drop_cached(int fd, std::uint64_t offset, std::uint64_t bytes) {
@@ -62,7 +65,8 @@ void drop_cached_file(const std::string& path) {
 
 bool dontcache_supported(const std::string& path, int flags) {
   int fd = open(path.c_str(), flags);
-  if (fd < 0) return false;
+  if (fd < 0)
+    return false;
   void* buf = std::aligned_alloc(4096, 4096);
   iovec iov{buf, 4096};
   const ssize_t n = preadv2(fd, &iov, 1, 0, kRwfDontcache);
@@ -72,4 +76,4 @@ bool dontcache_supported(const std::string& path, int flags) {
   return ok;
 }
 
-}  // namespace dlsize::io
+} // namespace dlsize::io

@@ -10,7 +10,7 @@
 namespace dlsize::io {
 
 class file_table {
- public:
+public:
   // Opens every path with flags; throws usage_error when the descriptor limit is too low and
   // run_error naming the file when one cannot be opened.
   file_table(const file_set& files, int flags);
@@ -20,7 +20,7 @@ class file_table {
   const std::vector<int>& fds() const { return m_fds; }
   int fd(std::size_t i) const { return m_fds[i]; }
 
- private:
+private:
   std::vector<int> m_fds;
 };
 
@@ -39,4 +39,4 @@ inline constexpr int kRwfDontcache = 0x00000080;
 // True when preadv2(RWF_DONTCACHE) works on this file with these flags.
 bool dontcache_supported(const std::string& path, int flags);
 
-}  // namespace dlsize::io
+} // namespace dlsize::io

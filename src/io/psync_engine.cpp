@@ -24,14 +24,17 @@ engine_result psync_engine::run(job_source& source, job_consumer& consumer,
   rate_limiter limiter(m_opt.max_read_rate);
   std::vector<std::string> errors(m_opt.readers);
   std::atomic<bool> failed{false};
-  auto halted = [&] { return stop.load(std::memory_order_acquire) || failed.load(std::memory_order_acquire); };
+  auto halted = [&] {
+    return stop.load(std::memory_order_acquire) || failed.load(std::memory_order_acquire);
+  };
   auto reader_loop = [&](unsigned id) {
     reader_stats& st = stats[id];
     aligned_buffer buf = make_aligned_buffer(m_opt.request_size, kDirectAlign);
     read_job job;
     while (!halted()) {
       const pull_result pr = source.pull(id, job);
-      if (pr == pull_result::end) break;
+      if (pr == pull_result::end)
+        break;
       if (pr == pull_result::later) {
         source.wait(id, 50'000'000);
         continue;
@@ -47,7 +50,9 @@ engine_result psync_engine::run(job_source& source, job_consumer& consumer,
         fd = open(m_files.paths[job.file].c_str(), m_flags);
         st.open_latency.record(now_ns() - t0);
         ++st.opens;
-        if (fd < 0) error = fmt::format("open failed: {}. file: {}", errno_text(errno), m_files.paths[job.file]);
+        if (fd < 0)
+          error =
+              fmt::format("open failed: {}. file: {}", errno_text(errno), m_files.paths[job.file]);
       }
       std::uint64_t begin = 0, end = 0, bytes = 0;
       read_range(job, begin, end);
@@ -57,8 +62,10 @@ engine_result psync_engine::run(job_source& source, job_consumer& consumer,
           error = "interrupted";
           break;
         }
-        const auto len = static_cast<std::size_t>(std::min<std::uint64_t>(m_opt.request_size, end - pos));
-        if (limiter.active()) sleep_until_ns(limiter.reserve(len, now_ns()));
+        const auto len =
+            static_cast<std::size_t>(std::min<std::uint64_t>(m_opt.request_size, end - pos));
+        if (limiter.active())
+          sleep_until_ns(limiter.reserve(len, now_ns()));
         std::size_t filled = 0;
         const auto t0 = now_ns();
         while (filled < len) {
@@ -70,37 +77,45 @@ engine_result psync_engine::run(job_source& source, job_consumer& consumer,
             continue;
           }
           if (n < 0) {
-            error = fmt::format("read failed: {}. file: {}; offset: {}; length: {}", errno_text(errno),
-                                m_files.paths[job.file], pos + filled, len - filled);
+            error =
+                fmt::format("read failed: {}. file: {}; offset: {}; length: {}", errno_text(errno),
+                            m_files.paths[job.file], pos + filled, len - filled);
             break;
           }
           if (n == 0) {
             if (pos + filled < size)
-              error = fmt::format("file ended early at {} bytes, expected {} (truncated?). file: {}",
-                                  pos + filled, size, m_files.paths[job.file]);
+              error =
+                  fmt::format("file ended early at {} bytes, expected {} (truncated?). file: {}",
+                              pos + filled, size, m_files.paths[job.file]);
             break;
           }
           filled += static_cast<std::size_t>(n);
-          if (filled < len && pos + filled < size) ++st.short_reads;
-          if (pos + filled >= size) break;
+          if (filled < len && pos + filled < size)
+            ++st.short_reads;
+          if (pos + filled >= size)
+            break;
         }
         st.read_latency.record(now_ns() - t0);
         if (filled > 0) {
           consumer.on_data(id, job, pos, buf.get(), filled);
-          if (fadvise_fallback() && m_table) drop_cached(fd, pos, filled);
+          if (fadvise_fallback() && m_table)
+            drop_cached(fd, pos, filled);
         }
         bytes += filled;
-        if (filled < len) break;
+        if (filled < len)
+          break;
         pos += len;
       }
       if (!m_table && fd >= 0) {
         close(fd);
-        if (fadvise_fallback()) drop_file(job.file);
+        if (fadvise_fallback())
+          drop_file(job.file);
       }
       st.bytes += bytes;
       ++st.jobs;
       if (!error.empty() && error != "interrupted") {
-        if (st.errors++ == 0) st.first_error = error;
+        if (st.errors++ == 0)
+          st.first_error = error;
       }
       consumer.on_done(id, job, bytes, now_ns() - t_job, error);
     }
@@ -114,11 +129,14 @@ engine_result psync_engine::run(job_source& source, job_consumer& consumer,
     }
   };
   std::vector<std::thread> threads;
-  for (unsigned i = 0; i < m_opt.readers; ++i) threads.emplace_back(reader, i);
-  for (auto& t : threads) t.join();
   for (unsigned i = 0; i < m_opt.readers; ++i)
-    if (!errors[i].empty() && res.error.empty()) res.error = fmt::format("psync reader {} failed: {}", i, errors[i]);
+    threads.emplace_back(reader, i);
+  for (auto& t : threads)
+    t.join();
+  for (unsigned i = 0; i < m_opt.readers; ++i)
+    if (!errors[i].empty() && res.error.empty())
+      res.error = fmt::format("psync reader {} failed: {}", i, errors[i]);
   return res;
 }
 
-}  // namespace dlsize::io
+} // namespace dlsize::io

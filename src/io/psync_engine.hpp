@@ -6,11 +6,11 @@
 namespace dlsize::io {
 
 class psync_engine : public basic_engine {
- public:
+public:
   using basic_engine::basic_engine;
   std::string name() const override { return "psync"; }
   engine_result run(job_source& source, job_consumer& consumer,
-                                const std::atomic<bool>& stop) override;
+                    const std::atomic<bool>& stop) override;
 };
 
-}  // namespace dlsize::io
+} // namespace dlsize::io

@@ -15,13 +15,15 @@ rate_limiter::rate_limiter(double bytes_per_s) {
 
 std::uint64_t rate_limiter::reserve(std::uint64_t bytes, std::uint64_t now) {
   // Rounded up, so that no request is free however small.
-  const auto cost = static_cast<std::uint64_t>(std::ceil(static_cast<double>(bytes) * m_ns_per_byte));
+  const auto cost =
+      static_cast<std::uint64_t>(std::ceil(static_cast<double>(bytes) * m_ns_per_byte));
   std::uint64_t cur = m_next_ns.load(std::memory_order_relaxed);
   for (;;) {
     const std::uint64_t floor = now > m_burst_ns ? now - m_burst_ns : 0;
     const std::uint64_t start = std::max(cur, floor);
-    if (m_next_ns.compare_exchange_weak(cur, start + cost, std::memory_order_relaxed)) return start;
+    if (m_next_ns.compare_exchange_weak(cur, start + cost, std::memory_order_relaxed))
+      return start;
   }
 }
 
-}  // namespace dlsize::io
+} // namespace dlsize::io

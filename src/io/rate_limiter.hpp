@@ -7,17 +7,17 @@
 namespace dlsize::io {
 
 class rate_limiter {
- public:
+public:
   // bytes_per_s <= 0: no cap.
   explicit rate_limiter(double bytes_per_s);
   bool active() const { return m_ns_per_byte > 0; }
   // Reserves bytes and returns the monotonic time (ns) at which the request may be issued.
   std::uint64_t reserve(std::uint64_t bytes, std::uint64_t now);
 
- private:
+private:
   double m_ns_per_byte = 0;
   std::uint64_t m_burst_ns = 0;
   std::atomic<std::uint64_t> m_next_ns{0};
 };
 
-}  // namespace dlsize::io
+} // namespace dlsize::io

@@ -33,19 +33,20 @@ int init_ring(io_uring& ring, unsigned entries) {
     p.flags = IORING_SETUP_COOP_TASKRUN;
     rc = io_uring_queue_init_params(entries, &ring, &p);
   }
-  if (rc == -EINVAL) rc = io_uring_queue_init(entries, &ring, 0);
+  if (rc == -EINVAL)
+    rc = io_uring_queue_init(entries, &ring, 0);
   return rc;
 }
 
 // One reader thread's ring and its state machine over jobs and requests.
 class uring_reader {
- public:
+public:
   uring_reader(const engine_options& opt, const file_set& files, const file_table* table,
                int open_flags, int rw_flags, bool fadvise, bool direct, rate_limiter& limiter,
                reader_stats& st)
-      : m_opt(opt), m_files(files), m_table(table), m_open_flags(open_flags),
-        m_rw_flags(rw_flags), m_fadvise(fadvise), m_direct(direct), m_limiter(limiter), m_st(st),
-        m_reqs(opt.queue_depth), m_jobs(opt.queue_depth), m_ready(opt.queue_depth) {
+      : m_opt(opt), m_files(files), m_table(table), m_open_flags(open_flags), m_rw_flags(rw_flags),
+        m_fadvise(fadvise), m_direct(direct), m_limiter(limiter), m_st(st), m_reqs(opt.queue_depth),
+        m_jobs(opt.queue_depth), m_ready(opt.queue_depth) {
     // Free lists, so that picking a buffer or a job slot is O(1) at any queue depth.
     for (unsigned i = opt.queue_depth; i-- > 0;) {
       m_free_reqs.push_back(i);
@@ -53,12 +54,14 @@ class uring_reader {
     }
   }
   ~uring_reader() {
-    if (m_ring_ok) io_uring_queue_exit(&m_ring);
+    if (m_ring_ok)
+      io_uring_queue_exit(&m_ring);
   }
 
   void setup() {
     const unsigned qd = m_opt.queue_depth;
-    DLSIZE_URING(init_ring(m_ring, std::max(8u, 2 * qd)), "io_uring setup; entries: " + std::to_string(2 * qd));
+    DLSIZE_URING(init_ring(m_ring, std::max(8u, 2 * qd)),
+                 "io_uring setup; entries: " + std::to_string(2 * qd));
     m_ring_ok = true;
     m_buf = make_aligned_buffer(std::size_t{qd} * m_opt.request_size, kDirectAlign);
     std::vector<iovec> iov(qd);
@@ -73,7 +76,8 @@ class uring_reader {
       m_fixed_files = io_uring_register_files(&m_ring, m_table->fds().data(),
                                               static_cast<unsigned>(m_table->fds().size())) == 0;
     } else {
-      DLSIZE_URING(io_uring_register_files_sparse(&m_ring, qd), "io_uring file table for per-sample opens");
+      DLSIZE_URING(io_uring_register_files_sparse(&m_ring, qd),
+                   "io_uring file table for per-sample opens");
       m_fixed_files = true;
     }
   }
@@ -87,7 +91,8 @@ class uring_reader {
     m_ordered = consumer.ordered();
     bool more = true;
     for (;;) {
-      const bool stopping = stop.load(std::memory_order_acquire) || failed.load(std::memory_order_acquire);
+      const bool stopping =
+          stop.load(std::memory_order_acquire) || failed.load(std::memory_order_acquire);
       if (stopping && more) {
         more = false;
         for (unsigned i = 0; i < m_jobs.size(); ++i) {
@@ -103,7 +108,8 @@ class uring_reader {
       bool later = false;
       fill(source, more, wake_at, later);
       if (m_inflight == 0) {
-        if (!more && m_active == 0) break;
+        if (!more && m_active == 0)
+          break;
         if (wake_at) {
           sleep_until_ns(wake_at);
           continue;
@@ -112,7 +118,8 @@ class uring_reader {
           source.wait(id, 50'000'000);
           continue;
         }
-        throw run_error(fmt::format("io_uring reader {} stalled with {} jobs and nothing in flight", id, m_active));
+        throw run_error(fmt::format("io_uring reader {} stalled with {} jobs and nothing in flight",
+                                    id, m_active));
       }
       int rc;
       if (wake_at) {
@@ -122,24 +129,26 @@ class uring_reader {
                              static_cast<long long>(wait % 1'000'000'000ull)};
         io_uring_cqe* cqe = nullptr;
         rc = io_uring_submit_and_wait_timeout(&m_ring, &cqe, 1, &ts, nullptr);
-        if (rc == -ETIME) rc = 0;
+        if (rc == -ETIME)
+          rc = 0;
       } else {
         rc = io_uring_submit_and_wait(&m_ring, 1);
       }
       if (rc < 0 && rc != -EINTR && rc != -EAGAIN && rc != -EBUSY)
-        throw_syscall_error("io_uring_submit_and_wait", -rc, __FILE__, __LINE__, "reader " + std::to_string(id));
+        throw_syscall_error("io_uring_submit_and_wait", -rc, __FILE__, __LINE__,
+                            "reader " + std::to_string(id));
       reap();
     }
   }
 
- private:
+private:
   struct request {
     std::byte* buf = nullptr;
     bool busy = false;
     bool in_flight = false;
-    bool held = false;  // complete, waiting for an earlier request of its job (ordered mode)
+    bool held = false; // complete, waiting for an earlier request of its job (ordered mode)
     unsigned job = 0;
-    std::uint64_t start = 0;  // file offset of buf[0]
+    std::uint64_t start = 0; // file offset of buf[0]
     std::uint32_t len = 0;
     std::uint32_t filled = 0;
     std::uint64_t t_submit = 0;
@@ -147,11 +156,11 @@ class uring_reader {
   struct job_state {
     bool active = false;
     bool opening = false;
-    bool closing = false;  // per-sample opens: the slot is busy until its close completes
+    bool closing = false; // per-sample opens: the slot is busy until its close completes
     read_job job;
-    std::uint64_t next = 0;     // next offset to request
+    std::uint64_t next = 0; // next offset to request
     std::uint64_t end = 0;
-    std::uint64_t deliver = 0;  // next offset to hand over (ordered mode)
+    std::uint64_t deliver = 0; // next offset to hand over (ordered mode)
     unsigned outstanding = 0;
     std::uint64_t bytes = 0;
     std::uint64_t t_start = 0;
@@ -164,12 +173,14 @@ class uring_reader {
       io_uring_submit(&m_ring);
       s = io_uring_get_sqe(&m_ring);
     }
-    if (!s) throw run_error("io_uring: no submission entry free after submit");
+    if (!s)
+      throw run_error("io_uring: no submission entry free after submit");
     return s;
   }
 
   int file_ref(const job_state& j, unsigned job_index) const {
-    if (!m_table) return static_cast<int>(job_index);
+    if (!m_table)
+      return static_cast<int>(job_index);
     return m_fixed_files ? static_cast<int>(j.job.file) : m_table->fd(j.job.file);
   }
 
@@ -179,10 +190,12 @@ class uring_reader {
     io_uring_sqe* s = sqe();
     const int fd = file_ref(j, q.job);
     if (m_fixed_bufs)
-      io_uring_prep_read_fixed(s, fd, q.buf + q.filled, q.len - q.filled, q.start + q.filled, static_cast<int>(r));
+      io_uring_prep_read_fixed(s, fd, q.buf + q.filled, q.len - q.filled, q.start + q.filled,
+                               static_cast<int>(r));
     else
       io_uring_prep_read(s, fd, q.buf + q.filled, q.len - q.filled, q.start + q.filled);
-    if (m_fixed_files) s->flags |= IOSQE_FIXED_FILE;
+    if (m_fixed_files)
+      s->flags |= IOSQE_FIXED_FILE;
     s->rw_flags = m_rw_flags;
     io_uring_sqe_set_data64(s, r);
     q.in_flight = true;
@@ -195,7 +208,8 @@ class uring_reader {
     while (m_inflight < m_opt.queue_depth) {
       // The oldest ready job that still has bytes to request.
       if (m_ready_count == 0) {
-        if (!more || m_free_jobs.empty()) return;
+        if (!more || m_free_jobs.empty())
+          return;
         const pull_result pr = start_job(source);
         if (pr == pull_result::end) {
           more = false;
@@ -209,7 +223,8 @@ class uring_reader {
       }
       const unsigned pick = m_ready[m_ready_head];
       job_state& j = m_jobs[pick];
-      const auto len = static_cast<std::uint32_t>(std::min<std::uint64_t>(m_opt.request_size, j.end - j.next));
+      const auto len =
+          static_cast<std::uint32_t>(std::min<std::uint64_t>(m_opt.request_size, j.end - j.next));
       if (m_limiter.active()) {
         if (!m_reserved) {
           m_reserved_at = m_limiter.reserve(len, now_ns());
@@ -223,7 +238,8 @@ class uring_reader {
       }
       // Held requests keep their buffers, so buffers can run out before the queue depth does;
       // an earlier request of each held one's job is still in flight, so this cannot stall.
-      if (m_free_reqs.empty()) return;
+      if (m_free_reqs.empty())
+        return;
       const unsigned r = m_free_reqs.back();
       m_free_reqs.pop_back();
       request& q = m_reqs[r];
@@ -236,7 +252,8 @@ class uring_reader {
       q.t_submit = now_ns();
       j.next += len;
       ++j.outstanding;
-      if (j.next >= j.end) pop_ready();
+      if (j.next >= j.end)
+        pop_ready();
       prep_read(r);
     }
   }
@@ -254,13 +271,16 @@ class uring_reader {
   // Stops a job's further requests (an error, a stop), taking it off the ready queue. Rare.
   void stop_requests(unsigned i) {
     job_state& j = m_jobs[i];
-    if (j.next >= j.end) return;
+    if (j.next >= j.end)
+      return;
     j.next = j.end;
-    if (j.opening) return;  // not queued yet
+    if (j.opening)
+      return; // not queued yet
     std::size_t kept = 0;
     for (std::size_t k = 0; k < m_ready_count; ++k) {
       const unsigned v = m_ready[(m_ready_head + k) % m_ready.size()];
-      if (v != i) m_ready[(m_ready_head + kept++) % m_ready.size()] = v;
+      if (v != i)
+        m_ready[(m_ready_head + kept++) % m_ready.size()] = v;
     }
     m_ready_count = kept;
   }
@@ -268,7 +288,8 @@ class uring_reader {
   pull_result start_job(job_source& source) {
     read_job job;
     const pull_result pr = source.pull(m_id, job);
-    if (pr != pull_result::job) return pr;
+    if (pr != pull_result::job)
+      return pr;
     const unsigned i = m_free_jobs.back();
     m_free_jobs.pop_back();
     job_state& j = m_jobs[i];
@@ -289,7 +310,8 @@ class uring_reader {
     if (!m_table) {
       io_uring_sqe* s = sqe();
       // Direct descriptors refuse O_CLOEXEC (EINVAL): they are not in the process's table anyway.
-      io_uring_prep_openat_direct(s, AT_FDCWD, m_files.paths[job.file].c_str(), m_open_flags & ~O_CLOEXEC, 0, i);
+      io_uring_prep_openat_direct(s, AT_FDCWD, m_files.paths[job.file].c_str(),
+                                  m_open_flags & ~O_CLOEXEC, 0, i);
       io_uring_sqe_set_data64(s, kTagOpen | i);
       j.opening = true;
       ++m_inflight;
@@ -317,7 +339,8 @@ class uring_reader {
     if ((tag & ~kTagMask) == kTagClose) {
       const auto i = static_cast<unsigned>(tag & kTagMask);
       --m_inflight;
-      if (res < 0 && m_st.errors++ == 0) m_st.first_error = fmt::format("close failed: {}", errno_text(-res));
+      if (res < 0 && m_st.errors++ == 0)
+        m_st.first_error = fmt::format("close failed: {}", errno_text(-res));
       m_jobs[i].active = false;
       m_jobs[i].closing = false;
       --m_active;
@@ -331,7 +354,8 @@ class uring_reader {
       j.opening = false;
       m_st.open_latency.record(now_ns() - j.t_start);
       if (res < 0) {
-        j.error = fmt::format("open failed: {}. file: {}", errno_text(-res), m_files.paths[j.job.file]);
+        j.error =
+            fmt::format("open failed: {}. file: {}", errno_text(-res), m_files.paths[j.job.file]);
         j.next = j.end;
       } else if (j.next < j.end) {
         push_ready(i);
@@ -371,7 +395,7 @@ class uring_reader {
         return;
       }
       ++m_st.short_reads;
-      prep_read(r);  // the rest of the request, into the rest of its buffer
+      prep_read(r); // the rest of the request, into the rest of its buffer
       return;
     }
     m_st.read_latency.record(now_ns() - q.t_submit);
@@ -387,7 +411,8 @@ class uring_reader {
       for (bool found = true; found;) {
         found = false;
         for (unsigned k = 0; k < m_reqs.size(); ++k) {
-          if (m_reqs[k].busy && m_reqs[k].held && m_reqs[k].job == q.job && m_reqs[k].start == j.deliver) {
+          if (m_reqs[k].busy && m_reqs[k].held && m_reqs[k].job == q.job &&
+              m_reqs[k].start == j.deliver) {
             deliver(k);
             found = true;
           }
@@ -401,7 +426,8 @@ class uring_reader {
     job_state& j = m_jobs[q.job];
     if (j.error.empty() && q.filled) {
       m_consumer->on_data(m_id, j.job, q.start, q.buf, q.filled);
-      if (m_fadvise && m_table) drop_cached(m_table->fd(j.job.file), q.start, q.filled);
+      if (m_fadvise && m_table)
+        drop_cached(m_table->fd(j.job.file), q.start, q.filled);
     }
     j.deliver = q.start + q.len;
     release(r);
@@ -419,7 +445,8 @@ class uring_reader {
 
   void maybe_finish(unsigned i) {
     job_state& j = m_jobs[i];
-    if (!j.active || j.closing || j.opening || j.next < j.end) return;
+    if (!j.active || j.closing || j.opening || j.next < j.end)
+      return;
     if (!j.error.empty()) {
       // Requests held for ordering behind a failed one are dropped with the job.
       for (unsigned r = 0; r < m_reqs.size(); ++r) {
@@ -432,9 +459,11 @@ class uring_reader {
         }
       }
     }
-    if (j.outstanding > 0) return;
+    if (j.outstanding > 0)
+      return;
     ++m_st.jobs;
-    if (!j.error.empty() && j.error != "interrupted" && m_st.errors++ == 0) m_st.first_error = j.error;
+    if (!j.error.empty() && j.error != "interrupted" && m_st.errors++ == 0)
+      m_st.first_error = j.error;
     if (m_table) {
       j.active = false;
       --m_active;
@@ -447,7 +476,8 @@ class uring_reader {
       io_uring_sqe_set_data64(s, kTagClose | i);
       j.closing = true;
       ++m_inflight;
-      if (m_fadvise) drop_cached_file(m_files.paths[j.job.file]);
+      if (m_fadvise)
+        drop_cached_file(m_files.paths[j.job.file]);
     }
     m_consumer->on_done(m_id, j.job, j.bytes, now_ns() - j.t_start, j.error);
   }
@@ -470,9 +500,9 @@ class uring_reader {
   std::vector<job_state> m_jobs;
   unsigned m_inflight = 0;
   unsigned m_active = 0;
-  std::vector<unsigned> m_free_reqs;  // requests whose buffer is free
-  std::vector<unsigned> m_free_jobs;  // job slots (and, per-sample, file slots) free
-  std::vector<unsigned> m_ready;      // ring of ready jobs, see push_ready
+  std::vector<unsigned> m_free_reqs; // requests whose buffer is free
+  std::vector<unsigned> m_free_jobs; // job slots (and, per-sample, file slots) free
+  std::vector<unsigned> m_ready;     // ring of ready jobs, see push_ready
   std::size_t m_ready_head = 0;
   std::size_t m_ready_count = 0;
   bool m_reserved = false;
@@ -482,7 +512,7 @@ class uring_reader {
   bool m_ordered = false;
 };
 
-}  // namespace
+} // namespace
 
 uring_engine::uring_engine(const engine_options& opt, const file_set& files)
     : basic_engine(opt, files) {}
@@ -517,11 +547,14 @@ engine_result uring_engine::run(job_source& source, job_consumer& consumer,
     }
   };
   std::vector<std::thread> threads;
-  for (unsigned i = 0; i < m_opt.readers; ++i) threads.emplace_back(body, i);
-  for (auto& t : threads) t.join();
   for (unsigned i = 0; i < m_opt.readers; ++i)
-    if (!errors[i].empty() && res.error.empty()) res.error = fmt::format("io_uring reader {} failed: {}", i, errors[i]);
+    threads.emplace_back(body, i);
+  for (auto& t : threads)
+    t.join();
+  for (unsigned i = 0; i < m_opt.readers; ++i)
+    if (!errors[i].empty() && res.error.empty())
+      res.error = fmt::format("io_uring reader {} failed: {}", i, errors[i]);
   return res;
 }
 
-}  // namespace dlsize::io
+} // namespace dlsize::io

@@ -8,13 +8,13 @@
 namespace dlsize::io {
 
 class uring_engine : public basic_engine {
- public:
+public:
   uring_engine(const engine_options& opt, const file_set& files);
   std::string name() const override { return "io_uring"; }
   engine_result run(job_source& source, job_consumer& consumer,
-                                const std::atomic<bool>& stop) override;
+                    const std::atomic<bool>& stop) override;
   // False, with the reason, when this kernel or sandbox cannot make a ring.
   static bool available(std::string& why);
 };
 
-}  // namespace dlsize::io
+} // namespace dlsize::io

@@ -8,7 +8,8 @@ batch_board::batch_board(std::uint64_t accelerators, std::uint64_t depth, std::u
     : m_depth(depth), m_batch(batch_size), m_accel(accelerators) {
   for (auto& a : m_accel) {
     a.slots = std::make_unique<slot[]>(depth);
-    for (std::uint64_t i = 0; i < depth; ++i) a.slots[i].remaining.store(batch_size);
+    for (std::uint64_t i = 0; i < depth; ++i)
+      a.slots[i].remaining.store(batch_size);
   }
 }
 
@@ -16,10 +17,13 @@ void batch_board::sample_done(std::uint64_t a, std::uint64_t t, std::uint64_t by
                               std::uint64_t now) {
   slot& s = m_accel[a].slots[t % m_depth];
   s.bytes.fetch_add(bytes, std::memory_order_relaxed);
-  if (failed) s.failed.fetch_add(1, std::memory_order_relaxed);
+  if (failed)
+    s.failed.fetch_add(1, std::memory_order_relaxed);
   // acq_rel: the last sample sees every other sample's bytes and failures.
-  if (s.remaining.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
-  if (m_on_complete) m_on_complete(a, t, s.failed.load(std::memory_order_relaxed));
+  if (s.remaining.fetch_sub(1, std::memory_order_acq_rel) != 1)
+    return;
+  if (m_on_complete)
+    m_on_complete(a, t, s.failed.load(std::memory_order_relaxed));
   accel& ac = m_accel[a];
   {
     std::lock_guard lk(ac.m);
@@ -34,10 +38,12 @@ batch_board::batch batch_board::wait(std::uint64_t a, std::uint64_t t) {
   slot& s = ac.slots[t % m_depth];
   std::unique_lock lk(ac.m);
   while (s.ready_step != t) {
-    if (m_closed.load(std::memory_order_acquire)) return {};
+    if (m_closed.load(std::memory_order_acquire))
+      return {};
     ac.cv.wait_for(lk, std::chrono::milliseconds(100));
   }
-  return {true, s.ready_ns, s.bytes.load(std::memory_order_relaxed), s.failed.load(std::memory_order_relaxed)};
+  return {true, s.ready_ns, s.bytes.load(std::memory_order_relaxed),
+          s.failed.load(std::memory_order_relaxed)};
 }
 
 void batch_board::take(std::uint64_t a, std::uint64_t t) {
@@ -58,4 +64,4 @@ void batch_board::close() {
   }
 }
 
-}  // namespace dlsize::pipeline
+} // namespace dlsize::pipeline

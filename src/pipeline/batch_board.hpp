@@ -17,7 +17,7 @@
 namespace dlsize::pipeline {
 
 class batch_board {
- public:
+public:
   batch_board(std::uint64_t accelerators, std::uint64_t depth, std::uint64_t batch_size);
 
   std::uint64_t depth() const { return m_depth; }
@@ -35,7 +35,7 @@ class batch_board {
   void on_complete(complete_fn fn) { m_on_complete = std::move(fn); }
 
   struct batch {
-    bool ready = false;  // false: the board was closed first
+    bool ready = false; // false: the board was closed first
     std::uint64_t ready_ns = 0;
     std::uint64_t bytes = 0;
     std::uint64_t failed = 0;
@@ -48,12 +48,12 @@ class batch_board {
   // Wakes every waiting accelerator for good.
   void close();
 
- private:
+private:
   struct slot {
     std::atomic<std::uint64_t> remaining{0};
     std::atomic<std::uint64_t> bytes{0};
     std::atomic<std::uint64_t> failed{0};
-    std::uint64_t ready_step = UINT64_MAX;  // guarded by the accelerator's lock
+    std::uint64_t ready_step = UINT64_MAX; // guarded by the accelerator's lock
     std::uint64_t ready_ns = 0;
   };
   struct alignas(64) accel {
@@ -68,4 +68,4 @@ class batch_board {
   complete_fn m_on_complete;
 };
 
-}  // namespace dlsize::pipeline
+} // namespace dlsize::pipeline

@@ -19,4 +19,4 @@ std::vector<std::uint32_t> epoch_permutation(std::uint64_t units, std::uint64_t 
   return perm;
 }
 
-}  // namespace dlsize::pipeline
+} // namespace dlsize::pipeline

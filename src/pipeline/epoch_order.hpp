@@ -9,4 +9,4 @@ namespace dlsize::pipeline {
 std::vector<std::uint32_t> epoch_permutation(std::uint64_t units, std::uint64_t seed,
                                              std::uint64_t epoch);
 
-}  // namespace dlsize::pipeline
+} // namespace dlsize::pipeline

@@ -9,16 +9,19 @@
 namespace dlsize::pipeline {
 
 preprocessor::preprocessor(std::uint64_t cost_ns, std::size_t max_chunk) : m_cost_ns(cost_ns) {
-  if (cost_ns > 0) m_floats.resize(max_chunk);
+  if (cost_ns > 0)
+    m_floats.resize(max_chunk);
 }
 
 void preprocessor::feed(const std::byte* data, std::size_t bytes) {
-  if (!m_cost_ns || bytes == 0) return;
+  if (!m_cost_ns || bytes == 0)
+    return;
   const std::uint64_t t0 = thread_cpu_ns();
   m_crc = crc32c(m_crc, data, bytes);
   const std::size_t n = std::min(bytes, m_floats.size());
   const auto* u = reinterpret_cast<const unsigned char*>(data);
-  for (std::size_t i = 0; i < n; ++i) m_floats[i] = (static_cast<float>(u[i]) - 127.5f) * (1.0f / 127.5f);
+  for (std::size_t i = 0; i < n; ++i)
+    m_floats[i] = (static_cast<float>(u[i]) - 127.5f) * (1.0f / 127.5f);
   m_valid = n;
   m_bytes += bytes;
   const std::uint64_t used = thread_cpu_ns() - t0;
@@ -27,12 +30,13 @@ void preprocessor::feed(const std::byte* data, std::size_t bytes) {
 }
 
 void preprocessor::finish_sample() {
-  if (!m_cost_ns) return;
+  if (!m_cost_ns)
+    return;
   ++m_samples;
   m_budget_ns += m_cost_ns;
   const std::uint64_t t0 = thread_cpu_ns();
   std::uint64_t t = t0;
-  if (m_valid == 0 && m_spent_ns < m_budget_ns) {  // no bytes yet (an empty sample): work on zeros
+  if (m_valid == 0 && m_spent_ns < m_budget_ns) { // no bytes yet (an empty sample): work on zeros
     m_floats.resize(std::max<std::size_t>(m_floats.size(), 16384));
     m_valid = 16384;
   }
@@ -54,7 +58,8 @@ void preprocessor::finish_sample() {
   m_cpu_ns += t - t0;
   m_spent_ns += t - t0;
   // A sample whose own work cost more than the budget does not lend time to the next one.
-  if (m_spent_ns >= m_budget_ns) m_spent_ns = m_budget_ns = 0;
+  if (m_spent_ns >= m_budget_ns)
+    m_spent_ns = m_budget_ns = 0;
 }
 
 std::uint64_t preprocessor::digest() const {
@@ -63,4 +68,4 @@ std::uint64_t preprocessor::digest() const {
   return (std::uint64_t{m_crc} << 32) ^ bits;
 }
 
-}  // namespace dlsize::pipeline
+} // namespace dlsize::pipeline

@@ -12,7 +12,7 @@
 namespace dlsize::pipeline {
 
 class preprocessor {
- public:
+public:
   // cost_ns: CPU time to spend per sample (0: the stage is off); max_chunk: the largest piece
   // of bytes fed at once (the request size).
   preprocessor(std::uint64_t cost_ns, std::size_t max_chunk);
@@ -29,15 +29,15 @@ class preprocessor {
   // Folds every checksum and float sum so the work cannot be optimized away; reported.
   std::uint64_t digest() const;
 
- private:
+private:
   std::uint64_t m_cost_ns;
   std::vector<float> m_floats;
-  std::size_t m_valid = 0;  // floats of the last piece
+  std::size_t m_valid = 0; // floats of the last piece
   std::uint32_t m_crc = 0;
   double m_sum = 0;
-  std::uint64_t m_spent_ns = 0;  // of the current sample(s)
+  std::uint64_t m_spent_ns = 0; // of the current sample(s)
   std::uint64_t m_budget_ns = 0;
   std::uint64_t m_samples = 0, m_bytes = 0, m_cpu_ns = 0, m_passes = 0;
 };
 
-}  // namespace dlsize::pipeline
+} // namespace dlsize::pipeline

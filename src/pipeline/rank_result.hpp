@@ -23,7 +23,8 @@ struct rank_result {
   std::uint64_t first_accelerator = 0; // global id of its first accelerator
   std::vector<std::string> devices;    // per accelerator of this rank
   std::vector<accelerator_figures> accelerators;
-  std::vector<nlohmann::json> details;  // per accelerator: a real GPU's device and step figures, else null
+  std::vector<nlohmann::json>
+      details; // per accelerator: a real GPU's device and step figures, else null
   std::vector<std::uint64_t> sample_digests; // per accelerator: what it read, by step
   std::vector<epoch_partial> epochs;
   std::uint64_t steps_min = 0; // steps its slowest accelerator ran

@@ -23,7 +23,8 @@ run_monitor::~run_monitor() {
     m_done.store(true);
   }
   m_wake.notify_all();
-  if (m_thread.joinable()) m_thread.join();
+  if (m_thread.joinable())
+    m_thread.join();
 }
 
 std::uint64_t run_monitor::start(std::uint64_t t0_ns) {
@@ -44,7 +45,8 @@ run_totals run_monitor::finish() {
     m_done.store(true);
   }
   m_wake.notify_all();
-  if (m_thread.joinable()) m_thread.join();
+  if (m_thread.joinable())
+    m_thread.join();
   r.timeseries = std::move(m_series);
   return r;
 }
@@ -58,7 +60,8 @@ void run_monitor::loop() {
   while (!m_done.load()) {
     {
       std::unique_lock lk(m_m);
-      if (m_wake.wait_for(lk, std::chrono::milliseconds(50), [&] { return m_done.load(); })) break;
+      if (m_wake.wait_for(lk, std::chrono::milliseconds(50), [&] { return m_done.load(); }))
+        break;
     }
     const std::uint64_t t = now_ns();
     const double el = static_cast<double>(t - m_t0) * 1e-9;
@@ -73,9 +76,10 @@ void run_monitor::loop() {
     const run_counters c = m_counters();
     if (t >= next_sample) {
       const double dt = static_cast<double>(t - last_t) * 1e-9;
-      nlohmann::json point = {{"t_s", el},
-                              {"read_bytes_per_s", static_cast<double>(c.bytes - last.bytes) / dt},
-                              {"samples_per_s", static_cast<double>(c.samples - last.samples) / dt}};
+      nlohmann::json point = {
+          {"t_s", el},
+          {"read_bytes_per_s", static_cast<double>(c.bytes - last.bytes) / dt},
+          {"samples_per_s", static_cast<double>(c.samples - last.samples) / dt}};
       if (m_opt.accelerators)
         point["accelerator_utilization"] =
             std::min(1.0, static_cast<double>(c.compute_ns - last.compute_ns) * 1e-9 /
@@ -91,4 +95,4 @@ void run_monitor::loop() {
   bar.finish();
 }
 
-}  // namespace dlsize::pipeline
+} // namespace dlsize::pipeline

@@ -20,26 +20,26 @@ namespace dlsize::pipeline {
 struct run_counters {
   std::uint64_t bytes = 0;
   std::uint64_t samples = 0;
-  std::uint64_t compute_ns = 0;  // accelerators' compute; 0 for storage-only runs
+  std::uint64_t compute_ns = 0; // accelerators' compute; 0 for storage-only runs
 };
 
 // What the run's clock says at its end.
 struct run_totals {
   double wall_s = 0;
   telemetry::cpu_usage cpu;        // this process and the host over the run
-  std::uint64_t storage_bytes = 0;  // what the storage counter says the storage delivered
+  std::uint64_t storage_bytes = 0; // what the storage counter says the storage delivered
   nlohmann::json timeseries;
 };
 
 struct monitor_options {
   double sample_interval_s = 1.0;
-  double time_limit_s = 0;   // 0: none
+  double time_limit_s = 0; // 0: none
   bool progress = true;
-  std::uint64_t accelerators = 0;  // > 0: points carry accelerator_utilization
+  std::uint64_t accelerators = 0; // > 0: points carry accelerator_utilization
 };
 
 class run_monitor {
- public:
+public:
   using counters_fn = std::function<run_counters()>;
   using line_fn = std::function<std::string(double elapsed_s, const run_counters&)>;
   // Called once from the monitor thread: "interrupted by signal 2" or "time limit reached".
@@ -57,7 +57,7 @@ class run_monitor {
   // Stops the clock and the thread, ends the progress line and returns the totals.
   run_totals finish();
 
- private:
+private:
   void loop();
   telemetry::sampler& m_tele;
   monitor_options m_opt;
@@ -67,11 +67,11 @@ class run_monitor {
   std::uint64_t m_t0 = 0;
   telemetry::cpu_snapshot m_cpu0;
   std::atomic<bool> m_done{false};
-  std::mutex m_m;  // with m_wake: finish() ends the 50 ms wait at once
+  std::mutex m_m; // with m_wake: finish() ends the 50 ms wait at once
   std::condition_variable m_wake;
   bool m_stopped = false;
   nlohmann::json m_series = nlohmann::json::array();
   std::thread m_thread;
 };
 
-}  // namespace dlsize::pipeline
+} // namespace dlsize::pipeline

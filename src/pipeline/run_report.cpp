@@ -21,8 +21,8 @@ io::file_set check_files(const dataset::dataset_layout& layout) {
     const std::string p = layout.file_path(f).string();
     struct stat st {};
     if (stat(p.c_str(), &st) != 0)
-      throw run_error(fmt::format("dataset file missing: {}. file: {}; dataset: {}", errno_text(errno), p,
-                                  layout.root().string()));
+      throw run_error(fmt::format("dataset file missing: {}. file: {}; dataset: {}",
+                                  errno_text(errno), p, layout.root().string()));
     if (static_cast<std::uint64_t>(st.st_size) != layout.file_bytes(f))
       throw run_error(fmt::format("dataset file has the wrong size: {} bytes, the manifest says {} "
                                   "(truncated or replaced?). file: {}",
@@ -50,9 +50,12 @@ io::read_job unit_job(const dataset::dataset_layout& layout, bool per_record, st
 }
 
 nlohmann::json percentiles_json(const histogram& h) {
-  return {{"count", h.count()},       {"mean_s", h.mean() * 1e-9},
-          {"p50_s", h.quantile(0.5) * 1e-9}, {"p90_s", h.quantile(0.9) * 1e-9},
-          {"p99_s", h.quantile(0.99) * 1e-9}, {"p999_s", h.quantile(0.999) * 1e-9},
+  return {{"count", h.count()},
+          {"mean_s", h.mean() * 1e-9},
+          {"p50_s", h.quantile(0.5) * 1e-9},
+          {"p90_s", h.quantile(0.9) * 1e-9},
+          {"p99_s", h.quantile(0.99) * 1e-9},
+          {"p999_s", h.quantile(0.999) * 1e-9},
           {"max_s", static_cast<double>(h.max()) * 1e-9}};
 }
 
@@ -72,14 +75,16 @@ io::reader_stats merge_stats(const std::vector<io::reader_stats>& stats) {
     all.short_reads += s.short_reads;
     all.retries += s.retries;
     all.errors += s.errors;
-    if (all.first_error.empty()) all.first_error = s.first_error;
+    if (all.first_error.empty())
+      all.first_error = s.first_error;
     all.read_latency.merge(s.read_latency);
     all.open_latency.merge(s.open_latency);
   }
   return all;
 }
 
-nlohmann::json dataset_json(const std::filesystem::path& path, const dataset::dataset_layout& layout,
+nlohmann::json dataset_json(const std::filesystem::path& path,
+                            const dataset::dataset_layout& layout,
                             const sysinfo::mount_info& mount) {
   const auto& params = layout.params();
   const std::uint64_t ram = sysinfo::ram_bytes();
@@ -92,7 +97,8 @@ nlohmann::json dataset_json(const std::filesystem::path& path, const dataset::da
           {"samples", layout.records()},
           {"records_per_file", params.records_per_file},
           {"client_ram_bytes", ram},
-          {"bytes_over_ram", ram ? static_cast<double>(layout.total_bytes()) / static_cast<double>(ram) : 0.0},
+          {"bytes_over_ram",
+           ram ? static_cast<double>(layout.total_bytes()) / static_cast<double>(ram) : 0.0},
           {"dataset_id", fmt::format("{:016x}", params.dataset_id())}};
 }
 
@@ -128,15 +134,18 @@ nlohmann::json io_json(const io::engine_options& opt, const std::string& engine,
 void add_run_warnings(nlohmann::json& warnings, const io::engine_options& opt,
                       const io::engine& eng, const dataset::dataset_layout& layout,
                       const std::string& fallback) {
-  if (!fallback.empty()) warnings.push_back(fallback);
+  if (!fallback.empty())
+    warnings.push_back(fallback);
   const std::uint64_t ram = sysinfo::ram_bytes();
   if (opt.cache == io::cache_mode::buffered && layout.total_bytes() < 5 * ram)
-    warnings.push_back(fmt::format("buffered reads of a dataset ({}) smaller than 5 x this host's "
-                                   "RAM ({}): the page cache may serve much of it",
-                                   units::format_bytes_binary(static_cast<double>(layout.total_bytes())),
-                                   units::format_bytes_binary(static_cast<double>(ram))));
+    warnings.push_back(
+        fmt::format("buffered reads of a dataset ({}) smaller than 5 x this host's "
+                    "RAM ({}): the page cache may serve much of it",
+                    units::format_bytes_binary(static_cast<double>(layout.total_bytes())),
+                    units::format_bytes_binary(static_cast<double>(ram))));
   if ((opt.engine == "psync" || eng.name() == "psync") && opt.queue_depth > 1)
-    warnings.push_back("psync engine: one request at a time per reader; --queue-depth does not apply");
+    warnings.push_back(
+        "psync engine: one request at a time per reader; --queue-depth does not apply");
 }
 
 void add_cpu_cost(nlohmann::json& summary, const telemetry::cpu_usage& cpu, std::uint64_t bytes,
@@ -146,21 +155,27 @@ void add_cpu_cost(nlohmann::json& summary, const telemetry::cpu_usage& cpu, std:
   summary["cpu_utilization"] = cpu.to_json();
   summary["cpu_s_per_gib"] = gib > 0 ? nlohmann::json(cpu_s / gib) : nlohmann::json(nullptr);
   summary["cpu_s_per_1000_samples"] =
-      samples ? nlohmann::json(cpu_s * 1000.0 / static_cast<double>(samples)) : nlohmann::json(nullptr);
+      samples ? nlohmann::json(cpu_s * 1000.0 / static_cast<double>(samples))
+              : nlohmann::json(nullptr);
 }
 
 nlohmann::json storage_json(bool counter_available, const std::string& counter_source,
-                            std::uint64_t storage_bytes, std::uint64_t consumed_bytes, double wall_s,
-                            const nlohmann::json& memory_start, const nlohmann::json& memory_end,
-                            const std::string& fs_type, nlohmann::json& warnings) {
-  nlohmann::json s = {{"counter", counter_available ? nlohmann::json(counter_source) : nlohmann::json(nullptr)},
-                      {"memory_start", memory_start},
-                      {"memory_end", memory_end}};
+                            std::uint64_t storage_bytes, std::uint64_t consumed_bytes,
+                            double wall_s, const nlohmann::json& memory_start,
+                            const nlohmann::json& memory_end, const std::string& fs_type,
+                            nlohmann::json& warnings) {
+  nlohmann::json s = {
+      {"counter", counter_available ? nlohmann::json(counter_source) : nlohmann::json(nullptr)},
+      {"memory_start", memory_start},
+      {"memory_end", memory_end}};
   if (counter_available) {
     s["read_bytes"] = storage_bytes;
     s["read_bytes_per_s"] = wall_s > 0 ? static_cast<double>(storage_bytes) / wall_s : 0.0;
     // Bytes consumed that the storage did not deliver came from a cache in front of it.
-    s["hit_ratio"] = consumed_bytes ? std::clamp(1.0 - static_cast<double>(storage_bytes) / static_cast<double>(consumed_bytes), 0.0, 1.0) : 0.0;
+    s["hit_ratio"] = consumed_bytes ? std::clamp(1.0 - static_cast<double>(storage_bytes) /
+                                                           static_cast<double>(consumed_bytes),
+                                                 0.0, 1.0)
+                                    : 0.0;
   } else {
     s["read_bytes"] = nullptr;
     s["read_bytes_per_s"] = nullptr;
@@ -172,4 +187,4 @@ nlohmann::json storage_json(bool counter_available, const std::string& counter_s
   return s;
 }
 
-}  // namespace dlsize::pipeline
+} // namespace dlsize::pipeline

@@ -31,7 +31,8 @@ nlohmann::json latency_json(const histogram& h);
 // The readers' figures added up.
 io::reader_stats merge_stats(const std::vector<io::reader_stats>& stats);
 
-nlohmann::json dataset_json(const std::filesystem::path& path, const dataset::dataset_layout& layout,
+nlohmann::json dataset_json(const std::filesystem::path& path,
+                            const dataset::dataset_layout& layout,
                             const sysinfo::mount_info& mount);
 
 // The `io` section: engine, cache mode, queue depth, request size, counters and latencies.
@@ -55,8 +56,9 @@ void add_cpu_cost(nlohmann::json& summary, const telemetry::cpu_usage& cpu, std:
 // (1 − storage bytes / bytes consumed), memory at start and end. Adds a warning when no
 // counter fits the file system.
 nlohmann::json storage_json(bool counter_available, const std::string& counter_source,
-                            std::uint64_t storage_bytes, std::uint64_t consumed_bytes, double wall_s,
-                            const nlohmann::json& memory_start, const nlohmann::json& memory_end,
-                            const std::string& fs_type, nlohmann::json& warnings);
+                            std::uint64_t storage_bytes, std::uint64_t consumed_bytes,
+                            double wall_s, const nlohmann::json& memory_start,
+                            const nlohmann::json& memory_end, const std::string& fs_type,
+                            nlohmann::json& warnings);
 
-}  // namespace dlsize::pipeline
+} // namespace dlsize::pipeline

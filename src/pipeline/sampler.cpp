@@ -11,10 +11,14 @@ sampler::sampler(std::uint64_t samples, std::uint64_t accelerators, std::uint64_
                  std::uint64_t epochs, std::uint64_t seed)
     : m_samples(samples), m_accelerators(accelerators), m_batch(batch_size), m_epochs(epochs),
       m_global_batch(0) {
-  if (accelerators == 0) throw usage_error("--accelerators: must be at least 1");
-  if (batch_size == 0) throw usage_error("--batch-size: must be at least 1");
-  if (epochs == 0) throw usage_error("--epochs: must be at least 1");
-  if (samples > UINT32_MAX) throw usage_error("--dataset: more than 2^32 samples");
+  if (accelerators == 0)
+    throw usage_error("--accelerators: must be at least 1");
+  if (batch_size == 0)
+    throw usage_error("--batch-size: must be at least 1");
+  if (epochs == 0)
+    throw usage_error("--epochs: must be at least 1");
+  if (samples > UINT32_MAX)
+    throw usage_error("--dataset: more than 2^32 samples");
   // Compared before multiplying, so that a huge batch cannot wrap the product around.
   if (batch_size <= samples / accelerators) {
     m_global_batch = accelerators * batch_size;
@@ -22,12 +26,15 @@ sampler::sampler(std::uint64_t samples, std::uint64_t accelerators, std::uint64_
   }
   if (m_steps_per_epoch == 0)
     throw usage_error(fmt::format(
-        "--dataset: {} samples do not fill one step of {} accelerators × batch {} = {:.0f} samples. "
+        "--dataset: {} samples do not fill one step of {} accelerators × batch {} = {:.0f} "
+        "samples. "
         "valid: a larger dataset (dlsize datagen --size), fewer --accelerators or a smaller "
         "--batch-size",
-        samples, accelerators, batch_size, static_cast<double>(accelerators) * static_cast<double>(batch_size)));
+        samples, accelerators, batch_size,
+        static_cast<double>(accelerators) * static_cast<double>(batch_size)));
   m_perms.reserve(epochs);
-  for (std::uint64_t e = 0; e < epochs; ++e) m_perms.push_back(epoch_permutation(samples, seed, e));
+  for (std::uint64_t e = 0; e < epochs; ++e)
+    m_perms.push_back(epoch_permutation(samples, seed, e));
 }
 
 sample_slot sampler::slot(std::uint64_t k) const {
@@ -45,4 +52,4 @@ std::uint32_t sampler::sample(std::uint64_t k) const {
   return m_perms[k / per_epoch][k % per_epoch];
 }
 
-}  // namespace dlsize::pipeline
+} // namespace dlsize::pipeline

@@ -12,13 +12,13 @@ namespace dlsize::pipeline {
 // Where one sample of the run goes: the position of job k in the run's order.
 struct sample_slot {
   std::uint64_t epoch = 0;
-  std::uint64_t step = 0;  // step within the run (epoch × steps_per_epoch + step in epoch)
+  std::uint64_t step = 0; // step within the run (epoch × steps_per_epoch + step in epoch)
   std::uint64_t accelerator = 0;
-  std::uint64_t position = 0;  // within the batch
+  std::uint64_t position = 0; // within the batch
 };
 
 class sampler {
- public:
+public:
   // Throws usage_error when one step needs more samples than the dataset has.
   sampler(std::uint64_t samples, std::uint64_t accelerators, std::uint64_t batch_size,
           std::uint64_t epochs, std::uint64_t seed);
@@ -40,10 +40,10 @@ class sampler {
   // The dataset sample (record index) that job k reads.
   std::uint32_t sample(std::uint64_t k) const;
 
- private:
+private:
   std::uint64_t m_samples, m_accelerators, m_batch, m_epochs, m_global_batch;
   std::uint64_t m_steps_per_epoch = 0;
-  std::vector<std::vector<std::uint32_t>> m_perms;  // one per epoch
+  std::vector<std::vector<std::uint32_t>> m_perms; // one per epoch
 };
 
-}  // namespace dlsize::pipeline
+} // namespace dlsize::pipeline

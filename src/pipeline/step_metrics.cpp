@@ -6,13 +6,16 @@
 
 namespace dlsize::pipeline {
 namespace {
-double sec(std::uint64_t ns) { return static_cast<double>(ns) * 1e-9; }
-}  // namespace
+double sec(std::uint64_t ns) {
+  return static_cast<double>(ns) * 1e-9;
+}
+} // namespace
 
 accelerator_figures figures_of(const std::vector<step_record>& steps) {
   accelerator_figures f;
   f.steps = steps.size();
-  if (steps.empty()) return f;
+  if (steps.empty())
+    return f;
   f.first_step_wait_s = sec(steps.front().wait_ns);
   for (const auto& s : steps) {
     f.total_samples += s.samples;
@@ -29,7 +32,8 @@ accelerator_figures figures_of(const std::vector<step_record>& steps) {
     f.data_wait.record(s.wait_ns);
   }
   f.measured_steps = steps.size() - 1;
-  if (f.measured_steps == 0) return f;
+  if (f.measured_steps == 0)
+    return f;
   f.measured = true;
   f.compute_s = sec(compute);
   f.data_wait_s = sec(wait);
@@ -46,7 +50,8 @@ overall_figures overall_of(const std::vector<accelerator_figures>& per_accelerat
   overall_figures o;
   bool first = true;
   for (const auto& f : per_accelerator) {
-    if (!f.measured) continue;
+    if (!f.measured)
+      continue;
     ++o.measured_accelerators;
     o.compute_s += f.compute_s;
     o.window_s += f.window_s;
@@ -57,7 +62,8 @@ overall_figures overall_of(const std::vector<accelerator_figures>& per_accelerat
     o.min_utilization = first ? f.utilization : std::min(o.min_utilization, f.utilization);
     first = false;
   }
-  if (o.window_s > 0) o.utilization = std::min(1.0, o.compute_s / o.window_s);
+  if (o.window_s > 0)
+    o.utilization = std::min(1.0, o.compute_s / o.window_s);
   return o;
 }
 
@@ -114,30 +120,34 @@ void epoch_partial::merge(const epoch_partial& o) {
 }
 
 nlohmann::json epoch_partial::to_json() const {
-  return nlohmann::json::array({steps, samples, bytes, compute_ns, wait_ns, measured_samples, measured_bytes,
-                                begin_ns, end_ns, dlio_compute_ns, dlio_window_ns});
+  return nlohmann::json::array({steps, samples, bytes, compute_ns, wait_ns, measured_samples,
+                                measured_bytes, begin_ns, end_ns, dlio_compute_ns, dlio_window_ns});
 }
 
 epoch_partial epoch_partial::from_json(const nlohmann::json& j) {
   epoch_partial p;
-  std::uint64_t* fields[] = {&p.steps,          &p.samples,          &p.bytes,    &p.compute_ns,
-                             &p.wait_ns,        &p.measured_samples, &p.measured_bytes, &p.begin_ns,
-                             &p.end_ns,         &p.dlio_compute_ns,  &p.dlio_window_ns};
-  if (!j.is_array() || j.size() != std::size(fields)) throw std::invalid_argument("epoch partial: 11 numbers expected");
-  for (std::size_t i = 0; i < std::size(fields); ++i) *fields[i] = j[i].get<std::uint64_t>();
+  std::uint64_t* fields[] = {&p.steps,   &p.samples,          &p.bytes,          &p.compute_ns,
+                             &p.wait_ns, &p.measured_samples, &p.measured_bytes, &p.begin_ns,
+                             &p.end_ns,  &p.dlio_compute_ns,  &p.dlio_window_ns};
+  if (!j.is_array() || j.size() != std::size(fields))
+    throw std::invalid_argument("epoch partial: 11 numbers expected");
+  for (std::size_t i = 0; i < std::size(fields); ++i)
+    *fields[i] = j[i].get<std::uint64_t>();
   return p;
 }
 
-std::vector<epoch_partial> epoch_partials(const std::vector<std::vector<step_record>>& per_accelerator,
-                                          std::uint64_t epochs) {
+std::vector<epoch_partial>
+epoch_partials(const std::vector<std::vector<step_record>>& per_accelerator, std::uint64_t epochs) {
   std::vector<epoch_partial> e(epochs);
   for (const auto& steps : per_accelerator) {
     // DLIO: within each epoch, this accelerator's first step is outside the window.
     std::size_t first_of_epoch = 0;
     for (std::size_t i = 0; i < steps.size(); ++i) {
       const auto& s = steps[i];
-      if (s.epoch >= epochs) continue;
-      if (i == 0 || steps[i - 1].epoch != s.epoch) first_of_epoch = i;
+      if (s.epoch >= epochs)
+        continue;
+      if (i == 0 || steps[i - 1].epoch != s.epoch)
+        first_of_epoch = i;
       auto& a = e[s.epoch];
       if (i > first_of_epoch) {
         a.dlio_compute_ns += s.compute_ns;
@@ -146,7 +156,8 @@ std::vector<epoch_partial> epoch_partials(const std::vector<std::vector<step_rec
       ++a.steps;
       a.samples += s.samples;
       a.bytes += s.bytes;
-      if (i == 0) continue;  // the first step is outside every AU window
+      if (i == 0)
+        continue; // the first step is outside every AU window
       a.measured_samples += s.samples;
       a.measured_bytes += s.bytes;
       a.compute_ns += s.compute_ns;
@@ -188,8 +199,9 @@ nlohmann::json epoch_figures(const std::vector<epoch_partial>& partials, std::ui
       j["read_bytes_per_s"] = nullptr;
     }
     j["dlio_accelerator_utilization"] =
-        a.dlio_window_ns ? nlohmann::json(std::min(1.0, sec(a.dlio_compute_ns) / sec(a.dlio_window_ns)))
-                         : nlohmann::json(nullptr);
+        a.dlio_window_ns
+            ? nlohmann::json(std::min(1.0, sec(a.dlio_compute_ns) / sec(a.dlio_window_ns)))
+            : nlohmann::json(nullptr);
     out.push_back(std::move(j));
   }
   return out;
@@ -213,4 +225,4 @@ nlohmann::json epoch_mean_au(const nlohmann::json& epochs) {
   return n ? nlohmann::json(sum / n) : nlohmann::json(nullptr);
 }
 
-}  // namespace dlsize::pipeline
+} // namespace dlsize::pipeline

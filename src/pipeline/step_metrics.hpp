@@ -15,32 +15,32 @@
 namespace dlsize::pipeline {
 
 struct step_record {
-  std::uint64_t step = 0;   // run step (epoch × steps_per_epoch + step in epoch)
+  std::uint64_t step = 0; // run step (epoch × steps_per_epoch + step in epoch)
   std::uint64_t epoch = 0;
-  std::uint64_t wait_ns = 0;     // waiting for the batch after the previous step ended
-  std::uint64_t compute_ns = 0;  // the accelerator's step
-  std::uint64_t sync_ns = 0;     // the per-step barrier (--sync-steps), 0 without
-  std::uint64_t end_ns = 0;      // monotonic time the step (barrier included) ended
+  std::uint64_t wait_ns = 0;    // waiting for the batch after the previous step ended
+  std::uint64_t compute_ns = 0; // the accelerator's step
+  std::uint64_t sync_ns = 0;    // the per-step barrier (--sync-steps), 0 without
+  std::uint64_t end_ns = 0;     // monotonic time the step (barrier included) ended
   std::uint64_t samples = 0;
-  std::uint64_t bytes = 0;       // bytes read for this batch
+  std::uint64_t bytes = 0; // bytes read for this batch
 };
 
 struct accelerator_figures {
-  std::uint64_t steps = 0;           // all steps run
-  std::uint64_t measured_steps = 0;  // steps after the first
-  double compute_s = 0;              // of the measured steps
-  double window_s = 0;               // end of step 0 to end of the last step
-  double utilization = 0;            // compute_s / window_s; 0 when nothing was measured
-  bool measured = false;             // at least two steps
-  double data_wait_s = 0;            // measured steps
+  std::uint64_t steps = 0;          // all steps run
+  std::uint64_t measured_steps = 0; // steps after the first
+  double compute_s = 0;             // of the measured steps
+  double window_s = 0;              // end of step 0 to end of the last step
+  double utilization = 0;           // compute_s / window_s; 0 when nothing was measured
+  bool measured = false;            // at least two steps
+  double data_wait_s = 0;           // measured steps
   double sync_wait_s = 0;
-  double first_step_wait_s = 0;      // the pipeline's fill time
-  std::uint64_t samples = 0;         // measured steps
+  double first_step_wait_s = 0; // the pipeline's fill time
+  std::uint64_t samples = 0;    // measured steps
   std::uint64_t bytes = 0;
-  std::uint64_t total_samples = 0;   // all steps, the first included
+  std::uint64_t total_samples = 0; // all steps, the first included
   std::uint64_t total_bytes = 0;
-  double samples_per_s = 0;          // samples / window_s
-  histogram data_wait;               // per measured step, ns
+  double samples_per_s = 0; // samples / window_s
+  histogram data_wait;      // per measured step, ns
 };
 
 // Figures of one accelerator from its records, in step order.
@@ -50,9 +50,9 @@ nlohmann::json figures_json(const accelerator_figures& f);
 accelerator_figures figures_from_json(const nlohmann::json& j);
 
 struct overall_figures {
-  double utilization = 0;  // Σ compute / Σ window over the accelerators measured
+  double utilization = 0; // Σ compute / Σ window over the accelerators measured
   double min_utilization = 0;
-  double samples_per_s = 0;  // Σ per-accelerator samples/s
+  double samples_per_s = 0; // Σ per-accelerator samples/s
   double compute_s = 0, window_s = 0, data_wait_s = 0, sync_wait_s = 0;
   std::uint64_t measured_accelerators = 0;
   histogram data_wait;
@@ -65,15 +65,15 @@ overall_figures overall_of(const std::vector<accelerator_figures>& per_accelerat
 struct epoch_partial {
   std::uint64_t steps = 0, samples = 0, bytes = 0, compute_ns = 0, wait_ns = 0;
   std::uint64_t measured_samples = 0, measured_bytes = 0;
-  std::uint64_t begin_ns = UINT64_MAX, end_ns = 0;  // window of the measured steps
+  std::uint64_t begin_ns = UINT64_MAX, end_ns = 0; // window of the measured steps
   std::uint64_t dlio_compute_ns = 0, dlio_window_ns = 0;
   void merge(const epoch_partial& o);
   nlohmann::json to_json() const;
   static epoch_partial from_json(const nlohmann::json& j);
 };
 
-std::vector<epoch_partial> epoch_partials(const std::vector<std::vector<step_record>>& per_accelerator,
-                                          std::uint64_t epochs);
+std::vector<epoch_partial>
+epoch_partials(const std::vector<std::vector<step_record>>& per_accelerator, std::uint64_t epochs);
 // The per-epoch figures (below) from merged partials of `accelerators` accelerators.
 nlohmann::json epoch_figures(const std::vector<epoch_partial>& partials, std::uint64_t accelerators,
                              std::uint64_t t0_ns);
@@ -90,4 +90,4 @@ nlohmann::json epoch_figures(const std::vector<std::vector<step_record>>& per_ac
 // null when no epoch was measured. DLIO and MLPerf Storage's reports pass on this figure.
 nlohmann::json epoch_mean_au(const nlohmann::json& epochs);
 
-}  // namespace dlsize::pipeline
+} // namespace dlsize::pipeline

@@ -12,10 +12,10 @@
 
 #include "core/clock.hpp"
 #include "core/crc32c.hpp"
-#include "core/rng.hpp"
 #include "core/error.hpp"
 #include "core/histogram.hpp"
 #include "core/progress.hpp"
+#include "core/rng.hpp"
 #include "core/stop.hpp"
 #include "core/sysinfo.hpp"
 #include "core/units.hpp"
@@ -36,30 +36,33 @@ using dataset::dataset_layout;
 
 // What one read job covers: a whole file, or one record of a shard.
 struct unit_plan {
-  bool per_record = false;      // units are records (else files)
+  bool per_record = false; // units are records (else files)
   std::uint64_t units = 0;
   std::uint64_t samples_per_unit = 1;
 };
 
 class epoch_source : public io::job_source {
- public:
+public:
   epoch_source(const dataset_layout& layout, const unit_plan& plan, std::uint64_t seed,
                std::uint64_t epochs)
       : m_layout(layout), m_plan(plan) {
-    for (std::uint64_t e = 0; e < epochs; ++e) m_perms.push_back(epoch_permutation(plan.units, seed, e));
+    for (std::uint64_t e = 0; e < epochs; ++e)
+      m_perms.push_back(epoch_permutation(plan.units, seed, e));
     m_total = plan.units * epochs;
   }
   io::pull_result pull(unsigned, io::read_job& job) override {
-    if (m_closed.load(std::memory_order_relaxed)) return io::pull_result::end;
+    if (m_closed.load(std::memory_order_relaxed))
+      return io::pull_result::end;
     const std::uint64_t k = m_cursor.fetch_add(1, std::memory_order_relaxed);
-    if (k >= m_total) return io::pull_result::end;
+    if (k >= m_total)
+      return io::pull_result::end;
     job = unit_job(m_layout, m_plan.per_record, m_perms[k / m_plan.units][k % m_plan.units], k);
     return io::pull_result::job;
   }
   void close() { m_closed.store(true); }
   std::uint64_t units_of_epoch() const { return m_plan.units; }
 
- private:
+private:
   const dataset_layout& m_layout;
   unit_plan m_plan;
   std::vector<std::vector<std::uint32_t>> m_perms;
@@ -79,14 +82,14 @@ struct alignas(64) reader_tally {
   std::uint64_t mismatches = 0;
   std::vector<std::string> problems;
   std::string first_error;
-  std::uint64_t digest = 0;  // order-independent sum over jobs of hash(file, offset, crc of bytes)
+  std::uint64_t digest = 0; // order-independent sum over jobs of hash(file, offset, crc of bytes)
   // In-flight verifiers, keyed by job tag, with the running CRC of the job's bytes.
   std::vector<std::pair<std::uint64_t, dataset::record_verifier>> verifiers;
   std::vector<std::uint32_t> job_crc;
 };
 
 class bench_consumer : public io::job_consumer {
- public:
+public:
   bench_consumer(const dataset_layout& layout, const unit_plan& plan, unsigned readers,
                  std::uint64_t epochs, bool verify)
       : m_layout(layout), m_plan(plan), m_verify(verify), m_tally(readers) {
@@ -98,9 +101,11 @@ class bench_consumer : public io::job_consumer {
   }
   bool ordered() const override { return m_verify; }
   void on_start(unsigned reader, const io::read_job& job) override {
-    if (!m_verify) return;
+    if (!m_verify)
+      return;
     auto& t = m_tally[reader];
-    auto it = std::find_if(t.verifiers.begin(), t.verifiers.end(), [](auto& p) { return p.first == UINT64_MAX; });
+    auto it = std::find_if(t.verifiers.begin(), t.verifiers.end(),
+                           [](auto& p) { return p.first == UINT64_MAX; });
     if (it == t.verifiers.end()) {
       t.verifiers.emplace_back();
       t.job_crc.push_back(0);
@@ -108,12 +113,14 @@ class bench_consumer : public io::job_consumer {
     }
     it->first = job.tag;
     t.job_crc[static_cast<std::size_t>(it - t.verifiers.begin())] = 0;
-    const std::uint64_t first = m_plan.per_record ? record_of(job) : m_layout.first_record(job.file);
+    const std::uint64_t first =
+        m_plan.per_record ? record_of(job) : m_layout.first_record(job.file);
     it->second.reset(m_layout, job.file, first, m_plan.samples_per_unit);
   }
   void on_data(unsigned reader, const io::read_job& job, std::uint64_t off, const std::byte* data,
                std::size_t bytes) override {
-    if (!m_verify) return;
+    if (!m_verify)
+      return;
     auto& t = m_tally[reader];
     const std::size_t i = find_index(reader, job.tag);
     t.verifiers[i].second.feed(off, data, bytes);
@@ -129,18 +136,23 @@ class bench_consumer : public io::job_consumer {
       const std::size_t vi = find_index(reader, job.tag);
       auto& v = t.verifiers[vi].second;
       if (error.empty())
-        t.digest += splitmix64(t.job_crc[vi] ^ (std::uint64_t{job.file} << 32) ^ splitmix64(job.offset));
-      if (error.empty() && !v.complete()) v.fail("ended before all its records were read");
+        t.digest +=
+            splitmix64(t.job_crc[vi] ^ (std::uint64_t{job.file} << 32) ^ splitmix64(job.offset));
+      if (error.empty() && !v.complete())
+        v.fail("ended before all its records were read");
       if (error.empty() || error == "interrupted") {
         t.records_verified += v.checked();
         t.mismatches += v.mismatches();
-        if (v.mismatches() && t.problems.size() < 100) t.problems.push_back(v.first_error());
+        if (v.mismatches() && t.problems.size() < 100)
+          t.problems.push_back(v.first_error());
       }
       for (auto& p : t.verifiers)
-        if (p.first == job.tag) p.first = UINT64_MAX;
+        if (p.first == job.tag)
+          p.first = UINT64_MAX;
     }
     if (!error.empty()) {
-      if (error != "interrupted" && t.failed_jobs++ == 0) t.first_error = error;
+      if (error != "interrupted" && t.failed_jobs++ == 0)
+        t.first_error = error;
       return;
     }
     t.samples.fetch_add(m_plan.samples_per_unit, std::memory_order_relaxed);
@@ -151,16 +163,18 @@ class bench_consumer : public io::job_consumer {
   std::vector<reader_tally>& tallies() { return m_tally; }
   std::uint64_t bytes() const {
     std::uint64_t b = 0;
-    for (auto& t : m_tally) b += t.bytes.load(std::memory_order_relaxed);
+    for (auto& t : m_tally)
+      b += t.bytes.load(std::memory_order_relaxed);
     return b;
   }
   std::uint64_t samples() const {
     std::uint64_t s = 0;
-    for (auto& t : m_tally) s += t.samples.load(std::memory_order_relaxed);
+    for (auto& t : m_tally)
+      s += t.samples.load(std::memory_order_relaxed);
     return s;
   }
 
- private:
+private:
   std::uint64_t record_of(const io::read_job& job) const {
     // The record whose offset is job.offset inside job.file.
     const std::uint64_t first = m_layout.first_record(job.file);
@@ -168,14 +182,18 @@ class bench_consumer : public io::job_consumer {
     std::uint64_t lo = first, hi = first + n;
     while (hi - lo > 1) {
       const std::uint64_t mid = (lo + hi) / 2;
-      if (m_layout.record_offset(mid) <= job.offset) lo = mid; else hi = mid;
+      if (m_layout.record_offset(mid) <= job.offset)
+        lo = mid;
+      else
+        hi = mid;
     }
     return lo;
   }
   std::size_t find_index(unsigned reader, std::uint64_t tag) {
     auto& v = m_tally[reader].verifiers;
     for (std::size_t i = 0; i < v.size(); ++i)
-      if (v[i].first == tag) return i;
+      if (v[i].first == tag)
+        return i;
     throw run_error("internal: no verifier for a job in flight");
   }
 
@@ -185,7 +203,7 @@ class bench_consumer : public io::job_consumer {
   std::vector<reader_tally> m_tally;
 };
 
-}  // namespace
+} // namespace
 
 storage_bench_result run_storage_bench(const storage_bench_options& opt,
                                        const nlohmann::json& command_line) {
@@ -196,7 +214,8 @@ storage_bench_result run_storage_bench(const storage_bench_options& opt,
                                   "valid: --workload {} or a dataset generated for {}",
                                   opt.dataset.string(), params.workload, opt.workload,
                                   params.workload, opt.workload));
-  if (opt.epochs < 1) throw usage_error("--epochs: must be at least 1");
+  if (opt.epochs < 1)
+    throw usage_error("--epochs: must be at least 1");
   unit_plan plan;
   const bool shards = params.layout == config::file_layout::shards;
   if (shards && opt.shards == shard_read::records) {
@@ -206,7 +225,8 @@ storage_bench_result run_storage_bench(const storage_bench_options& opt,
     plan.units = layout.files();
     plan.samples_per_unit = params.records_per_file;
   }
-  if (plan.units > UINT32_MAX) throw usage_error("--dataset: more than 2^32 read units");
+  if (plan.units > UINT32_MAX)
+    throw usage_error("--dataset: more than 2^32 read units");
   const io::file_set files = check_files(layout);
 
   std::string fallback;
@@ -223,19 +243,25 @@ storage_bench_result run_storage_bench(const storage_bench_options& opt,
   std::string stop_reason;
   run_monitor monitor(
       tele, {opt.sample_interval_s, opt.time_limit_s, opt.progress, 0},
-      [&] { return run_counters{consumer.bytes(), consumer.samples(), 0}; },
+      [&] {
+        return run_counters{consumer.bytes(), consumer.samples(), 0};
+      },
       [&](double el, const run_counters& c) {
-        const double frac = static_cast<double>(c.bytes) / static_cast<double>(std::max<std::uint64_t>(1, total_bytes_planned));
+        const double frac = static_cast<double>(c.bytes) /
+                            static_cast<double>(std::max<std::uint64_t>(1, total_bytes_planned));
         return fmt::format("bench: {} of {} ({:.0f} %), {}, {:.0f} samples/s, ETA {:.0f} s",
                            units::format_bytes_binary(static_cast<double>(c.bytes)),
-                           units::format_bytes_binary(static_cast<double>(total_bytes_planned)), 100 * frac,
+                           units::format_bytes_binary(static_cast<double>(total_bytes_planned)),
+                           100 * frac,
                            units::format_rate_both(el > 0 ? static_cast<double>(c.bytes) / el : 0),
-                           el > 0 ? static_cast<double>(c.samples) / el : 0, frac > 0 ? el * (1 - frac) / frac : 0);
+                           el > 0 ? static_cast<double>(c.samples) / el : 0,
+                           frac > 0 ? el * (1 - frac) / frac : 0);
       },
       [&](const std::string& why) {
         stop_reason = why;
         // A signal abandons the jobs in flight; the time limit lets them finish.
-        if (why != "time limit reached") stop.store(true);
+        if (why != "time limit reached")
+          stop.store(true);
         source.close();
       });
   const std::uint64_t t0 = monitor.start();
@@ -256,10 +282,12 @@ storage_bench_result run_storage_bench(const storage_bench_options& opt,
     verified += t.records_verified;
     mismatches += t.mismatches;
     failed_jobs += t.failed_jobs;
-    if (first_job_error.empty()) first_job_error = t.first_error;
+    if (first_job_error.empty())
+      first_job_error = t.first_error;
     sample_latency.merge(t.sample_latency);
     digest += t.digest;
-    for (auto& p : t.problems) problems.push_back(p);
+    for (auto& p : t.problems)
+      problems.push_back(p);
   }
   std::sort(problems.begin(), problems.end());
   const double cpu_s = cpu.process_user_s + cpu.process_system_s;
@@ -273,14 +301,17 @@ storage_bench_result run_storage_bench(const storage_bench_options& opt,
       eb += t.epoch_bytes[e];
       end = std::max(end, t.epoch_end_ns[e]);
     }
-    epochs.push_back({{"epoch", e}, {"samples", es}, {"read_bytes", eb},
+    epochs.push_back({{"epoch", e},
+                      {"samples", es},
+                      {"read_bytes", eb},
                       {"end_s", end ? static_cast<double>(end - t0) * 1e-9 : 0.0}});
   }
 
   nlohmann::json warnings = nlohmann::json::array();
   add_run_warnings(warnings, opt.io, *eng, layout, fallback);
   // A stop the monitor saw after the last job completed stopped nothing.
-  if (samples == plan.units * plan.samples_per_unit * opt.epochs) stop_reason.clear();
+  if (samples == plan.units * plan.samples_per_unit * opt.epochs)
+    stop_reason.clear();
 
   std::string status = "complete", reason;
   if (!engine_error.empty()) {
@@ -297,11 +328,12 @@ storage_bench_result run_storage_bench(const storage_bench_options& opt,
     status = "incomplete";
     reason = fmt::format("{} records failed verification; first: {}", mismatches, problems.front());
   }
-  if (stop_reason == "time limit reached") warnings.push_back("stopped at --time-limit before all epochs were read");
+  if (stop_reason == "time limit reached")
+    warnings.push_back("stopped at --time-limit before all epochs were read");
 
-  nlohmann::json storage_sec = storage_json(tele.storage().available(), tele.storage().source(), totals.storage_bytes,
-                                            all.bytes, wall, memory_start, telemetry::memory_json(), mount.fs_type,
-                                            warnings);
+  nlohmann::json storage_sec = storage_json(tele.storage().available(), tele.storage().source(),
+                                            totals.storage_bytes, all.bytes, wall, memory_start,
+                                            telemetry::memory_json(), mount.fs_type, warnings);
   const bool whole_files = !plan.per_record;
   nlohmann::json summary = {
       {"wall_s", wall},
@@ -310,15 +342,20 @@ storage_bench_result run_storage_bench(const storage_bench_options& opt,
       {"read_bytes", all.bytes},
       {"read_bytes_per_s", wall > 0 ? static_cast<double>(all.bytes) / wall : 0.0},
       {"samples_per_s", wall > 0 ? static_cast<double>(samples) / wall : 0.0},
-      {"files_per_s", whole_files && wall > 0 ? nlohmann::json(static_cast<double>(all.jobs) / wall) : nlohmann::json(nullptr)},
+      {"files_per_s", whole_files && wall > 0 ? nlohmann::json(static_cast<double>(all.jobs) / wall)
+                                              : nlohmann::json(nullptr)},
       {"requests", all.requests},
   };
   add_cpu_cost(summary, cpu, all.bytes, samples);
-  const nlohmann::json io_sec = io_json(opt.io, eng->name(), eng->uncached_method(), all, sample_latency, plan.per_record ? "record" : "file");
+  const nlohmann::json io_sec = io_json(opt.io, eng->name(), eng->uncached_method(), all,
+                                        sample_latency, plan.per_record ? "record" : "file");
   nlohmann::json report = report::report_header("bench", command_line);
   report.update({
       {"config", opt.config},
-      {"workload", {{"name", params.workload}, {"layout", config::to_string(params.layout)}, {"format", params.format}}},
+      {"workload",
+       {{"name", params.workload},
+        {"layout", config::to_string(params.layout)},
+        {"format", params.format}}},
       {"dataset", dataset_json(opt.dataset, layout, mount)},
       {"system", report::system_json(gpus.devices(), gpus.status())},
       {"topology", {{"ranks", 1}, {"nodes", 1}, {"accelerators", 0}, {"accelerators_per_node", 0}}},
@@ -330,9 +367,12 @@ storage_bench_result run_storage_bench(const storage_bench_options& opt,
       {"warnings", warnings},
       {"status", status},
   });
-  if (!reason.empty()) report["reason"] = reason;
+  if (!reason.empty())
+    report["reason"] = reason;
   if (opt.verify)
-    report["verify"] = {{"records_checked", verified}, {"mismatches", mismatches}, {"problems", problems},
+    report["verify"] = {{"records_checked", verified},
+                        {"mismatches", mismatches},
+                        {"problems", problems},
                         {"content_digest", fmt::format("{:016x}", digest)}};
 
   storage_bench_result res;
@@ -350,15 +390,18 @@ storage_bench_result run_storage_bench(const storage_bench_options& opt,
       units::format_bytes_binary(static_cast<double>(all.bytes)), wall,
       units::format_rate_both(wall > 0 ? static_cast<double>(all.bytes) / wall : 0),
       wall > 0 ? static_cast<double>(samples) / wall : 0,
-      whole_files && wall > 0 ? fmt::format("   files/s {:.1f}", static_cast<double>(all.jobs) / wall) : "",
+      whole_files && wall > 0
+          ? fmt::format("   files/s {:.1f}", static_cast<double>(all.jobs) / wall)
+          : "",
       all.read_latency.quantile(0.5) * 1e-6, all.read_latency.quantile(0.9) * 1e-6,
       all.read_latency.quantile(0.99) * 1e-6, all.read_latency.quantile(0.999) * 1e-6,
       cpu.process_utilization * 100, cpu.host_utilization * 100, gib > 0 ? cpu_s / gib : 0.0,
       status, reason.empty() ? "" : ": " + reason);
   if (opt.verify)
-    res.summary_text += fmt::format("  verify      {} records checked, {} mismatches\n", verified, mismatches);
+    res.summary_text +=
+        fmt::format("  verify      {} records checked, {} mismatches\n", verified, mismatches);
   res.report = std::move(report);
   return res;
 }
 
-}  // namespace dlsize::pipeline
+} // namespace dlsize::pipeline

@@ -23,14 +23,14 @@ struct storage_bench_options {
   std::uint64_t seed = 0;
   bool verify = false;
   double sample_interval_s = 1.0;
-  double time_limit_s = 0;  // 0: none
+  double time_limit_s = 0; // 0: none
   bool progress = true;
-  nlohmann::json config;  // the effective options, for the report
+  nlohmann::json config; // the effective options, for the report
 };
 
 struct storage_bench_result {
-  nlohmann::json report;  // the whole report, status included
-  bool failed = false;    // read errors or checksum mismatches
+  nlohmann::json report; // the whole report, status included
+  bool failed = false;   // read errors or checksum mismatches
   std::string summary_text;
 };
 
@@ -39,4 +39,4 @@ struct storage_bench_result {
 storage_bench_result run_storage_bench(const storage_bench_options& opt,
                                        const nlohmann::json& command_line);
 
-}  // namespace dlsize::pipeline
+} // namespace dlsize::pipeline

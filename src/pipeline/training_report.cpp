@@ -262,10 +262,13 @@ training_result build_training_report(const report_context& c,
   // A real GPU's compute time per batch is what it measured: the mean busy time of its steps.
   const bool cuda = opt.accelerator.kind == config::accelerator_kind::cuda;
   std::uint64_t measured_steps = 0;
-  for (const auto& f : figs) measured_steps += f.measured_steps;
-  const double step_s = cuda ? (measured_steps ? overall.compute_s / static_cast<double>(measured_steps) : 0.0)
-                             : preset.compute_time_s;
-  const double demand_per_accel = step_s > 0 ? static_cast<double>(preset.batch_size) * mean_sample / step_s : 0.0;
+  for (const auto& f : figs)
+    measured_steps += f.measured_steps;
+  const double step_s =
+      cuda ? (measured_steps ? overall.compute_s / static_cast<double>(measured_steps) : 0.0)
+           : preset.compute_time_s;
+  const double demand_per_accel =
+      step_s > 0 ? static_cast<double>(preset.batch_size) * mean_sample / step_s : 0.0;
   const double threshold = opt.workload.au_threshold;
   const bool measured = overall.measured_accelerators > 0;
   const bool au_pass = measured && overall.utilization >= threshold;
@@ -387,7 +390,7 @@ training_result build_training_report(const report_context& c,
        {{"type", opt.accelerator.type},
         {"origin", opt.accelerator.origin},
         {"batch_size", preset.batch_size},
-        {"compute_time_s", step_s},  // a real GPU's: measured
+        {"compute_time_s", step_s}, // a real GPU's: measured
         {"compute_time_stdev_s", preset.compute_time_stdev_s},
         {"source", preset.source}}},
       {"mean_sample_bytes", mean_sample},
@@ -447,8 +450,7 @@ training_result build_training_report(const report_context& c,
       "  cpu         {} {:.1f} % of one core, host {:.1f} %; {:.3f} CPU s per GiB, {:.4f} per "
       "1,000 samples\n"
       "  status      {}{}\n",
-      opt.workload.name, opt.accelerators, device, preset.batch_size, step_s,
-      opt.epochs, spe,
+      opt.workload.name, opt.accelerators, device, preset.batch_size, step_s, opt.epochs, spe,
       multi ? fmt::format("  topology    {} nodes, {} ranks, {} accelerators per rank ({})\n",
                           w.nodes, c.comm.size(), per_rank, c.comm.name())
             : std::string(),

@@ -12,13 +12,13 @@
 
 #include "accel/cuda_accelerator.hpp"
 #include "accel/emulated.hpp"
-#include "dist/agreement.hpp"
 #include "core/clock.hpp"
 #include "core/error.hpp"
 #include "core/rng.hpp"
 #include "core/sysinfo.hpp"
 #include "core/units.hpp"
 #include "dataset/layout.hpp"
+#include "dist/agreement.hpp"
 #include "pipeline/batch_board.hpp"
 #include "pipeline/gpu_feed.hpp"
 #include "pipeline/preprocess.hpp"
@@ -124,7 +124,8 @@ nlohmann::json gpu_details(const accel::cuda_accelerator& gpu, const gpu_tally& 
   nlohmann::json d = {{"device", gpu.describe()}, {"steps", steps.to_json()}, {"nvml", nullptr}};
   const int i = nvml.index_of_pci_bus_id(gpu.info().pci_bus_id);
   const nlohmann::json all = telemetry::nvml::summarize(timeseries);
-  if (i >= 0 && static_cast<std::size_t>(i) < all.size()) d["nvml"] = all[static_cast<std::size_t>(i)];
+  if (i >= 0 && static_cast<std::size_t>(i) < all.size())
+    d["nvml"] = all[static_cast<std::size_t>(i)];
   return d;
 }
 
@@ -156,8 +157,8 @@ struct training_run::state {
   std::string fallback;
   std::unique_ptr<io::engine> eng;
   sysinfo::mount_info mount;
-  std::vector<std::unique_ptr<accel::accelerator>> accels;  // this rank's
-  std::vector<accel::cuda_accelerator*> gpus;               // the same, null where emulated
+  std::vector<std::unique_ptr<accel::accelerator>> accels; // this rank's
+  std::vector<accel::cuda_accelerator*> gpus;              // the same, null where emulated
 };
 
 training_run::training_run(const training_options& opt, dist::communicator& comm) {
@@ -173,10 +174,11 @@ training_run::training_run(const training_options& opt, dist::communicator& comm
     throw usage_error("--accelerators-per-rank: at most 4096 per process");
   const bool cuda = opt.accelerator.kind == config::accelerator_kind::cuda;
   if (cuda && opt.accelerators != ranks)
-    throw usage_error(fmt::format("--accelerators: {} over {} ranks; --accelerator cuda drives one GPU per rank "
-                                  "(its local rank's). valid: one rank per GPU (mpiexec -np {}) and "
-                                  "--accelerators-per-rank 1",
-                                  opt.accelerators, ranks, opt.accelerators));
+    throw usage_error(
+        fmt::format("--accelerators: {} over {} ranks; --accelerator cuda drives one GPU per rank "
+                    "(its local rank's). valid: one rank per GPU (mpiexec -np {}) and "
+                    "--accelerators-per-rank 1",
+                    opt.accelerators, ranks, opt.accelerators));
   m = std::make_unique<state>(opt, comm);
   m->local = opt.accelerators / ranks;
   m->first = static_cast<std::uint64_t>(comm.rank()) * m->local;
@@ -185,14 +187,14 @@ training_run::training_run(const training_options& opt, dist::communicator& comm
   m->mount = sysinfo::mount_of(opt.dataset.string());
   const auto& preset = opt.accelerator.preset;
   for (std::uint64_t a = 0; a < m->local; ++a) {
-    const std::uint64_t g = m->first + a;  // the same seeds whichever rank drives it
+    const std::uint64_t g = m->first + a; // the same seeds whichever rank drives it
     const std::uint64_t seed = splitmix64(opt.seed ^ (g + 1) * 0x9e3779b97f4a7c15ull);
     if (cuda) {
       accel::cuda_options co;
       co.device = comm.where().local_rank;
       co.batch_size = static_cast<std::uint32_t>(preset.batch_size);
       co.precision = accel::parse_precision(opt.precision, "--precision");
-      co.slots = static_cast<std::uint32_t>(opt.prefetch + 1);  // see gpu_feed.hpp
+      co.slots = static_cast<std::uint32_t>(opt.prefetch + 1); // see gpu_feed.hpp
       co.seed = seed;
       auto gpu = std::make_unique<accel::cuda_accelerator>(*opt.workload.network, co);
       m->gpus.push_back(gpu.get());
@@ -200,14 +202,16 @@ training_run::training_run(const training_options& opt, dist::communicator& comm
     } else {
       m->gpus.push_back(nullptr);
       m->accels.push_back(std::make_unique<accel::emulated_accelerator>(
-          opt.accelerator.type, accel::compute_model(preset.compute_time_s, preset.compute_time_stdev_s, seed),
+          opt.accelerator.type,
+          accel::compute_model(preset.compute_time_s, preset.compute_time_stdev_s, seed),
           preset.source));
     }
   }
 }
 
 void training_run::join_ranks() {
-  if (m->gpus.empty() || !m->gpus[0] || m->comm.size() == 1) return;
+  if (m->gpus.empty() || !m->gpus[0] || m->comm.size() == 1)
+    return;
   // NCCL across the ranks' GPUs, bootstrapped over MPI: rank 0's id to every rank, then every
   // rank joins (a collective of NCCL's own: every rank's trainer exists by now).
   std::string id;
@@ -348,8 +352,8 @@ training_result training_run::run(const nlohmann::json& command_line) {
         after = halt.load(std::memory_order_acquire) ? end : std::max(end, phase_end);
       }
       const sample_slot sl = smp.slot(smp.first_job(t, first + a));
-      recs.push_back({t, sl.epoch, start - prev_end, compute, after - end, after,
-                      preset.batch_size, b.bytes});
+      recs.push_back(
+          {t, sl.epoch, start - prev_end, compute, after - end, after, preset.batch_size, b.bytes});
       live[a].compute_ns.fetch_add(compute, std::memory_order_relaxed);
       live[a].samples.fetch_add(preset.batch_size, std::memory_order_relaxed);
       live[a].steps.fetch_add(1, std::memory_order_relaxed);

@@ -29,7 +29,7 @@ struct training_options {
   std::uint64_t accelerators = 1; // the job's, every rank's together (an equal share each)
   std::uint64_t prefetch = 2;     // batches loaded ahead per accelerator
   bool sync_steps = false;
-  double preprocess_s = 0; // CPU time per sample; 0: no preprocessing
+  double preprocess_s = 0;        // CPU time per sample; 0: no preprocessing
   std::string precision = "fp16"; // --accelerator cuda: fp16, tf32 or fp32
   std::uint64_t epochs = 1;
   std::uint64_t seed = 0;
@@ -40,9 +40,9 @@ struct training_options {
 };
 
 struct training_result {
-  nlohmann::json report; // rank 0 only (null elsewhere)
-  bool failed = false;   // the job's run failed or was interrupted (every rank knows)
-  bool broken = false;   // a rank stopped answering: the job cannot end cleanly
+  nlohmann::json report;  // rank 0 only (null elsewhere)
+  bool failed = false;    // the job's run failed or was interrupted (every rank knows)
+  bool broken = false;    // a rank stopped answering: the job cannot end cleanly
   bool root_lost = false; // ... and that rank is rank 0 (this rank is not)
   std::string reason;     // the job's halt, as its rank said it
   std::string summary_text;

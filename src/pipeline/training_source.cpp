@@ -14,7 +14,8 @@ training_source::training_source(const dataset::dataset_layout& layout, const sa
       m_cursor(std::make_unique<std::atomic<std::uint64_t>[]>(count)) {}
 
 training_source::state training_source::pick(std::uint64_t& accelerator) const {
-  if (m_closed.load(std::memory_order_relaxed)) return state::end;
+  if (m_closed.load(std::memory_order_relaxed))
+    return state::end;
   // A batch begun is finished first: its window was checked at its first sample.
   const std::uint64_t h = m_hint.load(std::memory_order_relaxed);
   const std::uint64_t hc = m_cursor[h].load(std::memory_order_relaxed);
@@ -27,9 +28,10 @@ training_source::state training_source::pick(std::uint64_t& accelerator) const {
   for (std::uint64_t i = 1; i <= m_accels; ++i) {
     const std::uint64_t a = (h + i) % m_accels;
     const std::uint64_t c = m_cursor[a].load(std::memory_order_relaxed);
-    if (c >= m_per_accel) continue;
+    if (c >= m_per_accel)
+      continue;
     any_left = true;
-    if (c % m_batch != 0) {  // another reader's batch in progress
+    if (c % m_batch != 0) { // another reader's batch in progress
       accelerator = a;
       return state::job;
     }
@@ -40,7 +42,8 @@ training_source::state training_source::pick(std::uint64_t& accelerator) const {
       found = true;
     }
   }
-  if (found) return state::job;
+  if (found)
+    return state::job;
   return any_left ? state::later : state::end;
 }
 
@@ -48,13 +51,18 @@ io::pull_result training_source::pull(unsigned, io::read_job& job) {
   for (;;) {
     std::uint64_t a = 0;
     const state s = pick(a);
-    if (s == state::end) return io::pull_result::end;
-    if (s == state::later) return io::pull_result::later;
+    if (s == state::end)
+      return io::pull_result::end;
+    if (s == state::later)
+      return io::pull_result::later;
     std::uint64_t c = m_cursor[a].load(std::memory_order_relaxed);
-    if (c >= m_per_accel) continue;
+    if (c >= m_per_accel)
+      continue;
     // The first sample of a batch needs its window; later ones ride on that check.
-    if (c % m_batch == 0 && !m_board.may_load(a, c / m_batch)) continue;
-    if (!m_cursor[a].compare_exchange_weak(c, c + 1, std::memory_order_relaxed)) continue;
+    if (c % m_batch == 0 && !m_board.may_load(a, c / m_batch))
+      continue;
+    if (!m_cursor[a].compare_exchange_weak(c, c + 1, std::memory_order_relaxed))
+      continue;
     m_hint.store(a, std::memory_order_relaxed);
     const std::uint64_t k = m_sampler.first_job(c / m_batch, m_first + a) + c % m_batch;
     job = unit_job(m_layout, m_per_record, m_sampler.sample(k), k);
@@ -80,4 +88,4 @@ void training_source::close() {
   notify();
 }
 
-}  // namespace dlsize::pipeline
+} // namespace dlsize::pipeline

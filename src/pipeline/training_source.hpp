@@ -22,7 +22,7 @@ namespace dlsize::pipeline {
 // A rank reads for its own accelerators only: global accelerators first .. first + count − 1 of
 // the sampler, which are accelerators 0 .. count − 1 of its board.
 class training_source : public io::job_source {
- public:
+public:
   training_source(const dataset::dataset_layout& layout, const sampler& s, const batch_board& board,
                   std::uint64_t first, std::uint64_t count);
 
@@ -35,7 +35,7 @@ class training_source : public io::job_source {
   // No more jobs (a stop): pull answers end.
   void close();
 
- private:
+private:
   enum class state { job, later, end };
   // The accelerator to take a sample from next, or later/end.
   state pick(std::uint64_t& accelerator) const;
@@ -43,13 +43,13 @@ class training_source : public io::job_source {
   const dataset::dataset_layout& m_layout;
   const sampler& m_sampler;
   const batch_board& m_board;
-  std::uint64_t m_first, m_accels, m_batch, m_per_accel;  // jobs per accelerator over the run
+  std::uint64_t m_first, m_accels, m_batch, m_per_accel; // jobs per accelerator over the run
   bool m_per_record;
-  std::unique_ptr<std::atomic<std::uint64_t>[]> m_cursor;  // per accelerator: its next job
-  std::atomic<std::uint64_t> m_hint{0};  // the accelerator whose batch is being pulled
+  std::unique_ptr<std::atomic<std::uint64_t>[]> m_cursor; // per accelerator: its next job
+  std::atomic<std::uint64_t> m_hint{0}; // the accelerator whose batch is being pulled
   std::atomic<bool> m_closed{false};
   std::mutex m_m;
   std::condition_variable m_cv;
 };
 
-}  // namespace dlsize::pipeline
+} // namespace dlsize::pipeline

@@ -68,7 +68,8 @@ void html_page::list(const std::vector<std::string>& items, std::string_view css
 
 void html_page::list(const nlohmann::json& items, std::string_view css_class) {
   std::vector<std::string> text;
-  for (const auto& i : items) text.push_back(i.is_string() ? i.get<std::string>() : i.dump());
+  for (const auto& i : items)
+    text.push_back(i.is_string() ? i.get<std::string>() : i.dump());
   list(text, css_class);
 }
 

@@ -12,7 +12,10 @@
 namespace dlsize::report {
 
 nlohmann::json report_header(const std::string& kind, const nlohmann::json& command_line) {
-  return {{"schema", kReportSchema}, {"kind", kind}, {"created_at", utc_now()}, {"tool", tool_json()},
+  return {{"schema", kReportSchema},
+          {"kind", kind},
+          {"created_at", utc_now()},
+          {"tool", tool_json()},
           {"command_line", command_line}};
 }
 
@@ -26,7 +29,8 @@ nlohmann::json tool_json() {
             {"psync", true},
             {"crc32c", crc32c_hardware() ? "sse4.2" : "table"},
             {"mpi", DLSIZE_HAVE_MPI != 0},
-            {"mpi_library", DLSIZE_HAVE_MPI ? nlohmann::json(DLSIZE_MPI_VERSION) : nlohmann::json(nullptr)},
+            {"mpi_library",
+             DLSIZE_HAVE_MPI ? nlohmann::json(DLSIZE_MPI_VERSION) : nlohmann::json(nullptr)},
             {"cuda", DLSIZE_HAVE_CUDA != 0}}}};
 }
 
@@ -35,15 +39,18 @@ std::vector<std::string> feature_lines() {
       std::string("io_uring: yes (liburing ") + DLSIZE_LIBURING_VERSION + ")",
       "psync: yes",
       fmt::format("crc32c: {}", crc32c_hardware() ? "sse4.2" : "table"),
-      DLSIZE_HAVE_MPI ? fmt::format("mpi: yes ({}; launch with mpiexec.mpich or srun --mpi=pmi2)", DLSIZE_MPI_VERSION)
+      DLSIZE_HAVE_MPI ? fmt::format("mpi: yes ({}; launch with mpiexec.mpich or srun --mpi=pmi2)",
+                                    DLSIZE_MPI_VERSION)
                       : "mpi: no (not built; install mpich and libmpich-dev, then reconfigure)",
-      DLSIZE_HAVE_CUDA ? "cuda: yes" : "cuda: no (not built; configure with the CUDA toolkit, cuDNN and NCCL)",
+      DLSIZE_HAVE_CUDA ? "cuda: yes"
+                       : "cuda: no (not built; configure with the CUDA toolkit, cuDNN and NCCL)",
   };
 }
 
 nlohmann::json command_line_json(int argc, const char* const* argv) {
   nlohmann::json a = nlohmann::json::array();
-  for (int i = 0; i < argc; ++i) a.push_back(argv[i]);
+  for (int i = 0; i < argc; ++i)
+    a.push_back(argv[i]);
   return a;
 }
 
@@ -67,4 +74,4 @@ void write_report(const std::filesystem::path& path, const nlohmann::json& repor
   write_file_atomic(path, report.dump(2) + "\n");
 }
 
-}  // namespace dlsize::report
+} // namespace dlsize::report

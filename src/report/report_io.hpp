@@ -27,4 +27,4 @@ std::string utc_now();
 
 void write_report(const std::filesystem::path& path, const nlohmann::json& report);
 
-}  // namespace dlsize::report
+} // namespace dlsize::report

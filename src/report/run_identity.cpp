@@ -71,9 +71,11 @@ std::vector<std::string> setting_differences(const nlohmann::json& a, const std:
 }
 
 const std::set<std::string>& backend_settings() {
-  static const std::set<std::string> keys = {"dataset",       "out",    "generate",        "quiet",
-                                             "max-read-rate", "config", "sample-interval", "seed",
-                                             "accelerators-per-rank", "rank-timeout"};
+  static const std::set<std::string> keys = {
+      "dataset",         "out",           "generate",
+      "quiet",           "max-read-rate", "config",
+      "sample-interval", "seed",          "accelerators-per-rank",
+      "rank-timeout"};
   return keys;
 }
 

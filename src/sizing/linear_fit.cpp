@@ -9,20 +9,24 @@
 namespace dlsize::sizing {
 
 double linear_fit::confidence_half_width(double x) const {
-  if (n < 3) return std::numeric_limits<double>::quiet_NaN();
+  if (n < 3)
+    return std::numeric_limits<double>::quiet_NaN();
   const double d = x - mean_x;
   return t975 * residual_stdev * std::sqrt(1.0 / static_cast<double>(n) + d * d / sxx);
 }
 
 double linear_fit::prediction_half_width(double x) const {
-  if (n < 3) return std::numeric_limits<double>::quiet_NaN();
+  if (n < 3)
+    return std::numeric_limits<double>::quiet_NaN();
   const double d = x - mean_x;
   return t975 * residual_stdev * std::sqrt(1.0 + 1.0 / static_cast<double>(n) + d * d / sxx);
 }
 
 linear_fit fit_line(const std::vector<double>& x, const std::vector<double>& y) {
-  if (x.size() != y.size()) throw usage_error("fit: x and y differ in length");
-  if (x.size() < 2) throw usage_error("fit: at least two points are needed");
+  if (x.size() != y.size())
+    throw usage_error("fit: x and y differ in length");
+  if (x.size() < 2)
+    throw usage_error("fit: at least two points are needed");
   linear_fit f;
   f.n = x.size();
   const double n = static_cast<double>(f.n);
@@ -39,7 +43,8 @@ linear_fit fit_line(const std::vector<double>& x, const std::vector<double>& y) 
     sxy += (x[i] - f.mean_x) * (y[i] - my);
     syy += (y[i] - my) * (y[i] - my);
   }
-  if (f.sxx == 0) throw usage_error("fit: every point has the same x; at least two distinct x are needed");
+  if (f.sxx == 0)
+    throw usage_error("fit: every point has the same x; at least two distinct x are needed");
   f.slope = sxy / f.sxx;
   f.intercept = my - f.slope * f.mean_x;
   for (std::size_t i = 0; i < f.n; ++i) {
@@ -60,4 +65,4 @@ linear_fit fit_line(const std::vector<double>& x, const std::vector<double>& y) 
   return f;
 }
 
-}  // namespace dlsize::sizing
+} // namespace dlsize::sizing

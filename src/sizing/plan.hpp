@@ -22,8 +22,8 @@ struct plan_inputs {
   config::accelerator_spec accelerator;
   double au_threshold = 0.9;
   double storage_bandwidth = 0;   // bytes/s; 0: not given
-  std::uint64_t accelerators = 0;  // 0: not given
-  std::uint64_t client_ram = 0;    // bytes per client; 0: not given
+  std::uint64_t accelerators = 0; // 0: not given
+  std::uint64_t client_ram = 0;   // bytes per client; 0: not given
   std::uint64_t clients = 1;
 };
 
@@ -31,4 +31,4 @@ struct plan_inputs {
 // (no finite demand).
 nlohmann::json make_plan(const plan_inputs& in);
 
-}  // namespace dlsize::sizing
+} // namespace dlsize::sizing

@@ -8,4 +8,4 @@ double student_t_cdf(double t, double df);
 // tables to their 4 decimals, within 1e-6 near the median).
 double student_t_quantile(double p, double df);
 
-}  // namespace dlsize::sizing
+} // namespace dlsize::sizing

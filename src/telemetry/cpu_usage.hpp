@@ -22,11 +22,11 @@ struct cpu_usage {
   double wall_s = 0;
   double process_user_s = 0;
   double process_system_s = 0;
-  double process_utilization = 0;  // CPU s / wall s
-  double host_utilization = 0;     // 0..1
+  double process_utilization = 0; // CPU s / wall s
+  double host_utilization = 0;    // 0..1
   nlohmann::json to_json() const;
 };
 
 cpu_usage cpu_between(const cpu_snapshot& a, const cpu_snapshot& b);
 
-}  // namespace dlsize::telemetry
+} // namespace dlsize::telemetry

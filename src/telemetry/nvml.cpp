@@ -24,7 +24,7 @@ struct nvml_memory {
 };
 constexpr nvml_return kSuccess = 0;
 
-}  // namespace
+} // namespace
 
 struct nvml::api {
   nvml_return (*init)();
@@ -77,19 +77,24 @@ nvml::nvml(const std::string& library) : m_library(library) {
     return;
   }
   unsigned n = 0;
-  if (m_api->count(&n) != kSuccess) n = 0;
+  if (m_api->count(&n) != kSuccess)
+    n = 0;
   for (unsigned i = 0; i < n; ++i) {
     nvml_device d = nullptr;
-    if (m_api->handle_by_index(i, &d) == kSuccess) m_devices.push_back(d);
+    if (m_api->handle_by_index(i, &d) == kSuccess)
+      m_devices.push_back(d);
   }
   m_ok = true;
-  if (m_devices.empty()) m_reason = "NVML found no GPU";
+  if (m_devices.empty())
+    m_reason = "NVML found no GPU";
 }
 
 nvml::~nvml() {
-  if (m_ok) m_api->shutdown();
+  if (m_ok)
+    m_api->shutdown();
   delete m_api;
-  if (m_lib) dlclose(m_lib);
+  if (m_lib)
+    dlclose(m_lib);
 }
 
 nlohmann::json nvml::devices() const {
@@ -101,7 +106,8 @@ nlohmann::json nvml::devices() const {
     m_api->memory(m_devices[i], &mem);
     nlohmann::json d = {{"index", i}, {"name", name}, {"memory_bytes", mem.total}};
     api::pci_info pci{};
-    if (m_api->pci && m_api->pci(m_devices[i], &pci) == kSuccess) d["pci_bus_id"] = pci.bus_id;
+    if (m_api->pci && m_api->pci(m_devices[i], &pci) == kSuccess)
+      d["pci_bus_id"] = pci.bus_id;
     out.push_back(std::move(d));
   }
   return out;
@@ -117,25 +123,33 @@ nlohmann::json nvml::sample() const {
       s["memory_utilization"] = u.memory / 100.0;
     }
     nvml_memory mem{};
-    if (m_api->memory(m_devices[i], &mem) == kSuccess) s["memory_used_bytes"] = mem.used;
+    if (m_api->memory(m_devices[i], &mem) == kSuccess)
+      s["memory_used_bytes"] = mem.used;
     unsigned kbs = 0;
-    if (m_api->pcie(m_devices[i], 1, &kbs) == kSuccess) s["pcie_rx_bytes_per_s"] = kbs * 1024.0;
-    if (m_api->pcie(m_devices[i], 0, &kbs) == kSuccess) s["pcie_tx_bytes_per_s"] = kbs * 1024.0;
+    if (m_api->pcie(m_devices[i], 1, &kbs) == kSuccess)
+      s["pcie_rx_bytes_per_s"] = kbs * 1024.0;
+    if (m_api->pcie(m_devices[i], 0, &kbs) == kSuccess)
+      s["pcie_tx_bytes_per_s"] = kbs * 1024.0;
     unsigned mw = 0;
-    if (m_api->power(m_devices[i], &mw) == kSuccess) s["power_w"] = mw / 1000.0;
+    if (m_api->power(m_devices[i], &mw) == kSuccess)
+      s["power_w"] = mw / 1000.0;
     unsigned long long mj = 0;
-    if (m_api->energy && m_api->energy(m_devices[i], &mj) == kSuccess) s["energy_j"] = static_cast<double>(mj) / 1000.0;
+    if (m_api->energy && m_api->energy(m_devices[i], &mj) == kSuccess)
+      s["energy_j"] = static_cast<double>(mj) / 1000.0;
     out.push_back(std::move(s));
   }
   return out;
 }
 
 int nvml::index_of_pci_bus_id(const std::string& bus_id) const {
-  if (!m_ok || !m_api->by_bus_id) return -1;
+  if (!m_ok || !m_api->by_bus_id)
+    return -1;
   nvml_device d = nullptr;
-  if (m_api->by_bus_id(bus_id.c_str(), &d) != kSuccess) return -1;
+  if (m_api->by_bus_id(bus_id.c_str(), &d) != kSuccess)
+    return -1;
   for (std::size_t i = 0; i < m_devices.size(); ++i)
-    if (m_devices[i] == d) return static_cast<int>(i);
+    if (m_devices[i] == d)
+      return static_cast<int>(i);
   return -1;
 }
 
@@ -148,10 +162,12 @@ nlohmann::json nvml::summarize(const nlohmann::json& points) {
   };
   std::vector<acc> gpus;
   for (const auto& p : points) {
-    if (!p.is_object() || !p.contains("gpus")) continue;
+    if (!p.is_object() || !p.contains("gpus"))
+      continue;
     for (const auto& g : p["gpus"]) {
       const auto i = g.value("index", std::size_t{0});
-      if (i >= gpus.size()) gpus.resize(i + 1);
+      if (i >= gpus.size())
+        gpus.resize(i + 1);
       acc& a = gpus[i];
       auto add = [&](const char* key, double& sum, std::uint64_t& n) {
         if (g.contains(key)) {
@@ -162,27 +178,33 @@ nlohmann::json nvml::summarize(const nlohmann::json& points) {
       add("utilization", a.util, a.n_util);
       add("pcie_rx_bytes_per_s", a.rx, a.n_rx);
       add("power_w", a.power, a.n_power);
-      if (g.contains("memory_used_bytes")) a.mem_max = std::max(a.mem_max, g["memory_used_bytes"].get<double>());
+      if (g.contains("memory_used_bytes"))
+        a.mem_max = std::max(a.mem_max, g["memory_used_bytes"].get<double>());
       if (g.contains("energy_j")) {
-        if (a.energy_first.is_null()) a.energy_first = g["energy_j"];
+        if (a.energy_first.is_null())
+          a.energy_first = g["energy_j"];
         a.energy_last = g["energy_j"];
       }
     }
   }
-  auto mean = [](double sum, std::uint64_t n) { return n ? nlohmann::json(sum / static_cast<double>(n)) : nlohmann::json(nullptr); };
+  auto mean = [](double sum, std::uint64_t n) {
+    return n ? nlohmann::json(sum / static_cast<double>(n)) : nlohmann::json(nullptr);
+  };
   nlohmann::json out = nlohmann::json::array();
   for (std::size_t i = 0; i < gpus.size(); ++i) {
     const acc& a = gpus[i];
-    out.push_back({{"index", i},
-                   {"utilization_mean", mean(a.util, a.n_util)},
-                   {"memory_used_max_bytes", a.mem_max < 0 ? nlohmann::json(nullptr) : nlohmann::json(a.mem_max)},
-                   {"pcie_rx_bytes_per_s_mean", mean(a.rx, a.n_rx)},
-                   {"power_w_mean", mean(a.power, a.n_power)},
-                   {"energy_j", a.energy_first.is_null()
-                                    ? nlohmann::json(nullptr)
-                                    : nlohmann::json(a.energy_last.get<double>() - a.energy_first.get<double>())}});
+    out.push_back(
+        {{"index", i},
+         {"utilization_mean", mean(a.util, a.n_util)},
+         {"memory_used_max_bytes",
+          a.mem_max < 0 ? nlohmann::json(nullptr) : nlohmann::json(a.mem_max)},
+         {"pcie_rx_bytes_per_s_mean", mean(a.rx, a.n_rx)},
+         {"power_w_mean", mean(a.power, a.n_power)},
+         {"energy_j", a.energy_first.is_null() ? nlohmann::json(nullptr)
+                                               : nlohmann::json(a.energy_last.get<double>() -
+                                                                a.energy_first.get<double>())}});
   }
   return out;
 }
 
-}  // namespace dlsize::telemetry
+} // namespace dlsize::telemetry

@@ -10,8 +10,8 @@
 namespace dlsize::telemetry {
 
 class nvml {
- public:
-  nvml() : nvml("libnvidia-ml.so.1") {}  // loads and initializes NVML if it is there
+public:
+  nvml() : nvml("libnvidia-ml.so.1") {} // loads and initializes NVML if it is there
   // The same with another library file (tests); never throws.
   explicit nvml(const std::string& library);
   ~nvml();
@@ -24,7 +24,8 @@ class nvml {
   nlohmann::json devices() const;
   // {"available", "reason"} for the report.
   nlohmann::json status() const {
-    return {{"available", m_ok}, {"reason", m_reason.empty() ? nlohmann::json(nullptr) : nlohmann::json(m_reason)}};
+    return {{"available", m_ok},
+            {"reason", m_reason.empty() ? nlohmann::json(nullptr) : nlohmann::json(m_reason)}};
   }
   // One sample per GPU: utilization, memory used, PCIe rx/tx bytes/s, power W, energy J.
   nlohmann::json sample() const;
@@ -38,7 +39,7 @@ class nvml {
   // skipped; an array, empty without samples.
   static nlohmann::json summarize(const nlohmann::json& points);
 
- private:
+private:
   struct api;
   void* m_lib = nullptr;
   api* m_api = nullptr;
@@ -48,4 +49,4 @@ class nvml {
   std::vector<void*> m_devices;
 };
 
-}  // namespace dlsize::telemetry
+} // namespace dlsize::telemetry

@@ -14,15 +14,17 @@ nlohmann::json sampler::point() {
   nlohmann::json p = {{"cpu_process", u.process_utilization}, {"cpu_host", u.host_utilization}};
   if (m_storage.available()) {
     const auto sb = m_storage.read_bytes();
-    p["storage_read_bytes_per_s"] = u.wall_s > 0 ? static_cast<double>(sb - m_last_storage) / u.wall_s : 0.0;
+    p["storage_read_bytes_per_s"] =
+        u.wall_s > 0 ? static_cast<double>(sb - m_last_storage) / u.wall_s : 0.0;
     m_last_storage = sb;
   }
   const auto mem = memory_json();
   p["page_cache_bytes"] = mem["page_cache_bytes"];
   p["available_bytes"] = mem["available_bytes"];
-  if (m_gpus.available() && !m_gpus.devices().empty()) p["gpus"] = m_gpus.sample();
+  if (m_gpus.available() && !m_gpus.devices().empty())
+    p["gpus"] = m_gpus.sample();
   m_last_cpu = cpu;
   return p;
 }
 
-}  // namespace dlsize::telemetry
+} // namespace dlsize::telemetry

@@ -15,7 +15,7 @@
 namespace dlsize::telemetry {
 
 class sampler {
- public:
+public:
   sampler(const sysinfo::mount_info& mount, const nvml& gpus);
   // {"cpu_process", "cpu_host", "storage_read_bytes_per_s"?, "page_cache_bytes",
   //  "available_bytes", "gpus"?} over the time since the previous point (or construction).
@@ -24,11 +24,11 @@ class sampler {
   // Storage bytes since construction.
   std::uint64_t storage_bytes() const { return m_storage.read_bytes() - m_storage0; }
 
- private:
+private:
   storage_counter m_storage;
   const nvml& m_gpus;
   std::uint64_t m_storage0 = 0, m_last_storage = 0;
   cpu_snapshot m_last_cpu;
 };
 
-}  // namespace dlsize::telemetry
+} // namespace dlsize::telemetry

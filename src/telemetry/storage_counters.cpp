@@ -1,9 +1,9 @@
 #include "telemetry/storage_counters.hpp"
 
 #include <charconv>
-#include <vector>
 #include <fstream>
 #include <sstream>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -27,27 +27,31 @@ std::vector<std::string_view> fields(std::string_view line) {
   std::vector<std::string_view> out;
   std::size_t i = 0;
   while (i < line.size()) {
-    while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
+    while (i < line.size() && (line[i] == ' ' || line[i] == '\t'))
+      ++i;
     std::size_t j = i;
-    while (j < line.size() && line[j] != ' ' && line[j] != '\t') ++j;
-    if (j > i) out.push_back(line.substr(i, j - i));
+    while (j < line.size() && line[j] != ' ' && line[j] != '\t')
+      ++j;
+    if (j > i)
+      out.push_back(line.substr(i, j - i));
     i = j;
   }
   return out;
 }
 
-template <typename F>
-void for_each_line(std::string_view text, F&& f) {
+template <typename F> void for_each_line(std::string_view text, F&& f) {
   while (!text.empty()) {
     const auto nl = text.find('\n');
     const auto line = text.substr(0, nl);
-    if (f(line)) return;
-    if (nl == std::string_view::npos) return;
+    if (f(line))
+      return;
+    if (nl == std::string_view::npos)
+      return;
     text.remove_prefix(nl + 1);
   }
 }
 
-}  // namespace
+} // namespace
 
 std::optional<std::uint64_t> diskstats_read_bytes(std::string_view diskstats, unsigned major,
                                                   unsigned minor, std::string* name) {
@@ -59,7 +63,8 @@ std::optional<std::uint64_t> diskstats_read_bytes(std::string_view diskstats, un
     if (f.size() >= 6 && to_u64(f[0], ma) && to_u64(f[1], mi) && ma == major && mi == minor &&
         to_u64(f[5], sectors)) {
       result = sectors * 512;
-      if (name) *name = std::string(f[2]);
+      if (name)
+        *name = std::string(f[2]);
       return true;
     }
     return false;
@@ -111,15 +116,18 @@ storage_counter::storage_counter(sysinfo::mount_info mount) : m_mount(std::move(
     }
     return;
   }
-  if (m_mount.major == 0) return;  // no block device behind it
+  if (m_mount.major == 0)
+    return; // no block device behind it
   std::string name;
   if (diskstats_read_bytes(slurp("/proc/diskstats"), m_mount.major, m_mount.minor, &name))
     m_source = "diskstats " + name;
 }
 
 std::uint64_t storage_counter::read_bytes() const {
-  if (m_source.empty()) return 0;
-  if (m_nfs) return nfs_server_read_bytes(slurp("/proc/self/mountstats"), m_mount.mount_point).value_or(0);
+  if (m_source.empty())
+    return 0;
+  if (m_nfs)
+    return nfs_server_read_bytes(slurp("/proc/self/mountstats"), m_mount.mount_point).value_or(0);
   return diskstats_read_bytes(slurp("/proc/diskstats"), m_mount.major, m_mount.minor).value_or(0);
 }
 
@@ -129,8 +137,9 @@ nlohmann::json memory_json() {
     auto v = meminfo_bytes(mi, k);
     return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
   };
-  return {{"page_cache_bytes", get("Cached")}, {"available_bytes", get("MemAvailable")},
+  return {{"page_cache_bytes", get("Cached")},
+          {"available_bytes", get("MemAvailable")},
           {"free_bytes", get("MemFree")}};
 }
 
-}  // namespace dlsize::telemetry
+} // namespace dlsize::telemetry

@@ -26,14 +26,14 @@ std::optional<std::uint64_t> meminfo_bytes(std::string_view meminfo, std::string
 // Reads the counter that fits a mount: NFS mountstats for nfs/nfs4, diskstats for a block
 // device, none otherwise (overlay, tmpfs, FUSE).
 class storage_counter {
- public:
+public:
   explicit storage_counter(sysinfo::mount_info mount);
   bool available() const { return !m_source.empty(); }
   // "diskstats vda", "nfs mountstats /mnt/data", or "" when no counter fits.
   const std::string& source() const { return m_source; }
   std::uint64_t read_bytes() const;
 
- private:
+private:
   sysinfo::mount_info m_mount;
   std::string m_source;
   bool m_nfs = false;
@@ -42,4 +42,4 @@ class storage_counter {
 // Page cache and available memory now, for the report.
 nlohmann::json memory_json();
 
-}  // namespace dlsize::telemetry
+} // namespace dlsize::telemetry

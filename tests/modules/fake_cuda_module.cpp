@@ -10,8 +10,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <string>
 #include <mutex>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -49,7 +49,7 @@ struct dlsize_cuda_trainer {
   std::vector<std::vector<uint64_t>> staged; // bytes per sample and slot
   uint64_t steps = 0;
   int nranks = 0;
-  std::mutex m;  // the loader's threads and the step's, as with the real module
+  std::mutex m; // the loader's threads and the step's, as with the real module
 };
 
 namespace {
@@ -68,7 +68,8 @@ int32_t probe(dlsize_cuda_probe_result* out, dlsize_cuda_status* st) {
   out->device_count = n ? std::atoi(n) : 1;
   for (int32_t i = 0; i < out->device_count && i < DLSIZE_CUDA_MAX_DEVICES; ++i) {
     std::snprintf(out->devices[i].name, sizeof out->devices[i].name, "Fake GPU");
-    std::snprintf(out->devices[i].pci_bus_id, sizeof out->devices[i].pci_bus_id, "0000:%02x:00.0", i);
+    std::snprintf(out->devices[i].pci_bus_id, sizeof out->devices[i].pci_bus_id, "0000:%02x:00.0",
+                  i);
     out->devices[i].memory_bytes = 80ull << 30;
   }
   return DLSIZE_CUDA_OK;
@@ -175,10 +176,12 @@ int32_t stage_sample(dlsize_cuda_trainer* t, uint32_t slot, uint32_t index, uint
     return fail(st, DLSIZE_CUDA_BAD_ARGUMENT, "sample index %u of a batch of %u", index,
                 t->opt.batch_size);
   if (bytes == nullptr || length == 0 || offset + length > sample_length)
-    return fail(st, DLSIZE_CUDA_BAD_ARGUMENT, "sample %u: a piece of %llu bytes at %llu of %llu", index,
-                static_cast<unsigned long long>(length), static_cast<unsigned long long>(offset),
+    return fail(st, DLSIZE_CUDA_BAD_ARGUMENT, "sample %u: a piece of %llu bytes at %llu of %llu",
+                index, static_cast<unsigned long long>(length),
+                static_cast<unsigned long long>(offset),
                 static_cast<unsigned long long>(sample_length));
-  t->staged[slot][index] = sample_length < t->opt.sample_bytes_max ? sample_length : t->opt.sample_bytes_max;
+  t->staged[slot][index] =
+      sample_length < t->opt.sample_bytes_max ? sample_length : t->opt.sample_bytes_max;
   return DLSIZE_CUDA_OK;
 }
 

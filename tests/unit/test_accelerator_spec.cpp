@@ -15,8 +15,8 @@
 namespace {
 
 using namespace dlsize::config;
-using dlsize::test::usage_error_message;
 using Catch::Matchers::Contains;
+using dlsize::test::usage_error_message;
 
 nlohmann::json calibration() {
   return {{"schema", "dlsize.calibration/1"},
@@ -32,7 +32,7 @@ std::string calibration_error(const nlohmann::json& j) {
 
 using dlsize::test::temp_dir;
 
-}  // namespace
+} // namespace
 
 TEST_CASE("resolve_accelerator of emulated:h100 takes the resnet50 profile's preset",
           "[accelerator_spec]") {

@@ -23,16 +23,18 @@ struct close_on_exit {
   ~close_on_exit() { board.close(); }
 };
 
-}  // namespace
+} // namespace
 
 TEST_CASE("batch_board may_load allows only steps below taken + depth", "[batch_board]") {
   batch_board board(2, 3, 4);
   CHECK(board.depth() == 3);
-  for (std::uint64_t t = 0; t < 3; ++t) CHECK(board.may_load(0, t));
+  for (std::uint64_t t = 0; t < 3; ++t)
+    CHECK(board.may_load(0, t));
   CHECK_FALSE(board.may_load(0, 3));
   CHECK_FALSE(board.may_load(0, 10));
   // Taking step 0 moves accelerator 0's window by one; accelerator 1's stays.
-  for (std::uint64_t p = 0; p < 4; ++p) board.sample_done(0, 0, 1, false, 0);
+  for (std::uint64_t p = 0; p < 4; ++p)
+    board.sample_done(0, 0, 1, false, 0);
   REQUIRE(board.wait(0, 0).ready);
   board.take(0, 0);
   CHECK(board.may_load(0, 3));
@@ -41,8 +43,7 @@ TEST_CASE("batch_board may_load allows only steps below taken + depth", "[batch_
   CHECK(board.may_load(1, 2));
 }
 
-TEST_CASE("batch_board marks a batch ready only when all its samples are done",
-          "[batch_board]") {
+TEST_CASE("batch_board marks a batch ready only when all its samples are done", "[batch_board]") {
   batch_board board(1, 2, 4);
   board.sample_done(0, 0, 100, false, 10);
   board.sample_done(0, 0, 200, true, 20);
@@ -57,11 +58,10 @@ TEST_CASE("batch_board marks a batch ready only when all its samples are done",
   CHECK(b.ready);
   CHECK(b.bytes == 1000);
   CHECK(b.failed == 2);
-  CHECK(b.ready_ns == 40);  // the time of the last sample
+  CHECK(b.ready_ns == 40); // the time of the last sample
 }
 
-TEST_CASE("batch_board keeps batches of different slots and accelerators apart",
-          "[batch_board]") {
+TEST_CASE("batch_board keeps batches of different slots and accelerators apart", "[batch_board]") {
   batch_board board(2, 2, 2);
   // Samples may finish in any order across steps in the window.
   board.sample_done(0, 1, 5, false, 1);
@@ -97,7 +97,8 @@ TEST_CASE("batch_board wait returns not ready once the board is closed", "[batch
 TEST_CASE("batch_board take resets the slot so step t + depth accumulates from zero",
           "[batch_board]") {
   batch_board board(1, 2, 3);
-  for (int i = 0; i < 3; ++i) board.sample_done(0, 0, 1000, true, 1);
+  for (int i = 0; i < 3; ++i)
+    board.sample_done(0, 0, 1000, true, 1);
   const auto first = board.wait(0, 0);
   REQUIRE(first.ready);
   CHECK(first.bytes == 3000);
@@ -130,18 +131,22 @@ TEST_CASE("batch_board hands a consumer every step with its bytes while a produc
     std::thread producer([&] {
       for (std::uint64_t t = 0; t < kSteps; ++t) {
         while (!board.may_load(0, t)) {
-          if (stop.load()) return;
+          if (stop.load())
+            return;
           std::this_thread::yield();
         }
-        for (std::uint64_t p = 0; p < kBatch; ++p) board.sample_done(0, t, t * 100 + p, false, t);
+        for (std::uint64_t p = 0; p < kBatch; ++p)
+          board.sample_done(0, t, t * 100 + p, false, t);
       }
     });
     std::vector<std::uint64_t> wrong;
     std::uint64_t received = 0;
     for (std::uint64_t t = 0; t < kSteps; ++t) {
       const auto b = board.wait(0, t);
-      if (!b.ready) break;
-      if (b.bytes != expected(t) || b.failed != 0) wrong.push_back(t);
+      if (!b.ready)
+        break;
+      if (b.bytes != expected(t) || b.failed != 0)
+        wrong.push_back(t);
       ++received;
       board.take(0, t);
     }

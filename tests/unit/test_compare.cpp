@@ -7,62 +7,66 @@
 #include "test_support.hpp"
 
 #include "report/compare.hpp"
-#include "report/report_set.hpp"
 #include "report/report_io.hpp"
+#include "report/report_set.hpp"
 
 using namespace dlsize;
 using Catch::Matchers::Contains;
 
 namespace {
 
-report::loaded_report fake(const std::string& file, const std::string& path, double sps, double au, int seed,
-                           const std::string& workload = "resnet50") {
-  nlohmann::json r = {{"schema", report::kReportSchema},
-                      {"kind", "bench"},
-                      {"status", "complete"},
-                      {"config", {{"seed", seed}, {"queue-depth", 16}, {"dataset", path}}},
-                      {"workload", {{"name", workload}, {"accelerator", {{"type", "h100"}}}}},
-                      {"topology", {{"accelerators", 4}}},
-                      {"dataset", {{"path", path}, {"fs_type", "nfs4"}, {"samples", 1000}}},
-                      {"io", {{"max_read_rate", nullptr}, {"latency", {{"p50_s", 0.001}, {"p99_s", 0.004}}}}},
-                      {"summary",
-                       {{"samples_per_s", sps},
-                        {"samples_per_s_per_accelerator", sps / 4},
-                        {"accelerator_utilization", au},
-                        {"au_pass", au >= 0.9},
-                        {"read_bytes_per_s", sps * 1e5},
-                        {"data_wait", {{"p99_s", 0.01}}},
-                        {"cpu_utilization", {{"process", 0.5}}}}}};
+report::loaded_report fake(const std::string& file, const std::string& path, double sps, double au,
+                           int seed, const std::string& workload = "resnet50") {
+  nlohmann::json r = {
+      {"schema", report::kReportSchema},
+      {"kind", "bench"},
+      {"status", "complete"},
+      {"config", {{"seed", seed}, {"queue-depth", 16}, {"dataset", path}}},
+      {"workload", {{"name", workload}, {"accelerator", {{"type", "h100"}}}}},
+      {"topology", {{"accelerators", 4}}},
+      {"dataset", {{"path", path}, {"fs_type", "nfs4"}, {"samples", 1000}}},
+      {"io", {{"max_read_rate", nullptr}, {"latency", {{"p50_s", 0.001}, {"p99_s", 0.004}}}}},
+      {"summary",
+       {{"samples_per_s", sps},
+        {"samples_per_s_per_accelerator", sps / 4},
+        {"accelerator_utilization", au},
+        {"au_pass", au >= 0.9},
+        {"read_bytes_per_s", sps * 1e5},
+        {"data_wait", {{"p99_s", 0.01}}},
+        {"cpu_utilization", {{"process", 0.5}}}}}};
   return {file, r};
 }
 
 const nlohmann::json& metric(const nlohmann::json& c, const std::string& name) {
   for (const auto& m : c["metrics"])
-    if (m["metric"] == name) return m;
+    if (m["metric"] == name)
+      return m;
   throw std::runtime_error("no metric " + name);
 }
 
-}  // namespace
+} // namespace
 
 TEST_CASE("compare groups repeats by backend and takes medians and spreads", "[compare]") {
-  const auto c = report::compare_reports({fake("a1", "/a", 1000, 0.95, 1), fake("a2", "/a", 1100, 0.97, 2),
-                                          fake("a3", "/a", 900, 0.93, 3), fake("b1", "/b", 500, 0.5, 1),
-                                          fake("b2", "/b", 520, 0.52, 2), fake("b3", "/b", 480, 0.48, 3)});
+  const auto c =
+      report::compare_reports({fake("a1", "/a", 1000, 0.95, 1), fake("a2", "/a", 1100, 0.97, 2),
+                               fake("a3", "/a", 900, 0.93, 3), fake("b1", "/b", 500, 0.5, 1),
+                               fake("b2", "/b", 520, 0.52, 2), fake("b3", "/b", 480, 0.48, 3)});
   REQUIRE(c["backends"].size() == 2);
   const auto& a = c["backends"][0]["metrics"]["samples_per_s"];
   CHECK(a["median"].get<double>() == Approx(1000));
-  CHECK(a["spread"].get<double>() == Approx(0.2));  // (1100 − 900) / 1000
+  CHECK(a["spread"].get<double>() == Approx(0.2)); // (1100 − 900) / 1000
   CHECK(c["backends"][0]["au_passes"] == 3);
   CHECK(c["backends"][1]["au_passes"] == 0);
   const auto& d = metric(c, "samples_per_s")["against_first"][1];
   CHECK(d["delta"].get<double>() == Approx(-0.5));
-  CHECK(d["exceeds_spread"] == true);  // 50 % against spreads of 20 % and 8 %
+  CHECK(d["exceeds_spread"] == true); // 50 % against spreads of 20 % and 8 %
   CHECK(c["warnings"].empty());
 }
 
 TEST_CASE("compare says a difference inside the run-to-run spread is not one", "[compare]") {
-  const auto c = report::compare_reports({fake("a1", "/a", 1000, 0.95, 1), fake("a2", "/a", 1400, 0.97, 2),
-                                          fake("b1", "/b", 1100, 0.95, 1), fake("b2", "/b", 1300, 0.96, 2)});
+  const auto c =
+      report::compare_reports({fake("a1", "/a", 1000, 0.95, 1), fake("a2", "/a", 1400, 0.97, 2),
+                               fake("b1", "/b", 1100, 0.95, 1), fake("b2", "/b", 1300, 0.96, 2)});
   // Medians 1200 and 1200: no difference; the AU medians 0.96 against 0.955.
   const auto& d = metric(c, "accelerator_utilization")["against_first"][1];
   CHECK(d["exceeds_spread"] == false);
@@ -70,12 +74,15 @@ TEST_CASE("compare says a difference inside the run-to-run spread is not one", "
 
 TEST_CASE("compare refuses different workloads and accelerator counts", "[compare]") {
   CHECK_THAT(test::usage_error_message([] {
-               (void)report::compare_reports({fake("a", "/a", 1, 1, 1), fake("b", "/b", 1, 1, 1, "unet3d")});
+               (void)report::compare_reports(
+                   {fake("a", "/a", 1, 1, 1), fake("b", "/b", 1, 1, 1, "unet3d")});
              }),
              Contains("not the same load"));
   auto other = fake("b", "/b", 1, 1, 1);
   other.report["topology"]["accelerators"] = 8;
-  CHECK_THAT(test::usage_error_message([&] { (void)report::compare_reports({fake("a", "/a", 1, 1, 1), other}); }),
+  CHECK_THAT(test::usage_error_message([&] {
+               (void)report::compare_reports({fake("a", "/a", 1, 1, 1), other});
+             }),
              Contains("b runs resnet50 on 8"));
 }
 
@@ -91,12 +98,15 @@ TEST_CASE("compare warns when settings or seeds differ between backends", "[comp
 TEST_CASE("compare refuses datasets of another shape", "[compare]") {
   auto other = fake("b", "/b", 1, 1, 1);
   other.report["dataset"]["samples"] = 2000;
-  CHECK_THAT(test::usage_error_message([&] { (void)report::compare_reports({fake("a", "/a", 1, 1, 1), other}); }),
+  CHECK_THAT(test::usage_error_message([&] {
+               (void)report::compare_reports({fake("a", "/a", 1, 1, 1), other});
+             }),
              Contains("2000 samples"));
 }
 
 TEST_CASE("compare's table and HTML show every backend and metric", "[compare]") {
-  const auto c = report::compare_reports({fake("a1", "/a", 1000, 0.95, 1), fake("b1", "/b", 500, 0.5, 1)});
+  const auto c =
+      report::compare_reports({fake("a1", "/a", 1000, 0.95, 1), fake("b1", "/b", 500, 0.5, 1)});
   const auto t = report::compare_table(c);
   CHECK(t.header.size() == 3);
   CHECK(t.rows.back()[0] == "AU pass");
@@ -109,13 +119,25 @@ TEST_CASE("compare's table and HTML show every backend and metric", "[compare]")
 
 TEST_CASE("compare tells the same load spread over other nodes and ranks apart", "[compare]") {
   auto up = fake("up", "/a", 1000, 0.95, 1);
-  up.report["topology"] = {{"accelerators", 4}, {"ranks", 2}, {"nodes", 1}, {"ranks_per_node", 2}, {"accelerators_per_rank", 2}};
+  up.report["topology"] = {{"accelerators", 4},
+                           {"ranks", 2},
+                           {"nodes", 1},
+                           {"ranks_per_node", 2},
+                           {"accelerators_per_rank", 2}};
   auto out = fake("out", "/a", 900, 0.9, 1);
-  out.report["topology"] = {{"accelerators", 4}, {"ranks", 4}, {"nodes", 2}, {"ranks_per_node", 2}, {"accelerators_per_rank", 1}};
+  out.report["topology"] = {{"accelerators", 4},
+                            {"ranks", 4},
+                            {"nodes", 2},
+                            {"ranks_per_node", 2},
+                            {"accelerators_per_rank", 1}};
   const auto c = report::compare_reports({up, out});
   REQUIRE(c["backends"].size() == 2);
-  CHECK_THAT(c["backends"][0]["backend"].get<std::string>(), Contains("1 node × 2 ranks × 2 accelerators"));
-  CHECK_THAT(c["backends"][1]["backend"].get<std::string>(), Contains("2 nodes × 2 ranks × 1 accelerator"));
+  CHECK_THAT(c["backends"][0]["backend"].get<std::string>(),
+             Contains("1 node × 2 ranks × 2 accelerators"));
+  CHECK_THAT(c["backends"][1]["backend"].get<std::string>(),
+             Contains("2 nodes × 2 ranks × 1 accelerator"));
   // Without a difference in topology the label is the backend's alone.
-  CHECK(report::compare_reports({fake("a", "/a", 1, 1, 1), fake("b", "/b", 1, 1, 2)})["backends"][0]["backend"] == "/a (nfs4)");
+  CHECK(report::compare_reports(
+            {fake("a", "/a", 1, 1, 1), fake("b", "/b", 1, 1, 2)})["backends"][0]["backend"] ==
+        "/a (nfs4)");
 }

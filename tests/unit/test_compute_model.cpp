@@ -12,20 +12,23 @@
 
 namespace {
 
+using Catch::Matchers::Contains;
 using dlsize::accel::compute_model;
 using dlsize::test::usage_error_message;
-using Catch::Matchers::Contains;
 
 std::vector<std::uint64_t> draws(compute_model& m, std::size_t n) {
   std::vector<std::uint64_t> out;
   out.reserve(n);
-  for (std::size_t i = 0; i < n; ++i) out.push_back(m.draw_ns());
+  for (std::size_t i = 0; i < n; ++i)
+    out.push_back(m.draw_ns());
   return out;
 }
 
-std::uint64_t to_ns(double s) { return static_cast<std::uint64_t>(std::llround(s * 1e9)); }
+std::uint64_t to_ns(double s) {
+  return static_cast<std::uint64_t>(std::llround(s * 1e9));
+}
 
-}  // namespace
+} // namespace
 
 TEST_CASE("compute_model without a spread draws exactly the mean, rounded to ns",
           "[compute_model]") {
@@ -34,7 +37,8 @@ TEST_CASE("compute_model without a spread draws exactly the mean, rounded to ns"
     compute_model m(mean, 0.0, 7);
     CHECK(m.mean_s() == mean);
     CHECK(m.stdev_s() == 0.0);
-    for (const std::uint64_t d : draws(m, 100)) CHECK(d == to_ns(mean));
+    for (const std::uint64_t d : draws(m, 100))
+      CHECK(d == to_ns(mean));
   }
 }
 
@@ -72,7 +76,7 @@ TEST_CASE("compute_model draws stay within mean ± 3 sigma", "[compute_model]") 
     at_lo += d <= lo + 1 ? 1 : 0;
     at_hi += d + 1 >= hi ? 1 : 0;
   }
-  CHECK(min + 1 >= lo);  // 1 ns of rounding either way
+  CHECK(min + 1 >= lo); // 1 ns of rounding either way
   CHECK(max <= hi + 1);
   // About 0.13 % of a normal lies beyond each 3σ bound (~27 draws): clipped onto the bound.
   CHECK(at_lo > 5);

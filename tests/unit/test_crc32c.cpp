@@ -17,11 +17,12 @@ namespace {
 std::vector<unsigned char> random_bytes(std::size_t n, std::uint64_t seed) {
   std::mt19937_64 gen(seed);
   std::vector<unsigned char> v(n);
-  for (auto& b : v) b = static_cast<unsigned char>(gen() & 0xff);
+  for (auto& b : v)
+    b = static_cast<unsigned char>(gen() & 0xff);
   return v;
 }
 
-}  // namespace
+} // namespace
 
 TEST_CASE("crc32c of \"123456789\" is the Castagnoli check value 0xE3069283", "[crc32c]") {
   constexpr std::string_view text = "123456789";
@@ -34,9 +35,11 @@ TEST_CASE("crc32c matches the RFC 3720 test vectors for 32-byte buffers", "[crc3
   CHECK(dlsize::crc32c(0, buf.data(), buf.size()) == 0x8A9136AAu);
   buf.fill(0xFF);
   CHECK(dlsize::crc32c(0, buf.data(), buf.size()) == 0x62A8AB43u);
-  for (std::size_t i = 0; i < buf.size(); ++i) buf[i] = static_cast<unsigned char>(i);
+  for (std::size_t i = 0; i < buf.size(); ++i)
+    buf[i] = static_cast<unsigned char>(i);
   CHECK(dlsize::crc32c(0, buf.data(), buf.size()) == 0x46DD794Eu);
-  for (std::size_t i = 0; i < buf.size(); ++i) buf[i] = static_cast<unsigned char>(31 - i);
+  for (std::size_t i = 0; i < buf.size(); ++i)
+    buf[i] = static_cast<unsigned char>(31 - i);
   CHECK(dlsize::crc32c(0, buf.data(), buf.size()) == 0x113FDB5Cu);
 }
 
@@ -55,7 +58,8 @@ TEST_CASE("crc32c extended piece by piece over random split points equals the on
     // Between 2 and 9 pieces with random (mostly unaligned) boundaries.
     const int pieces = 2 + static_cast<int>(gen() % 8);
     std::vector<std::size_t> cuts{0, data.size()};
-    for (int i = 1; i < pieces; ++i) cuts.push_back(static_cast<std::size_t>(gen() % (data.size() + 1)));
+    for (int i = 1; i < pieces; ++i)
+      cuts.push_back(static_cast<std::size_t>(gen() % (data.size() + 1)));
     std::sort(cuts.begin(), cuts.end());
     std::uint32_t crc = 0;
     for (std::size_t i = 0; i + 1 < cuts.size(); ++i)
@@ -92,7 +96,8 @@ TEST_CASE("crc32c changes when any single bit of the input flips", "[crc32c]") {
       data[i] = static_cast<unsigned char>(data[i] ^ (1u << bit));
       const std::uint32_t flipped = dlsize::crc32c(0, data.data(), data.size());
       data[i] = static_cast<unsigned char>(data[i] ^ (1u << bit));
-      if (flipped == original) FAIL("bit " << bit << " of byte " << i << " went undetected");
+      if (flipped == original)
+        FAIL("bit " << bit << " of byte " << i << " went undetected");
     }
   }
   CHECK(dlsize::crc32c(0, data.data(), data.size()) == original);

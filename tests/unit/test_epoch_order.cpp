@@ -15,14 +15,16 @@ namespace {
 using dlsize::pipeline::epoch_permutation;
 
 bool is_permutation_of_iota(std::vector<std::uint32_t> p, std::uint64_t n) {
-  if (p.size() != n) return false;
+  if (p.size() != n)
+    return false;
   std::sort(p.begin(), p.end());
   for (std::uint64_t i = 0; i < n; ++i)
-    if (p[static_cast<std::size_t>(i)] != i) return false;
+    if (p[static_cast<std::size_t>(i)] != i)
+      return false;
   return true;
 }
 
-}  // namespace
+} // namespace
 
 TEST_CASE("epoch_permutation returns every unit exactly once", "[epoch_order]") {
   for (const std::uint64_t n : {0ull, 1ull, 2ull, 3ull, 10ull, 1000ull, 12345ull}) {
@@ -43,13 +45,15 @@ TEST_CASE("epoch_permutation is reproducible for a seed and epoch", "[epoch_orde
 
 TEST_CASE("epoch_permutation differs from one epoch to the next", "[epoch_order]") {
   std::set<std::vector<std::uint32_t>> seen;
-  for (std::uint64_t epoch = 0; epoch < 50; ++epoch) seen.insert(epoch_permutation(200, 42, epoch));
+  for (std::uint64_t epoch = 0; epoch < 50; ++epoch)
+    seen.insert(epoch_permutation(200, 42, epoch));
   CHECK(seen.size() == 50);
 }
 
 TEST_CASE("epoch_permutation differs across seeds for the same epoch", "[epoch_order]") {
   std::set<std::vector<std::uint32_t>> seen;
-  for (std::uint64_t seed = 0; seed < 50; ++seed) seen.insert(epoch_permutation(200, seed, 3));
+  for (std::uint64_t seed = 0; seed < 50; ++seed)
+    seen.insert(epoch_permutation(200, seed, 3));
   CHECK(seen.size() == 50);
 }
 
@@ -57,9 +61,10 @@ TEST_CASE("epoch_permutation actually shuffles: few units keep their place", "[e
   for (std::uint64_t epoch = 0; epoch < 10; ++epoch) {
     const auto p = epoch_permutation(1000, 7, epoch);
     std::size_t fixed = 0;
-    for (std::size_t i = 0; i < p.size(); ++i) fixed += p[i] == i ? 1 : 0;
+    for (std::size_t i = 0; i < p.size(); ++i)
+      fixed += p[i] == i ? 1 : 0;
     INFO("epoch " << epoch);
-    CHECK(fixed < 10);  // about 1 expected for a uniform shuffle
+    CHECK(fixed < 10); // about 1 expected for a uniform shuffle
   }
 }
 
@@ -67,7 +72,8 @@ TEST_CASE("epoch_permutation draws all orders of a small set about equally often
           "[epoch_order]") {
   // 24 orders of 4 units over 24000 epochs: about 1000 each (standard deviation ~31).
   std::map<std::vector<std::uint32_t>, int> counts;
-  for (std::uint64_t epoch = 0; epoch < 24000; ++epoch) ++counts[epoch_permutation(4, 123, epoch)];
+  for (std::uint64_t epoch = 0; epoch < 24000; ++epoch)
+    ++counts[epoch_permutation(4, 123, epoch)];
   CHECK(counts.size() == 24);
   for (const auto& [perm, n] : counts) {
     INFO("order " << perm[0] << perm[1] << perm[2] << perm[3]);

@@ -15,8 +15,8 @@ namespace {
 
 using dlsize::histogram;
 
-const double kQuantiles[] = {0.0, 0.001, 0.01, 0.05, 0.1, 0.25, 0.5,
-                             0.75, 0.9, 0.95, 0.99, 0.999, 1.0};
+const double kQuantiles[] = {0.0,  0.001, 0.01, 0.05, 0.1,   0.25, 0.5,
+                             0.75, 0.9,   0.95, 0.99, 0.999, 1.0};
 
 // Log-uniform latencies between lo and hi nanoseconds.
 std::vector<std::uint64_t> log_uniform(std::size_t n, double lo, double hi, std::uint64_t seed) {
@@ -34,13 +34,15 @@ std::vector<std::uint64_t> log_uniform(std::size_t n, double lo, double hi, std:
 // The nearest-rank quantile of sorted values: the ceil(q * n)-th smallest (at least the first).
 std::uint64_t nearest_rank(const std::vector<std::uint64_t>& sorted, double q) {
   auto rank = static_cast<std::size_t>(std::ceil(q * static_cast<double>(sorted.size())));
-  if (rank == 0) rank = 1;
+  if (rank == 0)
+    rank = 1;
   return sorted[rank - 1];
 }
 
 histogram histogram_of(const std::vector<std::uint64_t>& values) {
   histogram h;
-  for (auto v : values) h.record(v);
+  for (auto v : values)
+    h.record(v);
   return h;
 }
 
@@ -48,7 +50,8 @@ histogram histogram_of(const std::vector<std::uint64_t>& values) {
 // values, and random values with random bit widths.
 std::vector<std::uint64_t> probe_values() {
   std::vector<std::uint64_t> v;
-  for (std::uint64_t x = 0; x <= 4096; ++x) v.push_back(x);
+  for (std::uint64_t x = 0; x <= 4096; ++x)
+    v.push_back(x);
   for (int s = 1; s < 63; ++s) {
     const std::uint64_t p = 1ull << s;
     v.push_back(p - 1);
@@ -58,13 +61,13 @@ std::vector<std::uint64_t> probe_values() {
   }
   std::mt19937_64 gen(11);
   for (int i = 0; i < 20000; ++i) {
-    const int bits = 1 + static_cast<int>(gen() % 63);  // 1..63 bits
+    const int bits = 1 + static_cast<int>(gen() % 63); // 1..63 bits
     v.push_back(gen() >> (64 - bits));
   }
   return v;
 }
 
-}  // namespace
+} // namespace
 
 TEST_CASE("bucket_of puts every value v in a bucket with bucket_low <= v < bucket_high",
           "[histogram]") {
@@ -126,7 +129,8 @@ TEST_CASE("an empty histogram reports zero count, min, max, mean and quantiles",
 
 TEST_CASE("a histogram tracks count, exact min, max and mean of recorded values", "[histogram]") {
   histogram h;
-  for (std::uint64_t v : {700u, 30u, 1'000'000u, 4500u}) h.record(v);
+  for (std::uint64_t v : {700u, 30u, 1'000'000u, 4500u})
+    h.record(v);
   CHECK(h.count() == 4);
   CHECK(h.min() == 30);
   CHECK(h.max() == 1'000'000);
@@ -136,7 +140,8 @@ TEST_CASE("a histogram tracks count, exact min, max and mean of recorded values"
 TEST_CASE("values below 16 ns give exact quantiles", "[histogram]") {
   std::vector<std::uint64_t> values;
   for (std::uint64_t v = 0; v < 16; ++v)
-    for (std::uint64_t k = 0; k <= v; ++k) values.push_back(v);  // v appears v+1 times
+    for (std::uint64_t k = 0; k <= v; ++k)
+      values.push_back(v); // v appears v+1 times
   const histogram h = histogram_of(values);
   std::sort(values.begin(), values.end());
   for (double q : kQuantiles) {

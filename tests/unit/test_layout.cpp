@@ -24,7 +24,8 @@ std::filesystem::path temp_root() {
 dataset_params varied_params(std::uint64_t files, std::uint64_t per_file, std::uint64_t seed) {
   dataset_params p;
   p.workload = "unit";
-  p.layout = per_file > 1 ? dlsize::config::file_layout::shards : dlsize::config::file_layout::files;
+  p.layout =
+      per_file > 1 ? dlsize::config::file_layout::shards : dlsize::config::file_layout::files;
   p.format = "tfrecord";
   p.records_per_file = per_file;
   p.files = files;
@@ -36,7 +37,7 @@ dataset_params varied_params(std::uint64_t files, std::uint64_t per_file, std::u
 
 using dlsize::test::usage_error_message;
 
-}  // namespace
+} // namespace
 
 TEST_CASE("record_size is a deterministic function of the seed and record index", "[layout]") {
   const auto p = varied_params(1, 1, 7);
@@ -45,7 +46,8 @@ TEST_CASE("record_size is a deterministic function of the seed and record index"
   std::size_t differing = 0;
   for (std::uint64_t i = 0; i < 1000; ++i) {
     REQUIRE(record_size(p, i) == record_size(p, i));
-    if (record_size(p, i) != record_size(q, i)) ++differing;
+    if (record_size(p, i) != record_size(q, i))
+      ++differing;
   }
   // Another seed gives another sequence of sizes.
   CHECK(differing > 900);
@@ -57,7 +59,8 @@ TEST_CASE("record_size with zero stdev is exactly the mean", "[layout]") {
   dataset_params p = varied_params(1, 1, 3);
   p.sample_bytes_mean = 114660;
   p.sample_bytes_stdev = 0;
-  for (std::uint64_t i = 0; i < 1000; ++i) REQUIRE(record_size(p, i) == 114660);
+  for (std::uint64_t i = 0; i < 1000; ++i)
+    REQUIRE(record_size(p, i) == 114660);
 }
 
 TEST_CASE("record_size stays within mean +- 3 stdev and never below 64 bytes", "[layout]") {
@@ -145,13 +148,13 @@ TEST_CASE("dataset_layout names files data/NNNNN/file-NNNNNNNN.rec, 1000 files p
   CHECK(l.root() == temp_root());
 }
 
-TEST_CASE("files_for_size gives the smallest file count whose records reach the size",
-          "[layout]") {
+TEST_CASE("files_for_size gives the smallest file count whose records reach the size", "[layout]") {
   const std::uint64_t per_file = 5;
   auto p = varied_params(60, per_file, 23);
   const dataset_layout l(temp_root(), p);
-  std::vector<std::uint64_t> cum{0};  // cum[n] = bytes of the first n files
-  for (std::uint64_t f = 0; f < l.files(); ++f) cum.push_back(cum.back() + l.file_bytes(f));
+  std::vector<std::uint64_t> cum{0}; // cum[n] = bytes of the first n files
+  for (std::uint64_t f = 0; f < l.files(); ++f)
+    cum.push_back(cum.back() + l.file_bytes(f));
 
   const auto check_target = [&](std::uint64_t bytes) {
     const std::uint64_t n = files_for_size(p, bytes);
@@ -161,10 +164,10 @@ TEST_CASE("files_for_size gives the smallest file count whose records reach the 
     CHECK(cum[n] >= bytes);
     CHECK(cum[n - 1] < bytes);
   };
-  check_target(record_size(p, 0));  // exactly one record
+  check_target(record_size(p, 0)); // exactly one record
   for (std::uint64_t n = 1; n < 50; ++n) {
-    check_target(cum[n]);      // exactly n files
-    check_target(cum[n] + 1);  // one byte more needs another file
+    check_target(cum[n]);     // exactly n files
+    check_target(cum[n] + 1); // one byte more needs another file
     check_target(cum[n] - 1);
   }
   CHECK(files_for_size(p, cum[10]) == 10);

@@ -21,7 +21,7 @@ std::vector<std::byte> bytes_of(std::size_t n, unsigned seed) {
   return b;
 }
 
-}  // namespace
+} // namespace
 
 TEST_CASE("preprocessor with cost 0 is off and does nothing", "[preprocess]") {
   preprocessor p(0, kSample);
@@ -39,9 +39,8 @@ TEST_CASE("preprocessor with cost 0 is off and does nothing", "[preprocess]") {
   CHECK(p.digest() == before);
 }
 
-TEST_CASE("preprocessor spends at least its cost in thread CPU time per sample",
-          "[preprocess]") {
-  constexpr std::uint64_t kCost = 200'000;  // 200 µs
+TEST_CASE("preprocessor spends at least its cost in thread CPU time per sample", "[preprocess]") {
+  constexpr std::uint64_t kCost = 200'000; // 200 µs
   constexpr std::uint64_t kSamples = 20;
   preprocessor p(kCost, kSample);
   CHECK(p.enabled());
@@ -63,7 +62,8 @@ TEST_CASE("preprocessor spends at least its cost in thread CPU time per sample",
 
 TEST_CASE("preprocessor spends the cost per sample even with no bytes fed", "[preprocess]") {
   preprocessor p(100'000, kSample);
-  for (int i = 0; i < 10; ++i) p.finish_sample();
+  for (int i = 0; i < 10; ++i)
+    p.finish_sample();
   CHECK(p.samples() == 10);
   CHECK(p.bytes() == 0);
   CHECK(p.cpu_ns() >= 900'000);
@@ -84,13 +84,13 @@ TEST_CASE("preprocessor counts the bytes fed, in pieces of any size", "[preproce
 TEST_CASE("preprocessor digest depends on the bytes fed", "[preprocess]") {
   const auto a = bytes_of(kSample, 4);
   auto b = a;
-  b[100] = static_cast<std::byte>(static_cast<unsigned>(b[100]) ^ 1u);  // one bit differs
+  b[100] = static_cast<std::byte>(static_cast<unsigned>(b[100]) ^ 1u); // one bit differs
   preprocessor pa(1000, kSample), pb(1000, kSample), pa2(1000, kSample);
   pa.feed(a.data(), a.size());
   pb.feed(b.data(), b.size());
   pa2.feed(a.data(), a.size());
   CHECK(pa.digest() != pb.digest());
-  CHECK(pa.digest() == pa2.digest());  // same bytes, same digest before the timed passes
+  CHECK(pa.digest() == pa2.digest()); // same bytes, same digest before the timed passes
   const preprocessor fresh(1000, kSample);
   CHECK(pa.digest() != fresh.digest());
 }

@@ -12,7 +12,7 @@ namespace {
 
 using dlsize::io::rate_limiter;
 
-constexpr std::uint64_t kNow = 10'000'000'000ull;  // 10 s on the monotonic clock
+constexpr std::uint64_t kNow = 10'000'000'000ull; // 10 s on the monotonic clock
 constexpr std::uint64_t kMs = 1'000'000ull;
 
 // Reserves `bytes` at a fixed `now` until the limiter stops granting time at or before now
@@ -22,11 +22,12 @@ std::uint64_t spend_credit(rate_limiter& r, std::uint64_t bytes, std::uint64_t n
   for (;;) {
     const std::uint64_t t = r.reserve(bytes, now);
     ++draws;
-    if (t > now || draws > 100000) return t;
+    if (t > now || draws > 100000)
+      return t;
   }
 }
 
-}  // namespace
+} // namespace
 
 TEST_CASE("a rate limiter with a rate of 0 or below is inactive and never delays",
           "[rate_limiter]") {
@@ -34,7 +35,8 @@ TEST_CASE("a rate limiter with a rate of 0 or below is inactive and never delays
     rate_limiter r(rate);
     INFO("rate " << rate);
     CHECK_FALSE(r.active());
-    for (int i = 0; i < 100; ++i) REQUIRE(r.reserve(1'000'000'000ull, kNow) <= kNow);
+    for (int i = 0; i < 100; ++i)
+      REQUIRE(r.reserve(1'000'000'000ull, kNow) <= kNow);
     CHECK(r.reserve(4096, kNow + 5) <= kNow + 5);
   }
 }
@@ -100,21 +102,22 @@ TEST_CASE("reserve charges time in proportion to the bytes requested", "[rate_li
   rate_limiter r(1e6);
   int draws = 0;
   (void)spend_credit(r, 1000, kNow, draws);
-  const std::uint64_t a = r.reserve(5000, kNow);  // 5 ms
-  const std::uint64_t b = r.reserve(250, kNow);   // 0.25 ms
+  const std::uint64_t a = r.reserve(5000, kNow); // 5 ms
+  const std::uint64_t b = r.reserve(250, kNow);  // 0.25 ms
   const std::uint64_t c = r.reserve(1000, kNow);
   CHECK(b - a == 5 * kMs);
   CHECK(c - b == 250'000ull);
 }
 
 TEST_CASE("a long run of reservations averages to the configured rate", "[rate_limiter]") {
-  const double rate = 3e8;  // 300 MB/s
+  const double rate = 3e8; // 300 MB/s
   const std::uint64_t bytes = 1 << 20;
   rate_limiter r(rate);
   const std::uint64_t first = r.reserve(bytes, kNow);
   std::uint64_t last = first;
   const int n = 10000;
-  for (int i = 1; i < n; ++i) last = r.reserve(bytes, kNow);
+  for (int i = 1; i < n; ++i)
+    last = r.reserve(bytes, kNow);
   const double span_s = static_cast<double>(last - first) * 1e-9;
   const double expected_s = static_cast<double>(n - 1) * static_cast<double>(bytes) / rate;
   CHECK(span_s == Approx(expected_s).epsilon(1e-4));
@@ -128,12 +131,15 @@ TEST_CASE("concurrent reservations from many threads never overlap", "[rate_limi
   std::vector<std::thread> threads;
   for (int t = 0; t < kThreads; ++t) {
     threads.emplace_back([&r, &got, t] {
-      for (int i = 0; i < kEach; ++i) got[static_cast<std::size_t>(t)].push_back(r.reserve(1000, kNow));
+      for (int i = 0; i < kEach; ++i)
+        got[static_cast<std::size_t>(t)].push_back(r.reserve(1000, kNow));
     });
   }
-  for (auto& th : threads) th.join();
+  for (auto& th : threads)
+    th.join();
   std::vector<std::uint64_t> all;
-  for (const auto& g : got) all.insert(all.end(), g.begin(), g.end());
+  for (const auto& g : got)
+    all.insert(all.end(), g.begin(), g.end());
   std::sort(all.begin(), all.end());
   REQUIRE(all.size() == static_cast<std::size_t>(kThreads * kEach));
   for (std::size_t i = 1; i < all.size(); ++i) {
@@ -146,6 +152,7 @@ TEST_CASE("rate limiter charges at least a nanosecond for the smallest request")
   dlsize::io::rate_limiter lim(1.5e9);
   const std::uint64_t now = 1'000'000'000'000ull;
   std::uint64_t last = lim.reserve(1, now);
-  for (int i = 0; i < 100; ++i) last = lim.reserve(1, now);
+  for (int i = 0; i < 100; ++i)
+    last = lim.reserve(1, now);
   CHECK(lim.reserve(1, now) > last);
 }

@@ -15,14 +15,14 @@ using namespace dlsize::dataset;
 
 constexpr std::byte kCanary{0xA5};
 
-}  // namespace
+} // namespace
 
 TEST_CASE("make_record writes a header that decode_header reads back with the dataset id, "
           "index, payload length and payload checksum",
           "[record]") {
   const std::uint64_t id = 0x0123456789abcdefull;
-  for (const std::uint64_t bytes : {std::uint64_t{64}, std::uint64_t{65}, std::uint64_t{1000},
-                                    std::uint64_t{114660}}) {
+  for (const std::uint64_t bytes :
+       {std::uint64_t{64}, std::uint64_t{65}, std::uint64_t{1000}, std::uint64_t{114660}}) {
     std::vector<std::byte> buf(bytes);
     make_record(id, 4242, bytes, buf.data());
     const auto h = decode_header(buf.data());
@@ -39,8 +39,7 @@ TEST_CASE("encode_header then decode_header round trips every field, extremes in
           "[record]") {
   std::byte buf[kHeaderBytes];
   for (const record_header in :
-       {record_header{0, 0, 0, 0},
-        record_header{UINT64_MAX, UINT64_MAX, UINT32_MAX, UINT32_MAX},
+       {record_header{0, 0, 0, 0}, record_header{UINT64_MAX, UINT64_MAX, UINT32_MAX, UINT32_MAX},
         record_header{0x1122334455667788ull, 0x99aabbccddeeff00ull, 0x01020304u, 0xdeadbeefu}}) {
     encode_header(in, buf);
     const auto out = decode_header(buf);
@@ -64,7 +63,7 @@ TEST_CASE("the header begins with the little-endian magic 'DLSR', version 1 and 
   CHECK(std::to_integer<int>(buf[5]) == 0);
   CHECK(std::to_integer<int>(buf[6]) == 32);
   CHECK(std::to_integer<int>(buf[7]) == 0);
-  CHECK(std::to_integer<int>(buf[16]) == 2);  // index, low byte first
+  CHECK(std::to_integer<int>(buf[16]) == 2); // index, low byte first
 }
 
 TEST_CASE("decode_header rejects a bad magic, version or header size", "[record]") {
@@ -104,7 +103,8 @@ TEST_CASE("fill_payload is not constant: its bytes look random", "[record]") {
   std::vector<std::byte> p(65536);
   fill_payload(1, 2, p.data(), p.size());
   std::size_t counts[256]{};
-  for (auto x : p) ++counts[std::to_integer<std::size_t>(x)];
+  for (auto x : p)
+    ++counts[std::to_integer<std::size_t>(x)];
   // 256 values expected ~256 times each; any value missing or hugely frequent means no mixing.
   for (std::size_t v = 0; v < 256; ++v) {
     INFO("byte value " << v);

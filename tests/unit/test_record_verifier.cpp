@@ -27,7 +27,7 @@ dataset_layout make_layout() {
   p.format = "tfrecord";
   p.records_per_file = kPerFile;
   p.files = 3;
-  p.sample_bytes_mean = 300;  // sizes 64..600, so records straddle chunk boundaries
+  p.sample_bytes_mean = 300; // sizes 64..600, so records straddle chunk boundaries
   p.sample_bytes_stdev = 100;
   p.seed = 77;
   return dataset_layout(std::filesystem::temp_directory_path() / "dlsize-unit-verifier", p);
@@ -57,8 +57,8 @@ void feed_random_chunks(record_verifier& v, std::uint64_t base, const std::vecto
   std::mt19937_64 gen(seed);
   std::size_t at = 0;
   while (at < data.size()) {
-    const std::size_t n = std::min<std::size_t>(1 + static_cast<std::size_t>(gen() % max_chunk),
-                                                data.size() - at);
+    const std::size_t n =
+        std::min<std::size_t>(1 + static_cast<std::size_t>(gen() % max_chunk), data.size() - at);
     v.feed(base + at, data.data() + at, n);
     at += n;
   }
@@ -73,12 +73,15 @@ record_verifier verify_whole_file(const dataset_layout& l, std::uint64_t f,
   return v;
 }
 
-std::string record_label(std::uint64_t r) { return "record " + std::to_string(r) + " "; }
+std::string record_label(std::uint64_t r) {
+  return "record " + std::to_string(r) + " ";
+}
 
 // Feeds a whole file in several chunk sizes and expects exactly one mismatch, at record bad,
 // whose message contains what.
-void expect_one_mismatch(const dataset_layout& l, std::uint64_t f, const std::vector<std::byte>& data,
-                         std::uint64_t bad, const std::string& what) {
+void expect_one_mismatch(const dataset_layout& l, std::uint64_t f,
+                         const std::vector<std::byte>& data, std::uint64_t bad,
+                         const std::string& what) {
   for (const std::size_t chunk : {std::size_t{1}, std::size_t{100}, data.size()}) {
     const auto v = verify_whole_file(l, f, data, chunk);
     INFO("chunk " << chunk << ": " << v.first_error());
@@ -89,7 +92,7 @@ void expect_one_mismatch(const dataset_layout& l, std::uint64_t f, const std::ve
   }
 }
 
-}  // namespace
+} // namespace
 
 TEST_CASE("record_verifier accepts a file's correct records fed in one piece", "[verifier]") {
   const auto l = make_layout();
@@ -108,9 +111,9 @@ TEST_CASE("record_verifier accepts correct bytes fed in any chunk size, 1-byte c
           "[verifier]") {
   const auto l = make_layout();
   const auto data = file_bytes(l, 1);
-  for (const std::size_t chunk : {std::size_t{1}, std::size_t{2}, std::size_t{3}, std::size_t{7},
-                                  std::size_t{31}, std::size_t{32}, std::size_t{33},
-                                  std::size_t{64}, std::size_t{4096}}) {
+  for (const std::size_t chunk :
+       {std::size_t{1}, std::size_t{2}, std::size_t{3}, std::size_t{7}, std::size_t{31},
+        std::size_t{32}, std::size_t{33}, std::size_t{64}, std::size_t{4096}}) {
     const auto v = verify_whole_file(l, 1, data, chunk);
     INFO("chunk " << chunk << ": " << v.first_error());
     CHECK(v.complete());
@@ -134,7 +137,8 @@ TEST_CASE("record_verifier skips alignment padding before the first record and a
   const auto data = file_bytes(l, f);
   // A range in the middle of the file whose first record does not start on a 64-byte boundary.
   std::uint64_t first = l.first_record(f) + 1;
-  while (l.record_offset(first) % 64 == 0) ++first;
+  while (l.record_offset(first) % 64 == 0)
+    ++first;
   const std::uint64_t count = 4;
   const std::uint64_t begin = l.record_offset(first);
   const std::uint64_t end = l.record_offset(first + count - 1) + l.record_bytes(first + count - 1);
@@ -143,8 +147,8 @@ TEST_CASE("record_verifier skips alignment padding before the first record and a
   REQUIRE(aligned_begin < begin);
   const std::vector<std::byte> read(data.begin() + static_cast<std::ptrdiff_t>(aligned_begin),
                                     data.begin() + static_cast<std::ptrdiff_t>(aligned_end));
-  for (const std::size_t chunk : {std::size_t{1}, std::size_t{5}, std::size_t{64},
-                                  std::size_t{512}, read.size()}) {
+  for (const std::size_t chunk :
+       {std::size_t{1}, std::size_t{5}, std::size_t{64}, std::size_t{512}, read.size()}) {
     record_verifier v;
     v.reset(l, f, first, count);
     feed_chunks(v, aligned_begin, read, chunk);
@@ -172,8 +176,8 @@ TEST_CASE("record_verifier detects a flipped payload byte and names the record i
   const std::uint64_t bad = l.first_record(f) + 4;
   auto data = file_bytes(l, f);
   // The last payload byte of the record, then a byte in the middle.
-  for (const std::uint64_t at : {l.record_offset(bad) + l.record_bytes(bad) - 1,
-                                 l.record_offset(bad) + kHeaderBytes + 5}) {
+  for (const std::uint64_t at :
+       {l.record_offset(bad) + l.record_bytes(bad) - 1, l.record_offset(bad) + kHeaderBytes + 5}) {
     auto corrupt = data;
     corrupt[static_cast<std::size_t>(at)] ^= std::byte{0x10};
     for (const std::size_t chunk : {std::size_t{1}, std::size_t{13}, corrupt.size()}) {
@@ -196,8 +200,7 @@ TEST_CASE("record_verifier detects a record whose header names another index", "
   const std::uint64_t bad = l.first_record(f) + 6;
   auto data = file_bytes(l, f);
   // A well-formed record of the right size and dataset, but claiming index 3.
-  make_record(l.params().dataset_id(), 3, l.record_bytes(bad),
-              data.data() + l.record_offset(bad));
+  make_record(l.params().dataset_id(), 3, l.record_bytes(bad), data.data() + l.record_offset(bad));
   expect_one_mismatch(l, f, data, bad, "header names record 3");
 }
 
@@ -245,7 +248,7 @@ TEST_CASE("record_verifier reports bytes missing when a feed skips part of a rec
   const std::uint64_t f = 0;
   const auto data = file_bytes(l, f);
   const std::uint64_t r = l.first_record(f) + 3;
-  const std::uint64_t cut = l.record_offset(r) + kHeaderBytes + 4;  // inside record r's payload
+  const std::uint64_t cut = l.record_offset(r) + kHeaderBytes + 4; // inside record r's payload
   const std::uint64_t resume = cut + 8;
   record_verifier v;
   v.reset(l, f, l.first_record(f), kPerFile);

@@ -15,13 +15,14 @@
 namespace {
 
 namespace fs = std::filesystem;
-using dlsize::test::usage_error_message;
 using Catch::Matchers::Contains;
+using dlsize::test::usage_error_message;
 
 using dlsize::test::temp_dir;
 
 nlohmann::json sample_report() {
-  const char* argv[] = {"dlsize", "bench", "--dataset", "/data/x", "--accelerator", "emulated:h100"};
+  const char* argv[] = {"dlsize",  "bench",         "--dataset",
+                        "/data/x", "--accelerator", "emulated:h100"};
   auto r = dlsize::report::report_header("bench", dlsize::report::command_line_json(6, argv));
   r["results"] = {{"accelerator_utilization", 0.9312345678901234},
                   {"samples_per_s", 12345.5},
@@ -33,11 +34,12 @@ nlohmann::json sample_report() {
 
 std::size_t entries_in(const fs::path& dir) {
   std::size_t n = 0;
-  for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir)) ++n;
+  for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir))
+    ++n;
   return n;
 }
 
-}  // namespace
+} // namespace
 
 TEST_CASE("report_header names the schema, kind, tool version and command line", "[report]") {
   const nlohmann::json cmdline = {"dlsize", "bench", "--dataset", "/data/x"};
@@ -88,7 +90,7 @@ TEST_CASE("write_report never overwrites an existing file and leaves it intact",
   CHECK_THAT(msg, Contains("never overwrites"));
   CHECK(dlsize::read_text_file(path) == before);
   CHECK(nlohmann::json::parse(before) == first);
-  CHECK(entries_in(dir.path) == 1);  // the failed write left no temporary file
+  CHECK(entries_in(dir.path) == 1); // the failed write left no temporary file
 }
 
 TEST_CASE("write_report into a missing folder fails without creating it", "[report]") {

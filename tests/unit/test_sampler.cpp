@@ -11,9 +11,9 @@
 
 namespace {
 
+using Catch::Matchers::Contains;
 using dlsize::pipeline::sampler;
 using dlsize::test::usage_error_message;
-using Catch::Matchers::Contains;
 
 // The samples of one epoch in job order (all steps, accelerators and positions).
 std::vector<std::uint32_t> epoch_samples(const sampler& s, std::uint64_t epoch) {
@@ -24,7 +24,7 @@ std::vector<std::uint32_t> epoch_samples(const sampler& s, std::uint64_t epoch) 
   return out;
 }
 
-}  // namespace
+} // namespace
 
 TEST_CASE("sampler gives every accelerator the same number of steps", "[sampler]") {
   struct shape {
@@ -40,7 +40,8 @@ TEST_CASE("sampler gives every accelerator the same number of steps", "[sampler]
     CHECK(s.total_jobs() == 2 * expected * c.accelerators * c.batch);
     // Count the batches each accelerator gets by decoding every job of the run.
     std::vector<std::uint64_t> jobs_of(c.accelerators, 0);
-    for (std::uint64_t k = 0; k < s.total_jobs(); ++k) ++jobs_of[s.slot(k).accelerator];
+    for (std::uint64_t k = 0; k < s.total_jobs(); ++k)
+      ++jobs_of[s.slot(k).accelerator];
     for (std::uint64_t a = 0; a < c.accelerators; ++a) {
       INFO("accelerator " << a);
       CHECK(jobs_of[a] == s.total_steps() * c.batch);
@@ -50,7 +51,7 @@ TEST_CASE("sampler gives every accelerator the same number of steps", "[sampler]
 
 TEST_CASE("sampler reports the samples dropped per epoch as the tail short of a whole step",
           "[sampler]") {
-  CHECK(sampler(100, 3, 10, 1, 1).dropped_per_epoch() == 10);  // 3 steps of 30
+  CHECK(sampler(100, 3, 10, 1, 1).dropped_per_epoch() == 10); // 3 steps of 30
   CHECK(sampler(1000, 4, 7, 1, 1).dropped_per_epoch() == 1000 - 35 * 28);
   CHECK(sampler(64, 8, 8, 1, 1).dropped_per_epoch() == 0);
   CHECK(sampler(127, 8, 8, 1, 1).dropped_per_epoch() == 63);
@@ -65,7 +66,8 @@ TEST_CASE("sampler never reads a sample twice within one epoch across all accele
     const std::set<std::uint32_t> distinct(samples.begin(), samples.end());
     CHECK(samples.size() == 35 * 28);
     CHECK(distinct.size() == samples.size());
-    for (const std::uint32_t x : samples) CHECK(x < 1000);
+    for (const std::uint32_t x : samples)
+      CHECK(x < 1000);
   }
 }
 
@@ -85,7 +87,8 @@ TEST_CASE("sampler gives each accelerator a shard disjoint from every other's in
     INFO("epoch " << epoch);
     CHECK(shard[0].size() + shard[1].size() + shard[2].size() == jobs);
     std::set<std::uint32_t> all;
-    for (const auto& sh : shard) all.insert(sh.begin(), sh.end());
+    for (const auto& sh : shard)
+      all.insert(sh.begin(), sh.end());
     CHECK(all.size() == jobs);
   }
 }
@@ -156,7 +159,8 @@ TEST_CASE("sampler rejects zero accelerators, zero batch size and zero epochs", 
   CHECK_THAT(usage_error_message([] { (void)sampler(100, 2, 10, 0, 1); }), Contains("--epochs"));
 }
 
-TEST_CASE("sampler rejects a batch so large that accelerators x batch would overflow", "[sampler]") {
+TEST_CASE("sampler rejects a batch so large that accelerators x batch would overflow",
+          "[sampler]") {
   // 4096 × 2^52 wraps to 0 and 4096 × (2^52 + 1) to 4096 in 64 bits: both must still be refused.
   for (const std::uint64_t batch : {std::uint64_t{1} << 52, (std::uint64_t{1} << 52) + 1}) {
     const auto msg = usage_error_message([&] { (void)sampler(100000, 4096, batch, 1, 1); });

@@ -20,8 +20,9 @@ using Catch::Matchers::Contains;
 
 TEST_CASE("student_t_quantile matches the printed t table", "[sizing]") {
   // t(0.975, df) from standard tables.
-  const std::vector<std::pair<double, double>> table = {{1, 12.7062}, {2, 4.3027}, {3, 3.1824}, {5, 2.5706},
-                                                        {10, 2.2281}, {30, 2.0423}, {120, 1.9799}};
+  const std::vector<std::pair<double, double>> table = {{1, 12.7062}, {2, 4.3027},  {3, 3.1824},
+                                                        {5, 2.5706},  {10, 2.2281}, {30, 2.0423},
+                                                        {120, 1.9799}};
   for (const auto& [df, t] : table) {
     INFO("df " << df);
     CHECK(sizing::student_t_quantile(0.975, df) == Approx(t).epsilon(1e-4));
@@ -34,13 +35,15 @@ TEST_CASE("student_t_quantile matches the printed t table", "[sizing]") {
 TEST_CASE("fit_line recovers an exact line with zero residuals", "[sizing]") {
   const std::vector<double> x = {1, 2, 4, 8, 16};
   std::vector<double> y;
-  for (double v : x) y.push_back(3.5 + 250.0 * v);
+  for (double v : x)
+    y.push_back(3.5 + 250.0 * v);
   const auto f = sizing::fit_line(x, y);
   CHECK(f.slope == Approx(250.0));
   CHECK(f.intercept == Approx(3.5));
   CHECK(f.r2 == Approx(1.0));
   CHECK(f.residual_stdev == Approx(0.0).margin(1e-9));
-  for (double r : f.residuals) CHECK(r == Approx(0.0).margin(1e-9));
+  for (double r : f.residuals)
+    CHECK(r == Approx(0.0).margin(1e-9));
   CHECK(f.predict(32) == Approx(3.5 + 8000.0));
 }
 
@@ -58,14 +61,19 @@ TEST_CASE("fit_line intervals equal the textbook formulas on a worked example", 
   const double t = 3.182446;
   CHECK(f.confidence_half_width(3) == Approx(t * std::sqrt(0.8) * std::sqrt(0.2)).epsilon(1e-5));
   CHECK(f.prediction_half_width(3) == Approx(t * std::sqrt(0.8) * std::sqrt(1.2)).epsilon(1e-5));
-  CHECK(f.prediction_half_width(8) == Approx(t * std::sqrt(0.8) * std::sqrt(1.2 + 25.0 / 10)).epsilon(1e-5));
+  CHECK(f.prediction_half_width(8) ==
+        Approx(t * std::sqrt(0.8) * std::sqrt(1.2 + 25.0 / 10)).epsilon(1e-5));
   // Intervals widen away from the mean of x.
   CHECK(f.confidence_half_width(8) > f.confidence_half_width(3));
 }
 
 TEST_CASE("fit_line refuses too few points and a single x", "[sizing]") {
-  CHECK_THAT(test::usage_error_message([] { (void)sizing::fit_line({1}, {2}); }), Contains("at least two"));
-  CHECK_THAT(test::usage_error_message([] { (void)sizing::fit_line({2, 2, 2}, {1, 2, 3}); }), Contains("distinct x"));
+  CHECK_THAT(test::usage_error_message([] { (void)sizing::fit_line({1}, {2}); }),
+             Contains("at least two"));
+  CHECK_THAT(test::usage_error_message([] {
+               (void)sizing::fit_line({2, 2, 2}, {1, 2, 3});
+             }),
+             Contains("distinct x"));
   const auto two = sizing::fit_line({1, 2}, {1, 3});
   CHECK(two.slope == Approx(2.0));
   CHECK(std::isnan(two.prediction_half_width(1.5)));
@@ -90,25 +98,29 @@ sizing::plan_inputs plan_for(const char* workload, const char* type) {
   in.au_threshold = in.workload.au_threshold;
   return in;
 }
-}  // namespace
+} // namespace
 
 TEST_CASE("plan's demand equals batch x bytes / compute time for the MLPerf presets", "[sizing]") {
   // Hand-computed: unet3d h100 7 × 146,600,628 / 0.323; resnet50 a100 400 × 114,660 / 0.435;
   // cosmoflow h100 1 × 2,828,486 / 0.0035.
-  CHECK(sizing::make_plan(plan_for("unet3d", "h100"))["demand_bytes_per_s_per_accelerator"].get<double>() ==
-        Approx(7.0 * 146600628 / 0.323));
-  CHECK(sizing::make_plan(plan_for("resnet50", "a100"))["demand_bytes_per_s_per_accelerator"].get<double>() ==
-        Approx(400.0 * 114660 / 0.435));
-  CHECK(sizing::make_plan(plan_for("cosmoflow", "h100"))["demand_bytes_per_s_per_accelerator"].get<double>() ==
-        Approx(2828486 / 0.0035));
+  CHECK(sizing::make_plan(plan_for("unet3d", "h100"))["demand_bytes_per_s_per_accelerator"]
+            .get<double>() == Approx(7.0 * 146600628 / 0.323));
+  CHECK(sizing::make_plan(plan_for("resnet50", "a100"))["demand_bytes_per_s_per_accelerator"]
+            .get<double>() == Approx(400.0 * 114660 / 0.435));
+  CHECK(sizing::make_plan(plan_for("cosmoflow", "h100"))["demand_bytes_per_s_per_accelerator"]
+            .get<double>() == Approx(2828486 / 0.0035));
   // In MiB/s, REFERENCE's derived figures: unet3d h100 ≈ 3,030, a100 ≈ 1,539; resnet50 h100
   // ≈ 195, a100 ≈ 101; cosmoflow h100 ≈ 771.
   const std::vector<std::tuple<const char*, const char*, double>> derived = {
-      {"unet3d", "h100", 3030}, {"unet3d", "a100", 1539}, {"resnet50", "h100", 195},
-      {"resnet50", "a100", 101}, {"cosmoflow", "h100", 771}};
+      {"unet3d", "h100", 3030},
+      {"unet3d", "a100", 1539},
+      {"resnet50", "h100", 195},
+      {"resnet50", "a100", 101},
+      {"cosmoflow", "h100", 771}};
   for (const auto& [w, a, mib] : derived) {
     INFO(w << " " << a);
-    CHECK(sizing::make_plan(plan_for(w, a))["demand_bytes_per_s_per_accelerator"].get<double>() / 1048576 ==
+    CHECK(sizing::make_plan(plan_for(w, a))["demand_bytes_per_s_per_accelerator"].get<double>() /
+              1048576 ==
           Approx(mib).epsilon(0.005));
   }
 }

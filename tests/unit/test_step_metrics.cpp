@@ -12,7 +12,7 @@ namespace {
 
 using namespace dlsize::pipeline;
 
-constexpr std::uint64_t kMs = 1'000'000;  // ns
+constexpr std::uint64_t kMs = 1'000'000; // ns
 
 struct spec {
   std::uint64_t wait_ms, compute_ms;
@@ -40,13 +40,14 @@ std::vector<step_record> make_steps(const std::vector<spec>& specs, std::uint64_
   return out;
 }
 
-}  // namespace
+} // namespace
 
 TEST_CASE("figures_of excludes the first step, so a slow first step does not lower AU",
           "[step_metrics]") {
   // The first step waits 5 s for the pipeline to fill; later steps never wait.
   std::vector<spec> s = {{5000, 100}};
-  for (int i = 0; i < 9; ++i) s.push_back({0, 100});
+  for (int i = 0; i < 9; ++i)
+    s.push_back({0, 100});
   const auto f = figures_of(make_steps(s));
   CHECK(f.steps == 10);
   CHECK(f.measured_steps == 9);
@@ -77,9 +78,9 @@ TEST_CASE("figures_of computes AU as compute over the window from the end of ste
 
 TEST_CASE("figures_of counts throughput as samples of measured steps over the window",
           "[step_metrics]") {
-  const auto f = figures_of(make_steps({{100, 100}, {50, 50}, {50, 50}, {50, 50}, {50, 50}}, 1000,
-                                       1000, 32, 1 << 20));
-  CHECK(f.samples == 4 * 32);  // step 0's samples are outside the window
+  const auto f = figures_of(
+      make_steps({{100, 100}, {50, 50}, {50, 50}, {50, 50}, {50, 50}}, 1000, 1000, 32, 1 << 20));
+  CHECK(f.samples == 4 * 32); // step 0's samples are outside the window
   CHECK(f.bytes == 4u << 20);
   CHECK(f.samples_per_s == Approx(128.0 / 0.4));
 }
@@ -104,7 +105,7 @@ TEST_CASE("figures_of records one data-wait value per measured step", "[step_met
   const auto f = figures_of(make_steps({{999, 10}, {1, 10}, {2, 10}, {3, 10}, {4, 10}, {5, 10}}));
   CHECK(f.data_wait.count() == f.measured_steps);
   CHECK(f.data_wait.count() == 5);
-  CHECK(f.data_wait.min() == 1 * kMs);  // step 0's 999 ms is not recorded
+  CHECK(f.data_wait.min() == 1 * kMs); // step 0's 999 ms is not recorded
   CHECK(f.data_wait.max() == 5 * kMs);
 }
 
@@ -118,7 +119,7 @@ TEST_CASE("overall_of sums compute over summed windows across accelerators", "[s
   CHECK(o.measured_accelerators == 2);
   CHECK(o.compute_s == Approx(0.3));
   CHECK(o.window_s == Approx(0.9));
-  CHECK(o.utilization == Approx(0.3 / 0.9));  // not the mean of 1.0 and 0.25
+  CHECK(o.utilization == Approx(0.3 / 0.9)); // not the mean of 1.0 and 0.25
   CHECK(o.min_utilization == Approx(0.25));
   CHECK(o.data_wait_s == Approx(0.6));
   CHECK(o.samples_per_s == Approx(a0.samples_per_s + a1.samples_per_s));
@@ -132,7 +133,7 @@ TEST_CASE("overall_of skips accelerators that measured nothing", "[step_metrics]
   const auto o = overall_of({lone, a0, lone});
   CHECK(o.measured_accelerators == 1);
   CHECK(o.utilization == Approx(0.5));
-  CHECK(o.min_utilization == Approx(0.5));  // the unmeasured 0 does not count
+  CHECK(o.min_utilization == Approx(0.5)); // the unmeasured 0 does not count
   CHECK(o.window_s == Approx(a0.window_s));
 
   const auto empty = overall_of({lone});
@@ -154,7 +155,7 @@ TEST_CASE("epoch_figures reports steps, samples and AU per epoch with run step 0
   for (std::size_t e = 0; e < 2; ++e) {
     INFO("epoch " << e);
     CHECK(j[e].at("epoch") == e);
-    CHECK(j[e].at("steps_total") == 6);       // 3 steps × 2 accelerators, step 0 included
+    CHECK(j[e].at("steps_total") == 6); // 3 steps × 2 accelerators, step 0 included
     CHECK(j[e].at("samples") == 96);    // 6 × 16
     CHECK(j[e].at("read_bytes") == 600);
     // AU 0.75: a slow step 0 would pull epoch 0 down if it counted.
@@ -163,7 +164,7 @@ TEST_CASE("epoch_figures reports steps, samples and AU per epoch with run step 0
   // Epoch 0's window runs from the end of step 0 (530 ms) to the end of step 2 (610 ms).
   CHECK(j[0].at("wall_s").get<double>() == Approx(0.08));
   CHECK(j[0].at("start_s").get<double>() == Approx(0.53));
-  CHECK(j[0].at("samples_per_s").get<double>() == Approx(64 / 0.08));  // measured steps only
+  CHECK(j[0].at("samples_per_s").get<double>() == Approx(64 / 0.08)); // measured steps only
   // Epoch 1 starts where epoch 0 ended and covers its three steps.
   CHECK(j[1].at("wall_s").get<double>() == Approx(0.12));
   CHECK(j[1].at("start_s").get<double>() == Approx(0.61));

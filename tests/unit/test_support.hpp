@@ -12,8 +12,7 @@
 namespace dlsize::test {
 
 // Runs f and returns the message of the usage_error it throws; a marker string otherwise.
-template <typename F>
-std::string usage_error_message(F&& f) {
+template <typename F> std::string usage_error_message(F&& f) {
   try {
     f();
   } catch (const dlsize::usage_error& e) {
@@ -38,7 +37,8 @@ struct temp_dir {
   std::filesystem::path path;
   explicit temp_dir(const std::string& name = "dlsize-unit") {
     std::string tmpl = (std::filesystem::temp_directory_path() / (name + "-XXXXXX")).string();
-    if (::mkdtemp(tmpl.data()) == nullptr) throw std::runtime_error("mkdtemp failed for " + tmpl);
+    if (::mkdtemp(tmpl.data()) == nullptr)
+      throw std::runtime_error("mkdtemp failed for " + tmpl);
     path = tmpl;
   }
   ~temp_dir() {
@@ -49,4 +49,4 @@ struct temp_dir {
   temp_dir& operator=(const temp_dir&) = delete;
 };
 
-}  // namespace dlsize::test
+} // namespace dlsize::test

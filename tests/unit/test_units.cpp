@@ -24,7 +24,7 @@ constexpr std::uint64_t kPiB = kTiB * 1024ull;
 
 using dlsize::test::usage_error_message;
 
-}  // namespace
+} // namespace
 
 TEST_CASE("parse_size reads a plain number or a B suffix as a byte count", "[units][size]") {
   CHECK(parse_size("0", "--size") == 0);
@@ -80,8 +80,8 @@ TEST_CASE("parse_size rejects Nx-ram with a usage_error naming the option when R
 TEST_CASE("parse_size rejects garbage, unknown units and negative sizes with a usage_error "
           "naming the option",
           "[units][size]") {
-  const char* bad[] = {"", "   ", "abc", "GiB", "12XB", "12 bytes", "-5", "-1GiB", "1..5G",
-                       "inf", "nan", "5x-ramm", "0x10", "1e30"};
+  const char* bad[] = {"",      "   ",   "abc", "GiB", "12XB",    "12 bytes", "-5",
+                       "-1GiB", "1..5G", "inf", "nan", "5x-ramm", "0x10",     "1e30"};
   for (const char* text : bad) {
     INFO("input: '" << text << "'");
     const std::string msg =
@@ -90,7 +90,8 @@ TEST_CASE("parse_size rejects garbage, unknown units and negative sizes with a u
   }
   // The option name in the message is the one the caller passed.
   const std::string msg = usage_error_message([] { (void)parse_size("lots", "--dataset-size"); });
-  CHECK_THAT(msg, Catch::Matchers::Contains("--dataset-size") && Catch::Matchers::Contains("'lots'"));
+  CHECK_THAT(msg,
+             Catch::Matchers::Contains("--dataset-size") && Catch::Matchers::Contains("'lots'"));
 }
 
 TEST_CASE("parse_rate reads a size per second in bytes per second", "[units][rate]") {
@@ -146,12 +147,14 @@ TEST_CASE("parse_size refuses sizes of 2^64 bytes or more instead of wrapping") 
   CHECK(dlsize::units::parse_size("9e18", "--size") == 9000000000000000000ull);
 }
 
-TEST_CASE("parse_fraction accepts numbers above 0 up to 1 and names the option otherwise", "[units]") {
+TEST_CASE("parse_fraction accepts numbers above 0 up to 1 and names the option otherwise",
+          "[units]") {
   CHECK(dlsize::units::parse_fraction("0.9", "--au-threshold") == Approx(0.9));
   CHECK(dlsize::units::parse_fraction(" 1 ", "--au-threshold") == Approx(1.0));
   for (const char* bad : {"0", "1.5", "-0.2", "high", "0.9x", ""}) {
     INFO(bad);
-    CHECK_THAT(dlsize::test::usage_error_message([&] { (void)dlsize::units::parse_fraction(bad, "--au-threshold"); }),
+    CHECK_THAT(dlsize::test::usage_error_message(
+                   [&] { (void)dlsize::units::parse_fraction(bad, "--au-threshold"); }),
                Catch::Matchers::Contains("--au-threshold"));
   }
 }

@@ -35,7 +35,7 @@ std::string parse_error(const nlohmann::json& j) {
   return usage_error_message([&] { (void)parse_workload(j.dump(), "tiny.json"); });
 }
 
-}  // namespace
+} // namespace
 
 TEST_CASE("load_workload(\"resnet50\") returns the embedded ResNet-50 profile", "[workload]") {
   const auto p = load_workload("resnet50");
@@ -82,7 +82,8 @@ TEST_CASE("load_workload of an unknown name throws usage_error listing the known
           "[workload]") {
   const std::string msg = usage_error_message([] { (void)load_workload("bogusnet"); });
   CHECK_THAT(msg, Contains("unknown workload 'bogusnet'"));
-  for (const auto& name : known_workloads()) CHECK_THAT(msg, Contains(name));
+  for (const auto& name : known_workloads())
+    CHECK_THAT(msg, Contains(name));
 }
 
 TEST_CASE("load_workload reads a profile from a path and records the file as its origin",
@@ -206,8 +207,7 @@ TEST_CASE("parse_workload rejects missing required keys naming them", "[workload
   }
 }
 
-TEST_CASE("parse_workload rejects records_per_file other than 1 for layout 'files'",
-          "[workload]") {
+TEST_CASE("parse_workload rejects records_per_file other than 1 for layout 'files'", "[workload]") {
   auto j = minimal_profile();
   j["dataset"]["layout"] = "files";
   CHECK_THAT(parse_error(j), Contains("dataset.records_per_file"));

@@ -20,8 +20,8 @@ __global__ void k_uniform(float* p, std::size_t n, float bound, std::uint64_t se
   GRID_LOOP(i, n) {
     // The seed is hashed before the index enters, so that layers of neighbouring seeds do not
     // start as shifted copies of each other.
-    const double u =
-        static_cast<double>(mix(mix(seed) ^ (i * 0x9e3779b97f4a7c15ull)) >> 11) * (1.0 / 9007199254740992.0);
+    const double u = static_cast<double>(mix(mix(seed) ^ (i * 0x9e3779b97f4a7c15ull)) >> 11) *
+                     (1.0 / 9007199254740992.0);
     p[i] = static_cast<float>((2.0 * u - 1.0) * bound);
   }
 }
