@@ -7,6 +7,10 @@
 #include <fmt/format.h>
 
 #include "accel/cuda_accelerator.hpp"
+#include "accel/cuda_backend.hpp"
+#include "cluster/agreement.hpp"
+#include "cluster/communicator.hpp"
+#include "cluster/hosts.hpp"
 #include "commands.hpp"
 #include "config/accelerator_spec.hpp"
 #include "config/workload.hpp"
@@ -17,9 +21,6 @@
 #include "dataset/datagen.hpp"
 #include "dataset/datagen_job.hpp"
 #include "dataset/layout.hpp"
-#include "dist/agreement.hpp"
-#include "dist/communicator.hpp"
-#include "dist/hosts.hpp"
 #include "pipeline/storage_bench.hpp"
 #include "pipeline/training_run.hpp"
 #include "report/report_io.hpp"
@@ -96,21 +97,22 @@ io::engine_options engine_options_of(const bench_cli& o) {
 // --generate: makes the dataset on first use, as the embedded default does; every rank of a job
 // writes its share. Rank 0 decides whether it is needed (no manifest yet).
 void generate_if_missing(const bench_cli& o, const config::workload_profile& profile,
-                         dist::communicator& comm) {
+                         cluster::communicator& comm) {
   if (o.generate.empty())
     return;
-  const bool missing = dist::agree(comm,
-                                   [&] {
-                                     return !std::filesystem::exists(
-                                         std::filesystem::path(o.dataset) / dataset::kManifestName);
-                                   })[0]
-                           .get<bool>();
+  const bool missing =
+      cluster::agree(comm,
+                     [&] {
+                       return !std::filesystem::exists(std::filesystem::path(o.dataset) /
+                                                       dataset::kManifestName);
+                     })[0]
+          .get<bool>();
   if (!missing)
     return;
-  const std::uint64_t ram = dist::ram_of_hosts(comm);
+  const std::uint64_t ram = cluster::ram_of_hosts(comm);
   dataset::dataset_params p = dataset::params_from_profile(profile);
   p.seed = o.seed;
-  dist::agree(comm, [&] {
+  cluster::agree(comm, [&] {
     p.files = dataset::files_for_size(p, units::parse_size(o.generate, "--generate", ram));
     return nlohmann::json(nullptr);
   });
@@ -124,7 +126,7 @@ void generate_if_missing(const bench_cli& o, const config::workload_profile& pro
   g.progress = !o.quiet && comm.rank() == 0;
   const auto r = dataset::generate_dataset_job(g, comm);
   if (r.interrupted)
-    throw dist::job_error(1, "dataset generation interrupted; rerun the same command to resume");
+    throw cluster::job_error(1, "dataset generation interrupted; rerun the same command to resume");
 }
 
 // --accelerators (the job's) and --accelerators-per-rank, one from the other.
@@ -169,7 +171,7 @@ int finish(const nlohmann::json& report, const std::string& summary, bool failed
 }
 
 int run_bench(const bench_cli& o, const CLI::App& cmd, const cli_context& ctx) {
-  dist::communicator& comm = dist::world();
+  cluster::communicator& comm = cluster::world();
   const auto ranks = static_cast<std::uint64_t>(comm.size());
   config::workload_profile profile;
   config::accelerator_spec spec;
@@ -178,7 +180,7 @@ int run_bench(const bench_cli& o, const CLI::App& cmd, const cli_context& ctx) {
   std::uint64_t accelerators = 0;
   // Everything that can be wrong with the options, checked on every rank before any work; then
   // every rank must have been given the same command and options.
-  const auto given = dist::agree(comm, [&] {
+  const auto given = cluster::agree(comm, [&] {
     if (o.workload.empty())
       throw usage_error("--workload: required (a profile name such as resnet50, or a JSON file), "
                         "on the command line or in --config");
@@ -199,7 +201,8 @@ int run_bench(const bench_cli& o, const CLI::App& cmd, const cli_context& ctx) {
     if (!o.compute_time_stdev.empty())
       over.compute_time_stdev_s =
           units::parse_duration(o.compute_time_stdev, "--compute-time-stdev");
-    spec = config::resolve_accelerator(o.accelerator, profile, over);
+    spec = config::resolve_accelerator(o.accelerator, profile, over,
+                                       [] { accel::cuda_backend::get().require_device(0); });
     if (o.epochs < 1)
       throw usage_error("--epochs: must be at least 1");
     interval = units::parse_duration(o.sample_interval, "--sample-interval");
@@ -246,7 +249,7 @@ int run_bench(const bench_cli& o, const CLI::App& cmd, const cli_context& ctx) {
     }
     return nlohmann::json{{"command", "bench"}, {"options", effective_config(cmd)}};
   });
-  dist::require_same(comm, given, "command and options");
+  cluster::require_same(comm, given, "command and options");
   generate_if_missing(o, profile, comm);
   const auto cmdline = report::command_line_json(ctx.argc, ctx.argv);
   nlohmann::json config = effective_config(cmd);
@@ -289,11 +292,11 @@ int run_bench(const bench_cli& o, const CLI::App& cmd, const cli_context& ctx) {
   opt.progress = !o.quiet;
   opt.config = config;
   std::unique_ptr<pipeline::training_run> run;
-  const auto fingerprints = dist::agree(comm, [&] {
+  const auto fingerprints = cluster::agree(comm, [&] {
     run = std::make_unique<pipeline::training_run>(opt, comm);
     return run->fingerprint();
   });
-  dist::require_same(comm, fingerprints, "run (options and dataset)");
+  cluster::require_same(comm, fingerprints, "run (options and dataset)");
   run->join_ranks();
   auto res = run->run(cmdline);
   if (res.broken) {
@@ -308,7 +311,7 @@ int run_bench(const bench_cli& o, const CLI::App& cmd, const cli_context& ctx) {
                    res.reason.c_str());
       comm.abort(1);
     }
-    dist::await_abort(comm);
+    cluster::await_abort(comm);
   }
   const int code = finish(res.report, res.summary_text, res.failed, o);
   // Every rank ends as rank 0's report says, and only once every rank got here: a rank lost now

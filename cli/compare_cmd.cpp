@@ -3,12 +3,13 @@
 
 #include <fmt/format.h>
 
+#include "analysis/compare.hpp"
+#include "analysis/report_set.hpp"
 #include "commands.hpp"
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
-#include "report/compare.hpp"
+#include "render/compare_render.hpp"
 #include "report/report_io.hpp"
-#include "report/report_set.hpp"
 
 namespace dlsize::cli {
 namespace {
@@ -27,8 +28,8 @@ int run_compare(const compare_cli& o) {
     check_new_output(o.markdown, "--markdown");
   if (!o.html.empty())
     check_new_output(o.html, "--html");
-  const nlohmann::json c = report::compare_reports(report::load_reports(o.reports).reports);
-  const std::string md = report::compare_markdown(c);
+  const nlohmann::json c = analysis::compare_reports(analysis::load_reports(o.reports).reports);
+  const std::string md = render::compare_markdown(c);
   std::fputs(md.c_str(), stdout);
   if (!o.out.empty()) {
     report::write_report(o.out, c);
@@ -39,7 +40,7 @@ int run_compare(const compare_cli& o) {
     std::printf("markdown: %s\n", o.markdown.c_str());
   }
   if (!o.html.empty()) {
-    write_file_atomic(o.html, report::compare_html(c));
+    write_file_atomic(o.html, render::compare_html(c));
     std::printf("html: %s\n", o.html.c_str());
   }
   return 0;

@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include "cluster/agreement.hpp"
+#include "cluster/hosts.hpp"
 #include "commands.hpp"
 #include "config/workload.hpp"
 #include "core/error.hpp"
@@ -10,8 +12,6 @@
 #include "core/units.hpp"
 #include "dataset/datagen.hpp"
 #include "dataset/datagen_job.hpp"
-#include "dist/agreement.hpp"
-#include "dist/hosts.hpp"
 
 namespace dlsize::cli {
 namespace {
@@ -31,11 +31,11 @@ struct datagen_cli {
 dataset::datagen_options options_of(const datagen_cli& o, std::uint64_t ram);
 
 int run_datagen(const datagen_cli& o) {
-  dist::communicator& comm = dist::world();
+  cluster::communicator& comm = cluster::world();
   // The options are checked on every rank first (the first collective of a command is always an
   // agreement), every rank must have been given the same, then the size is taken from the RAM of
   // every host of the job.
-  const auto given = dist::agree(comm, [&] {
+  const auto given = cluster::agree(comm, [&] {
     options_of(o, sysinfo::ram_bytes());
     return nlohmann::json{{"command", "datagen"},
                           {"options",
@@ -47,8 +47,8 @@ int run_datagen(const datagen_cli& o) {
                             {"layout", o.layout},
                             {"records-per-file", o.records_per_file}}}};
   });
-  dist::require_same(comm, given, "command and options");
-  dataset::datagen_options opt = options_of(o, dist::ram_of_hosts(comm));
+  cluster::require_same(comm, given, "command and options");
+  dataset::datagen_options opt = options_of(o, cluster::ram_of_hosts(comm));
   opt.progress = !o.quiet && comm.rank() == 0;
   const auto r = dataset::generate_dataset_job(opt, comm);
   if (comm.rank() != 0)

@@ -13,18 +13,18 @@
 #include <fmt/format.h>
 
 #include "accel/cuda_backend.hpp"
+#include "cluster/agreement.hpp"
+#include "cluster/communicator.hpp"
 #include "commands.hpp"
 #include "core/clock.hpp"
 #include "core/error.hpp"
 #include "core/stop.hpp"
-#include "dist/agreement.hpp"
-#include "dist/communicator.hpp"
 #include "dlsize/build_config.hpp"
 #include "report/report_io.hpp"
 
 namespace {
 
-using dlsize::dist::communicator;
+using dlsize::cluster::communicator;
 
 void print_error(int code, const std::string& message) {
   std::fprintf(stderr, "dlsize: %s: %s\n", code == 2 ? "error" : "failed", message.c_str());
@@ -37,8 +37,8 @@ int job_failure(communicator& comm, int code, const std::string& message,
                 const std::function<void()>& print_own) {
   if (comm.agreements() == 0) {
     try {
-      dlsize::dist::agree_failure(comm, code, message);
-    } catch (const dlsize::dist::job_error& e) {
+      dlsize::cluster::agree_failure(comm, code, message);
+    } catch (const dlsize::cluster::job_error& e) {
       if (comm.rank() == 0) {
         if (e.what() == message && print_own)
           print_own();
@@ -59,7 +59,7 @@ int job_failure(communicator& comm, int code, const std::string& message,
 }
 
 int run(int argc, char** argv) {
-  communicator& comm = dlsize::dist::world();
+  communicator& comm = dlsize::cluster::world();
   const bool root = comm.rank() == 0;
   dlsize::cli::cli_context ctx{argc, argv, 0};
   CLI::App app{"dlsize: size storage and GPUs for deep-learning training"};
@@ -117,12 +117,12 @@ int run(int argc, char** argv) {
       return 2;
     }
     return job_failure(comm, 2, e.what(), [&] { app.exit(e); });
-  } catch (const dlsize::dist::job_error& e) {
+  } catch (const dlsize::cluster::job_error& e) {
     if (root)
       print_error(e.exit_code(), e.what());
     return e.exit_code();
   } catch (const std::exception& e) {
-    const int code = dlsize::dist::exit_code_of(e);
+    const int code = dlsize::cluster::exit_code_of(e);
     if (comm.size() == 1) {
       print_error(code, e.what());
       return code;
@@ -136,13 +136,13 @@ int run(int argc, char** argv) {
 int main(int argc, char** argv) {
   dlsize::mark_process_start();
   try {
-    dlsize::dist::init_world(argc, argv);
+    dlsize::cluster::init_world(argc, argv);
   } catch (const std::exception& e) {
-    if (dlsize::dist::launcher_rank() == 0)
-      print_error(dlsize::dist::exit_code_of(e), e.what());
-    return dlsize::dist::exit_code_of(e);
+    if (dlsize::cluster::launcher_rank() == 0)
+      print_error(dlsize::cluster::exit_code_of(e), e.what());
+    return dlsize::cluster::exit_code_of(e);
   }
   const int code = run(argc, argv);
-  dlsize::dist::finalize_world();
+  dlsize::cluster::finalize_world();
   return code;
 }

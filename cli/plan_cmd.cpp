@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "analysis/plan.hpp"
 #include "commands.hpp"
 #include "config/accelerator_spec.hpp"
 #include "config/workload.hpp"
@@ -11,7 +12,6 @@
 #include "core/error.hpp"
 #include "core/units.hpp"
 #include "report/report_io.hpp"
-#include "sizing/plan.hpp"
 
 namespace dlsize::cli {
 namespace {
@@ -32,7 +32,7 @@ struct plan_cli {
 int run_plan(const plan_cli& o) {
   if (!o.out.empty())
     check_new_output(o.out, "--out");
-  sizing::plan_inputs in;
+  analysis::plan_inputs in;
   in.workload = config::load_workload(o.workload);
   config::preset_overrides over;
   if (o.batch_size)
@@ -53,7 +53,7 @@ int run_plan(const plan_cli& o) {
   if (o.clients < 1)
     throw usage_error("--clients: must be at least 1");
   in.clients = o.clients;
-  const nlohmann::json plan = sizing::make_plan(in);
+  const nlohmann::json plan = analysis::make_plan(in);
 
   auto both = [](double v) { return units::format_rate_both(v); };
   std::printf("%s on %s (batch %llu, %.4g s per batch; %s)\n", in.workload.name.c_str(),

@@ -6,9 +6,9 @@
 #include <fmt/format.h>
 
 #include "config/embedded_workloads.hpp"
-#include "config/json_checks.hpp"
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
+#include "core/json_checks.hpp"
 
 namespace dlsize::cli {
 namespace {
@@ -49,7 +49,7 @@ nlohmann::json typed(const std::string& s) {
 
 void apply_run_config(CLI::App& cmd, const std::string& file_or_name) {
   std::string text, source;
-  if (config::names_a_file(file_or_name)) {
+  if (core::names_a_file(file_or_name)) {
     text = read_text_file(file_or_name);
     source = file_or_name;
   } else {
@@ -66,7 +66,7 @@ void apply_run_config(CLI::App& cmd, const std::string& file_or_name) {
           fmt::format("--config: no embedded config '{}'. known: {}; or a path to a JSON file",
                       file_or_name, fmt::join(names, ", ")));
   }
-  const nlohmann::json j = config::parse_json(text, source);
+  const nlohmann::json j = core::parse_json(text, source);
   if (!j.is_object())
     throw usage_error(
         fmt::format("{}: a run config must be a JSON object of option names and values", source));

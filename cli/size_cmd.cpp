@@ -4,14 +4,14 @@
 
 #include <fmt/format.h>
 
+#include "analysis/sizing_report.hpp"
 #include "commands.hpp"
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
 #include "core/units.hpp"
+#include "render/sizing_render.hpp"
+#include "render/sizing_tables.hpp"
 #include "report/report_io.hpp"
-#include "report/sizing_render.hpp"
-#include "report/sizing_report.hpp"
-#include "report/sizing_tables.hpp"
 
 namespace dlsize::cli {
 namespace {
@@ -34,7 +34,7 @@ int run_size(const size_cli& o, const cli_context& ctx) {
                     html_path = o.out + ".html";
   for (const auto& p : {json_path, md_path, html_path})
     check_new_output(p, "--out");
-  report::sizing_request req;
+  analysis::sizing_request req;
   req.targets = o.targets;
   req.growth = o.growth;
   if (!(o.headroom >= 1))
@@ -54,31 +54,31 @@ int run_size(const size_cli& o, const cli_context& ctx) {
         fmt::format("--cache-model: '{}' is not valid. valid: lru (a page cache under a new random "
                     "order each epoch), never-evict (keeps what it first read)",
                     o.cache_model));
-  req.cache_model = o.cache_model == "lru" ? sizing::cache_model_kind::lru
-                                           : sizing::cache_model_kind::never_evict;
+  req.cache_model = o.cache_model == "lru" ? analysis::cache_model_kind::lru
+                                           : analysis::cache_model_kind::never_evict;
   if (!o.cache_bytes.empty())
     req.cache_bytes = static_cast<double>(units::parse_size(o.cache_bytes, "--cache-bytes"));
 
-  const auto inputs = report::load_reports(o.inputs);
+  const auto inputs = analysis::load_reports(o.inputs);
   const nlohmann::json z =
-      report::make_sizing(inputs, req, report::command_line_json(ctx.argc, ctx.argv));
+      analysis::make_sizing(inputs, req, report::command_line_json(ctx.argc, ctx.argv));
   report::write_report(json_path, z);
-  write_file_atomic(md_path, report::sizing_markdown(z));
-  write_file_atomic(html_path, report::sizing_html(z));
+  write_file_atomic(md_path, render::sizing_markdown(z));
+  write_file_atomic(html_path, render::sizing_html(z));
   for (const auto& s : z["series"]) {
-    std::printf("%s\n", report::series_title(s).c_str());
+    std::printf("%s\n", render::series_title(s).c_str());
     const auto& f = s["fit"];
     if (f.is_object())
       std::printf("  fit        %s per accelerator + %s, R² %.4f (%d runs)\n",
-                  report::rate_text(f["slope"]).c_str(), report::rate_text(f["intercept"]).c_str(),
+                  render::rate_text(f["slope"]).c_str(), render::rate_text(f["intercept"]).c_str(),
                   f["r2"].get<double>(), f["n"].get<int>());
     std::printf("  knee       %s\n", s["knee"]["reason"].get<std::string>().c_str());
     std::printf("  ceiling    %s\n",
                 s["ceiling"]["bytes_per_s"].is_null()
                     ? ("not reached; at least " +
-                       report::rate_text(s["ceiling"]["best_measured_bytes_per_s"]))
+                       render::rate_text(s["ceiling"]["best_measured_bytes_per_s"]))
                           .c_str()
-                    : report::rate_text(s["ceiling"]["bytes_per_s"]).c_str());
+                    : render::rate_text(s["ceiling"]["bytes_per_s"]).c_str());
     for (const auto& w : s["warnings"])
       std::fprintf(stderr, "size: warning: %s\n", w.get<std::string>().c_str());
   }

@@ -8,7 +8,7 @@
 #include "commands.hpp"
 #include "core/error.hpp"
 #include "report/report_io.hpp"
-#include "sizing/sweep_runner.hpp"
+#include "sweep/sweep_runner.hpp"
 
 namespace dlsize::cli {
 namespace {
@@ -60,14 +60,14 @@ void setup_sweep(CLI::App& app, cli_context& ctx) {
   sub->add_option("--out", o->out, "Sweep folder: new or empty, or a sweep to resume")->required();
   sub->add_flag("--dry-run", o->dry_run, "Print every point's command and run nothing");
   sub->callback([o, &ctx] {
-    sizing::sweep_options s;
+    sweep::sweep_options s;
     s.config_file = o->config;
     s.out_dir = o->out;
     s.self = self_path(ctx.argc > 0 ? ctx.argv[0] : nullptr);
     s.bench_keys = bench_option_names();
     s.command_line = report::command_line_json(ctx.argc, ctx.argv);
     s.dry_run = o->dry_run;
-    ctx.exit_code = sizing::run_sweep(s);
+    ctx.exit_code = sweep::run_sweep(s);
   });
 }
 

@@ -69,7 +69,7 @@ typedef struct dlsize_cuda_probe_result {
   dlsize_cuda_device_info devices[DLSIZE_CUDA_MAX_DEVICES];
 } dlsize_cuda_probe_result;
 
-/* Layer kinds, in the order of accel::model::op. */
+/* Layer kinds, in the order of model::op. */
 enum dlsize_cuda_op {
   DLSIZE_CUDA_CONV = 0,
   DLSIZE_CUDA_CONV_TRANSPOSE = 1,

@@ -12,7 +12,7 @@
 #include "accel/accelerator.hpp"
 #include "accel/cuda_abi.h"
 #include "accel/cuda_backend.hpp"
-#include "accel/model/model_spec.hpp"
+#include "model/model_spec.hpp"
 
 namespace dlsize::accel {
 

@@ -39,9 +39,10 @@ std::string missing_module_message(const std::filesystem::path& path) {
                        "-DDLSIZE_WITH_CUDA=ON on a machine with the CUDA toolkit, cuDNN and NCCL, "
                        "or set DLSIZE_CUDA_MODULE to a {} built elsewhere)",
                        kPrefix, DLSIZE_CUDA_MODULE_FILE);
-  return fmt::format("{}the CUDA backend module {} is missing; it belongs next to the dlsize "
-                     "executable (rebuild, copy it there, or set DLSIZE_CUDA_MODULE)",
-                     kPrefix, path.string());
+  return fmt::format(
+      "{}the CUDA backend module {} is missing; it belongs next to the dlsize "
+      "executable or in ../lib/dlsize/ (rebuild, install, or set DLSIZE_CUDA_MODULE)",
+      kPrefix, path.string());
 }
 
 std::mutex g_mutex;
@@ -52,7 +53,13 @@ std::unique_ptr<cuda_backend> g_backend;
 std::filesystem::path cuda_module_path() {
   if (from_environment())
     return std::getenv("DLSIZE_CUDA_MODULE");
-  return executable_dir() / DLSIZE_CUDA_MODULE_FILE;
+  // Next to the executable in a build tree; PREFIX/lib/dlsize/ after `cmake --install`.
+  const auto beside = executable_dir() / DLSIZE_CUDA_MODULE_FILE;
+  const auto installed =
+      executable_dir().parent_path() / "lib" / "dlsize" / DLSIZE_CUDA_MODULE_FILE;
+  std::error_code ec;
+  return !std::filesystem::exists(beside, ec) && std::filesystem::exists(installed, ec) ? installed
+                                                                                        : beside;
 }
 
 std::string explain_dlopen_error(const std::filesystem::path& module, const std::string& text) {

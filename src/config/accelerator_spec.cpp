@@ -2,12 +2,15 @@
 
 #include <fmt/format.h>
 
-#include "accel/cuda_backend.hpp"
-#include "config/json_checks.hpp"
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
+#include "core/json_checks.hpp"
 
 namespace dlsize::config {
+
+using core::json_checker;
+using core::names_a_file;
+using core::parse_json;
 namespace {
 
 std::string known_types(const workload_profile& w) {
@@ -84,7 +87,8 @@ accelerator_preset parse_calibration(const std::string& json_text, const std::st
 }
 
 accelerator_spec resolve_accelerator(const std::string& spec, const workload_profile& w,
-                                     const preset_overrides& over) {
+                                     const preset_overrides& over,
+                                     const std::function<void()>& require_device) {
   accelerator_spec a;
   if (spec == "none") {
     if (over.batch_size || over.compute_time_s || over.compute_time_stdev_s)
@@ -96,7 +100,8 @@ accelerator_spec resolve_accelerator(const std::string& spec, const workload_pro
   }
   if (spec == "cuda") {
     // What is missing comes first: the backend, its libraries, the driver, the device.
-    accel::cuda_backend::get().require_device(0);
+    if (require_device)
+      require_device();
     require_trainable(w);
     if (over.compute_time_s || over.compute_time_stdev_s)
       throw usage_error(

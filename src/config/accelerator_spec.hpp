@@ -4,6 +4,7 @@
 // or `cuda` (the real GPU backend: the model's training step; its compute time is measured, so
 // the preset holds only the batch size). Overrides from the command line apply on top.
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -31,8 +32,12 @@ struct preset_overrides {
 
 // Resolves spec against the workload. Throws usage_error naming --accelerator and listing the
 // valid types when TYPE is unknown, or naming the calibration file and key when it is bad.
+// For `cuda`, require_device runs first (config knows no GPUs: the caller passes the backend's
+// check, so that what is missing, the module, its libraries, the driver or the device, is named
+// before any option error).
 accelerator_spec resolve_accelerator(const std::string& spec, const workload_profile& w,
-                                     const preset_overrides& over);
+                                     const preset_overrides& over,
+                                     const std::function<void()>& require_device = {});
 
 // Throws usage_error, listing the profiles that have one, when w has no model.layers.
 void require_trainable(const workload_profile& w);

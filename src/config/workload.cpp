@@ -3,11 +3,15 @@
 #include <fmt/format.h>
 
 #include "config/embedded_workloads.hpp"
-#include "config/json_checks.hpp"
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
+#include "core/json_checks.hpp"
 
 namespace dlsize::config {
+
+using core::json_checker;
+using core::names_a_file;
+using core::parse_json;
 
 std::string to_string(file_layout l) {
   return l == file_layout::files ? "files" : "shards";
@@ -71,8 +75,7 @@ workload_profile parse_workload(const std::string& json_text, const std::string&
         p.model, "model",
         {"name", "parameters", "forward_macs", "input", "source", "batch_size", "loss", "layers"});
     if (p.model.contains("layers"))
-      p.network = std::make_shared<const accel::model::model_spec>(
-          accel::model::parse_model(p.model, source));
+      p.network = std::make_shared<const model::model_spec>(model::parse_model(p.model, source));
   }
   return p;
 }

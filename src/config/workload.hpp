@@ -10,7 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "accel/model/model_spec.hpp"
+#include "model/model_spec.hpp"
 
 namespace dlsize::config {
 
@@ -45,7 +45,7 @@ struct workload_profile {
   std::map<std::string, accelerator_preset> accelerators;
   nlohmann::json model; // model facts (parameters, MACs, input, source); kept as given
   // The trainable model of model.layers, parsed and shape-checked; null without layers.
-  std::shared_ptr<const accel::model::model_spec> network;
+  std::shared_ptr<const model::model_spec> network;
   nlohmann::json raw; // the profile as parsed, for the report
 };
 

@@ -31,7 +31,7 @@ struct datagen_result {
 // I/O failure.
 datagen_result generate_dataset(const datagen_options& opt);
 
-// The phases of a generation, for ranks that share it (dist::generate_dataset_job runs them
+// The phases of a generation, for ranks that share it (cluster::generate_dataset_job runs them
 // with agreements between). prepare_dataset_folder (one rank): checks the folder, writes the
 // state file, makes the subfolders; true when the dataset is already complete.
 bool prepare_dataset_folder(const datagen_options& opt);

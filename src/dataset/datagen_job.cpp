@@ -4,9 +4,9 @@
 
 #include <fmt/format.h>
 
+#include "cluster/agreement.hpp"
 #include "core/clock.hpp"
 #include "core/error.hpp"
-#include "dist/agreement.hpp"
 
 namespace dlsize::dataset {
 namespace fs = std::filesystem;
@@ -31,7 +31,7 @@ void check_share(const datagen_options& opt, unsigned share, unsigned ranks) {
 
 } // namespace
 
-datagen_result generate_dataset_job(const datagen_options& opt, dist::communicator& comm) {
+datagen_result generate_dataset_job(const datagen_options& opt, cluster::communicator& comm) {
   if (comm.size() == 1)
     return generate_dataset(opt);
   const auto t0 = now_s();
@@ -45,7 +45,7 @@ datagen_result generate_dataset_job(const datagen_options& opt, dist::communicat
         opt.dir.string(), file));
   };
   datagen_result res;
-  const auto complete = dist::agree(comm, [&] {
+  const auto complete = cluster::agree(comm, [&] {
     return root ? nlohmann::json(prepare_dataset_folder(opt)) : nlohmann::json(nullptr);
   });
   if (complete[0].get<bool>()) {
@@ -54,12 +54,13 @@ datagen_result generate_dataset_job(const datagen_options& opt, dist::communicat
   }
   // Every rank sees the state file rank 0 just wrote (its id, not a stale one of its own).
   const std::string generation =
-      dist::agree(comm,
-                  [&] {
-                    return root ? nlohmann::json(generation_of(opt.dir)) : nlohmann::json(nullptr);
-                  })[0]
+      cluster::agree(comm,
+                     [&] {
+                       return root ? nlohmann::json(generation_of(opt.dir))
+                                   : nlohmann::json(nullptr);
+                     })[0]
           .get<std::string>();
-  dist::agree(comm, [&] {
+  cluster::agree(comm, [&] {
     if (generation_of(opt.dir) != generation)
       throw not_shared(kStateName);
     return nlohmann::json(nullptr);
@@ -67,7 +68,7 @@ datagen_result generate_dataset_job(const datagen_options& opt, dist::communicat
   // Writing and checking last as long as the slowest share: no time limit, a stop ends them.
   const double timeout = comm.timeout_s();
   comm.set_timeout_s(0);
-  const auto shares = dist::agree(comm, [&] {
+  const auto shares = cluster::agree(comm, [&] {
     const datagen_result r = write_dataset_share(opt, static_cast<unsigned>(comm.rank()), ranks);
     return nlohmann::json{r.files_written, r.files_kept, r.bytes_written, r.interrupted};
   });
@@ -79,19 +80,19 @@ datagen_result generate_dataset_job(const datagen_options& opt, dist::communicat
   }
   if (!res.interrupted) {
     // Each rank checks the next rank's share, so no rank's files are sealed unseen by another.
-    dist::agree(comm, [&] {
+    cluster::agree(comm, [&] {
       check_share(opt, (static_cast<unsigned>(comm.rank()) + 1) % ranks, ranks);
       return nlohmann::json(nullptr);
     });
   }
   comm.set_timeout_s(timeout);
   if (!res.interrupted) {
-    dist::agree(comm, [&] {
+    cluster::agree(comm, [&] {
       if (root)
         seal_dataset(opt);
       return nlohmann::json(nullptr);
     });
-    dist::agree(comm, [&] {
+    cluster::agree(comm, [&] {
       std::error_code ec;
       if (!fs::exists(opt.dir / kManifestName, ec))
         throw not_shared(kManifestName);

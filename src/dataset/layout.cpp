@@ -5,9 +5,9 @@
 
 #include <fmt/format.h>
 
-#include "config/json_checks.hpp"
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
+#include "core/json_checks.hpp"
 #include "core/rng.hpp"
 #include "dataset/record.hpp"
 
@@ -35,7 +35,7 @@ nlohmann::json dataset_params::to_json() const {
 }
 
 dataset_params dataset_params::from_json(const nlohmann::json& j, const std::string& source) {
-  config::json_checker c(source);
+  core::json_checker c(source);
   dataset_params p;
   p.workload = c.string(j, "", "workload");
   p.layout = config::parse_layout(c.string(j, "", "layout"), source + ": layout");

@@ -8,9 +8,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cluster/communicator.hpp"
 #include "core/sysinfo.hpp"
 #include "dataset/layout.hpp"
-#include "dist/communicator.hpp"
 #include "pipeline/rank_result.hpp"
 #include "pipeline/sampler.hpp"
 #include "pipeline/training_run.hpp"
@@ -22,9 +22,9 @@ struct report_context {
   const dataset::dataset_layout& layout;
   const sysinfo::mount_info& mount; // of rank 0's dataset path
   const sampler& smp;
-  const dist::communicator& comm;
+  const cluster::communicator& comm;
   const nlohmann::json& command_line;
-  const dist::run_outcome& outcome;
+  const cluster::run_outcome& outcome;
   // Rank 0's clock (monotonic ns): the process's start, the run's common start, the end of
   // its own part, and when every rank's results were in.
   std::uint64_t process_start_ns = 0, start_ns = 0, end_ns = 0, gathered_ns = 0;

@@ -12,13 +12,13 @@
 
 #include "accel/cuda_accelerator.hpp"
 #include "accel/emulated.hpp"
+#include "cluster/agreement.hpp"
 #include "core/clock.hpp"
 #include "core/error.hpp"
 #include "core/rng.hpp"
 #include "core/sysinfo.hpp"
 #include "core/units.hpp"
 #include "dataset/layout.hpp"
-#include "dist/agreement.hpp"
 #include "pipeline/batch_board.hpp"
 #include "pipeline/gpu_feed.hpp"
 #include "pipeline/preprocess.hpp"
@@ -145,11 +145,11 @@ dataset_layout open_for(const training_options& opt) {
 } // namespace
 
 struct training_run::state {
-  state(const training_options& o, dist::communicator& c)
+  state(const training_options& o, cluster::communicator& c)
       : opt(o), comm(c), layout(open_for(o)),
         smp(layout.records(), o.accelerators, o.accelerator.preset.batch_size, o.epochs, o.seed) {}
   training_options opt;
-  dist::communicator& comm;
+  cluster::communicator& comm;
   dataset_layout layout;
   sampler smp;
   std::uint64_t first = 0, local = 0; // this rank's accelerators
@@ -161,7 +161,7 @@ struct training_run::state {
   std::vector<accel::cuda_accelerator*> gpus;              // the same, null where emulated
 };
 
-training_run::training_run(const training_options& opt, dist::communicator& comm) {
+training_run::training_run(const training_options& opt, cluster::communicator& comm) {
   if (opt.prefetch < 1)
     throw usage_error("--prefetch: must be at least 1 batch");
   const auto ranks = static_cast<std::uint64_t>(comm.size());
@@ -221,7 +221,7 @@ void training_run::join_ranks() {
   }
   id = m->comm.broadcast(id);
   const std::vector<std::uint8_t> bytes(id.begin(), id.end());
-  dist::agree(m->comm, [&] {
+  cluster::agree(m->comm, [&] {
     m->gpus[0]->join(m->comm.rank(), m->comm.size(), bytes);
     return nlohmann::json(nullptr);
   });
@@ -238,7 +238,7 @@ nlohmann::json training_run::fingerprint() const {
 
 training_result training_run::run(const nlohmann::json& command_line) {
   const training_options& opt = m->opt;
-  dist::communicator& comm = m->comm;
+  cluster::communicator& comm = m->comm;
   const sampler& smp = m->smp;
   const std::uint64_t local = m->local, first = m->first;
   const bool root = comm.rank() == 0;
@@ -272,15 +272,15 @@ training_result training_run::run(const nlohmann::json& command_line) {
   };
   std::vector<accel_live> live(local);
   auto counters = [&] {
-    dist::job_counters c{consumer.bytes(), 0, 0,
-                         live.empty() ? 0 : live[0].steps.load(std::memory_order_relaxed)};
+    cluster::job_counters c{consumer.bytes(), 0, 0,
+                            live.empty() ? 0 : live[0].steps.load(std::memory_order_relaxed)};
     for (auto& l : live) {
       c.samples += l.samples.load(std::memory_order_relaxed);
       c.compute_ns += l.compute_ns.load(std::memory_order_relaxed);
     }
     return c;
   };
-  dist::run_link_options lo;
+  cluster::run_link_options lo;
   lo.on_halt = [&](const std::string&, bool) { halt_here(); };
   lo.counters = counters;
   const auto link = comm.open_run_link(lo);
@@ -305,7 +305,7 @@ training_result training_run::run(const nlohmann::json& command_line) {
   std::uint64_t phase_end = 0;
   auto on_phase = [&]() noexcept {
     const std::uint64_t mine = phase_max_end.exchange(0, std::memory_order_relaxed);
-    const dist::sync_result r = link->sync(mine > t0 ? mine - t0 : 0);
+    const cluster::sync_result r = link->sync(mine > t0 ? mine - t0 : 0);
     phase_end = t0 + r.end_ns;
   };
   std::barrier step_barrier(static_cast<std::ptrdiff_t>(local), on_phase);
@@ -366,11 +366,11 @@ training_result training_run::run(const nlohmann::json& command_line) {
   run_monitor monitor(
       tele, {opt.sample_interval_s, root ? opt.time_limit_s : 0, opt.progress && root, local},
       [&] {
-        const dist::job_counters c = counters();
+        const cluster::job_counters c = counters();
         return run_counters{c.bytes, c.samples, c.compute_ns};
       },
       [&](double el, const run_counters&) {
-        const dist::job_counters c = link->totals(); // the job's, on rank 0
+        const cluster::job_counters c = link->totals(); // the job's, on rank 0
         const double au = el > 0 ? static_cast<double>(c.compute_ns) * 1e-9 /
                                        (el * static_cast<double>(job_accels))
                                  : 0;
@@ -465,7 +465,7 @@ training_result training_run::run(const nlohmann::json& command_line) {
   }
 
   const std::uint64_t end_ns = now_ns();
-  const dist::run_outcome outcome = link->finish(r.to_json().dump());
+  const cluster::run_outcome outcome = link->finish(r.to_json().dump());
   const std::uint64_t gathered_ns = now_ns();
   training_result res;
   if (root) {

@@ -14,9 +14,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cluster/communicator.hpp"
 #include "config/accelerator_spec.hpp"
 #include "config/workload.hpp"
-#include "dist/communicator.hpp"
 #include "io/engine.hpp"
 
 namespace dlsize::pipeline {
@@ -55,7 +55,7 @@ class training_run {
 public:
   // Throws usage_error for a dataset that does not fit the workload or the topology, run_error
   // for missing or truncated files.
-  training_run(const training_options& opt, dist::communicator& comm);
+  training_run(const training_options& opt, cluster::communicator& comm);
   ~training_run();
   training_run(const training_run&) = delete;
   training_run& operator=(const training_run&) = delete;

@@ -15,12 +15,13 @@
 #include <nlohmann/json.hpp>
 
 #include "accel/cuda_accelerator.hpp"
-#include "accel/model/model_spec.hpp"
 #include "config/workload.hpp"
+#include "model/model_spec.hpp"
 
 namespace {
 
 using namespace dlsize::accel;
+namespace model = dlsize::model;
 
 model::model_spec tiny_2d() {
   return model::parse_model(

@@ -6,14 +6,14 @@
 
 #include <catch2/catch.hpp>
 
+#include "cluster/agreement.hpp"
+#include "cluster/single_communicator.hpp"
 #include "core/error.hpp"
-#include "dist/agreement.hpp"
-#include "dist/single_communicator.hpp"
 
 namespace {
 
 using namespace dlsize;
-using dist::communicator;
+using cluster::communicator;
 
 // A communicator of `hosts.size()` ranks that only describes its placement (the agreement's
 // messages are made from it; nothing is sent).
@@ -29,7 +29,9 @@ public:
   std::string broadcast(const std::string& s) override { return s; }
   void barrier() override {}
   [[noreturn]] void abort(int) override { throw std::logic_error("abort"); }
-  std::unique_ptr<dist::run_link> open_run_link(dist::run_link_options) override { return nullptr; }
+  std::unique_ptr<cluster::run_link> open_run_link(cluster::run_link_options) override {
+    return nullptr;
+  }
 };
 
 nlohmann::json ok() {
@@ -43,16 +45,16 @@ nlohmann::json failed(const std::string& m, int code = 2) {
 
 TEST_CASE("a failure every rank shares is told once, as the ranks said it", "[agreement]") {
   fake_job job({"a", "a", "b"});
-  CHECK(dist::combine_failures(
+  CHECK(cluster::combine_failures(
             job, {failed("--epochs: must be at least 1"), failed("--epochs: must be at least 1"),
                   failed("--epochs: must be at least 1")}) == "--epochs: must be at least 1");
 }
 
 TEST_CASE("failures of some ranks name each rank and host", "[agreement]") {
   fake_job job({"node1", "node1", "node2", "node3"});
-  const std::string m =
-      dist::combine_failures(job, {ok(), failed("--dataset: 'ds' is missing"),
-                                   failed("--dataset: 'ds' is missing"), failed("disk full", 1)});
+  const std::string m = cluster::combine_failures(job, {ok(), failed("--dataset: 'ds' is missing"),
+                                                        failed("--dataset: 'ds' is missing"),
+                                                        failed("disk full", 1)});
   CHECK(m.find("ranks 1, 2 (hosts node1, node2): --dataset: 'ds' is missing") != std::string::npos);
   CHECK(m.find("rank 3 (host node3): disk full") != std::string::npos);
   CHECK(m.find("rank 0") == std::string::npos);
@@ -63,11 +65,11 @@ TEST_CASE("require_same names the rank, the key and both values of a difference"
   const nlohmann::json base = {{"dataset_id", "ab"}, {"config", {{"epochs", 2}, {"seed", 1}}}};
   nlohmann::json other = base;
   other["config"]["epochs"] = 3;
-  CHECK_NOTHROW(dist::require_same(job, {base, base, base}, "run"));
+  CHECK_NOTHROW(cluster::require_same(job, {base, base, base}, "run"));
   try {
-    dist::require_same(job, {base, base, other}, "run");
+    cluster::require_same(job, {base, base, other}, "run");
     FAIL("no error for differing options");
-  } catch (const dist::job_error& e) {
+  } catch (const cluster::job_error& e) {
     CHECK(e.exit_code() == 2);
     const std::string m = e.what();
     CHECK(m.find("rank 2 (host n2) has config.epochs 3, rank 0 has 2") != std::string::npos);
@@ -77,22 +79,22 @@ TEST_CASE("require_same names the rank, the key and both values of a difference"
 
 TEST_CASE("a single rank's agreement passes the part's own error through unchanged",
           "[agreement]") {
-  auto one = dist::make_single_communicator();
+  auto one = cluster::make_single_communicator();
   CHECK(one->size() == 1);
-  CHECK(dist::agree(*one, [] { return nlohmann::json(7); }) == std::vector<nlohmann::json>{7});
-  CHECK_THROWS_AS(dist::agree(*one, []() -> nlohmann::json { throw usage_error("--x: bad"); }),
+  CHECK(cluster::agree(*one, [] { return nlohmann::json(7); }) == std::vector<nlohmann::json>{7});
+  CHECK_THROWS_AS(cluster::agree(*one, []() -> nlohmann::json { throw usage_error("--x: bad"); }),
                   usage_error);
   CHECK(one->agreements() == 2);
-  CHECK(dist::exit_code_of(usage_error("u")) == 2);
-  CHECK(dist::exit_code_of(run_error("r")) == 1);
-  CHECK(dist::exit_code_of(dist::job_error(2, "j")) == 2);
+  CHECK(cluster::exit_code_of(usage_error("u")) == 2);
+  CHECK(cluster::exit_code_of(run_error("r")) == 1);
+  CHECK(cluster::exit_code_of(cluster::job_error(2, "j")) == 2);
 }
 
 TEST_CASE("a single rank's run link halts at once, and a failure outranks an earlier stop",
           "[agreement]") {
-  auto one = dist::make_single_communicator();
+  auto one = cluster::make_single_communicator();
   std::vector<std::pair<std::string, bool>> halts;
-  dist::run_link_options o;
+  cluster::run_link_options o;
   o.on_halt = [&](const std::string& why, bool failure) { halts.emplace_back(why, failure); };
   auto link = one->open_run_link(o);
   link->start();

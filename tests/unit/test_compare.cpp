@@ -6,17 +6,18 @@
 
 #include "test_support.hpp"
 
-#include "report/compare.hpp"
+#include "analysis/compare.hpp"
+#include "analysis/report_set.hpp"
+#include "render/compare_render.hpp"
 #include "report/report_io.hpp"
-#include "report/report_set.hpp"
 
 using namespace dlsize;
 using Catch::Matchers::Contains;
 
 namespace {
 
-report::loaded_report fake(const std::string& file, const std::string& path, double sps, double au,
-                           int seed, const std::string& workload = "resnet50") {
+analysis::loaded_report fake(const std::string& file, const std::string& path, double sps,
+                             double au, int seed, const std::string& workload = "resnet50") {
   nlohmann::json r = {
       {"schema", report::kReportSchema},
       {"kind", "bench"},
@@ -48,9 +49,9 @@ const nlohmann::json& metric(const nlohmann::json& c, const std::string& name) {
 
 TEST_CASE("compare groups repeats by backend and takes medians and spreads", "[compare]") {
   const auto c =
-      report::compare_reports({fake("a1", "/a", 1000, 0.95, 1), fake("a2", "/a", 1100, 0.97, 2),
-                               fake("a3", "/a", 900, 0.93, 3), fake("b1", "/b", 500, 0.5, 1),
-                               fake("b2", "/b", 520, 0.52, 2), fake("b3", "/b", 480, 0.48, 3)});
+      analysis::compare_reports({fake("a1", "/a", 1000, 0.95, 1), fake("a2", "/a", 1100, 0.97, 2),
+                                 fake("a3", "/a", 900, 0.93, 3), fake("b1", "/b", 500, 0.5, 1),
+                                 fake("b2", "/b", 520, 0.52, 2), fake("b3", "/b", 480, 0.48, 3)});
   REQUIRE(c["backends"].size() == 2);
   const auto& a = c["backends"][0]["metrics"]["samples_per_s"];
   CHECK(a["median"].get<double>() == Approx(1000));
@@ -65,8 +66,8 @@ TEST_CASE("compare groups repeats by backend and takes medians and spreads", "[c
 
 TEST_CASE("compare says a difference inside the run-to-run spread is not one", "[compare]") {
   const auto c =
-      report::compare_reports({fake("a1", "/a", 1000, 0.95, 1), fake("a2", "/a", 1400, 0.97, 2),
-                               fake("b1", "/b", 1100, 0.95, 1), fake("b2", "/b", 1300, 0.96, 2)});
+      analysis::compare_reports({fake("a1", "/a", 1000, 0.95, 1), fake("a2", "/a", 1400, 0.97, 2),
+                                 fake("b1", "/b", 1100, 0.95, 1), fake("b2", "/b", 1300, 0.96, 2)});
   // Medians 1200 and 1200: no difference; the AU medians 0.96 against 0.955.
   const auto& d = metric(c, "accelerator_utilization")["against_first"][1];
   CHECK(d["exceeds_spread"] == false);
@@ -74,14 +75,14 @@ TEST_CASE("compare says a difference inside the run-to-run spread is not one", "
 
 TEST_CASE("compare refuses different workloads and accelerator counts", "[compare]") {
   CHECK_THAT(test::usage_error_message([] {
-               (void)report::compare_reports(
+               (void)analysis::compare_reports(
                    {fake("a", "/a", 1, 1, 1), fake("b", "/b", 1, 1, 1, "unet3d")});
              }),
              Contains("not the same load"));
   auto other = fake("b", "/b", 1, 1, 1);
   other.report["topology"]["accelerators"] = 8;
   CHECK_THAT(test::usage_error_message([&] {
-               (void)report::compare_reports({fake("a", "/a", 1, 1, 1), other});
+               (void)analysis::compare_reports({fake("a", "/a", 1, 1, 1), other});
              }),
              Contains("b runs resnet50 on 8"));
 }
@@ -89,7 +90,7 @@ TEST_CASE("compare refuses different workloads and accelerator counts", "[compar
 TEST_CASE("compare warns when settings or seeds differ between backends", "[compare]") {
   auto b = fake("b", "/b", 1, 1, 9);
   b.report["config"]["queue-depth"] = 64;
-  const auto c = report::compare_reports({fake("a", "/a", 1, 1, 1), b});
+  const auto c = analysis::compare_reports({fake("a", "/a", 1, 1, 1), b});
   const std::string w = c["warnings"].dump();
   CHECK_THAT(w, Contains("queue-depth differs"));
   CHECK_THAT(w, Contains("seeds"));
@@ -99,19 +100,19 @@ TEST_CASE("compare refuses datasets of another shape", "[compare]") {
   auto other = fake("b", "/b", 1, 1, 1);
   other.report["dataset"]["samples"] = 2000;
   CHECK_THAT(test::usage_error_message([&] {
-               (void)report::compare_reports({fake("a", "/a", 1, 1, 1), other});
+               (void)analysis::compare_reports({fake("a", "/a", 1, 1, 1), other});
              }),
              Contains("2000 samples"));
 }
 
 TEST_CASE("compare's table and HTML show every backend and metric", "[compare]") {
   const auto c =
-      report::compare_reports({fake("a1", "/a", 1000, 0.95, 1), fake("b1", "/b", 500, 0.5, 1)});
-  const auto t = report::compare_table(c);
+      analysis::compare_reports({fake("a1", "/a", 1000, 0.95, 1), fake("b1", "/b", 500, 0.5, 1)});
+  const auto t = render::compare_table(c);
   CHECK(t.header.size() == 3);
   CHECK(t.rows.back()[0] == "AU pass");
   CHECK(t.rows.back()[2] == "0 of 1 runs");
-  const std::string html = report::compare_html(c);
+  const std::string html = render::compare_html(c);
   CHECK_THAT(html, Contains("<table>"));
   CHECK_THAT(html, Contains("class=\"bar\""));
   CHECK_THAT(html, Contains("backend 2: /b (nfs4)"));
@@ -130,14 +131,14 @@ TEST_CASE("compare tells the same load spread over other nodes and ranks apart",
                             {"nodes", 2},
                             {"ranks_per_node", 2},
                             {"accelerators_per_rank", 1}};
-  const auto c = report::compare_reports({up, out});
+  const auto c = analysis::compare_reports({up, out});
   REQUIRE(c["backends"].size() == 2);
   CHECK_THAT(c["backends"][0]["backend"].get<std::string>(),
              Contains("1 node × 2 ranks × 2 accelerators"));
   CHECK_THAT(c["backends"][1]["backend"].get<std::string>(),
              Contains("2 nodes × 2 ranks × 1 accelerator"));
   // Without a difference in topology the label is the backend's alone.
-  CHECK(report::compare_reports(
+  CHECK(analysis::compare_reports(
             {fake("a", "/a", 1, 1, 1), fake("b", "/b", 1, 1, 2)})["backends"][0]["backend"] ==
         "/a (nfs4)");
 }

@@ -16,6 +16,7 @@
 namespace {
 
 using namespace dlsize::accel;
+namespace model = dlsize::model;
 using Catch::Matchers::Contains;
 using dlsize::test::usage_error_message;
 
@@ -57,7 +58,7 @@ TEST_CASE("to_abi hands the module every layer with its shapes, wiring and param
   CHECK(a.layers.back().bias == 1);
 }
 
-TEST_CASE("the ABI's layer kinds keep the order of accel::model::op", "[cuda]") {
+TEST_CASE("the ABI's layer kinds keep the order of model::op", "[cuda]") {
   CHECK(static_cast<int>(model::op::conv_transpose) == DLSIZE_CUDA_CONV_TRANSPOSE);
   CHECK(static_cast<int>(model::op::instance_norm) == DLSIZE_CUDA_INSTANCE_NORM);
   CHECK(static_cast<int>(model::op::global_avg_pool) == DLSIZE_CUDA_GLOBAL_AVG_POOL);

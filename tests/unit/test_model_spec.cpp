@@ -8,13 +8,13 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
-#include "accel/model/model_spec.hpp"
 #include "config/workload.hpp"
+#include "model/model_spec.hpp"
 #include "test_support.hpp"
 
 namespace {
 
-using namespace dlsize::accel::model;
+using namespace dlsize::model;
 using Catch::Matchers::Contains;
 using dlsize::test::usage_error_message;
 

@@ -7,9 +7,9 @@
 
 #include "test_support.hpp"
 
-#include "sizing/fisher_f.hpp"
-#include "sizing/knee.hpp"
-#include "sizing/student_t.hpp"
+#include "analysis/fisher_f.hpp"
+#include "analysis/knee.hpp"
+#include "analysis/student_t.hpp"
 
 using namespace dlsize;
 using Catch::Matchers::Contains;
@@ -27,17 +27,17 @@ double noise(std::size_t i) {
 
 TEST_CASE("fisher_f_cdf gives the printed 95th percentiles", "[sizing]") {
   // F(0.95; d1, d2) from standard tables.
-  CHECK(sizing::fisher_f_cdf(4.459, 2, 8) == Approx(0.95).margin(1e-4));
-  CHECK(sizing::fisher_f_cdf(4.103, 2, 10) == Approx(0.95).margin(1e-4));
-  CHECK(sizing::fisher_f_cdf(19.0, 2, 2) == Approx(0.95).margin(1e-4));
+  CHECK(analysis::fisher_f_cdf(4.459, 2, 8) == Approx(0.95).margin(1e-4));
+  CHECK(analysis::fisher_f_cdf(4.103, 2, 10) == Approx(0.95).margin(1e-4));
+  CHECK(analysis::fisher_f_cdf(19.0, 2, 2) == Approx(0.95).margin(1e-4));
   // F(1, d) is t(d)²: P(F <= t²) = 1 − 2 P(T > t).
-  const double t = sizing::student_t_quantile(0.975, 10);
-  CHECK(sizing::fisher_f_cdf(t * t, 1, 10) == Approx(0.95).margin(1e-6));
-  CHECK(sizing::fisher_f_cdf(0, 2, 8) == 0.0);
+  const double t = analysis::student_t_quantile(0.975, 10);
+  CHECK(analysis::fisher_f_cdf(t * t, 1, 10) == Approx(0.95).margin(1e-6));
+  CHECK(analysis::fisher_f_cdf(0, 2, 8) == 0.0);
   // The upper tail keeps tiny p-values: for d1 = 2, P(F > f) = (1 + 2f/d2)^(−d2/2), so
   // P(F(2, 20) > 1e5) = 10001^−10, about 1e-40, where 1 − cdf gives 0.
-  CHECK(sizing::fisher_f_upper_tail(4.459, 2, 8) == Approx(0.05).margin(1e-4));
-  CHECK(sizing::fisher_f_upper_tail(1e5, 2, 20) == Approx(std::pow(10001.0, -10)).epsilon(1e-9));
+  CHECK(analysis::fisher_f_upper_tail(4.459, 2, 8) == Approx(0.05).margin(1e-4));
+  CHECK(analysis::fisher_f_upper_tail(1e5, 2, 20) == Approx(std::pow(10001.0, -10)).epsilon(1e-9));
 }
 
 TEST_CASE("fit_hinge recovers an exact two-segment line and its breakpoint", "[sizing]") {
@@ -48,7 +48,7 @@ TEST_CASE("fit_hinge recovers an exact two-segment line and its breakpoint", "[s
     x.push_back(n);
     y.push_back(n <= 5 ? 10 + 40 * n : 210 + 5 * (n - 5));
   }
-  const auto h = sizing::fit_hinge(x, y);
+  const auto h = analysis::fit_hinge(x, y);
   CHECK(h.breakpoint == Approx(5).margin(1e-3));
   CHECK(h.intercept == Approx(10).margin(1e-6));
   CHECK(h.slope_before == Approx(40).margin(1e-6));
@@ -65,7 +65,7 @@ TEST_CASE("fit_hinge finds a breakpoint between measured counts", "[sizing]") {
       x.push_back(n);
       y.push_back(std::min(40 * n, 196.0));
     }
-  const auto h = sizing::fit_hinge(x, y);
+  const auto h = analysis::fit_hinge(x, y);
   CHECK(h.breakpoint == Approx(4.9).margin(0.01));
   CHECK(h.slope_after == Approx(0).margin(1e-6));
 }
@@ -80,7 +80,7 @@ TEST_CASE("test_knee finds the knee where a read cap meets the demand", "[sizing
       x.push_back(n);
       y.push_back(std::min(46e6 * n, 150e6) + 1e6 * noise(i++));
     }
-  const auto k = sizing::test_knee(x, y);
+  const auto k = analysis::test_knee(x, y);
   REQUIRE(k.tested);
   CHECK(k.chosen);
   CHECK(k.hinge.breakpoint == Approx(150.0 / 46).margin(0.2));
@@ -100,7 +100,7 @@ TEST_CASE("test_knee finds no knee on a noisy straight line", "[sizing]") {
         x.push_back(n);
         y.push_back(50e6 * n + scale * noise(i++));
       }
-    const auto k = sizing::test_knee(x, y);
+    const auto k = analysis::test_knee(x, y);
     INFO("noise scale " << scale << ": " << k.reason);
     REQUIRE(k.tested);
     CHECK_FALSE(k.chosen);
@@ -113,19 +113,19 @@ TEST_CASE("test_knee does not call faster growth a knee", "[sizing]") {
   std::vector<double> y;
   for (double n : x)
     y.push_back(n <= 3 ? 10 * n : 30 + 50 * (n - 3));
-  const auto k = sizing::test_knee(x, y);
+  const auto k = analysis::test_knee(x, y);
   CHECK(k.p_value < 0.05);
   CHECK_FALSE(k.chosen);
   CHECK_THAT(k.reason, Contains("grows faster"));
 }
 
 TEST_CASE("test_knee says why it was not tested with too few runs", "[sizing]") {
-  const auto k = sizing::test_knee({1, 2, 4, 8}, {1, 2, 4, 8});
+  const auto k = analysis::test_knee({1, 2, 4, 8}, {1, 2, 4, 8});
   CHECK_FALSE(k.tested);
   CHECK_FALSE(k.chosen);
   CHECK_THAT(k.reason, Contains("5 runs at 3 counts"));
   CHECK_THAT(test::usage_error_message([] {
-               (void)sizing::fit_hinge({1, 2, 1, 2}, {1, 2, 1, 2});
+               (void)analysis::fit_hinge({1, 2, 1, 2}, {1, 2, 1, 2});
              }),
              Contains("at least 3"));
 }

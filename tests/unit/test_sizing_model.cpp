@@ -8,12 +8,12 @@
 
 #include "test_support.hpp"
 
+#include "analysis/cache_model.hpp"
+#include "analysis/linear_fit.hpp"
+#include "analysis/plan.hpp"
+#include "analysis/student_t.hpp"
 #include "config/accelerator_spec.hpp"
 #include "config/workload.hpp"
-#include "sizing/cache_model.hpp"
-#include "sizing/linear_fit.hpp"
-#include "sizing/plan.hpp"
-#include "sizing/student_t.hpp"
 
 using namespace dlsize;
 using Catch::Matchers::Contains;
@@ -25,11 +25,11 @@ TEST_CASE("student_t_quantile matches the printed t table", "[sizing]") {
                                                         {120, 1.9799}};
   for (const auto& [df, t] : table) {
     INFO("df " << df);
-    CHECK(sizing::student_t_quantile(0.975, df) == Approx(t).epsilon(1e-4));
+    CHECK(analysis::student_t_quantile(0.975, df) == Approx(t).epsilon(1e-4));
   }
-  CHECK(sizing::student_t_quantile(0.5, 7) == Approx(0.0).margin(1e-6));
-  CHECK(sizing::student_t_cdf(0, 4) == Approx(0.5));
-  CHECK(sizing::student_t_cdf(-2.7764, 4) == Approx(0.025).epsilon(1e-3));
+  CHECK(analysis::student_t_quantile(0.5, 7) == Approx(0.0).margin(1e-6));
+  CHECK(analysis::student_t_cdf(0, 4) == Approx(0.5));
+  CHECK(analysis::student_t_cdf(-2.7764, 4) == Approx(0.025).epsilon(1e-3));
 }
 
 TEST_CASE("fit_line recovers an exact line with zero residuals", "[sizing]") {
@@ -37,7 +37,7 @@ TEST_CASE("fit_line recovers an exact line with zero residuals", "[sizing]") {
   std::vector<double> y;
   for (double v : x)
     y.push_back(3.5 + 250.0 * v);
-  const auto f = sizing::fit_line(x, y);
+  const auto f = analysis::fit_line(x, y);
   CHECK(f.slope == Approx(250.0));
   CHECK(f.intercept == Approx(3.5));
   CHECK(f.r2 == Approx(1.0));
@@ -50,7 +50,7 @@ TEST_CASE("fit_line recovers an exact line with zero residuals", "[sizing]") {
 TEST_CASE("fit_line intervals equal the textbook formulas on a worked example", "[sizing]") {
   // x = 1..5, y = 2 4 5 4 5: slope 0.6, intercept 2.2, SSE 2.4, s = sqrt(0.8), Sxx = 10,
   // t(0.975, 3) = 3.18245.
-  const auto f = sizing::fit_line({1, 2, 3, 4, 5}, {2, 4, 5, 4, 5});
+  const auto f = analysis::fit_line({1, 2, 3, 4, 5}, {2, 4, 5, 4, 5});
   CHECK(f.slope == Approx(0.6));
   CHECK(f.intercept == Approx(2.2));
   CHECK(f.sse == Approx(2.4));
@@ -68,31 +68,31 @@ TEST_CASE("fit_line intervals equal the textbook formulas on a worked example", 
 }
 
 TEST_CASE("fit_line refuses too few points and a single x", "[sizing]") {
-  CHECK_THAT(test::usage_error_message([] { (void)sizing::fit_line({1}, {2}); }),
+  CHECK_THAT(test::usage_error_message([] { (void)analysis::fit_line({1}, {2}); }),
              Contains("at least two"));
   CHECK_THAT(test::usage_error_message([] {
-               (void)sizing::fit_line({2, 2, 2}, {1, 2, 3});
+               (void)analysis::fit_line({2, 2, 2}, {1, 2, 3});
              }),
              Contains("distinct x"));
-  const auto two = sizing::fit_line({1, 2}, {1, 3});
+  const auto two = analysis::fit_line({1, 2}, {1, 3});
   CHECK(two.slope == Approx(2.0));
   CHECK(std::isnan(two.prediction_half_width(1.5)));
 }
 
 TEST_CASE("cache models give the hit ratios of the sizing method", "[sizing]") {
-  CHECK(sizing::never_evict_hit_ratio(50, 100) == Approx(0.5));
-  CHECK(sizing::never_evict_hit_ratio(300, 100) == Approx(1.0));
+  CHECK(analysis::never_evict_hit_ratio(50, 100) == Approx(0.5));
+  CHECK(analysis::never_evict_hit_ratio(300, 100) == Approx(1.0));
   // f + (1 − f) ln(1 − f): 0.153 at f = 0.5 and 0.0342 at f = 0.25 (REFERENCE: 0.15, 0.035).
-  CHECK(sizing::lru_hit_ratio(50, 100) == Approx(0.5 + 0.5 * std::log(0.5)));
-  CHECK(sizing::lru_hit_ratio(50, 100) == Approx(0.153).margin(0.001));
-  CHECK(sizing::lru_hit_ratio(25, 100) == Approx(0.0342).margin(0.0005));
-  CHECK(sizing::lru_hit_ratio(100, 100) == Approx(1.0));
-  CHECK(sizing::lru_hit_ratio(0, 100) == Approx(0.0));
+  CHECK(analysis::lru_hit_ratio(50, 100) == Approx(0.5 + 0.5 * std::log(0.5)));
+  CHECK(analysis::lru_hit_ratio(50, 100) == Approx(0.153).margin(0.001));
+  CHECK(analysis::lru_hit_ratio(25, 100) == Approx(0.0342).margin(0.0005));
+  CHECK(analysis::lru_hit_ratio(100, 100) == Approx(1.0));
+  CHECK(analysis::lru_hit_ratio(0, 100) == Approx(0.0));
 }
 
 namespace {
-sizing::plan_inputs plan_for(const char* workload, const char* type) {
-  sizing::plan_inputs in;
+analysis::plan_inputs plan_for(const char* workload, const char* type) {
+  analysis::plan_inputs in;
   in.workload = config::load_workload(workload);
   in.accelerator = config::resolve_accelerator(std::string("emulated:") + type, in.workload, {});
   in.au_threshold = in.workload.au_threshold;
@@ -103,11 +103,11 @@ sizing::plan_inputs plan_for(const char* workload, const char* type) {
 TEST_CASE("plan's demand equals batch x bytes / compute time for the MLPerf presets", "[sizing]") {
   // Hand-computed: unet3d h100 7 × 146,600,628 / 0.323; resnet50 a100 400 × 114,660 / 0.435;
   // cosmoflow h100 1 × 2,828,486 / 0.0035.
-  CHECK(sizing::make_plan(plan_for("unet3d", "h100"))["demand_bytes_per_s_per_accelerator"]
+  CHECK(analysis::make_plan(plan_for("unet3d", "h100"))["demand_bytes_per_s_per_accelerator"]
             .get<double>() == Approx(7.0 * 146600628 / 0.323));
-  CHECK(sizing::make_plan(plan_for("resnet50", "a100"))["demand_bytes_per_s_per_accelerator"]
+  CHECK(analysis::make_plan(plan_for("resnet50", "a100"))["demand_bytes_per_s_per_accelerator"]
             .get<double>() == Approx(400.0 * 114660 / 0.435));
-  CHECK(sizing::make_plan(plan_for("cosmoflow", "h100"))["demand_bytes_per_s_per_accelerator"]
+  CHECK(analysis::make_plan(plan_for("cosmoflow", "h100"))["demand_bytes_per_s_per_accelerator"]
             .get<double>() == Approx(2828486 / 0.0035));
   // In MiB/s, REFERENCE's derived figures: unet3d h100 ≈ 3,030, a100 ≈ 1,539; resnet50 h100
   // ≈ 195, a100 ≈ 101; cosmoflow h100 ≈ 771.
@@ -119,7 +119,7 @@ TEST_CASE("plan's demand equals batch x bytes / compute time for the MLPerf pres
       {"cosmoflow", "h100", 771}};
   for (const auto& [w, a, mib] : derived) {
     INFO(w << " " << a);
-    CHECK(sizing::make_plan(plan_for(w, a))["demand_bytes_per_s_per_accelerator"].get<double>() /
+    CHECK(analysis::make_plan(plan_for(w, a))["demand_bytes_per_s_per_accelerator"].get<double>() /
               1048576 ==
           Approx(mib).epsilon(0.005));
   }
@@ -131,7 +131,7 @@ TEST_CASE("plan sizes bandwidth, accelerators and the dataset of a valid run", "
   in.storage_bandwidth = 20e9;
   in.client_ram = 512ull << 30;
   in.clients = 4;
-  const auto p = sizing::make_plan(in);
+  const auto p = analysis::make_plan(in);
   // 20 GB/s ÷ (0.9 × demand) = 108.5: 108 accelerators pass at the threshold.
   CHECK(p["max_accelerators_at_threshold"] == 108);
   CHECK(p["accelerators"] == 108);
@@ -141,7 +141,7 @@ TEST_CASE("plan sizes bandwidth, accelerators and the dataset of a valid run", "
   CHECK(p["dataset"]["min_bytes"].get<double>() == Approx(5.0 * 4 * (512ull << 30)));
   in.accelerators = 8;
   in.storage_bandwidth = 0;
-  const auto q = sizing::make_plan(in);
+  const auto q = analysis::make_plan(in);
   CHECK(q["required_bytes_per_s"].get<double>() == Approx(8 * 0.9 * demand));
   CHECK_FALSE(q.contains("max_accelerators_at_threshold"));
 }

@@ -6,9 +6,9 @@
 
 #include <catch2/catch.hpp>
 
-#include "sizing/cache_model.hpp"
-#include "sizing/projection.hpp"
-#include "sizing/scaling_model.hpp"
+#include "analysis/cache_model.hpp"
+#include "analysis/projection.hpp"
+#include "analysis/scaling_model.hpp"
 
 using namespace dlsize;
 using Catch::Matchers::Contains;
@@ -17,13 +17,13 @@ namespace {
 
 // Runs of a backend capped at `cap` bytes/s under a demand of `demand` per accelerator:
 // bandwidth min(n·demand, cap), AU min(1, cap / (n·demand)), a small fixed wobble per repeat.
-std::vector<sizing::run_point> capped_runs(const std::vector<double>& counts, double demand,
-                                           double cap, int repeats = 3) {
-  std::vector<sizing::run_point> runs;
+std::vector<analysis::run_point> capped_runs(const std::vector<double>& counts, double demand,
+                                             double cap, int repeats = 3) {
+  std::vector<analysis::run_point> runs;
   const double wobble[] = {1.0, 0.995, 1.004};
   for (int r = 0; r < repeats; ++r)
     for (double n : counts) {
-      sizing::run_point p;
+      analysis::run_point p;
       p.file = "n" + std::to_string(static_cast<int>(n));
       p.accelerators = n;
       p.read_bytes_per_s = std::min(n * demand, cap) * wobble[r % 3];
@@ -36,8 +36,8 @@ std::vector<sizing::run_point> capped_runs(const std::vector<double>& counts, do
   return runs;
 }
 
-sizing::projection_options options(double demand) {
-  sizing::projection_options o;
+analysis::projection_options options(double demand) {
+  analysis::projection_options o;
   o.targets = {16, 64};
   o.growth = {1, 2};
   o.headroom = 1.25;
@@ -49,7 +49,7 @@ sizing::projection_options options(double demand) {
 } // namespace
 
 TEST_CASE("analyse_scaling tabulates medians, efficiency and the AU knee per count", "[sizing]") {
-  const auto a = sizing::analyse_scaling(capped_runs({1, 2, 4, 6, 8}, 40e6, 200e6), 0.9);
+  const auto a = analysis::analyse_scaling(capped_runs({1, 2, 4, 6, 8}, 40e6, 200e6), 0.9);
   REQUIRE(a.counts.size() == 5);
   CHECK(a.counts[0].runs == 3);
   CHECK(a.counts[1].read_bytes_per_s.median == Approx(80e6));
@@ -63,7 +63,7 @@ TEST_CASE("analyse_scaling tabulates medians, efficiency and the AU knee per cou
 }
 
 TEST_CASE("analyse_scaling finds the cap's knee, its ceiling and the line below it", "[sizing]") {
-  const auto a = sizing::analyse_scaling(capped_runs({1, 2, 3, 4, 6, 8}, 40e6, 200e6), 0.9);
+  const auto a = analysis::analyse_scaling(capped_runs({1, 2, 3, 4, 6, 8}, 40e6, 200e6), 0.9);
   REQUIRE(a.knee.chosen);
   CHECK(a.knee.hinge.breakpoint == Approx(5).margin(1)); // within one sweep step of 5
   REQUIRE(a.ceiling);
@@ -75,7 +75,7 @@ TEST_CASE("analyse_scaling finds the cap's knee, its ceiling and the line below 
 }
 
 TEST_CASE("analyse_scaling keeps every run in the requirement's line without a knee", "[sizing]") {
-  const auto a = sizing::analyse_scaling(capped_runs({1, 2, 4, 8}, 40e6, 1e12), 0.9);
+  const auto a = analysis::analyse_scaling(capped_runs({1, 2, 4, 8}, 40e6, 1e12), 0.9);
   CHECK_FALSE(a.knee.chosen);
   CHECK_FALSE(a.ceiling);
   CHECK_FALSE(a.au_knee);
@@ -87,9 +87,9 @@ TEST_CASE("analyse_scaling keeps every run in the requirement's line without a k
 
 TEST_CASE("projections below the knee come from its line with the prediction interval",
           "[sizing]") {
-  const auto a = sizing::analyse_scaling(capped_runs({1, 2, 3, 4, 6, 8}, 40e6, 200e6), 0.9);
+  const auto a = analysis::analyse_scaling(capped_runs({1, 2, 3, 4, 6, 8}, 40e6, 200e6), 0.9);
   auto o = options(40e6);
-  const auto p = sizing::project(a, o);
+  const auto p = analysis::project(a, o);
   REQUIRE(p.size() == 4);
   const auto& p16 = p[0];
   CHECK(p16.accelerators == 16);
@@ -109,11 +109,11 @@ TEST_CASE("projections below the knee come from its line with the prediction int
 }
 
 TEST_CASE("projections are capped at the physical limit and warn above it", "[sizing]") {
-  const auto a = sizing::analyse_scaling(capped_runs({1, 2, 4, 8}, 40e6, 1e12), 0.9);
+  const auto a = analysis::analyse_scaling(capped_runs({1, 2, 4, 8}, 40e6, 1e12), 0.9);
   auto o = options(40e6);
   o.limit_bytes_per_s = 1e9;
   o.limit_source = "NIC 500 MB/s × 2 nodes";
-  const auto p = sizing::project(a, o);
+  const auto p = analysis::project(a, o);
   // 16 × 40 MB/s = 640 MB/s, × 1.25 headroom (and the interval) stays under 1 GB/s; 64 does not.
   CHECK(*p[0].within_limit);
   CHECK(p[0].provision_capped == Approx(p[0].provision));
@@ -134,24 +134,25 @@ TEST_CASE("data growth uses the measured hit ratio, then the cache model, never 
   o.cache_bytes = 50e9; // f = 0.5 at the measured size
   std::string source;
   o.measured_hit_ratio = 0.12;
-  CHECK(sizing::projected_hit_ratio(o, 1, &source) == Approx(0.12));
+  CHECK(analysis::projected_hit_ratio(o, 1, &source) == Approx(0.12));
   CHECK(source == "measured");
   // f = 0.25 at twice the data: LRU 0.0342, below the measured 0.12.
-  CHECK(sizing::projected_hit_ratio(o, 2, &source) == Approx(sizing::lru_hit_ratio(50e9, 200e9)));
+  CHECK(analysis::projected_hit_ratio(o, 2, &source) ==
+        Approx(analysis::lru_hit_ratio(50e9, 200e9)));
   CHECK(source == "lru");
-  o.cache_model = sizing::cache_model_kind::never_evict;
+  o.cache_model = analysis::cache_model_kind::never_evict;
   // Never-evict at f = 0.25 hits 0.25, more than measured: capped at 0.12.
-  CHECK(sizing::projected_hit_ratio(o, 2, &source) == Approx(0.12));
+  CHECK(analysis::projected_hit_ratio(o, 2, &source) == Approx(0.12));
   CHECK_THAT(source, Contains("capped at the measured"));
   o.measured_hit_ratio = std::nan("");
-  CHECK(sizing::projected_hit_ratio(o, 1, &source) == Approx(0.5));
+  CHECK(analysis::projected_hit_ratio(o, 1, &source) == Approx(0.5));
   CHECK(source == "never-evict");
 
-  const auto a = sizing::analyse_scaling(capped_runs({1, 2, 4, 8}, 40e6, 1e12), 0.9);
-  o.cache_model = sizing::cache_model_kind::lru;
+  const auto a = analysis::analyse_scaling(capped_runs({1, 2, 4, 8}, 40e6, 1e12), 0.9);
+  o.cache_model = analysis::cache_model_kind::lru;
   o.measured_hit_ratio = 0.12;
-  const auto p = sizing::project(a, o);
+  const auto p = analysis::project(a, o);
   CHECK(p[0].required == Approx(p[0].reads * (1 - 0.12)));
-  CHECK(p[1].required == Approx(p[1].reads * (1 - sizing::lru_hit_ratio(50e9, 200e9))));
+  CHECK(p[1].required == Approx(p[1].reads * (1 - analysis::lru_hit_ratio(50e9, 200e9))));
   CHECK(p[1].required > p[0].required); // more data, fewer hits, more bandwidth
 }

@@ -7,11 +7,11 @@
 
 #include "test_support.hpp"
 
-#include "report/html_page.hpp"
+#include "analysis/sizing_report.hpp"
+#include "render/html_page.hpp"
+#include "render/sizing_render.hpp"
+#include "render/svg_chart.hpp"
 #include "report/report_io.hpp"
-#include "report/sizing_render.hpp"
-#include "report/sizing_report.hpp"
-#include "report/svg_chart.hpp"
 
 using namespace dlsize;
 using Catch::Matchers::Contains;
@@ -20,7 +20,7 @@ namespace {
 
 // A training report of n accelerators on a backend capped at `cap` bytes/s (1e12: no cap),
 // demand 40 MB/s each.
-report::loaded_report run(double n, int seed, double cap, const std::string& path = "/data/r50") {
+analysis::loaded_report run(double n, int seed, double cap, const std::string& path = "/data/r50") {
   const double bw = std::min(n * 40e6, cap) * (1 + 0.002 * seed);
   const double au = std::min(1.0, cap / (n * 40e6));
   nlohmann::json r = {
@@ -48,8 +48,8 @@ report::loaded_report run(double n, int seed, double cap, const std::string& pat
   return {"n" + std::to_string(static_cast<int>(n)) + "-r" + std::to_string(seed) + ".json", r};
 }
 
-report::report_inputs sweep_of(double cap, const std::vector<double>& counts) {
-  report::report_inputs in;
+analysis::report_inputs sweep_of(double cap, const std::vector<double>& counts) {
+  analysis::report_inputs in;
   for (int seed = 1; seed <= 3; ++seed)
     for (double n : counts)
       in.reports.push_back(run(n, seed, cap));
@@ -60,13 +60,14 @@ report::report_inputs sweep_of(double cap, const std::vector<double>& counts) {
 
 TEST_CASE("size finds the knee of a capped backend and projects past it with warnings",
           "[sizing]") {
-  report::sizing_request req;
+  analysis::sizing_request req;
   req.targets = {16};
   req.growth = {1};
   req.nic_bandwidth = 100e6;
   req.nodes = 4;
-  const auto z = report::make_sizing(sweep_of(200e6, {1, 2, 3, 4, 6, 8}), req, {"dlsize", "size"});
-  CHECK(z["schema"] == report::kSizingSchema);
+  const auto z =
+      analysis::make_sizing(sweep_of(200e6, {1, 2, 3, 4, 6, 8}), req, {"dlsize", "size"});
+  CHECK(z["schema"] == analysis::kSizingSchema);
   REQUIRE(z["series"].size() == 1);
   const auto& s = z["series"][0];
   CHECK(s["backend"] == "/data/r50 (ext4), capped at 200.0 MB/s");
@@ -102,7 +103,7 @@ TEST_CASE("size groups reports by backend and leaves out runs it cannot size", "
   broken.report["status"] = "incomplete";
   broken.report["reason"] = "interrupted by signal 2";
   in.reports.push_back(broken);
-  const auto z = report::make_sizing(in, {}, {"dlsize", "size"});
+  const auto z = analysis::make_sizing(in, {}, {"dlsize", "size"});
   REQUIRE(z["series"].size() == 2);
   CHECK(z["series"][1]["backend"] == "/nfs/r50 (ext4)");
   CHECK(z["series"][1]["fit"].is_null());
@@ -118,26 +119,26 @@ TEST_CASE("size groups reports by backend and leaves out runs it cannot size", "
 }
 
 TEST_CASE("size refuses inputs with nothing to size and files that are not reports", "[sizing]") {
-  report::report_inputs in;
+  analysis::report_inputs in;
   auto io = run(1, 1, 1e12);
   io.report["workload"].erase("accelerator");
   in.reports.push_back(io);
-  CHECK_THAT(test::usage_error_message([&] { (void)report::make_sizing(in, {}, {}); }),
+  CHECK_THAT(test::usage_error_message([&] { (void)analysis::make_sizing(in, {}, {}); }),
              Contains("no report can be sized"));
   in.reports[0].report["schema"] = "other/1";
-  CHECK_THAT(test::usage_error_message([&] { (void)report::make_sizing(in, {}, {}); }),
+  CHECK_THAT(test::usage_error_message([&] { (void)analysis::make_sizing(in, {}, {}); }),
              Contains("not a dlsize bench report"));
 }
 
 TEST_CASE("the sizing Markdown and HTML hold the tables, the charts and the commands", "[sizing]") {
   const auto z =
-      report::make_sizing(sweep_of(200e6, {1, 2, 3, 4, 6, 8}), {}, {"dlsize", "size", "x"});
-  const std::string md = report::sizing_markdown(z);
+      analysis::make_sizing(sweep_of(200e6, {1, 2, 3, 4, 6, 8}), {}, {"dlsize", "size", "x"});
+  const std::string md = render::sizing_markdown(z);
   CHECK_THAT(md, Contains("### Measured"));
   CHECK_THAT(md, Contains("| accelerators | runs |"));
   CHECK_THAT(md, Contains("knee at"));
   CHECK_THAT(md, Contains("dlsize size x"));
-  const std::string html = report::sizing_html(z);
+  const std::string html = render::sizing_html(z);
   CHECK(html.rfind("<!DOCTYPE html>", 0) == 0);
   std::size_t svgs = 0;
   for (auto at = html.find("<svg"); at != std::string::npos; at = html.find("<svg", at + 1))
@@ -150,8 +151,8 @@ TEST_CASE("the sizing Markdown and HTML hold the tables, the charts and the comm
 }
 
 TEST_CASE("html_escape and nice_step", "[report]") {
-  CHECK(report::html_escape("a<b & \"c\"") == "a&lt;b &amp; &quot;c&quot;");
-  CHECK(report::nice_step(10) == 2);
-  CHECK(report::nice_step(320) == 50);
-  CHECK(report::nice_step(1.1) == Approx(0.2));
+  CHECK(render::html_escape("a<b & \"c\"") == "a&lt;b &amp; &quot;c&quot;");
+  CHECK(render::nice_step(10) == 2);
+  CHECK(render::nice_step(320) == 50);
+  CHECK(render::nice_step(1.1) == Approx(0.2));
 }

@@ -9,8 +9,8 @@
 
 #include "test_support.hpp"
 
-#include "sizing/sweep_config.hpp"
-#include "sizing/sweep_index.hpp"
+#include "sweep/sweep_config.hpp"
+#include "sweep/sweep_index.hpp"
 
 using namespace dlsize;
 using Catch::Matchers::Contains;
@@ -33,7 +33,7 @@ nlohmann::json base() {
 
 std::string refused(const nlohmann::json& j) {
   return test::usage_error_message(
-      [&] { (void)sizing::parse_sweep_config(j, "sweep.json", kBenchKeys); });
+      [&] { (void)sweep::parse_sweep_config(j, "sweep.json", kBenchKeys); });
 }
 
 } // namespace
@@ -42,8 +42,8 @@ TEST_CASE("sweep points repeat the same seeds at every count, repeats outermost"
   auto j = base();
   j["repeats"] = 2;
   j["seed"] = 7;
-  const auto c = sizing::parse_sweep_config(j, "sweep.json", kBenchKeys);
-  const auto p = sizing::expand_points(c);
+  const auto c = sweep::parse_sweep_config(j, "sweep.json", kBenchKeys);
+  const auto p = sweep::expand_points(c);
   REQUIRE(p.size() == 6);
   CHECK(p[0].id == "n1-r1");
   CHECK(p[2].id == "n4-r1");
@@ -54,7 +54,7 @@ TEST_CASE("sweep points repeat the same seeds at every count, repeats outermost"
   CHECK(p[4].options["accelerators"] == 2);
   CHECK(p[4].options["seed"] == 8);
   j["seed-policy"] = "fixed";
-  const auto fixed = sizing::expand_points(sizing::parse_sweep_config(j, "sweep.json", kBenchKeys));
+  const auto fixed = sweep::expand_points(sweep::parse_sweep_config(j, "sweep.json", kBenchKeys));
   CHECK(fixed[5].seed == 7);
 }
 
@@ -65,7 +65,7 @@ TEST_CASE("sweep points cross dataset variants and cache modes", "[sweep]") {
   j["datasets"] = {{{"name", "small"}, {"dataset", "ds1"}},
                    {{"name", "large"}, {"dataset", "ds4"}, {"generate", "4GiB"}}};
   j["cache"] = {"direct", "buffered"};
-  const auto p = sizing::expand_points(sizing::parse_sweep_config(j, "sweep.json", kBenchKeys));
+  const auto p = sweep::expand_points(sweep::parse_sweep_config(j, "sweep.json", kBenchKeys));
   REQUIRE(p.size() == 12);
   CHECK(p[0].id == "n1-small-direct-r1");
   CHECK(p[3].id == "n1-small-buffered-r1");
@@ -84,9 +84,9 @@ TEST_CASE("a point's command is the launcher, then dlsize bench with its options
   j["launcher"] = {"mpirun", "-np", "{ranks}", "--tag={point}"};
   j["accelerators-per-rank"] = 2;
   j["accelerators"] = {2, 4};
-  const auto c = sizing::parse_sweep_config(j, "sweep.json", kBenchKeys);
-  const auto p = sizing::expand_points(c);
-  const auto argv = sizing::point_argv(c, p[1], "build/dlsize", "out/reports/n4-r1.json");
+  const auto c = sweep::parse_sweep_config(j, "sweep.json", kBenchKeys);
+  const auto p = sweep::expand_points(c);
+  const auto argv = sweep::point_argv(c, p[1], "build/dlsize", "out/reports/n4-r1.json");
   const std::vector<std::string> want = {"mpirun",
                                          "-np",
                                          "2",
@@ -156,10 +156,10 @@ TEST_CASE("sweep configs are refused with the file, key and what is valid", "[sw
 TEST_CASE("a sweep index resumes, refuses another config and foreign folders", "[sweep]") {
   test::temp_dir tmp("dlsize-sweep");
   const auto dir = tmp.path / "sweep";
-  const auto c = sizing::parse_sweep_config(base(), "sweep.json", kBenchKeys);
-  const auto points = sizing::expand_points(c);
+  const auto c = sweep::parse_sweep_config(base(), "sweep.json", kBenchKeys);
+  const auto points = sweep::expand_points(c);
   {
-    sizing::sweep_index index(dir, c, points, nlohmann::json::array({"dlsize", "sweep"}));
+    sweep::sweep_index index(dir, c, points, nlohmann::json::array({"dlsize", "sweep"}));
     REQUIRE(index.size() == 9);
     index.begin_attempt(0);
     CHECK(index.point(0)["report"] == "reports/n1-r1.json");
@@ -169,28 +169,28 @@ TEST_CASE("a sweep index resumes, refuses another config and foreign folders", "
     index.point(1)["status"] = "failed";
     index.save();
     // A second sweep in the same folder at the same time is refused.
-    CHECK_THAT(test::usage_error_message([&] { sizing::sweep_index again(dir, c, points, {}); }),
+    CHECK_THAT(test::usage_error_message([&] { sweep::sweep_index again(dir, c, points, {}); }),
                Contains("another dlsize sweep is running"));
   }
-  sizing::sweep_index resumed(dir, c, points, {});
+  sweep::sweep_index resumed(dir, c, points, {});
   CHECK(resumed.done(0));
   CHECK_FALSE(resumed.done(1));
   resumed.begin_attempt(1);
   CHECK(resumed.point(1)["report"] == "reports/n2-r1.try2.json");
   const auto done =
-      sizing::done_reports(nlohmann::json{{"points", {resumed.point(0), resumed.point(1)}}});
+      sweep::done_reports(nlohmann::json{{"points", {resumed.point(0), resumed.point(1)}}});
   CHECK(done == std::vector<std::string>{"reports/n1-r1.json"});
 
   auto other = base();
   other["bench"]["epochs"] = 2;
-  const auto c2 = sizing::parse_sweep_config(other, "sweep.json", kBenchKeys);
+  const auto c2 = sweep::parse_sweep_config(other, "sweep.json", kBenchKeys);
   const auto dir2 = tmp.path / "other";
-  { sizing::sweep_index first(dir2, c, points, {}); }
-  CHECK_THAT(test::usage_error_message([&] { sizing::sweep_index x(dir2, c2, points, {}); }),
+  { sweep::sweep_index first(dir2, c, points, {}); }
+  CHECK_THAT(test::usage_error_message([&] { sweep::sweep_index x(dir2, c2, points, {}); }),
              Contains("another config ('bench' differs)"));
   const auto foreign = tmp.path / "foreign";
   std::filesystem::create_directories(foreign);
   std::ofstream(foreign / "notes.txt") << "mine";
-  CHECK_THAT(test::usage_error_message([&] { sizing::sweep_index x(foreign, c, points, {}); }),
+  CHECK_THAT(test::usage_error_message([&] { sweep::sweep_index x(foreign, c, points, {}); }),
              Contains("holds files but no sweep index"));
 }

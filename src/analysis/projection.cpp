@@ -1,0 +1,146 @@
+#include "analysis/projection.hpp"
+
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "analysis/cache_model.hpp"
+#include "core/error.hpp"
+#include "core/units.hpp"
+
+namespace dlsize::analysis {
+namespace {
+
+std::string rate(double v) {
+  return units::format_rate_both(v);
+}
+
+} // namespace
+
+std::uint64_t max_accelerators_at_threshold(const scaling_analysis& a, double storage_bytes_per_s,
+                                            double hit_ratio, double demand_per_accelerator) {
+  // The reads the storage feeds, then the count whose reads at AU 100 % times the threshold
+  // fit in them: by the requirement's line (which counts the bytes actually read, O_DIRECT
+  // padding and read-ahead included), or by the nominal demand without one.
+  const double reads = storage_bytes_per_s / std::max(1e-12, 1 - hit_ratio) / a.au_threshold;
+  double n = 0;
+  if (a.demand_line && a.demand_line->slope > 0)
+    n = (reads - a.demand_line->intercept) / a.demand_line->slope;
+  else if (demand_per_accelerator > 0)
+    n = reads / demand_per_accelerator;
+  return n > 0 ? static_cast<std::uint64_t>(std::floor(n * (1 + 1e-12))) : 0;
+}
+
+const char* cache_model_name(cache_model_kind k) {
+  return k == cache_model_kind::lru ? "lru" : "never-evict";
+}
+
+double projected_hit_ratio(const projection_options& o, double growth, std::string* source) {
+  const bool measured = std::isfinite(o.measured_hit_ratio);
+  if (measured && growth == 1.0) {
+    *source = "measured";
+    return o.measured_hit_ratio;
+  }
+  const double data = o.dataset_bytes * growth;
+  double h = o.cache_model == cache_model_kind::lru ? lru_hit_ratio(o.cache_bytes, data)
+                                                    : never_evict_hit_ratio(o.cache_bytes, data);
+  if (o.cache_bytes <= 0)
+    h = 0;
+  *source = cache_model_name(o.cache_model);
+  if (measured && growth > 1.0 && h > o.measured_hit_ratio) {
+    h = o.measured_hit_ratio;
+    *source += " (capped at the measured ratio)";
+  }
+  return h;
+}
+
+std::vector<projection> project(const scaling_analysis& a, const projection_options& o) {
+  std::vector<projection> out;
+  const double h_measured = std::isfinite(o.measured_hit_ratio) ? o.measured_hit_ratio : 0.0;
+  // The backend's ceiling in storage terms: what its reads reached, less what a cache served.
+  const std::optional<double> ceiling =
+      a.ceiling ? std::optional<double>(*a.ceiling * (1 - h_measured)) : std::nullopt;
+  const double best_storage = a.best_bytes_per_s * (1 - h_measured);
+  for (double n : o.targets) {
+    if (!(n > 0))
+      throw usage_error(
+          fmt::format("--target-accelerators: {} is not valid. valid: counts above 0", n));
+    for (double g : o.growth) {
+      if (!(g > 0))
+        throw usage_error(fmt::format("--data-growth: {} is not valid. valid: factors above 0", g));
+      projection p;
+      p.accelerators = n;
+      p.growth = g;
+      p.dataset_bytes = o.dataset_bytes * g;
+      p.hit_ratio = projected_hit_ratio(o, g, &p.hit_ratio_source);
+      if (a.demand_line) {
+        p.reads = a.demand_line->predict(n);
+        const double half = a.demand_line->prediction_half_width(n);
+        if (std::isfinite(half)) {
+          p.reads_low = std::max(0.0, p.reads - half);
+          p.reads_high = p.reads + half;
+        }
+      } else {
+        p.reads = n * o.demand_per_accelerator;
+      }
+      const double miss = 1 - p.hit_ratio;
+      p.required = p.reads * miss;
+      p.required_low = p.reads_low * miss;
+      p.required_high = p.reads_high * miss;
+      p.provision = o.headroom * (std::isfinite(p.required_high) ? p.required_high : p.required);
+      p.provision_capped = p.provision;
+      if (o.limit_bytes_per_s > 0) {
+        p.within_limit = p.provision <= o.limit_bytes_per_s;
+        p.provision_capped = std::min(p.provision, o.limit_bytes_per_s);
+      }
+
+      // What the measured backend delivers to this load: its ceiling (within the limit).
+      std::optional<double> deliver = ceiling;
+      if (!deliver && p.required <= best_storage)
+        deliver = p.required; // measured to hold it
+      if (deliver && o.limit_bytes_per_s > 0)
+        deliver = std::min(*deliver, o.limit_bytes_per_s);
+      if (deliver && p.required > 0) {
+        p.expected_accelerator_utilization = std::min(1.0, *deliver / p.required);
+        p.backend_holds = p.expected_accelerator_utilization >= a.au_threshold;
+      }
+      if (ceiling) {
+        double d = *ceiling;
+        if (o.limit_bytes_per_s > 0)
+          d = std::min(d, o.limit_bytes_per_s);
+        p.max_accelerators =
+            max_accelerators_at_threshold(a, d, p.hit_ratio, o.demand_per_accelerator);
+      }
+
+      if (n > a.largest())
+        p.flags.push_back("extrapolated");
+      if (a.knee_found() && n > a.knee.hinge.breakpoint)
+        p.flags.push_back("past the knee");
+      if (!a.demand_line)
+        p.flags.push_back("from the demand");
+      if (p.within_limit && !*p.within_limit)
+        p.flags.push_back("over the limit");
+      if (n > a.largest())
+        p.warnings.push_back(fmt::format("{} accelerators is beyond the measured range ({} to {}): "
+                                         "an extrapolation",
+                                         n, a.smallest(), a.largest()));
+      if (a.knee_found() && n > a.knee.hinge.breakpoint)
+        p.warnings.push_back(
+            fmt::format("past the knee at {:.3g} accelerators: this backend saturates near {}; the "
+                        "requirement comes from {}",
+                        a.knee.hinge.breakpoint, rate(*ceiling), a.demand_basis));
+      if (!a.demand_line)
+        p.warnings.push_back(fmt::format("no fit below the knee: the requirement is {} × the "
+                                         "demand of one accelerator ({})",
+                                         n, rate(o.demand_per_accelerator)));
+      if (p.within_limit && !*p.within_limit)
+        p.warnings.push_back(fmt::format("needs {} with headroom, above the physical limit {} ({})",
+                                         rate(p.provision), rate(o.limit_bytes_per_s),
+                                         o.limit_source));
+      out.push_back(std::move(p));
+    }
+  }
+  return out;
+}
+
+} // namespace dlsize::analysis

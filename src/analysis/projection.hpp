@@ -1,0 +1,67 @@
+#pragma once
+// Projections of a backend's scaling to larger accelerator counts and grown datasets, as the
+// sizing method (docs/sizing.md) defines them: the bandwidth the reads need comes from the
+// requirement's line (below the knee), the cache in front of the storage serves a share h
+// (measured where the runs give it, modelled for grown data), the storage must deliver
+// reads · (1 − h), times a headroom factor, within the physical limits given.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analysis/scaling_model.hpp"
+
+namespace dlsize::analysis {
+
+enum class cache_model_kind { lru, never_evict };
+
+// "lru" or "never-evict".
+const char* cache_model_name(cache_model_kind k);
+
+struct projection_options {
+  std::vector<double> targets;  // accelerator counts
+  std::vector<double> growth;   // dataset size factors (1: as measured)
+  double headroom = 1.2;        // provision = headroom × the upper prediction bound
+  double limit_bytes_per_s = 0; // physical limit (NIC × nodes, storage front end); 0: none
+  std::string limit_source;     // how the limit was made, for the warnings
+  cache_model_kind cache_model = cache_model_kind::lru;
+  double cache_bytes = 0;                   // cache in front of the storage
+  double dataset_bytes = 0;                 // the measured dataset
+  double measured_hit_ratio = std::nan(""); // of the measured runs; NaN: not measured
+  double demand_per_accelerator = 0;        // bytes/s one accelerator reads at AU 100 %
+};
+
+struct projection {
+  double accelerators = 0, growth = 1, dataset_bytes = 0;
+  double hit_ratio = 0;
+  std::string hit_ratio_source; // "measured", or the cache model used
+  // Bytes/s the reads need (cache hits included), with the 95 % prediction interval (NaN
+  // bounds without one).
+  double reads = 0, reads_low = std::nan(""), reads_high = std::nan("");
+  // What the storage must deliver: reads · (1 − h).
+  double required = 0, required_low = std::nan(""), required_high = std::nan("");
+  double provision = 0;             // headroom × (required_high, or required without an interval)
+  std::optional<bool> within_limit; // provision within the physical limit; none without one
+  double provision_capped = 0;      // provision, capped at the physical limit
+  double expected_accelerator_utilization = std::nan(""); // on the measured backend
+  std::optional<bool> backend_holds; // expected AU at or above the threshold; none: not known
+  std::optional<std::uint64_t> max_accelerators; // the backend (and limit) at the threshold
+  std::vector<std::string> flags;                // short forms of the warnings, for tables
+  std::vector<std::string> warnings;
+};
+
+// The hit ratio at a dataset growth factor: the measured one at 1 when known; the cache model
+// otherwise, never above the measured one for grown data (a larger dataset never hits more).
+double projected_hit_ratio(const projection_options& o, double growth, std::string* source);
+
+// The most accelerators that storage_bytes_per_s of storage carries at the AU threshold, with a
+// cache in front serving hit_ratio of the reads: from the requirement's line where there is
+// one, from n × demand otherwise.
+std::uint64_t max_accelerators_at_threshold(const scaling_analysis& a, double storage_bytes_per_s,
+                                            double hit_ratio, double demand_per_accelerator);
+
+// One projection per target and growth factor (targets outer). Throws usage_error when a
+// target or growth factor is not positive.
+std::vector<projection> project(const scaling_analysis& a, const projection_options& o);
+
+} // namespace dlsize::analysis

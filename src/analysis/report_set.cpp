@@ -1,0 +1,94 @@
+#include "analysis/report_set.hpp"
+
+#include <algorithm>
+#include <filesystem>
+
+#include <fmt/format.h>
+
+#include "core/atomic_file.hpp"
+#include "core/error.hpp"
+#include "core/json_checks.hpp"
+#include "report/report_io.hpp"
+#include "sweep/sweep_index.hpp"
+
+namespace dlsize::analysis {
+
+using namespace report; // the report envelope and identity
+namespace fs = std::filesystem;
+namespace {
+
+nlohmann::json read_json(const fs::path& p) {
+  return core::parse_json(read_text_file(p), p.string());
+}
+
+void load_folder(const fs::path& dir, report_inputs& in) {
+  const fs::path index = dir / sweep::kSweepIndexName;
+  std::size_t found = 0;
+  if (fs::exists(index)) {
+    const nlohmann::json j = read_json(index);
+    if (j.value("schema", "") != sweep::kSweepSchema)
+      throw usage_error(fmt::format("{}: not a dlsize sweep index (schema {})", index.string(),
+                                    sweep::kSweepSchema));
+    for (const auto& rel : sweep::done_reports(j)) {
+      const fs::path p = dir / rel;
+      in.reports.push_back({p.string(), read_json(p)});
+      ++found;
+    }
+    in.sweeps.push_back({{"folder", dir.string()},
+                         {"command_line", j.value("command_line", nlohmann::json::array())}});
+    const auto all = j.value("points", nlohmann::json::array()).size();
+    if (found < all)
+      in.notes.push_back(fmt::format("{}: {} of {} points are done; the others are left out",
+                                     dir.string(), found, all));
+  } else {
+    std::vector<fs::path> files;
+    for (const auto& e : fs::directory_iterator(dir))
+      if (e.is_regular_file() && e.path().extension() == ".json")
+        files.push_back(e.path());
+    std::sort(files.begin(), files.end());
+    for (const auto& p : files) {
+      nlohmann::json j;
+      try {
+        j = read_json(p);
+      } catch (const usage_error&) {
+        in.notes.push_back(fmt::format("{}: not JSON, passed over", p.string()));
+        continue;
+      }
+      if (!is_bench_report(j)) {
+        in.notes.push_back(fmt::format("{}: not a dlsize bench report, passed over", p.string()));
+        continue;
+      }
+      in.reports.push_back({p.string(), std::move(j)});
+      ++found;
+    }
+  }
+  if (found == 0)
+    throw usage_error(fmt::format("{}: no dlsize bench reports in this folder. valid: report "
+                                  "files, a folder of them, or a sweep folder with points done",
+                                  dir.string()));
+}
+
+} // namespace
+
+bool is_bench_report(const nlohmann::json& j) {
+  return j.is_object() && j.value("schema", "") == kReportSchema && j.value("kind", "") == "bench";
+}
+
+report_inputs load_reports(const std::vector<std::string>& args) {
+  report_inputs in;
+  for (const auto& a : args) {
+    std::error_code ec;
+    if (fs::is_directory(a, ec)) {
+      load_folder(a, in);
+    } else if (fs::exists(a, ec)) {
+      in.reports.push_back({a, read_json(a)});
+    } else {
+      throw usage_error(fmt::format("'{}' does not exist. valid: report files, a folder of "
+                                    "reports, or a sweep folder",
+                                    a));
+    }
+  }
+  return in;
+}
+
+} // namespace dlsize::analysis

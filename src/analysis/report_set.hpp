@@ -1,0 +1,33 @@
+#pragma once
+// Reports named on a command line: files, folders of reports, and sweep folders (the reports
+// of the points their index lists as done).
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace dlsize::analysis {
+
+// A report and the file it came from.
+struct loaded_report {
+  std::string file;
+  nlohmann::json report;
+};
+
+struct report_inputs {
+  std::vector<loaded_report> reports;
+  // The sweeps read: {"folder", "command_line"} each, for the commands that reproduce a report.
+  nlohmann::json sweeps = nlohmann::json::array();
+  std::vector<std::string> notes; // files passed over and why
+};
+
+// Reads every argument: a JSON file; a sweep folder (its index.json names the reports of the
+// points that are done); another folder (its *.json files that are dlsize bench reports, in
+// name order). Throws usage_error naming the path that does not exist, cannot be read or is
+// not JSON, and a folder that holds no report.
+report_inputs load_reports(const std::vector<std::string>& args);
+
+// Whether j is a report written by dlsize bench (schema dlsize.report/1, kind bench).
+bool is_bench_report(const nlohmann::json& j);
+
+} // namespace dlsize::analysis

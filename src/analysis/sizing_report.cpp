@@ -1,0 +1,315 @@
+#include "analysis/sizing_report.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "analysis/scaling_model.hpp"
+#include "analysis/sizing_json.hpp"
+#include "analysis/stats.hpp"
+#include "core/error.hpp"
+#include "core/units.hpp"
+#include "report/report_io.hpp"
+#include "report/run_identity.hpp"
+
+namespace dlsize::analysis {
+
+using namespace report; // the report envelope and identity
+namespace {
+
+double number_at(const nlohmann::json& r, const char* pointer) {
+  const nlohmann::json::json_pointer p(pointer);
+  return r.contains(p) && r[p].is_number() ? r[p].get<double>() : std::nan("");
+}
+
+// The reports of one series, in input order.
+struct series {
+  std::string workload, accelerator, backend, cache_mode;
+  double dataset_bytes = 0;
+  std::vector<const loaded_report*> reports;
+};
+
+std::string command_text(const nlohmann::json& argv) {
+  std::string out;
+  for (const auto& a : argv) {
+    const std::string s = a.is_string() ? a.get<std::string>() : a.dump();
+    out += (out.empty() ? "" : " ") +
+           (s.find_first_of(" '\"") == std::string::npos ? s : "'" + s + "'");
+  }
+  return out;
+}
+
+nlohmann::json analyse(const series& s, const sizing_request& req,
+                       std::vector<std::string>& reproduce) {
+  std::vector<analysis::run_point> runs;
+  std::vector<double> thresholds, demands, hits, ram, nodes, sample_bytes;
+  nlohmann::json warnings = nlohmann::json::array();
+  const auto& first = *s.reports.front();
+  std::set<std::string> may_differ = backend_settings();
+  may_differ.insert({"accelerators", "accelerators-per-rank"});
+  for (const auto* lr : s.reports) {
+    const auto& r = lr->report;
+    analysis::run_point p;
+    p.file = lr->file;
+    p.accelerators = static_cast<double>(accelerators_of(r));
+    p.read_bytes_per_s = number_at(r, "/summary/read_bytes_per_s");
+    p.samples_per_s = number_at(r, "/summary/samples_per_s");
+    p.samples_per_s_per_accelerator = number_at(r, "/summary/samples_per_s_per_accelerator");
+    p.accelerator_utilization = number_at(r, "/summary/accelerator_utilization");
+    p.au_pass = r["summary"].value("au_pass", false);
+    p.hit_ratio = number_at(r, "/storage/hit_ratio");
+    runs.push_back(p);
+    thresholds.push_back(number_at(r, "/summary/au_threshold"));
+    demands.push_back(number_at(r, "/summary/demand_bytes_per_s_per_accelerator"));
+    hits.push_back(p.hit_ratio);
+    ram.push_back(number_at(r, "/dataset/client_ram_bytes"));
+    nodes.push_back(number_at(r, "/topology/nodes"));
+    sample_bytes.push_back(number_at(r, "/workload/mean_sample_bytes"));
+    if (lr != &first)
+      for (const auto& w : setting_differences(first.report, first.file, r, lr->file, may_differ))
+        warnings.push_back(w);
+  }
+  const auto th = analysis::stats_of(thresholds);
+  const double threshold = std::isfinite(th.median) ? th.median : 0.9;
+  if (th.count && th.min != th.max)
+    warnings.push_back(
+        fmt::format("the runs' AU thresholds differ ({} to {}); the median {} is used", th.min,
+                    th.max, threshold));
+  const double demand = analysis::median(demands);
+  const auto a = analysis::analyse_scaling(runs, threshold, req.alpha);
+  for (const auto& w : a.warnings)
+    warnings.push_back(w);
+
+  const double measured_hit = analysis::stats_of(hits).median;
+  analysis::projection_options po;
+  po.targets = req.targets;
+  po.growth = req.growth;
+  po.headroom = req.headroom;
+  std::vector<std::string> limits;
+  double limit = 0;
+  if (req.nic_bandwidth > 0) {
+    limit = req.nic_bandwidth * static_cast<double>(req.nodes);
+    limits.push_back(
+        fmt::format("NIC {} × {} nodes", units::format_rate_both(req.nic_bandwidth), req.nodes));
+  }
+  if (req.front_end_bandwidth > 0) {
+    limit = limit > 0 ? std::min(limit, req.front_end_bandwidth) : req.front_end_bandwidth;
+    limits.push_back(
+        fmt::format("storage front end {}", units::format_rate_both(req.front_end_bandwidth)));
+  }
+  po.limit_bytes_per_s = limit;
+  po.limit_source = fmt::format("{}", fmt::join(limits, ", the lower of "));
+  po.cache_model = req.cache_model;
+  po.dataset_bytes = s.dataset_bytes;
+  po.measured_hit_ratio = measured_hit;
+  po.demand_per_accelerator = demand;
+  std::string cache_source;
+  const double client_ram = analysis::median(ram);
+  const double clients = std::isfinite(analysis::median(nodes)) ? analysis::median(nodes) : 1;
+  if (req.cache_bytes >= 0) {
+    po.cache_bytes = req.cache_bytes;
+    cache_source = "--cache-bytes";
+  } else if (s.cache_mode == "buffered" && std::isfinite(client_ram)) {
+    po.cache_bytes = client_ram * clients;
+    cache_source = fmt::format("the page cache: the clients' RAM in the reports ({} × {})",
+                               units::format_bytes_binary(client_ram), clients);
+  } else {
+    po.cache_bytes = 0;
+    cache_source = fmt::format("none: {} reads bypass the page cache", s.cache_mode);
+  }
+  const auto projections = analysis::project(a, po);
+
+  nlohmann::json runs_json = nlohmann::json::array();
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    const auto& p = runs[i];
+    nlohmann::json j = {
+        {"file", p.file},
+        {"accelerators", p.accelerators},
+        {"read_bytes_per_s", number_or_null(p.read_bytes_per_s)},
+        {"samples_per_s", number_or_null(p.samples_per_s)},
+        {"samples_per_s_per_accelerator", number_or_null(p.samples_per_s_per_accelerator)},
+        {"accelerator_utilization", number_or_null(p.accelerator_utilization)},
+        {"au_pass", p.au_pass},
+        {"hit_ratio", number_or_null(p.hit_ratio)},
+        {"seed", s.reports[i]
+                     ->report.value("config", nlohmann::json::object())
+                     .value("seed", nlohmann::json(nullptr))},
+        {"fitted",
+         a.line ? nlohmann::json(a.line->predict(p.accelerators)) : nlohmann::json(nullptr)},
+        {"residual", a.line ? nlohmann::json(a.line->residuals[i]) : nlohmann::json(nullptr)},
+        {"command",
+         command_text(s.reports[i]->report.value("command_line", nlohmann::json::array()))}};
+    runs_json.push_back(j);
+  }
+  nlohmann::json measured = nlohmann::json::array();
+  for (const auto& row : a.counts)
+    measured.push_back(count_row_json(row));
+  nlohmann::json proj = nlohmann::json::array();
+  for (const auto& p : projections)
+    proj.push_back(projection_json(p));
+  std::optional<std::uint64_t> modelled;
+  if (a.ceiling) // the ceiling is in reads: no cache to take off
+    modelled = analysis::max_accelerators_at_threshold(a, *a.ceiling, 0, demand);
+  reproduce.push_back(command_text(first.report.value("command_line", nlohmann::json::array())));
+
+  return {
+      {"workload", s.workload},
+      {"accelerator", s.accelerator},
+      {"backend", s.backend},
+      {"cache_mode", s.cache_mode},
+      {"dataset_bytes", s.dataset_bytes},
+      {"mean_sample_bytes", number_or_null(analysis::median(sample_bytes))},
+      {"au_threshold", threshold},
+      {"demand_bytes_per_s_per_accelerator", number_or_null(demand)},
+      {"runs", runs_json},
+      {"measured", measured},
+      {"fit", a.line ? fit_json(*a.line, a.largest() * 1.1) : nlohmann::json(nullptr)},
+      {"knee", knee_json(a)},
+      {"au_knee",
+       {{"threshold", threshold},
+        {"first_below_accelerators",
+         a.au_knee ? nlohmann::json(*a.au_knee) : nlohmann::json(nullptr)},
+        {"most_passing_accelerators",
+         a.most_passing ? nlohmann::json(*a.most_passing) : nlohmann::json(nullptr)},
+        {"all_pass", !a.au_knee}}},
+      {"ceiling",
+       {{"bytes_per_s", a.ceiling ? nlohmann::json(*a.ceiling) : nlohmann::json(nullptr)},
+        {"best_measured_bytes_per_s", a.best_bytes_per_s},
+        {"source", a.ceiling ? "the median bandwidth of the runs past the knee"
+                             : "no knee: the backend was not saturated; it delivers at least "
+                               "the best measured bandwidth"}}},
+      {"max_accelerators_at_threshold",
+       {{"measured", a.most_passing ? nlohmann::json(*a.most_passing) : nlohmann::json(nullptr)},
+        {"measured_is_lower_bound", !a.au_knee},
+        {"modelled", modelled ? nlohmann::json(*modelled) : nlohmann::json(nullptr)}}},
+      {"requirement",
+       {{"basis", a.demand_line ? a.demand_basis : "the demand of one accelerator × the count"},
+        {"fit", a.demand_line ? fit_json(*a.demand_line) : nlohmann::json(nullptr)}}},
+      {"cache",
+       {{"cache_mode", s.cache_mode},
+        {"measured_hit_ratio", number_or_null(measured_hit)},
+        {"cache_bytes", po.cache_bytes},
+        {"cache_bytes_source", cache_source},
+        {"model", analysis::cache_model_name(req.cache_model)}}},
+      {"limit_bytes_per_s", limit > 0 ? nlohmann::json(limit) : nlohmann::json(nullptr)},
+      {"limit_source", limit > 0 ? nlohmann::json(po.limit_source) : nlohmann::json(nullptr)},
+      {"projections", proj},
+      {"warnings", warnings}};
+}
+
+} // namespace
+
+nlohmann::json make_sizing(const report_inputs& in, const sizing_request& req,
+                           const nlohmann::json& command_line) {
+  nlohmann::json inputs = nlohmann::json::array();
+  std::vector<series> groups;
+  std::map<std::string, std::size_t> by_key;
+  for (const auto& lr : in.reports) {
+    const auto& r = lr.report;
+    std::string why;
+    if (!is_bench_report(r))
+      throw usage_error(fmt::format("{}: not a dlsize bench report (schema {}). valid: reports "
+                                    "written by dlsize bench --out, or a sweep folder",
+                                    lr.file, kReportSchema));
+    if (r.value("status", "") != "complete")
+      why = fmt::format("status {}: {}", r.value("status", "?"), r.value("reason", ""));
+    else if (accelerator_type_of(r) == "none" || accelerators_of(r) == 0)
+      why = "a storage-only run (no accelerators)";
+    else if (!r["summary"].contains("read_bytes_per_s"))
+      why = "no summary.read_bytes_per_s";
+    inputs.push_back({{"file", lr.file},
+                      {"included", why.empty()},
+                      {"reason", why.empty() ? nlohmann::json(nullptr) : nlohmann::json(why)}});
+    if (!why.empty())
+      continue;
+    series s;
+    s.workload = workload_of(r);
+    s.accelerator = accelerator_type_of(r);
+    s.backend = backend_label(r);
+    s.cache_mode = r.value("io", nlohmann::json::object()).value("cache_mode", "direct");
+    s.dataset_bytes = r.value("dataset", nlohmann::json::object()).value("bytes", 0.0);
+    const std::string key = fmt::format("{}|{}|{}|{}|{}", s.workload, s.accelerator, s.backend,
+                                        s.cache_mode, s.dataset_bytes);
+    auto it = by_key.find(key);
+    if (it == by_key.end()) {
+      it = by_key.emplace(key, groups.size()).first;
+      groups.push_back(s);
+    }
+    groups[it->second].reports.push_back(&lr);
+  }
+  if (groups.empty()) {
+    std::string list;
+    for (const auto& i : inputs)
+      list +=
+          fmt::format("\n  {}: {}", i["file"].get<std::string>(), i["reason"].get<std::string>());
+    throw usage_error("size: no report can be sized; each needs a complete training run "
+                      "(--accelerator emulated:TYPE)" +
+                      list);
+  }
+
+  std::vector<std::string> reproduce = {command_text(command_line)};
+  for (const auto& s : in.sweeps)
+    reproduce.push_back(command_text(s["command_line"]));
+  std::vector<std::string> run_commands;
+  nlohmann::json series_json = nlohmann::json::array();
+  for (const auto& g : groups)
+    series_json.push_back(analyse(g, req, run_commands));
+  if (in.sweeps.empty())
+    for (const auto& c : run_commands)
+      reproduce.push_back(
+          c + "   # one run of the series; the others differ in --accelerators, --seed, --out");
+
+  nlohmann::json warnings = nlohmann::json::array();
+  for (const auto& n : in.notes)
+    warnings.push_back(n);
+  return {
+      {"schema", kSizingSchema},
+      {"created_at", utc_now()},
+      {"tool", tool_json()},
+      {"command_line", command_line},
+      {"inputs",
+       {{"reports", inputs},
+        {"sweeps", in.sweeps},
+        {"options",
+         {{"target_accelerators", req.targets},
+          {"data_growth", req.growth},
+          {"headroom", req.headroom},
+          {"nic_bandwidth_bytes_per_s",
+           req.nic_bandwidth > 0 ? nlohmann::json(req.nic_bandwidth) : nlohmann::json(nullptr)},
+          {"nodes", req.nodes},
+          {"front_end_bandwidth_bytes_per_s", req.front_end_bandwidth > 0
+                                                  ? nlohmann::json(req.front_end_bandwidth)
+                                                  : nlohmann::json(nullptr)},
+          {"cache_model", analysis::cache_model_name(req.cache_model)},
+          {"cache_bytes",
+           req.cache_bytes >= 0 ? nlohmann::json(req.cache_bytes) : nlohmann::json(nullptr)},
+          {"alpha", req.alpha},
+          {"confidence", 0.95}}}}},
+      {"assumptions",
+       {"Bandwidth is what the reads returned per second (summary.read_bytes_per_s); the storage "
+        "must deliver reads × (1 − h), h the share a cache in front of it serves.",
+        "The fit is ordinary least squares with intercept over every run (repeats included); "
+        "intervals are 95 % (Student's t with n − 2 degrees of freedom).",
+        fmt::format(
+            "A knee is chosen only when an extra-sum-of-squares F test prefers a continuous "
+            "hinge to the line at alpha {} and the hinge's second slope is lower; the "
+            "requirement of larger counts comes from the runs below the knee, never from "
+            "a line through saturated runs.",
+            req.alpha),
+        "h at the measured dataset size is the runs' measured storage.hit_ratio where given; for "
+        "grown data it is modelled (never-evict: min(1, C/D); lru: f + (1 − f)·ln(1 − f), "
+        "f = C/D), never above the measured ratio.",
+        fmt::format("Provision = headroom ({}) × the upper 95 % prediction bound of the "
+                    "requirement (the estimate itself where no interval exists), capped at "
+                    "the physical limits given.",
+                    req.headroom),
+        "A projection past the largest measured count is an extrapolation, and says so."}},
+      {"series", series_json},
+      {"reproduce", reproduce},
+      {"warnings", warnings}};
+}
+
+} // namespace dlsize::analysis

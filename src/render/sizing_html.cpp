@@ -1,0 +1,128 @@
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "render/html_page.hpp"
+#include "render/sizing_render.hpp"
+#include "render/sizing_tables.hpp"
+#include "render/svg_chart.hpp"
+
+namespace dlsize::render {
+namespace {
+
+constexpr const char* kBlue = "#1f77b4";
+constexpr const char* kRed = "#d62728";
+constexpr const char* kGreen = "#2ca02c";
+constexpr const char* kGrey = "#555555";
+
+std::vector<xy> runs_of(const nlohmann::json& s, const char* field, double scale) {
+  std::vector<xy> p;
+  for (const auto& r : s["runs"])
+    if (r[field].is_number())
+      p.push_back({r["accelerators"].get<double>(), r[field].get<double>() * scale});
+  return p;
+}
+
+std::string bandwidth_chart(const nlohmann::json& s) {
+  svg_chart c("Bandwidth against accelerators", "accelerators", "MB/s");
+  const auto& f = s["fit"];
+  if (f.is_object()) {
+    std::vector<xy> low, high, fitted;
+    for (const auto& q : f["curve"]) {
+      const double x = q["accelerators"];
+      fitted.push_back({x, q["fitted"].get<double>() / 1e6});
+      if (q["prediction_low"].is_number()) {
+        low.push_back({x, std::max(0.0, q["prediction_low"].get<double>() / 1e6)});
+        high.push_back({x, q["prediction_high"].get<double>() / 1e6});
+      }
+    }
+    if (!low.empty())
+      c.band("95 % prediction band", low, high, kBlue);
+    c.line("line fit", fitted, kBlue);
+  }
+  const auto& k = s["knee"];
+  if (k["chosen"].get<bool>()) {
+    const auto& h = k["hinge"];
+    const double b = h["breakpoint"], x_hi = s["measured"].back()["accelerators"];
+    const double a = h["intercept"], s1 = h["slope_before"], s2 = h["slope_after"];
+    c.line("hinge fit",
+           {{0, a / 1e6}, {b, (a + s1 * b) / 1e6}, {x_hi, (a + s1 * b + s2 * (x_hi - b)) / 1e6}},
+           kRed, true);
+    c.vline(fmt::format("knee {:.3g}", b), b, kRed);
+    const auto& r = s["requirement"]["fit"];
+    if (r.is_object()) {
+      const double ri = r["intercept"], rs = r["slope"];
+      c.line("requirement (fit below the knee)", {{0, ri / 1e6}, {x_hi, (ri + rs * x_hi) / 1e6}},
+             kGreen, true);
+    }
+  }
+  c.points("runs", runs_of(s, "read_bytes_per_s", 1e-6), kGrey);
+  return c.render();
+}
+
+// The median per count as a line and every run as a point, of one summary field.
+svg_chart per_count_chart(const nlohmann::json& s, const char* field, std::string title,
+                          std::string y_label, const char* color) {
+  svg_chart c(std::move(title), "accelerators", std::move(y_label));
+  std::vector<xy> med;
+  for (const auto& m : s["measured"])
+    if (!m[field].is_null())
+      med.push_back({m["accelerators"].get<double>(), m[field]["median"].get<double>()});
+  c.line("median", med, color);
+  c.points("runs", runs_of(s, field, 1), kGrey);
+  return c;
+}
+
+std::string au_chart(const nlohmann::json& s) {
+  svg_chart c = per_count_chart(s, "accelerator_utilization",
+                                "Accelerator utilization against accelerators", "AU", kGreen);
+  c.hline(fmt::format("threshold {:.2f}", s["au_threshold"].get<double>()),
+          s["au_threshold"].get<double>(), kRed);
+  return c.render();
+}
+
+std::string throughput_chart(const nlohmann::json& s) {
+  return per_count_chart(s, "samples_per_s_per_accelerator", "Samples/s per accelerator",
+                         "samples/s per accelerator", kBlue)
+      .render();
+}
+
+} // namespace
+
+std::string sizing_html(const nlohmann::json& z) {
+  html_page page("Storage sizing report");
+  page.paragraph(fmt::format("Made {} by dlsize {} from {} reports. Bandwidth is in MB/s (10⁶ "
+                             "bytes per second); the tables give MiB/s too.",
+                             z["created_at"].get<std::string>(),
+                             z["tool"]["version"].get<std::string>(),
+                             z["inputs"]["reports"].size()));
+  for (const auto& s : z["series"]) {
+    page.heading(2, series_title(s));
+    page.figure(bandwidth_chart(s), "Every run's bandwidth, the least-squares line with its 95 % "
+                                    "prediction band, and the hinge where a knee was found.");
+    page.figure(au_chart(s), "AU of every run and the median per count, against the threshold.");
+    page.figure(throughput_chart(s), "Samples/s per accelerator: flat while storage keeps up.");
+    page.heading(3, "Measured");
+    page.table(measured_table(s));
+    page.heading(3, "Model");
+    page.table(model_table(s));
+    page.heading(3, "Projections");
+    page.table(projection_table(s));
+    page.list(projection_notes(s), "warnings");
+    page.heading(3, "Runs");
+    page.table(runs_table(s));
+    page.list(s["warnings"], "warnings");
+  }
+  page.heading(2, "Assumptions");
+  page.list(assumption_lines(z));
+  page.heading(2, "Reproduce");
+  std::string cmds;
+  for (const auto& c : z["reproduce"])
+    cmds += c.get<std::string>() + "\n";
+  page.code(cmds);
+  page.list(z["warnings"], "warnings");
+  return page.render();
+}
+
+} // namespace dlsize::render

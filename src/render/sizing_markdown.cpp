@@ -1,0 +1,39 @@
+#include <fmt/format.h>
+
+#include "render/sizing_render.hpp"
+#include "render/sizing_tables.hpp"
+
+namespace dlsize::render {
+
+std::string sizing_markdown(const nlohmann::json& z) {
+  std::string out = "# Storage sizing report\n\n";
+  out +=
+      fmt::format("Made {} by dlsize {} from {} reports.\n\n", z["created_at"].get<std::string>(),
+                  z["tool"]["version"].get<std::string>(), z["inputs"]["reports"].size());
+  for (const auto& s : z["series"]) {
+    out += "## " + series_title(s) + "\n\n### Measured\n\n" + markdown_table(measured_table(s));
+    out += "\n### Model\n\n" + markdown_table(model_table(s));
+    out += "\n### Projections\n\n" + markdown_table(projection_table(s)) + "\n";
+    for (const auto& n : projection_notes(s))
+      out += "- " + n + "\n";
+    out += "\n### Runs\n\n" + markdown_table(runs_table(s));
+    if (!s["warnings"].empty()) {
+      out += "\n";
+      for (const auto& w : s["warnings"])
+        out += "- warning: " + w.get<std::string>() + "\n";
+    }
+    out += "\n";
+  }
+  out += "## Assumptions\n\n";
+  for (const auto& a : assumption_lines(z))
+    out += "- " + a + "\n";
+  out += "\n## Reproduce\n\n```sh\n";
+  for (const auto& c : z["reproduce"])
+    out += c.get<std::string>() + "\n";
+  out += "```\n";
+  for (const auto& w : z["warnings"])
+    out += "- note: " + w.get<std::string>() + "\n";
+  return out;
+}
+
+} // namespace dlsize::render

@@ -1,0 +1,186 @@
+#include "render/sizing_tables.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "core/units.hpp"
+
+namespace dlsize::render {
+namespace {
+
+std::string median_range(const nlohmann::json& s, bool rate) {
+  if (s.is_null())
+    return "–";
+  const double med = s["median"], lo = s["min"], hi = s["max"];
+  if (rate)
+    return lo == hi ? fmt::format("{:.1f} MB/s", med / 1e6)
+                    : fmt::format("{:.1f} MB/s ({:.1f}–{:.1f})", med / 1e6, lo / 1e6, hi / 1e6);
+  return lo == hi ? fmt::format("{:.4g}", med) : fmt::format("{:.4g} ({:.4g}–{:.4g})", med, lo, hi);
+}
+
+std::string interval_text(const nlohmann::json& iv, bool rate) {
+  if (!iv.is_array())
+    return "–";
+  const double lo = iv[0], hi = iv[1];
+  return rate ? fmt::format("{:.1f}–{:.1f} MB/s", lo / 1e6, hi / 1e6)
+              : fmt::format("{:.4g} to {:.4g}", lo, hi);
+}
+
+std::string mb(const nlohmann::json& v, const char* format) {
+  return v.is_number() ? fmt::format(fmt::runtime(format), v.get<double>() / 1e6) : "–";
+}
+
+std::string yes_no(const nlohmann::json& b) {
+  return b.is_boolean() ? (b.get<bool>() ? "yes" : "no") : "not known";
+}
+
+} // namespace
+
+std::string rate_text(const nlohmann::json& v) {
+  return v.is_number() ? units::format_rate_both(v.get<double>()) : "–";
+}
+
+std::string number_text(const nlohmann::json& v, const char* format) {
+  return v.is_number() ? fmt::format(fmt::runtime(format), v.get<double>()) : "–";
+}
+
+std::string series_title(const nlohmann::json& s) {
+  return fmt::format("{} on {}, {}, {} I/O, {} dataset", s["workload"].get<std::string>(),
+                     s["accelerator"].get<std::string>(), s["backend"].get<std::string>(),
+                     s["cache_mode"].get<std::string>(),
+                     units::format_bytes_binary(s["dataset_bytes"].get<double>()));
+}
+
+text_table measured_table(const nlohmann::json& s) {
+  text_table t{{"accelerators", "runs", "bandwidth (median, range)", "samples/s",
+                "samples/s per accelerator", "scaling efficiency", "AU", "AU passes", "hit ratio"},
+               {}};
+  for (const auto& m : s["measured"])
+    t.rows.push_back(
+        {number_text(m["accelerators"], "{:g}"), fmt::format("{}", m["runs"].get<int>()),
+         median_range(m["read_bytes_per_s"], true), median_range(m["samples_per_s"], false),
+         median_range(m["samples_per_s_per_accelerator"], false),
+         number_text(m["scaling_efficiency"], "{:.3f}"),
+         median_range(m["accelerator_utilization"], false),
+         fmt::format("{} of {}", m["au_passes"].get<int>(), m["runs"].get<int>()),
+         m["hit_ratio"].is_null() ? "–" : number_text(m["hit_ratio"]["median"], "{:.3f}")});
+  return t;
+}
+
+text_table runs_table(const nlohmann::json& s) {
+  text_table t{
+      {"accelerators", "bandwidth MB/s", "fitted MB/s", "residual MB/s", "AU", "seed", "report"},
+      {}};
+  for (const auto& r : s["runs"])
+    t.rows.push_back({number_text(r["accelerators"], "{:g}"), mb(r["read_bytes_per_s"], "{:.1f}"),
+                      mb(r["fitted"], "{:.1f}"), mb(r["residual"], "{:+.1f}"),
+                      number_text(r["accelerator_utilization"], "{:.3f}"),
+                      r["seed"].is_null() ? "–" : r["seed"].dump(), r["file"].get<std::string>()});
+  return t;
+}
+
+text_table model_table(const nlohmann::json& s) {
+  text_table t{{"figure", "value"}, {}};
+  const auto& f = s["fit"];
+  if (f.is_object()) {
+    t.rows.push_back(
+        {"line fit, every run (bytes/s = intercept + slope × accelerators)",
+         fmt::format("slope {} per accelerator (95 % CI {}), intercept {} (95 % CI {}), "
+                     "R² {:.4f}, n {}",
+                     rate_text(f["slope"]), interval_text(f["slope_ci95"], true),
+                     rate_text(f["intercept"]), interval_text(f["intercept_ci95"], true),
+                     f["r2"].get<double>(), f["n"].get<int>())});
+  } else {
+    t.rows.push_back({"line fit", "none: fewer than two accelerator counts"});
+  }
+  const auto& k = s["knee"];
+  t.rows.push_back({"knee (bandwidth stops growing)", k["reason"].get<std::string>()});
+  if (k["tested"].get<bool>())
+    t.rows.push_back(
+        {"knee test", fmt::format("{}; F = {}, df ({}, {}), p = {}, alpha {}",
+                                  k["test"].get<std::string>(), number_text(k["f"], "{:.4g}"),
+                                  number_text(k["df1"], "{:g}"), number_text(k["df2"], "{:g}"),
+                                  number_text(k["p_value"], "{:.3g}"), k["alpha"].get<double>())});
+  const auto& au = s["au_knee"];
+  t.rows.push_back({fmt::format("AU below the threshold {:.2f}", au["threshold"].get<double>()),
+                    au["first_below_accelerators"].is_null()
+                        ? "at no measured count"
+                        : fmt::format("from {} accelerators",
+                                      number_text(au["first_below_accelerators"], "{:g}"))});
+  const auto& c = s["ceiling"];
+  t.rows.push_back(
+      {"backend ceiling",
+       c["bytes_per_s"].is_null()
+           ? fmt::format("not reached: at least {}", rate_text(c["best_measured_bytes_per_s"]))
+           : fmt::format("{} ({})", rate_text(c["bytes_per_s"]), c["source"].get<std::string>())});
+  const auto& m = s["max_accelerators_at_threshold"];
+  t.rows.push_back(
+      {"most accelerators at the AU threshold",
+       fmt::format("measured: {}{}; modelled from the ceiling: {}",
+                   m["measured_is_lower_bound"].get<bool>() ? "at least " : "",
+                   number_text(m["measured"], "{:g}"), number_text(m["modelled"], "{:g}"))});
+  t.rows.push_back({"requirement of larger counts", s["requirement"]["basis"].get<std::string>()});
+  const auto& cache = s["cache"];
+  t.rows.push_back({"cache in front of the storage",
+                    fmt::format("{} ({}); measured hit ratio {}; projections use the {} model",
+                                units::format_bytes_binary(cache["cache_bytes"].get<double>()),
+                                cache["cache_bytes_source"].get<std::string>(),
+                                number_text(cache["measured_hit_ratio"], "{:.3f}"),
+                                cache["model"].get<std::string>())});
+  if (!s["limit_bytes_per_s"].is_null())
+    t.rows.push_back({"physical limit", fmt::format("{} ({})", rate_text(s["limit_bytes_per_s"]),
+                                                    s["limit_source"].get<std::string>())});
+  return t;
+}
+
+text_table projection_table(const nlohmann::json& s) {
+  text_table t{{"accelerators", "data growth", "hit ratio", "reads",
+                "storage must deliver (95 % PI)", "provision with headroom", "within limit",
+                "backend holds it", "expected AU", "most accelerators at threshold", "flags"},
+               {}};
+  for (const auto& p : s["projections"]) {
+    std::string w;
+    for (const auto& x : p["flags"])
+      w += (w.empty() ? "" : ", ") + x.get<std::string>();
+    t.rows.push_back(
+        {number_text(p["accelerators"], "{:g}"), number_text(p["data_growth"], "{:g}×"),
+         fmt::format("{} ({})", number_text(p["hit_ratio"], "{:.3f}"),
+                     p["hit_ratio_source"].get<std::string>()),
+         fmt::format("{:.1f} MB/s", p["reads_bytes_per_s"].get<double>() / 1e6),
+         fmt::format("{:.1f} MB/s ({})", p["required_bytes_per_s"].get<double>() / 1e6,
+                     interval_text(p["required_interval"], true)),
+         fmt::format("{:.1f} MB/s", p["provision_bytes_per_s"].get<double>() / 1e6),
+         p["within_limit"].is_null() ? "no limit given" : yes_no(p["within_limit"]),
+         yes_no(p["backend_holds"]), number_text(p["expected_accelerator_utilization"], "{:.3f}"),
+         number_text(p["max_accelerators_at_threshold"], "{:g}"), w});
+  }
+  return t;
+}
+
+std::vector<std::string> projection_notes(const nlohmann::json& s) {
+  std::vector<std::string> out;
+  for (const auto& p : s["projections"])
+    for (const auto& w : p["warnings"])
+      if (std::find(out.begin(), out.end(), w.get<std::string>()) == out.end())
+        out.push_back(w);
+  return out;
+}
+
+std::vector<std::string> assumption_lines(const nlohmann::json& sizing) {
+  std::vector<std::string> out;
+  const auto& o = sizing["inputs"]["options"];
+  std::string targets, growth;
+  for (const auto& v : o["target_accelerators"])
+    targets += (targets.empty() ? "" : ", ") + number_text(v, "{:g}");
+  for (const auto& v : o["data_growth"])
+    growth += (growth.empty() ? "" : ", ") + number_text(v, "{:g}");
+  out.push_back(
+      fmt::format("Targets: {} accelerators; data growth {}; headroom {}; cache model {}.", targets,
+                  growth, o["headroom"].get<double>(), o["cache_model"].get<std::string>()));
+  for (const auto& a : sizing["assumptions"])
+    out.push_back(a.get<std::string>());
+  return out;
+}
+
+} // namespace dlsize::render

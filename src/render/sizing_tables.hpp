@@ -1,0 +1,34 @@
+#pragma once
+// The tables and sentences of a sizing report, made once from its JSON and shown by both the
+// Markdown and the HTML renderer.
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "render/text_table.hpp"
+
+namespace dlsize::render {
+
+// "resnet50 on h100, dlsize-data/x (ext4), capped at 200.0 MB/s, direct I/O, 1.07 GB dataset"
+std::string series_title(const nlohmann::json& series);
+// Per accelerator count: runs, bandwidth, samples/s in total and per accelerator, efficiency,
+// AU (passes), hit ratio.
+text_table measured_table(const nlohmann::json& series);
+// Every run: its count, bandwidth, fitted value and residual, AU, seed, file.
+text_table runs_table(const nlohmann::json& series);
+// The fit, the knee test, the ceiling and the most accelerators at the threshold, one line each.
+text_table model_table(const nlohmann::json& series);
+// Per target and growth factor: reads, h, storage requirement with interval, provision,
+// whether the backend holds it, the expected AU, flags (projection_notes says them in full).
+text_table projection_table(const nlohmann::json& series);
+// The projections' warnings, each once, in the order they first appear.
+std::vector<std::string> projection_notes(const nlohmann::json& series);
+// The options and assumptions of the report, as sentences.
+std::vector<std::string> assumption_lines(const nlohmann::json& sizing);
+
+// Formatting shared by the renderers: bytes/s in MB/s and MiB/s; "–" for null.
+std::string rate_text(const nlohmann::json& v);
+std::string number_text(const nlohmann::json& v, const char* format = "{:.3g}");
+
+} // namespace dlsize::render

@@ -1,0 +1,234 @@
+#include "render/svg_chart.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "render/html_page.hpp"
+
+namespace dlsize::render {
+namespace {
+
+constexpr int kLeft = 70, kRight = 20, kTop = 40, kBottom = 50;
+
+struct axis {
+  double lo = 0, hi = 1, step = 1;
+};
+
+axis axis_for(double lo, double hi) {
+  if (!std::isfinite(hi) || hi <= lo)
+    hi = lo + 1;
+  axis a;
+  a.step = nice_step(hi - lo);
+  a.lo = std::floor(lo / a.step) * a.step;
+  a.hi = std::ceil(hi / a.step) * a.step;
+  return a;
+}
+
+std::string tick_text(double v) {
+  if (std::fabs(v) < 1e-12)
+    return "0";
+  return fmt::format("{:g}", v);
+}
+
+std::string open_svg(int width, int height, const std::string& title) {
+  return fmt::format("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{0}\" height=\"{1}\" "
+                     "viewBox=\"0 0 {0} {1}\" role=\"img\" aria-label=\"{2}\" "
+                     "font-family=\"sans-serif\" font-size=\"12\">\n<title>{2}</title>\n"
+                     "<rect x=\"0\" y=\"0\" width=\"{0}\" height=\"{1}\" fill=\"#ffffff\"/>\n"
+                     "<text x=\"{3}\" y=\"20\" font-size=\"14\" font-weight=\"bold\">{2}</text>\n",
+                     width, height, html_escape(title), kLeft);
+}
+
+} // namespace
+
+double nice_step(double span, int ticks) {
+  if (!(span > 0))
+    return 1;
+  const double raw = span / ticks;
+  const double mag = std::pow(10.0, std::floor(std::log10(raw)));
+  const double norm = raw / mag;
+  const double f = norm < 1.5 ? 1 : norm < 3 ? 2 : norm < 7 ? 5 : 10;
+  return f * mag;
+}
+
+svg_chart::svg_chart(std::string title, std::string x_label, std::string y_label)
+    : m_title(std::move(title)), m_x_label(std::move(x_label)), m_y_label(std::move(y_label)) {}
+
+void svg_chart::points(std::string label, std::vector<xy> p, std::string color) {
+  m_series.push_back({kind::points, std::move(label), std::move(color), std::move(p), {}});
+}
+
+void svg_chart::line(std::string label, std::vector<xy> p, std::string color, bool dashed) {
+  m_series.push_back(
+      {dashed ? kind::dashed : kind::line, std::move(label), std::move(color), std::move(p), {}});
+}
+
+void svg_chart::band(std::string label, std::vector<xy> low, std::vector<xy> high,
+                     std::string color) {
+  m_series.push_back(
+      {kind::band, std::move(label), std::move(color), std::move(low), std::move(high)});
+}
+
+void svg_chart::hline(std::string label, double y, std::string color) {
+  m_series.push_back({kind::hline, std::move(label), std::move(color), {{0, y}}, {}});
+}
+
+void svg_chart::vline(std::string label, double x, std::string color) {
+  m_series.push_back({kind::vline, std::move(label), std::move(color), {{x, 0}}, {}});
+}
+
+std::string svg_chart::render(int width, int height) const {
+  double x_hi = 0, y_hi = 0, y_lo = 0;
+  for (const auto& s : m_series) {
+    for (const auto& q : s.p) {
+      if (s.k != kind::hline)
+        x_hi = std::max(x_hi, q.x);
+      if (s.k != kind::vline && std::isfinite(q.y)) {
+        y_hi = std::max(y_hi, q.y);
+        y_lo = std::min(y_lo, q.y);
+      }
+    }
+    for (const auto& q : s.high)
+      if (std::isfinite(q.y))
+        y_hi = std::max(y_hi, q.y);
+  }
+  // The legend goes between the title and the plot, in as many rows as it needs; the chart
+  // grows by those rows.
+  std::vector<std::pair<double, int>> legend_at; // each entry's x and row
+  double lx = kLeft;
+  int row = 0;
+  for (const auto& s : m_series) {
+    const double item = 28 + 6.5 * static_cast<double>(s.label.size());
+    if (lx + item > width - kRight && lx > kLeft) {
+      lx = kLeft;
+      ++row;
+    }
+    legend_at.emplace_back(lx, row);
+    lx += item;
+  }
+  const int rows = legend_at.empty() ? 0 : row + 1;
+  const int top = 36 + 16 * rows;
+  height += 16 * rows;
+
+  const axis ax = axis_for(0, x_hi);
+  const axis ay = axis_for(y_lo, y_hi * 1.05);
+  const double pw = width - kLeft - kRight, ph = height - top - kBottom;
+  auto sx = [&](double x) { return kLeft + (x - ax.lo) / (ax.hi - ax.lo) * pw; };
+  auto sy = [&](double y) { return top + ph - (y - ay.lo) / (ay.hi - ay.lo) * ph; };
+
+  std::string out = open_svg(width, height, m_title);
+  for (double v = ay.lo; v <= ay.hi + ay.step * 1e-9; v += ay.step) {
+    out += fmt::format("<line x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" "
+                       "stroke=\"#e3e3e3\"/>\n<text x=\"{:.1f}\" y=\"{:.1f}\" "
+                       "text-anchor=\"end\">{}</text>\n",
+                       sx(ax.lo), sy(v), sx(ax.hi), sy(v), sx(ax.lo) - 6, sy(v) + 4, tick_text(v));
+  }
+  for (double v = ax.lo; v <= ax.hi + ax.step * 1e-9; v += ax.step) {
+    out += fmt::format("<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{0:.1f}\" y2=\"{2:.1f}\" "
+                       "stroke=\"#888888\"/>\n<text x=\"{0:.1f}\" y=\"{3:.1f}\" "
+                       "text-anchor=\"middle\">{4}</text>\n",
+                       sx(v), sy(ay.lo), sy(ay.lo) + 5, sy(ay.lo) + 18, tick_text(v));
+  }
+  out += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{:.1f}\" height=\"{:.1f}\" fill=\"none\" "
+                     "stroke=\"#888888\"/>\n",
+                     kLeft, top, pw, ph);
+  out += fmt::format("<text x=\"{:.1f}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n",
+                     kLeft + pw / 2, height - 10, html_escape(m_x_label));
+  out += fmt::format("<text x=\"14\" y=\"{:.1f}\" text-anchor=\"middle\" "
+                     "transform=\"rotate(-90 14 {:.1f})\">{}</text>\n",
+                     top + ph / 2, top + ph / 2, html_escape(m_y_label));
+
+  std::string legend;
+  for (std::size_t i = 0; i < m_series.size(); ++i) {
+    const auto& s = m_series[i];
+    const std::string c = html_escape(s.color);
+    switch (s.k) {
+    case kind::band: {
+      std::string pts;
+      for (const auto& q : s.high)
+        pts += fmt::format("{:.1f},{:.1f} ", sx(q.x), sy(q.y));
+      for (auto it = s.p.rbegin(); it != s.p.rend(); ++it)
+        pts += fmt::format("{:.1f},{:.1f} ", sx(it->x), sy(it->y));
+      out += fmt::format("<polygon class=\"band\" points=\"{}\" fill=\"{}\" "
+                         "fill-opacity=\"0.18\" stroke=\"none\"/>\n",
+                         pts, c);
+      break;
+    }
+    case kind::line:
+    case kind::dashed: {
+      std::string pts;
+      for (const auto& q : s.p)
+        pts += fmt::format("{:.1f},{:.1f} ", sx(q.x), sy(q.y));
+      out += fmt::format(
+          "<polyline points=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"2\"{}/>\n", pts, c,
+          s.k == kind::dashed ? " stroke-dasharray=\"6 4\"" : "");
+      break;
+    }
+    case kind::points:
+      for (const auto& q : s.p)
+        out += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"4\" fill=\"{}\" "
+                           "fill-opacity=\"0.8\"/>\n",
+                           sx(q.x), sy(q.y), c);
+      break;
+    case kind::hline:
+      out += fmt::format("<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{2:.1f}\" y2=\"{1:.1f}\" "
+                         "stroke=\"{3}\" stroke-dasharray=\"3 3\" stroke-width=\"1.5\"/>\n",
+                         sx(ax.lo), sy(s.p[0].y), sx(ax.hi), c);
+      break;
+    case kind::vline:
+      out += fmt::format("<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{0:.1f}\" y2=\"{2:.1f}\" "
+                         "stroke=\"{3}\" stroke-dasharray=\"3 3\" stroke-width=\"1.5\"/>\n",
+                         sx(s.p[0].x), sy(ay.lo), sy(ay.hi), c);
+      break;
+    }
+    const auto [ex, erow] = legend_at[i];
+    const int ey = 30 + 16 * erow;
+    legend += fmt::format("<rect x=\"{:.1f}\" y=\"{}\" width=\"12\" height=\"12\" fill=\"{}\"/>"
+                          "<text x=\"{:.1f}\" y=\"{}\">{}</text>\n",
+                          ex, ey, c, ex + 16, ey + 10, html_escape(s.label));
+  }
+  out += legend + "</svg>\n";
+  return out;
+}
+
+std::string svg_bar_chart(const std::string& title, const std::string& y_label,
+                          const std::vector<std::string>& labels, const std::vector<double>& values,
+                          int width, int height) {
+  double hi = 0;
+  for (double v : values)
+    if (std::isfinite(v))
+      hi = std::max(hi, v);
+  const axis ay = axis_for(0, hi * 1.05);
+  const double pw = width - kLeft - kRight, ph = height - kTop - kBottom;
+  auto sy = [&](double y) { return kTop + ph - (y - ay.lo) / (ay.hi - ay.lo) * ph; };
+  std::string out = open_svg(width, height, title);
+  for (double v = ay.lo; v <= ay.hi + ay.step * 1e-9; v += ay.step)
+    out += fmt::format(
+        "<line x1=\"{}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"#e3e3e3\"/>\n"
+        "<text x=\"{}\" y=\"{:.1f}\" text-anchor=\"end\">{}</text>\n",
+        kLeft, sy(v), kLeft + pw, sy(v), kLeft - 6, sy(v) + 4, tick_text(v));
+  out += fmt::format("<text x=\"14\" y=\"{:.1f}\" text-anchor=\"middle\" "
+                     "transform=\"rotate(-90 14 {:.1f})\">{}</text>\n",
+                     kTop + ph / 2, kTop + ph / 2, html_escape(y_label));
+  static const char* colors[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"};
+  const double slot = pw / static_cast<double>(std::max<std::size_t>(1, labels.size()));
+  for (std::size_t i = 0; i < labels.size(); ++i) {
+    const double v = i < values.size() && std::isfinite(values[i]) ? values[i] : 0;
+    const double x = kLeft + slot * static_cast<double>(i) + slot * 0.2;
+    out += fmt::format("<rect class=\"bar\" x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" "
+                       "height=\"{:.1f}\" fill=\"{}\"/>\n<text x=\"{:.1f}\" y=\"{:.1f}\" "
+                       "text-anchor=\"middle\">{}</text>\n<text x=\"{:.1f}\" y=\"{:.1f}\" "
+                       "text-anchor=\"middle\" font-size=\"11\">{}</text>\n",
+                       x, sy(v), slot * 0.6, sy(ay.lo) - sy(v), colors[i % 6], x + slot * 0.3,
+                       sy(v) - 4, tick_text(std::round(v * 1000) / 1000), x + slot * 0.3,
+                       kTop + ph + 16, html_escape(labels[i]));
+  }
+  out += fmt::format(
+      "<line x1=\"{}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"#888888\"/>\n", kLeft,
+      sy(ay.lo), kLeft + pw, sy(ay.lo));
+  return out + "</svg>\n";
+}
+
+} // namespace dlsize::render

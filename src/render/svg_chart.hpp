@@ -1,0 +1,46 @@
+#pragma once
+// Small inline SVG charts for the HTML reports: an x-y chart of points, lines, a shaded band
+// and reference lines on linear axes from zero, and a bar chart. The output is a standalone
+// <svg> element (no scripts, no external fonts or styles).
+#include <string>
+#include <vector>
+
+namespace dlsize::render {
+
+struct xy {
+  double x = 0, y = 0;
+};
+
+class svg_chart {
+public:
+  svg_chart(std::string title, std::string x_label, std::string y_label);
+
+  void points(std::string label, std::vector<xy> p, std::string color);
+  void line(std::string label, std::vector<xy> p, std::string color, bool dashed = false);
+  // The area between low and high (equal x, in order).
+  void band(std::string label, std::vector<xy> low, std::vector<xy> high, std::string color);
+  void hline(std::string label, double y, std::string color);
+  void vline(std::string label, double x, std::string color);
+
+  std::string render(int width = 640, int height = 360) const;
+
+private:
+  enum class kind { points, line, dashed, band, hline, vline };
+  struct series {
+    kind k;
+    std::string label, color;
+    std::vector<xy> p, high;
+  };
+  std::string m_title, m_x_label, m_y_label;
+  std::vector<series> m_series;
+};
+
+// Vertical bars, one per label, on an axis from zero.
+std::string svg_bar_chart(const std::string& title, const std::string& y_label,
+                          const std::vector<std::string>& labels, const std::vector<double>& values,
+                          int width = 640, int height = 300);
+
+// A step of 1, 2 or 5 × 10^k that cuts [0, span] into about `ticks` parts.
+double nice_step(double span, int ticks = 5);
+
+} // namespace dlsize::render

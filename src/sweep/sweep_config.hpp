@@ -1,0 +1,57 @@
+#pragma once
+// A sweep config (docs/sizing.md): one bench load on one backend, run at several accelerator
+// counts and, optionally, dataset variants or cache modes, every point repeated with seeds
+// from one policy, each point a `dlsize bench` process started directly or through a launcher
+// (mpirun, srun) without a shell.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace dlsize::sweep {
+
+// A dataset variant: a name and the bench options it sets (dataset, generate, ...).
+struct sweep_dataset {
+  std::string name;
+  nlohmann::json options;
+};
+
+struct sweep_config {
+  std::string source;
+  nlohmann::json given; // the config as written (a resumed sweep must match it)
+  nlohmann::json bench; // bench options common to every point
+  std::vector<std::uint64_t> accelerators;
+  std::vector<sweep_dataset> datasets; // empty: the dataset of `bench`
+  std::vector<std::string> caches;     // empty: the cache mode of `bench`
+  std::uint64_t repeats = 3;
+  std::uint64_t seed = 1;
+  std::string seed_policy = "per-repeat";  // per-repeat: seed + repeat; fixed: seed
+  std::vector<std::string> launcher;       // empty: dlsize bench is started directly
+  std::uint64_t accelerators_per_rank = 0; // with a launcher: ranks = accelerators / this
+};
+
+struct sweep_point {
+  std::string id; // "n4-r2", with the dataset variant and cache mode when swept
+  std::uint64_t accelerators = 0, repeat = 0, seed = 0, ranks = 1;
+  std::string dataset, cache; // empty when that axis is not swept
+  nlohmann::json options;     // bench options of this point, --out left out
+};
+
+// Checks a config. bench_keys: the long option names of dlsize bench. Throws usage_error
+// naming the source and key for unknown keys, values of the wrong type or range, options the
+// sweep sets itself (out, accelerators, seed, quiet, config) and unknown launcher variables.
+sweep_config parse_sweep_config(const nlohmann::json& j, const std::string& source,
+                                const std::vector<std::string>& bench_keys);
+
+// Every point, repeats outermost (so that a slow drift of the machine spreads over all
+// counts), then dataset variants, cache modes and accelerator counts.
+std::vector<sweep_point> expand_points(const sweep_config& c);
+
+// The point's command: the launcher (variables {ranks}, {accelerators},
+// {accelerators-per-rank} and {point} substituted in its arguments only), then self, "bench",
+// the options as --key value, --out report and --quiet.
+std::vector<std::string> point_argv(const sweep_config& c, const sweep_point& p,
+                                    const std::string& self, const std::string& report);
+
+} // namespace dlsize::sweep

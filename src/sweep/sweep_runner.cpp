@@ -1,0 +1,168 @@
+#include "sweep/sweep_runner.hpp"
+
+#include <cstdio>
+#include <fstream>
+
+#include <fmt/format.h>
+
+#include "core/atomic_file.hpp"
+#include "core/error.hpp"
+#include "core/json_checks.hpp"
+#include "core/stop.hpp"
+#include "core/units.hpp"
+#include "report/report_io.hpp"
+#include "sweep/child_process.hpp"
+#include "sweep/sweep_config.hpp"
+#include "sweep/sweep_index.hpp"
+
+namespace dlsize::sweep {
+namespace {
+
+// A command as one line a shell user could paste (arguments with spaces quoted).
+std::string shown(const std::vector<std::string>& argv) {
+  std::string out;
+  for (const auto& a : argv) {
+    if (!out.empty())
+      out += ' ';
+    out += a.find_first_of(" \t'\"$") == std::string::npos ? a : "'" + a + "'";
+  }
+  return out;
+}
+
+// The last lines of a point's log, for the message of a point that failed.
+std::string log_tail(const std::filesystem::path& log, std::size_t lines = 5) {
+  std::ifstream in(log);
+  std::vector<std::string> all;
+  for (std::string l; std::getline(in, l);)
+    all.push_back(l);
+  std::string out;
+  for (std::size_t i = all.size() > lines ? all.size() - lines : 0; i < all.size(); ++i)
+    out += "    " + all[i] + "\n";
+  return out;
+}
+
+// The figures a point's report gives, for the progress line and the index.
+nlohmann::json summary_of(const std::filesystem::path& report) {
+  try {
+    const auto r = core::parse_json(read_text_file(report), report.string());
+    const auto s = r.value("summary", nlohmann::json::object());
+    return {
+        {"status", r.value("status", "")},
+        {"accelerator_utilization", s.value("accelerator_utilization", nlohmann::json(nullptr))},
+        {"au_pass", s.value("au_pass", nlohmann::json(nullptr))},
+        {"read_bytes_per_s", s.value("read_bytes_per_s", nlohmann::json(nullptr))},
+        {"samples_per_s", s.value("samples_per_s", nlohmann::json(nullptr))}};
+  } catch (const usage_error&) {
+    return nullptr;
+  }
+}
+
+std::string summary_text(const nlohmann::json& s) {
+  if (!s.is_object())
+    return "no report";
+  std::string out;
+  if (s["accelerator_utilization"].is_number())
+    out += fmt::format("AU {:.3f}, ", s["accelerator_utilization"].get<double>());
+  if (s["read_bytes_per_s"].is_number())
+    out += fmt::format("{:.1f} MB/s", s["read_bytes_per_s"].get<double>() / 1e6);
+  return out;
+}
+
+} // namespace
+
+int run_sweep(const sweep_options& o) {
+  const nlohmann::json given = core::parse_json(read_text_file(o.config_file), o.config_file);
+  const sweep_config c = parse_sweep_config(given, o.config_file, o.bench_keys);
+  const std::vector<sweep_point> points = expand_points(c);
+  const std::filesystem::path dir = o.out_dir;
+
+  if (o.dry_run) {
+    for (const auto& p : points)
+      std::printf(
+          "%s: %s\n", p.id.c_str(),
+          shown(point_argv(c, p, o.self, (dir / "reports" / (p.id + ".json")).string())).c_str());
+    std::printf("%zu points; nothing run (--dry-run)\n", points.size());
+    return 0;
+  }
+
+  sweep_index index(dir, c, points, o.command_line);
+  std::size_t done = 0;
+  for (std::size_t i = 0; i < points.size(); ++i)
+    done += index.done(i) ? 1 : 0;
+  if (done)
+    std::printf("sweep: resuming %s: %zu of %zu points done\n", dir.c_str(), done, points.size());
+
+  std::size_t failed = 0;
+  bool interrupted = false;
+  int exit_code = 0;
+  for (std::size_t i = 0; i < points.size() && !interrupted; ++i) {
+    if (index.done(i))
+      continue;
+    if (stop_requested()) {
+      interrupted = true;
+      break;
+    }
+    index.begin_attempt(i);
+    auto& e = index.point(i);
+    const auto report = index.path_of(e["report"]);
+    const auto argv = point_argv(c, points[i], o.self, report.string());
+    e["argv"] = argv;
+    index.save();
+    std::printf("[%zu/%zu] %s: %s\n", i + 1, points.size(), points[i].id.c_str(),
+                shown(argv).c_str());
+    std::fflush(stdout);
+
+    const child_result r = run_child(argv, index.path_of(e["log"]));
+    e["ended_at"] = report::utc_now();
+    e["wall_s"] = r.wall_s;
+    e["exit_code"] = r.exit_code >= 0 ? nlohmann::json(r.exit_code) : nlohmann::json(nullptr);
+    e["signal"] = r.signal ? nlohmann::json(r.signal) : nlohmann::json(nullptr);
+    e["summary"] = summary_of(report);
+    const bool complete = e["summary"].is_object() && e["summary"]["status"] == "complete";
+    std::string verdict;
+    if (r.exit_code == 0 && complete) {
+      e["status"] = "done";
+      ++done;
+      verdict = fmt::format("done in {:.1f} s: {}", r.wall_s, summary_text(e["summary"]));
+    } else if (r.forwarded_stop || stop_requested()) {
+      e["status"] = "interrupted";
+      interrupted = true;
+      verdict = "interrupted";
+    } else {
+      e["status"] = "failed";
+      ++failed;
+      verdict = r.signal ? fmt::format("failed: ended by signal {}", r.signal)
+                         : fmt::format("failed: exit {}", r.exit_code);
+      verdict += fmt::format("; log {}\n{}", index.path_of(e["log"]).string(),
+                             log_tail(index.path_of(e["log"])));
+    }
+    index.save();
+    std::printf("[%zu/%zu] %s: %s\n", i + 1, points.size(), points[i].id.c_str(), verdict.c_str());
+    std::fflush(stdout);
+    if (r.exit_code == 2) {
+      exit_code = 2; // the bench refused its options: every other point would too
+      break;
+    }
+  }
+
+  if (done == points.size()) {
+    index.set_status("complete");
+  } else {
+    std::string why = interrupted      ? fmt::format("interrupted by signal {}", stop_signal())
+                      : exit_code == 2 ? "a point's options were refused (exit 2)"
+                                       : fmt::format("{} points failed", failed);
+    index.set_status("incomplete", why);
+    if (exit_code == 0)
+      exit_code = 1;
+  }
+  index.save();
+  std::printf("sweep: %zu of %zu points done; index %s\n", done, points.size(),
+              index.path_of(kSweepIndexName).c_str());
+  if (done != points.size())
+    std::printf("sweep: run the same command again to resume the points not done\n");
+  else
+    std::printf("sweep: next: dlsize size %s --out PREFIX\n", dir.c_str());
+  return exit_code;
+}
+
+} // namespace dlsize::sweep
