@@ -23,6 +23,9 @@
 
 namespace dlsize::cuda {
 
+// The three convolutions of a conv or conv_transpose layer.
+enum class conv_pass { main, dgrad, wgrad };
+
 struct node {
   dlsize_cuda_layer l{};
   std::vector<std::uint64_t> in_spatial, out_spatial;
@@ -50,7 +53,8 @@ public:
   void info(dlsize_cuda_trainer_info& out) const;
   input_stage& input() { return *m_input; }
   void fill_synthetic(std::uint32_t slot, std::uint64_t seed);
-  void step(std::uint32_t slot, bool update, dlsize_cuda_step_result& out);
+  // time_ops: an event pair around every layer, summed per layer kind into out.op_ms.
+  void step(std::uint32_t slot, bool update, bool time_ops, dlsize_cuda_step_result& out);
   void join(int rank, int nranks, const std::uint8_t* id);
   std::vector<float> read_params();
   void write_params(const std::vector<float>& v);
@@ -66,8 +70,20 @@ private:
   void allocate();
   void describe();
   void choose_algorithms();
+  // Runs each candidate once with the layer's real buffers and beta, best first, and returns
+  // the first that cuDNN runs: a choice refused at the first step would end the run.
+  conv_choice first_that_runs(std::size_t i, conv_pass p, const std::vector<conv_choice>& c,
+                              float beta);
+  // The cuDNN call of one of a convolution layer's passes, with its algorithm and workspace.
+  void conv_call(const node& n, conv_pass p, int algo, float beta, void* dx, void* ws,
+                 std::size_t wsb);
   void forward(std::size_t i);
   void backward(std::size_t i);
+  // forward(i) or backward(i), naming the layer in any failure; with DLSIZE_CUDA_SYNC=1 it
+  // waits for the layer's kernels, so that an asynchronous fault is named by its layer too.
+  void run_layer(std::size_t i, bool back, bool time_ops);
+  // "conv 56x56x64 to 56x56x256 k1 s1 p0 d1": a layer's kind and shapes.
+  std::string layer_shape(const node& n) const;
   const void* input_of(const node& n) const;
   const void* other_of(const node& n) const;
   // The gradient buffer of layer idx's output and the beta that adds to what is there.
@@ -91,6 +107,8 @@ private:
   cudnnHandle_t m_cudnn = nullptr;
   cublasHandle_t m_cublas = nullptr;
   cudaEvent_t m_ev[5] = {};
+  std::vector<cudaEvent_t> m_layer_ev; // time_ops: forward begin, end, backward begin, end
+  bool m_sync = false;                 // DLSIZE_CUDA_SYNC=1
   std::vector<node> m_nodes;
   std::unique_ptr<parameters> m_params;
   std::unique_ptr<input_stage> m_input;

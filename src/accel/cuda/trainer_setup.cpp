@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <string>
 #include <utility>
 
@@ -84,6 +86,8 @@ void trainer::build(const dlsize_cuda_model& m) {
                                                                     : CUBLAS_DEFAULT_MATH));
   for (auto& e : m_ev)
     DLSIZE_CUDA_CHECK(cudaEventCreate(&e));
+  const char* sync = std::getenv("DLSIZE_CUDA_SYNC");
+  m_sync = sync != nullptr && std::strcmp(sync, "1") == 0;
 
   build_nodes(m);
   std::vector<param_range> ranges;
@@ -113,6 +117,9 @@ void trainer::release() noexcept {
   m_allreduce.reset();
   m_input.reset();
   for (auto& e : m_ev)
+    if (e)
+      DLSIZE_CUDA_WARN(cudaEventDestroy(std::exchange(e, nullptr)));
+  for (auto& e : m_layer_ev)
     if (e)
       DLSIZE_CUDA_WARN(cudaEventDestroy(std::exchange(e, nullptr)));
   if (m_cublas)
@@ -338,6 +345,20 @@ void trainer::describe() {
   }
 }
 
+std::string trainer::layer_shape(const node& n) const {
+  static const char* const names[] = {"conv", "conv_transpose", "batch_norm",      "instance_norm",
+                                      "relu", "max_pool",       "global_avg_pool", "fc",
+                                      "add",  "concat"};
+  static_assert(sizeof names / sizeof names[0] == DLSIZE_CUDA_OP_KINDS);
+  const auto& l = n.l;
+  std::string t = std::string(names[l.op]) + " " + shape_text(l.in_channels, n.in_spatial) +
+                  " to " + shape_text(l.out_channels, n.out_spatial);
+  if (l.op == DLSIZE_CUDA_CONV || l.op == DLSIZE_CUDA_CONV_TRANSPOSE)
+    t += " k" + std::to_string(l.kernel) + " s" + std::to_string(l.stride) + " p" +
+         std::to_string(l.pad) + " d" + std::to_string(l.dilation);
+  return t;
+}
+
 void trainer::choose_algorithms() {
   const std::size_t limit = m_opt.workspace_bytes_max ? m_opt.workspace_bytes_max : (1ull << 30);
   const bool search = m_opt.algorithms == DLSIZE_CUDA_ALGO_SEARCH;
@@ -346,39 +367,93 @@ void trainer::choose_algorithms() {
     m_workspace = device_buffer(limit, "cuDNN workspace for the algorithm search");
     plan.set_workspace(m_workspace.get(), m_workspace.bytes());
   }
-  std::size_t need = 0;
+  // The beta each data gradient runs with: 1 where a later layer's backward wrote the target
+  // first, as grad_target decides in the step's backward order.
+  std::vector<bool> written(m_nodes.size(), false);
+  std::vector<float> dgrad_beta(m_nodes.size(), 0.0f);
+  written.back() = true;
+  for (std::size_t i = m_nodes.size(); i-- > 0;)
+    for (const int32_t idx : {m_nodes[i].l.input, m_nodes[i].l.other})
+      if (idx >= 0) {
+        if (idx == m_nodes[i].l.input)
+          dgrad_beta[i] = written[static_cast<std::size_t>(idx)] ? 1.0f : 0.0f;
+        written[static_cast<std::size_t>(idx)] = true;
+      }
   for (std::size_t i = 0; i < m_nodes.size(); ++i) {
     node& n = m_nodes[i];
     const auto& l = n.l;
     if (l.op != DLSIZE_CUDA_CONV && l.op != DLSIZE_CUDA_CONV_TRANSPOSE)
       continue;
-    const std::string key = std::string(l.op == DLSIZE_CUDA_CONV ? "conv " : "conv_transpose ") +
-                            shape_text(l.in_channels, n.in_spatial) + " to " +
-                            shape_text(l.out_channels, n.out_spatial) + " k" +
-                            std::to_string(l.kernel) + " s" + std::to_string(l.stride) + " p" +
-                            std::to_string(l.pad) + " d" + std::to_string(l.dilation);
+    const std::string key = layer_shape(n);
     const void* x = input_of(n);
     const void* w = m_params->weights(n.params);
     void* dw = m_params->weight_grads(n.params);
     void* dx = l.input >= 0 ? m_nodes[static_cast<std::size_t>(l.input)].dy : nullptr;
     if (l.op == DLSIZE_CUDA_CONV) {
-      n.main_algo = plan.forward(key, n.x_desc, x, n.w_desc, w, n.conv_main, n.y_desc, n.y);
-      n.wgrad_algo =
-          plan.backward_filter(key, n.x_desc, x, n.y_desc, n.dy, n.conv_wgrad, n.w_desc, dw);
+      n.main_algo = first_that_runs(
+          i, conv_pass::main,
+          plan.forward(key, n.x_desc, x, n.w_desc, w, n.conv_main, n.y_desc, n.y), 0.0f);
+      n.wgrad_algo = first_that_runs(
+          i, conv_pass::wgrad,
+          plan.backward_filter(key, n.x_desc, x, n.y_desc, n.dy, n.conv_wgrad, n.w_desc, dw), 0.0f);
       if (dx)
-        n.dgrad_algo =
-            plan.backward_data(key, n.w_desc, w, n.y_desc, n.dy, n.conv_dgrad, n.x_desc, dx);
+        n.dgrad_algo = first_that_runs(
+            i, conv_pass::dgrad,
+            plan.backward_data(key, n.w_desc, w, n.y_desc, n.dy, n.conv_dgrad, n.x_desc, dx),
+            dgrad_beta[i]);
     } else {
-      n.main_algo = plan.backward_data(key, n.w_desc, w, n.x_desc, x, n.conv_main, n.y_desc, n.y);
-      n.wgrad_algo =
-          plan.backward_filter(key, n.y_desc, n.dy, n.x_desc, x, n.conv_wgrad, n.w_desc, dw);
+      n.main_algo = first_that_runs(
+          i, conv_pass::main,
+          plan.backward_data(key, n.w_desc, w, n.x_desc, x, n.conv_main, n.y_desc, n.y), 0.0f);
+      n.wgrad_algo = first_that_runs(
+          i, conv_pass::wgrad,
+          plan.backward_filter(key, n.y_desc, n.dy, n.x_desc, x, n.conv_wgrad, n.w_desc, dw), 0.0f);
       if (dx)
-        n.dgrad_algo = plan.forward(key, n.y_desc, n.dy, n.w_desc, w, n.conv_dgrad, n.x_desc, dx);
+        n.dgrad_algo = first_that_runs(
+            i, conv_pass::dgrad,
+            plan.forward(key, n.y_desc, n.dy, n.w_desc, w, n.conv_dgrad, n.x_desc, dx),
+            dgrad_beta[i]);
     }
-    need = std::max({need, n.main_algo.workspace, n.wgrad_algo.workspace, n.dgrad_algo.workspace});
   }
+  // The workspace the chosen algorithms need, the largest of them, and no more.
+  std::size_t need = 0;
+  for (const auto& n : m_nodes)
+    need = std::max({need, n.main_algo.workspace, n.wgrad_algo.workspace, n.dgrad_algo.workspace});
   m_workspace = device_buffer();
   m_workspace = device_buffer(need, "cuDNN workspace");
+}
+
+conv_choice trainer::first_that_runs(std::size_t i, conv_pass p,
+                                     const std::vector<conv_choice>& candidates, float beta) {
+  node& n = m_nodes[i];
+  conv_desc& conv = p == conv_pass::main    ? n.conv_main
+                    : p == conv_pass::dgrad ? n.conv_dgrad
+                                            : n.conv_wgrad;
+  void* dx = n.l.input >= 0 ? m_nodes[static_cast<std::size_t>(n.l.input)].dy : nullptr;
+  std::string refused;
+  for (const conv_choice& c : candidates) {
+    // The search's workspace is as large as the limit; heuristics' choices get their own.
+    device_buffer own;
+    void* ws = m_workspace.get();
+    if (m_workspace.bytes() < c.workspace) {
+      own = device_buffer(c.workspace, "cuDNN workspace to try an algorithm");
+      ws = own.get();
+    }
+    DLSIZE_CUDNN_CHECK(cudnnSetConvolutionMathType(conv.d, c.math));
+    try {
+      conv_call(n, p, c.algo, beta, dx, ws, c.workspace);
+      DLSIZE_CUDA_CHECK(cudaStreamSynchronize(m_compute));
+      return c;
+    } catch (const cuda_failure& e) {
+      cudaGetLastError(); // a refused launch is not the next call's error
+      refused += " algorithm " + std::to_string(c.algo) + ": " + e.what() + ";";
+    }
+  }
+  static const char* const pass_names[] = {"forward", "data gradient", "filter gradient"};
+  throw cuda_failure(DLSIZE_CUDA_FAILED, "layer " + std::to_string(i) + " (" + layer_shape(n) +
+                                             "): cuDNN ran none of its algorithms for the " +
+                                             pass_names[static_cast<int>(p)] + " with beta " +
+                                             std::to_string(beta) + ":" + refused);
 }
 
 void trainer::info(dlsize_cuda_trainer_info& out) const {

@@ -2,6 +2,7 @@
 // gradient allreduce, and the update, timed with CUDA events on the compute stream.
 #include <cmath>
 #include <cstring>
+#include <string>
 
 #include "accel/cuda/check.hpp"
 #include "accel/cuda/trainer.hpp"
@@ -62,6 +63,63 @@ void trainer::fc(const node& n, bool backward) {
                                      CUBLAS_GEMM_DEFAULT));
 }
 
+// A transposed convolution's forward pass is a convolution's data gradient and its data
+// gradient a convolution's forward pass; the filter gradient swaps x and dy.
+void trainer::conv_call(const node& n, conv_pass p, int algo, float beta, void* dx, void* ws,
+                        std::size_t wsb) {
+  const bool t = n.l.op == DLSIZE_CUDA_CONV_TRANSPOSE;
+  const void* x = input_of(n);
+  const void* w = m_params->weights(n.params);
+  switch (p) {
+  case conv_pass::main:
+    if (!t)
+      DLSIZE_CUDNN_CHECK(cudnnConvolutionForward(
+          m_cudnn, &kOne, n.x_desc.d, x, n.w_desc.d, w, n.conv_main.d,
+          static_cast<cudnnConvolutionFwdAlgo_t>(algo), ws, wsb, &kZero, n.y_desc.d, n.y));
+    else
+      DLSIZE_CUDNN_CHECK(cudnnConvolutionBackwardData(
+          m_cudnn, &kOne, n.w_desc.d, w, n.x_desc.d, x, n.conv_main.d,
+          static_cast<cudnnConvolutionBwdDataAlgo_t>(algo), ws, wsb, &kZero, n.y_desc.d, n.y));
+    return;
+  case conv_pass::wgrad:
+    DLSIZE_CUDNN_CHECK(cudnnConvolutionBackwardFilter(
+        m_cudnn, &kOne, t ? n.y_desc.d : n.x_desc.d, t ? n.dy : x, t ? n.x_desc.d : n.y_desc.d,
+        t ? x : n.dy, n.conv_wgrad.d, static_cast<cudnnConvolutionBwdFilterAlgo_t>(algo), ws, wsb,
+        &kZero, n.w_desc.d, m_params->weight_grads(n.params)));
+    return;
+  case conv_pass::dgrad:
+    if (!t)
+      DLSIZE_CUDNN_CHECK(cudnnConvolutionBackwardData(
+          m_cudnn, &kOne, n.w_desc.d, w, n.y_desc.d, n.dy, n.conv_dgrad.d,
+          static_cast<cudnnConvolutionBwdDataAlgo_t>(algo), ws, wsb, &beta, n.x_desc.d, dx));
+    else
+      DLSIZE_CUDNN_CHECK(cudnnConvolutionForward(
+          m_cudnn, &kOne, n.y_desc.d, n.dy, n.w_desc.d, w, n.conv_dgrad.d,
+          static_cast<cudnnConvolutionFwdAlgo_t>(algo), ws, wsb, &beta, n.x_desc.d, dx));
+    return;
+  }
+}
+
+void trainer::run_layer(std::size_t i, bool back, bool time_ops) {
+  cudaEvent_t* ev = time_ops ? &m_layer_ev[4 * i + (back ? 2 : 0)] : nullptr;
+  try {
+    if (ev)
+      DLSIZE_CUDA_CHECK(cudaEventRecord(ev[0], m_compute));
+    if (back)
+      backward(i);
+    else
+      forward(i);
+    if (ev)
+      DLSIZE_CUDA_CHECK(cudaEventRecord(ev[1], m_compute));
+    if (m_sync)
+      DLSIZE_CUDA_CHECK(cudaStreamSynchronize(m_compute));
+  } catch (const cuda_failure& e) {
+    throw cuda_failure(e.code(), "layer " + std::to_string(i) + " (" + layer_shape(m_nodes[i]) +
+                                     ", batch " + std::to_string(m_n) +
+                                     (back ? "), backward: " : "), forward: ") + e.what());
+  }
+}
+
 void trainer::forward(std::size_t i) {
   node& n = m_nodes[i];
   const auto& l = n.l;
@@ -71,19 +129,8 @@ void trainer::forward(std::size_t i) {
   const std::size_t wsb = m_workspace.bytes();
   switch (l.op) {
   case DLSIZE_CUDA_CONV:
-    DLSIZE_CUDNN_CHECK(cudnnConvolutionForward(
-        m_cudnn, &kOne, n.x_desc.d, x, n.w_desc.d, m_params->weights(n.params), n.conv_main.d,
-        static_cast<cudnnConvolutionFwdAlgo_t>(n.main_algo.algo), ws, wsb, &kZero, n.y_desc.d,
-        n.y));
-    if (l.bias)
-      bias_add(m_dt, n.y, m_params->small(n.params), m_n * n.out_positions, l.out_channels,
-               m_compute);
-    break;
   case DLSIZE_CUDA_CONV_TRANSPOSE:
-    DLSIZE_CUDNN_CHECK(cudnnConvolutionBackwardData(
-        m_cudnn, &kOne, n.w_desc.d, m_params->weights(n.params), n.x_desc.d, x, n.conv_main.d,
-        static_cast<cudnnConvolutionBwdDataAlgo_t>(n.main_algo.algo), ws, wsb, &kZero, n.y_desc.d,
-        n.y));
+    conv_call(n, conv_pass::main, n.main_algo.algo, 0.0f, nullptr, ws, wsb);
     if (l.bias)
       bias_add(m_dt, n.y, m_params->small(n.params), m_n * n.out_positions, l.out_channels,
                m_compute);
@@ -135,36 +182,15 @@ void trainer::backward(std::size_t i) {
   const std::size_t wsb = m_workspace.bytes();
   float beta = 0;
   switch (l.op) {
-  case DLSIZE_CUDA_CONV: {
+  case DLSIZE_CUDA_CONV:
+  case DLSIZE_CUDA_CONV_TRANSPOSE:
     if (l.bias)
       channel_sum(m_dt, n.dy, m_params->small_grads(n.params), 1, m_n * n.out_positions,
                   l.out_channels, m_compute);
-    DLSIZE_CUDNN_CHECK(cudnnConvolutionBackwardFilter(
-        m_cudnn, &kOne, n.x_desc.d, x, n.y_desc.d, n.dy, n.conv_wgrad.d,
-        static_cast<cudnnConvolutionBwdFilterAlgo_t>(n.wgrad_algo.algo), ws, wsb, &kZero,
-        n.w_desc.d, m_params->weight_grads(n.params)));
+    conv_call(n, conv_pass::wgrad, n.wgrad_algo.algo, 0.0f, nullptr, ws, wsb);
     if (void* dx = grad_target(l.input, beta))
-      DLSIZE_CUDNN_CHECK(cudnnConvolutionBackwardData(
-          m_cudnn, &kOne, n.w_desc.d, m_params->weights(n.params), n.y_desc.d, n.dy, n.conv_dgrad.d,
-          static_cast<cudnnConvolutionBwdDataAlgo_t>(n.dgrad_algo.algo), ws, wsb, &beta, n.x_desc.d,
-          dx));
+      conv_call(n, conv_pass::dgrad, n.dgrad_algo.algo, beta, dx, ws, wsb);
     break;
-  }
-  case DLSIZE_CUDA_CONV_TRANSPOSE: {
-    if (l.bias)
-      channel_sum(m_dt, n.dy, m_params->small_grads(n.params), 1, m_n * n.out_positions,
-                  l.out_channels, m_compute);
-    DLSIZE_CUDNN_CHECK(cudnnConvolutionBackwardFilter(
-        m_cudnn, &kOne, n.y_desc.d, n.dy, n.x_desc.d, x, n.conv_wgrad.d,
-        static_cast<cudnnConvolutionBwdFilterAlgo_t>(n.wgrad_algo.algo), ws, wsb, &kZero,
-        n.w_desc.d, m_params->weight_grads(n.params)));
-    if (void* dx = grad_target(l.input, beta))
-      DLSIZE_CUDNN_CHECK(cudnnConvolutionForward(
-          m_cudnn, &kOne, n.y_desc.d, n.dy, n.w_desc.d, m_params->weights(n.params), n.conv_dgrad.d,
-          static_cast<cudnnConvolutionFwdAlgo_t>(n.dgrad_algo.algo), ws, wsb, &beta, n.x_desc.d,
-          dx));
-    break;
-  }
   case DLSIZE_CUDA_BATCH_NORM: {
     const std::size_t c = l.out_channels;
     float* g = m_params->small_grads(n.params);
@@ -225,7 +251,16 @@ void trainer::fill_synthetic(std::uint32_t slot, std::uint64_t seed) {
   DLSIZE_CUDA_CHECK(cudaStreamSynchronize(m_compute));
 }
 
-void trainer::step(std::uint32_t slot, bool update, dlsize_cuda_step_result& out) {
+void trainer::step(std::uint32_t slot, bool update, bool time_ops, dlsize_cuda_step_result& out) {
+  // An event query elsewhere may have left cudaErrorNotReady as this thread's last error; the
+  // first launch check would throw it.
+  if (cudaPeekAtLastError() == cudaErrorNotReady)
+    cudaGetLastError();
+  if (time_ops && m_layer_ev.empty()) {
+    m_layer_ev.assign(4 * m_nodes.size(), nullptr);
+    for (auto& e : m_layer_ev)
+      DLSIZE_CUDA_CHECK(cudaEventCreate(&e));
+  }
   const auto view = m_input->begin_step(slot, m_compute);
   DLSIZE_CUDA_CHECK(cudaEventRecord(m_ev[0], m_compute));
   preprocess_args a;
@@ -255,7 +290,7 @@ void trainer::step(std::uint32_t slot, bool update, dlsize_cuda_step_result& out
   int* overflow = reinterpret_cast<int*>(m_small.as<char>() + 64);
   DLSIZE_CUDA_CHECK(cudaMemsetAsync(m_small.get(), 0, m_small.bytes(), m_compute));
   for (std::size_t i = 0; i < m_nodes.size(); ++i)
-    forward(i);
+    run_layer(i, false, time_ops);
   const node& last = m_nodes.back();
   const std::size_t positions = m_n * last.out_positions;
   softmax_xent(m_dt, last.y, m_labels.as<std::int32_t>(), last.dy, loss_sum, positions, m_classes,
@@ -265,7 +300,7 @@ void trainer::step(std::uint32_t slot, bool update, dlsize_cuda_step_result& out
   m_written.assign(m_nodes.size(), false);
   m_written.back() = true;
   for (std::size_t i = m_nodes.size(); i-- > 0;) {
-    backward(i);
+    run_layer(i, true, time_ops);
     if (m_allreduce)
       m_allreduce->layer_done(static_cast<int>(i), m_compute);
   }
@@ -280,10 +315,17 @@ void trainer::step(std::uint32_t slot, bool update, dlsize_cuda_step_result& out
   DLSIZE_CUDA_CHECK(
       cudaMemcpyAsync(m_host_small.get(), m_small.get(), 128, cudaMemcpyDeviceToHost, m_compute));
   DLSIZE_CUDA_CHECK(cudaEventRecord(m_ev[4], m_compute));
-  if (m_allreduce)
-    m_allreduce->wait(m_ev[4]);
-  else
-    DLSIZE_CUDA_CHECK(cudaEventSynchronize(m_ev[4]));
+  try {
+    if (m_allreduce)
+      m_allreduce->wait(m_ev[4]);
+    else
+      DLSIZE_CUDA_CHECK(cudaEventSynchronize(m_ev[4]));
+  } catch (const cuda_failure& e) {
+    if (m_sync)
+      throw;
+    throw cuda_failure(e.code(),
+                       std::string(e.what()) + " (DLSIZE_CUDA_SYNC=1 names the layer that failed)");
+  }
 
   float loss = 0;
   int skipped = 0;
@@ -301,6 +343,14 @@ void trainer::step(std::uint32_t slot, bool update, dlsize_cuda_step_result& out
   out.busy_ms = static_cast<double>(ms[0]) + ms[1] + ms[2] + ms[3];
   out.loss_scale = m_loss_scale;
   out.skipped = skipped;
+  if (time_ops)
+    for (std::size_t i = 0; i < m_nodes.size(); ++i)
+      for (int k = 0; k < 4; k += 2) {
+        float layer_ms = 0;
+        DLSIZE_CUDA_CHECK(
+            cudaEventElapsedTime(&layer_ms, m_layer_ev[4 * i + k], m_layer_ev[4 * i + k + 1]));
+        out.op_ms[m_nodes[i].l.op] += layer_ms;
+      }
   m_last_scale = m_loss_scale;
   if (!update)
     return;
