@@ -98,6 +98,15 @@ void pool_desc::set_max(std::size_t rank, std::uint64_t window, std::uint64_t pa
                                                  s.data()));
 }
 
+activation_desc::activation_desc() {
+  DLSIZE_CUDNN_CHECK(cudnnCreateActivationDescriptor(&d));
+  DLSIZE_CUDNN_CHECK(
+      cudnnSetActivationDescriptor(d, CUDNN_ACTIVATION_RELU, CUDNN_PROPAGATE_NAN, 0.0));
+}
+activation_desc::~activation_desc() {
+  cudnnDestroyActivationDescriptor(d);
+}
+
 conv_planner::conv_planner(cudnnHandle_t h, bool search, std::size_t workspace_limit)
     : m_h(h), m_search(search), m_limit(workspace_limit) {}
 

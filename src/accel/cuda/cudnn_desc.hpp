@@ -53,6 +53,15 @@ struct pool_desc {
   void set_max(std::size_t rank, std::uint64_t window, std::uint64_t pad, std::uint64_t stride);
 };
 
+// ReLU, for batch norm fused with its activation (cudnnBatchNormalization*Ex).
+struct activation_desc {
+  cudnnActivationDescriptor_t d = nullptr;
+  activation_desc();
+  ~activation_desc();
+  activation_desc(const activation_desc&) = delete;
+  activation_desc& operator=(const activation_desc&) = delete;
+};
+
 // A chosen algorithm: its number, the math type it needs and its workspace.
 struct conv_choice {
   int algo = 0;

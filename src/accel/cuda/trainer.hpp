@@ -41,6 +41,14 @@ struct node {
   conv_choice main_algo, dgrad_algo, wgrad_algo;
   pool_desc pool;
   float* stats = nullptr; // batch norm: running mean, running var, saved mean, saved inverse std
+  // Batch norm through cudnnBatchNormalization*Ex, fused (fp16, 2D) with the ReLU after it, or
+  // with the add and the ReLU after that, as PyTorch runs ResNets: the group then runs at the
+  // ReLU's place (the add's other input is ready only there), and its add and ReLU not at all.
+  cudnnBatchNormOps_t bn_ops = CUDNN_BATCHNORM_OPS_BN;
+  int fused_into = -1;     // the ReLU that runs this group (on the batch norm node); -1: none
+  int fused_bn = -1;       // on the ReLU: the batch norm whose group it runs; -1: none
+  bool fused_away = false; // the group's add or ReLU: runs as part of the batch norm
+  device_buffer reserve;   // batch norm: forward to backward (cuDNN's reserve space)
 };
 
 class trainer {
@@ -69,6 +77,14 @@ private:
   void build_nodes(const dlsize_cuda_model& m);
   void allocate();
   void describe();
+  // Which batch norms fuse with what follows them, their reserve space, and the workspace
+  // they need (returned); a fusion cuDNN refuses when run once is undone.
+  std::size_t plan_batch_norm();
+  // The group's cuDNN calls: forward, or backward with its gradient targets.
+  void batch_norm_forward(std::size_t bn_index);
+  void batch_norm_backward(std::size_t bn_index);
+  // The add's input that is not the batch norm's output: z of relu(bn(x) + z).
+  int add_other(std::size_t bn_index) const;
   void choose_algorithms();
   // Runs each candidate once with the layer's real buffers and beta, best first, and returns
   // the first that cuDNN runs: a choice refused at the first step would end the run.
@@ -117,6 +133,8 @@ private:
   std::size_t m_act_bytes = 0;
   float* m_scratch = nullptr; // instance norm backward: 2 x batch x channels
   cudnnBatchNormMode_t m_bn_mode = CUDNN_BATCHNORM_SPATIAL;
+  std::unique_ptr<activation_desc> m_relu;
+  std::size_t m_bn_workspace = 0;
   pinned_buffer m_host_small;
   std::vector<bool> m_written;
   std::uint64_t m_steps = 0;

@@ -101,6 +101,7 @@ void trainer::build(const dlsize_cuda_model& m) {
   allocate();
   describe();
   m_input = std::make_unique<input_stage>(o.slots, m_n, o.sample_bytes_max, m_copy);
+  m_bn_workspace = plan_batch_norm();
   choose_algorithms();
   DLSIZE_CUDA_CHECK(cudaStreamSynchronize(m_compute));
 }
@@ -415,12 +416,101 @@ void trainer::choose_algorithms() {
             dgrad_beta[i]);
     }
   }
-  // The workspace the chosen algorithms need, the largest of them, and no more.
-  std::size_t need = 0;
+  // The workspace the chosen algorithms and batch norms need, the largest of them, no more.
+  std::size_t need = m_bn_workspace;
   for (const auto& n : m_nodes)
     need = std::max({need, n.main_algo.workspace, n.wgrad_algo.workspace, n.dgrad_algo.workspace});
   m_workspace = device_buffer();
   m_workspace = device_buffer(need, "cuDNN workspace");
+}
+
+int trainer::add_other(std::size_t bn_index) const {
+  const node& relu = m_nodes[static_cast<std::size_t>(m_nodes[bn_index].fused_into)];
+  const node& add = m_nodes[static_cast<std::size_t>(relu.l.input)];
+  return add.l.input == static_cast<int32_t>(bn_index) ? add.l.other : add.l.input;
+}
+
+std::size_t trainer::plan_batch_norm() {
+  m_relu = std::make_unique<activation_desc>();
+  // cuDNN fuses only channels-last half tensors in the persistent mode, 4 channels at a time.
+  const bool can_fuse = m_dt == dtype::f16 && m_rank == 2;
+  auto sole_consumer = [&](std::size_t idx) {
+    for (std::size_t j = idx + 1; j < m_nodes.size(); ++j)
+      if (m_nodes[j].l.input == static_cast<int32_t>(idx) ||
+          m_nodes[j].l.other == static_cast<int32_t>(idx))
+        return j;
+    return idx; // none: the last layer
+  };
+  auto sizes = [&](node& b) {
+    const bool add = b.bn_ops == CUDNN_BATCHNORM_OPS_BN_ADD_ACTIVATION;
+    const cudnnActivationDescriptor_t act =
+        b.bn_ops == CUDNN_BATCHNORM_OPS_BN ? nullptr : m_relu->d;
+    std::size_t fwd = 0, bwd = 0, reserve = 0;
+    DLSIZE_CUDNN_CHECK(cudnnGetBatchNormalizationForwardTrainingExWorkspaceSize(
+        m_cudnn, m_bn_mode, b.bn_ops, b.x_desc.d, add ? b.y_desc.d : nullptr, b.y_desc.d,
+        b.bn_desc.d, act, &fwd));
+    DLSIZE_CUDNN_CHECK(cudnnGetBatchNormalizationBackwardExWorkspaceSize(
+        m_cudnn, m_bn_mode, b.bn_ops, b.x_desc.d, b.y_desc.d, b.y_desc.d,
+        add ? b.y_desc.d : nullptr, b.x_desc.d, b.bn_desc.d, act, &bwd));
+    DLSIZE_CUDNN_CHECK(cudnnGetBatchNormalizationTrainingExReserveSpaceSize(
+        m_cudnn, m_bn_mode, b.bn_ops, act, b.x_desc.d, &reserve));
+    b.reserve = device_buffer();
+    b.reserve = device_buffer(reserve, "batch norm reserve space");
+    return std::max(fwd, bwd);
+  };
+  std::size_t need = 0;
+  for (std::size_t i = 0; i < m_nodes.size(); ++i) {
+    node& b = m_nodes[i];
+    if (b.l.op != DLSIZE_CUDA_BATCH_NORM)
+      continue;
+    const std::size_t j = sole_consumer(i);
+    if (can_fuse && b.consumers == 1 && b.l.out_channels % 4 == 0 && j != i) {
+      node& next = m_nodes[j];
+      if (next.l.op == DLSIZE_CUDA_RELU && next.in_place && next.fused_bn < 0) {
+        b.bn_ops = CUDNN_BATCHNORM_OPS_BN_ACTIVATION;
+        b.fused_into = static_cast<int>(j);
+      } else if (next.l.op == DLSIZE_CUDA_ADD && next.l.input != next.l.other &&
+                 next.consumers == 1 && !next.fused_away) {
+        const std::size_t k = sole_consumer(j);
+        const int32_t z = next.l.input == static_cast<int32_t>(i) ? next.l.other : next.l.input;
+        // z == x would make dz and dx one buffer written by one call.
+        if (k != j && m_nodes[k].l.op == DLSIZE_CUDA_RELU && m_nodes[k].in_place &&
+            m_nodes[k].fused_bn < 0 && z != b.l.input) {
+          b.bn_ops = CUDNN_BATCHNORM_OPS_BN_ADD_ACTIVATION;
+          b.fused_into = static_cast<int>(k);
+          next.fused_away = true;
+        }
+      }
+    }
+    if (b.fused_into >= 0)
+      m_nodes[static_cast<std::size_t>(b.fused_into)].fused_bn = static_cast<int>(i);
+    std::size_t bn_need = sizes(b);
+    if (b.fused_into >= 0) {
+      // Run the fused group once, forward and backward: a fusion cuDNN refuses for these
+      // shapes falls back to batch norm alone, before the first step could fail.
+      try {
+        if (m_workspace.bytes() < bn_need)
+          m_workspace = device_buffer(bn_need, "batch norm workspace");
+        m_written.assign(m_nodes.size(), false);
+        batch_norm_forward(i);
+        batch_norm_backward(i);
+        DLSIZE_CUDA_CHECK(cudaStreamSynchronize(m_compute));
+      } catch (const cuda_failure&) {
+        cudaGetLastError();
+        node& relu = m_nodes[static_cast<std::size_t>(b.fused_into)];
+        relu.fused_bn = -1;
+        m_nodes[static_cast<std::size_t>(relu.l.input)].fused_away = false;
+        b.fused_into = -1;
+        b.bn_ops = CUDNN_BATCHNORM_OPS_BN;
+        bn_need = sizes(b);
+      }
+      // The trial moved the running statistics; they start again at mean 0, variance 1.
+      fill_float(b.stats, b.l.out_channels, 0.0f, m_compute);
+      fill_float(b.stats + b.l.out_channels, b.l.out_channels, 1.0f, m_compute);
+    }
+    need = std::max(need, bn_need);
+  }
+  return need;
 }
 
 conv_choice trainer::first_that_runs(std::size_t i, conv_pass p,

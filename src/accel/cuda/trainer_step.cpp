@@ -114,14 +114,67 @@ void trainer::run_layer(std::size_t i, bool back, bool time_ops) {
     if (m_sync)
       DLSIZE_CUDA_CHECK(cudaStreamSynchronize(m_compute));
   } catch (const cuda_failure& e) {
-    throw cuda_failure(e.code(), "layer " + std::to_string(i) + " (" + layer_shape(m_nodes[i]) +
+    const node& n = m_nodes[i];
+    const std::string fused =
+        n.fused_bn >= 0 ? ", running batch norm layer " + std::to_string(n.fused_bn) + " fused"
+                        : "";
+    throw cuda_failure(e.code(), "layer " + std::to_string(i) + " (" + layer_shape(n) + fused +
                                      ", batch " + std::to_string(m_n) +
                                      (back ? "), backward: " : "), forward: ") + e.what());
   }
 }
 
+void trainer::batch_norm_forward(std::size_t i) {
+  const node& b = m_nodes[i];
+  const std::size_t c = b.l.out_channels;
+  const float* sb = m_params->small(b.params);
+  const bool add = b.bn_ops == CUDNN_BATCHNORM_OPS_BN_ADD_ACTIVATION;
+  const cudnnActivationDescriptor_t act = b.bn_ops == CUDNN_BATCHNORM_OPS_BN ? nullptr : m_relu->d;
+  // Fused, the output is the ReLU's, where its consumers read it.
+  void* y = b.fused_into >= 0 ? m_nodes[static_cast<std::size_t>(b.fused_into)].y : b.y;
+  const void* z = add ? m_nodes[static_cast<std::size_t>(add_other(i))].y : nullptr;
+  DLSIZE_CUDNN_CHECK(cudnnBatchNormalizationForwardTrainingEx(
+      m_cudnn, m_bn_mode, b.bn_ops, &kOne, &kZero, b.x_desc.d, input_of(b),
+      add ? b.y_desc.d : nullptr, z, b.y_desc.d, y, b.bn_desc.d, sb, sb + c, kBnMomentum, b.stats,
+      b.stats + c, kEps, b.stats + 2 * c, b.stats + 3 * c, act, m_workspace.get(),
+      m_workspace.bytes(), b.reserve.get(), b.reserve.bytes()));
+}
+
+void trainer::batch_norm_backward(std::size_t i) {
+  node& b = m_nodes[i];
+  const std::size_t c = b.l.out_channels;
+  const float* sb = m_params->small(b.params);
+  float* g = m_params->small_grads(b.params);
+  const bool add = b.bn_ops == CUDNN_BATCHNORM_OPS_BN_ADD_ACTIVATION;
+  const cudnnActivationDescriptor_t act = b.bn_ops == CUDNN_BATCHNORM_OPS_BN ? nullptr : m_relu->d;
+  // y and dy of the group's output: the ReLU's when fused (after the activation, as cuDNN
+  // wants them), the batch norm's own otherwise.
+  const node& out = b.fused_into >= 0 ? m_nodes[static_cast<std::size_t>(b.fused_into)] : b;
+  // cuDNN writes dz without a beta: where z's gradient already holds another consumer's part,
+  // dz goes to b.dy, which nothing else uses once the add is fused, and is added from there.
+  float beta_z = 0;
+  void* z_grad = add ? grad_target(add_other(i), beta_z) : nullptr;
+  void* dz = add ? (z_grad != nullptr && beta_z == 0.0f ? z_grad : b.dy) : nullptr;
+  float beta = 0;
+  void* dx = grad_target(b.l.input, beta);
+  DLSIZE_CUDNN_CHECK(cudnnBatchNormalizationBackwardEx(
+      m_cudnn, m_bn_mode, b.bn_ops, &kOne, &beta, &kOne, &kZero, b.x_desc.d, input_of(b),
+      b.y_desc.d, out.y, b.y_desc.d, out.dy, add ? b.y_desc.d : nullptr, dz, b.x_desc.d, dx,
+      b.bn_desc.d, sb, sb + c, g, g + c, kEps, b.stats + 2 * c, b.stats + 3 * c, act,
+      m_workspace.get(), m_workspace.bytes(), b.reserve.get(), b.reserve.bytes()));
+  if (z_grad != nullptr && dz != z_grad)
+    accumulate(m_dt, b.dy, z_grad, m_n * c * b.out_positions, 1.0f, m_compute);
+}
+
 void trainer::forward(std::size_t i) {
   node& n = m_nodes[i];
+  // A fused group runs at its ReLU: there the add's other input is ready.
+  if (n.fused_away || n.fused_into >= 0)
+    return;
+  if (n.fused_bn >= 0) {
+    batch_norm_forward(static_cast<std::size_t>(n.fused_bn));
+    return;
+  }
   const auto& l = n.l;
   const void* x = input_of(n);
   const std::size_t count = m_n * l.out_channels * n.out_positions;
@@ -135,14 +188,9 @@ void trainer::forward(std::size_t i) {
       bias_add(m_dt, n.y, m_params->small(n.params), m_n * n.out_positions, l.out_channels,
                m_compute);
     break;
-  case DLSIZE_CUDA_BATCH_NORM: {
-    const float* sb = m_params->small(n.params);
-    const std::size_t c = l.out_channels;
-    DLSIZE_CUDNN_CHECK(cudnnBatchNormalizationForwardTraining(
-        m_cudnn, m_bn_mode, &kOne, &kZero, n.x_desc.d, x, n.y_desc.d, n.y, n.bn_desc.d, sb, sb + c,
-        kBnMomentum, n.stats, n.stats + c, kEps, n.stats + 2 * c, n.stats + 3 * c));
+  case DLSIZE_CUDA_BATCH_NORM:
+    batch_norm_forward(i);
     break;
-  }
   case DLSIZE_CUDA_INSTANCE_NORM: {
     const float* sb = m_params->small(n.params);
     const std::size_t c = l.out_channels;
@@ -175,6 +223,12 @@ void trainer::forward(std::size_t i) {
 
 void trainer::backward(std::size_t i) {
   node& n = m_nodes[i];
+  if (n.fused_away || n.fused_into >= 0)
+    return;
+  if (n.fused_bn >= 0) {
+    batch_norm_backward(static_cast<std::size_t>(n.fused_bn));
+    return;
+  }
   const auto& l = n.l;
   const void* x = input_of(n);
   const std::size_t count = m_n * l.out_channels * n.out_positions;
@@ -191,16 +245,9 @@ void trainer::backward(std::size_t i) {
     if (void* dx = grad_target(l.input, beta))
       conv_call(n, conv_pass::dgrad, n.dgrad_algo.algo, beta, dx, ws, wsb);
     break;
-  case DLSIZE_CUDA_BATCH_NORM: {
-    const std::size_t c = l.out_channels;
-    float* g = m_params->small_grads(n.params);
-    void* dx = grad_target(l.input, beta);
-    DLSIZE_CUDNN_CHECK(cudnnBatchNormalizationBackward(
-        m_cudnn, m_bn_mode, &kOne, &beta, &kOne, &kZero, n.x_desc.d, x, n.y_desc.d, n.dy,
-        n.x_desc.d, dx, n.bn_desc.d, m_params->small(n.params), g, g + c, kEps, n.stats + 2 * c,
-        n.stats + 3 * c));
+  case DLSIZE_CUDA_BATCH_NORM:
+    batch_norm_backward(i);
     break;
-  }
   case DLSIZE_CUDA_INSTANCE_NORM: {
     const std::size_t c = l.out_channels;
     float* g = m_params->small_grads(n.params);
@@ -349,7 +396,8 @@ void trainer::step(std::uint32_t slot, bool update, bool time_ops, dlsize_cuda_s
         float layer_ms = 0;
         DLSIZE_CUDA_CHECK(
             cudaEventElapsedTime(&layer_ms, m_layer_ev[4 * i + k], m_layer_ev[4 * i + k + 1]));
-        out.op_ms[m_nodes[i].l.op] += layer_ms;
+        const node& n = m_nodes[i];
+        out.op_ms[n.fused_bn >= 0 ? DLSIZE_CUDA_BATCH_NORM : n.l.op] += layer_ms;
       }
   m_last_scale = m_loss_scale;
   if (!update)
