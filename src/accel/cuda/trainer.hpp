@@ -80,6 +80,8 @@ private:
   // Which batch norms fuse with what follows them, their reserve space, and the workspace
   // they need (returned); a fusion cuDNN refuses when run once is undone.
   std::size_t plan_batch_norm();
+  // Residual adds pass their gradient on without copies where an operand has no other reader.
+  void share_add_gradients();
   // The group's cuDNN calls: forward, or backward with its gradient targets.
   void batch_norm_forward(std::size_t bn_index);
   void batch_norm_backward(std::size_t bn_index);
@@ -129,7 +131,7 @@ private:
   std::unique_ptr<parameters> m_params;
   std::unique_ptr<input_stage> m_input;
   std::unique_ptr<grad_allreduce> m_allreduce;
-  device_buffer m_acts, m_aux, m_workspace, m_x0, m_labels, m_small;
+  device_buffer m_acts, m_aux, m_workspace, m_x0, m_labels, m_crops, m_small;
   std::size_t m_act_bytes = 0;
   float* m_scratch = nullptr; // instance norm backward: 2 x batch x channels
   cudnnBatchNormMode_t m_bn_mode = CUDNN_BATCHNORM_SPATIAL;

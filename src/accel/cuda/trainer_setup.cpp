@@ -102,6 +102,7 @@ void trainer::build(const dlsize_cuda_model& m) {
   describe();
   m_input = std::make_unique<input_stage>(o.slots, m_n, o.sample_bytes_max, m_copy);
   m_bn_workspace = plan_batch_norm();
+  share_add_gradients();
   choose_algorithms();
   DLSIZE_CUDA_CHECK(cudaStreamSynchronize(m_compute));
 }
@@ -283,6 +284,7 @@ void trainer::allocate() {
       device_buffer(m_n * m_input_channels * product(m_input_spatial) * m_es, "the input tensor");
   const std::size_t label_count = m_n * (m_segmentation ? m_nodes.back().out_positions : 1);
   m_labels = device_buffer(label_count * sizeof(std::int32_t), "labels");
+  m_crops = device_buffer(4 * m_n * sizeof(std::uint32_t), "crops");
   m_small = device_buffer(256, "loss");
   m_host_small = pinned_buffer(256, "loss");
 }
@@ -422,6 +424,22 @@ void trainer::choose_algorithms() {
     need = std::max({need, n.main_algo.workspace, n.wgrad_algo.workspace, n.dgrad_algo.workspace});
   m_workspace = device_buffer();
   m_workspace = device_buffer(need, "cuDNN workspace");
+}
+
+void trainer::share_add_gradients() {
+  for (auto& n : m_nodes) {
+    if (n.l.op != DLSIZE_CUDA_ADD || n.fused_away)
+      continue;
+    // An operand that only this add reads gets the add's own gradient as its gradient: the
+    // same values, so no copy. The operand's other aliases (an in-place ReLU's input) keep
+    // their own buffer, which the ReLU's backward then writes out of place with beta 0.
+    for (const int32_t idx : {n.l.input, n.l.other})
+      if (idx >= 0 && n.l.input != n.l.other) {
+        node& p = m_nodes[static_cast<std::size_t>(idx)];
+        if (p.consumers == 1)
+          p.dy = n.dy;
+      }
+  }
 }
 
 int trainer::add_other(std::size_t bn_index) const {

@@ -275,9 +275,10 @@ void trainer::backward(std::size_t i) {
     fc(n, true);
     break;
   case DLSIZE_CUDA_ADD: {
-    if (void* da = grad_target(l.input, beta))
+    // An operand that shares this gradient's buffer (share_add_gradients) already holds it.
+    if (void* da = grad_target(l.input, beta); da && da != n.dy)
       accumulate(m_dt, n.dy, da, count, beta, m_compute);
-    if (void* db = grad_target(l.other, beta))
+    if (void* db = grad_target(l.other, beta); db && db != n.dy)
       accumulate(m_dt, n.dy, db, count, beta, m_compute);
     break;
   }
@@ -316,6 +317,7 @@ void trainer::step(std::uint32_t slot, bool update, bool time_ops, dlsize_cuda_s
   a.stride = m_input->stride();
   a.out = m_x0.get();
   a.labels = m_labels.as<std::int32_t>();
+  a.crops = m_crops.as<std::uint32_t>();
   a.n = m_n;
   a.c = static_cast<std::uint32_t>(m_input_channels);
   const std::size_t r = m_rank;
