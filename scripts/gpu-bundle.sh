@@ -64,13 +64,18 @@ command -v nvcc >/dev/null || [[ -x /usr/local/cuda/bin/nvcc ]] || {
 mkdir -p "$build"
 if [[ ! -f $build/build.ninja ]]; then
   log "configuring $build"
+  # ccache, where there is one, shares objects between bundle trees (the rehearsal's and this).
+  launcher=()
+  command -v ccache >/dev/null &&
+    launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_CUDA_COMPILER_LAUNCHER=ccache)
   nice -n 10 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DDLSIZE_PORTABLE=ON \
-    -DDLSIZE_WITH_MPI=OFF -DDLSIZE_WITH_CUDA=ON -DDLSIZE_TESTS=ON \
+    -DDLSIZE_WITH_MPI=OFF -DDLSIZE_WITH_CUDA=ON -DDLSIZE_TESTS=ON "${launcher[@]}" \
     -DCMAKE_CUDA_ARCHITECTURES="80-real;90-real;90-virtual" >"$build/configure.log" 2>&1 ||
     { log "configure failed: see $build/configure.log"; exit 1; }
 fi
 # Only what the device runs: not the unit tests, which CI runs in the ordinary build.
-targets=(dlsize dlsize_cuda dlsize_gpu_tests ${DLSIZE_BUNDLE_EXTRA:-})
+read -ra extra <<<"${DLSIZE_BUNDLE_EXTRA:-}"
+targets=(dlsize dlsize_cuda dlsize_gpu_tests "${extra[@]}")
 log "building ${targets[*]} in $build"
 nice -n 10 ninja -C "$build" -j "${DLSIZE_JOBS:-2}" "${targets[@]}" >"$build/bundle-build.log" 2>&1 ||
   { tail -20 "$build/bundle-build.log" >&2; log "build failed: see $build/bundle-build.log"; exit 1; }
