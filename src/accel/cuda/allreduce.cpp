@@ -1,5 +1,6 @@
 #include "accel/cuda/allreduce.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -105,8 +106,22 @@ grad_allreduce::~grad_allreduce() {
     DLSIZE_CUDA_WARN(cudaEventDestroy(m_done));
   if (m_stream)
     DLSIZE_CUDA_WARN(cudaStreamDestroy(m_stream));
-  if (m_comm)
+  if (!m_comm)
+    return;
+  // A non-blocking communicator finalizes in the background; one that does not finish soon (a
+  // peer gone) is aborted rather than waited for at exit.
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::duration<double>(std::min(m_timeout_s, 30.0));
+  ncclResult_t state = ncclCommFinalize(m_comm);
+  while (state == ncclInProgress && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::microseconds(200));
+    if (ncclCommGetAsyncError(m_comm, &state) != ncclSuccess)
+      break;
+  }
+  if (state == ncclSuccess)
     ncclCommDestroy(m_comm);
+  else
+    ncclCommAbort(m_comm);
 }
 
 void grad_allreduce::set_buckets(std::vector<grad_bucket> b, void* h_grads, ncclDataType_t h_type,
@@ -135,17 +150,23 @@ void grad_allreduce::layer_done(int layer, cudaStream_t compute) {
     DLSIZE_CUDA_CHECK(cudaEventRecord(m_ready[i], compute));
     DLSIZE_CUDA_CHECK(cudaStreamWaitEvent(m_stream, m_ready[i], 0));
     DLSIZE_NCCL_CHECK(ncclGroupStart());
+    // Inside a group a non-blocking communicator may answer ncclInProgress: taken, not failed.
+    auto enqueued = [](ncclResult_t rc, const char* call) {
+      if (rc != ncclSuccess && rc != ncclInProgress)
+        throw_nccl(rc, call, __FILE__, __LINE__);
+    };
     if (b.h_len) {
       void* p = static_cast<char*>(m_h) + b.h_off * h_elem;
-      DLSIZE_NCCL_CHECK(ncclAllReduce(p, p, b.h_len, m_h_type, ncclAvg, m_comm, m_stream));
+      enqueued(ncclAllReduce(p, p, b.h_len, m_h_type, ncclAvg, m_comm, m_stream),
+               "ncclAllReduce (half gradients)");
     }
     if (b.f_len)
-      DLSIZE_NCCL_CHECK(ncclAllReduce(m_f + b.f_off, m_f + b.f_off, b.f_len, ncclFloat, ncclAvg,
-                                      m_comm, m_stream));
+      enqueued(ncclAllReduce(m_f + b.f_off, m_f + b.f_off, b.f_len, ncclFloat, ncclAvg, m_comm,
+                             m_stream),
+               "ncclAllReduce (fp32 gradients)");
     // A non-blocking communicator may still be taking the group when ncclGroupEnd returns.
     const ncclResult_t rc = ncclGroupEnd();
-    if (rc != ncclSuccess && rc != ncclInProgress)
-      throw_nccl(rc, "ncclGroupEnd (a gradient bucket)", __FILE__, __LINE__);
+    enqueued(rc, "ncclGroupEnd (a gradient bucket)");
     if (rc == ncclInProgress)
       settle("the gradient bucket's ncclGroupEnd");
   }
