@@ -48,7 +48,11 @@ check_bundle() {
     log "FAIL: $dir holds $bytes bytes, more than 16 MiB"
     bad=1
   fi
-  ((bad)) || log "bundle $dir: $((bytes >> 10)) KiB, needs only libc and the CUDA libraries"
+  # The C library it was linked against sets the oldest one it starts with (static libstdc++
+  # uses arc4random, glibc 2.36, where the build machine has it).
+  local glibc
+  glibc=$(objdump -T "$dir"/* 2>/dev/null | grep -o 'GLIBC_[0-9.]*' | sort -Vu | tail -1)
+  ((bad)) || log "bundle $dir: $((bytes >> 10)) KiB, needs only libc (${glibc:-?} or newer) and the CUDA libraries"
   return $bad
 }
 

@@ -100,7 +100,11 @@ else
   row[gpu]="none seen (nvidia-smi: $(head -1 "$logs/gpu.txt"))"
 fi
 dlsize=${bundle}/dlsize
-[[ -x $dlsize ]] && "$dlsize" --version >"$logs/version.txt" 2>&1
+{ ldd --version 2>&1 | head -1; uname -a; } >"$logs/system.txt"
+if [[ -x $dlsize ]] && ! "$dlsize" --version >"$logs/version.txt" 2>&1; then
+  row[setup]="FAILED: dlsize does not start here: $(head -1 "$logs/version.txt" | cut -c1-160)"
+  failed=1
+fi
 
 # 1. The reference: torchvision's ResNet-50 with the data on the GPU.
 if python3 -c "import torch, torchvision" 2>/dev/null; then
