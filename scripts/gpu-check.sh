@@ -72,7 +72,7 @@ else
   bundle=$(cd "$bundle" && pwd)
   export DLSIZE_CUDA_MODULE=${DLSIZE_CUDA_MODULE:-$bundle/dlsize-cuda.so}
   # cuDNN, cuBLAS and NCCL: the Python wheels' (a set that belongs together), then the toolkit's.
-  wheels=$(python3 -c 'import glob, os, site
+  wheels=$(timeout 30 python3 -c 'import glob, os, site
 dirs = []
 for s in site.getsitepackages() + [site.getusersitepackages()]:
     for sub in ("lib", "lib64"):
@@ -93,7 +93,7 @@ print(":".join(d for d in dirs if os.path.isdir(d)))' 2>/dev/null)
   fi
 fi
 # A GPU host: there a GPU test that cannot load its libraries fails instead of skipping.
-if nvidia-smi -L >"$logs/gpu.txt" 2>&1 && grep -q "^GPU " "$logs/gpu.txt" || [[ -e /dev/nvidia0 ]]; then
+if timeout 20 nvidia-smi -L >"$logs/gpu.txt" 2>&1 && grep -q "^GPU " "$logs/gpu.txt" || [[ -e /dev/nvidia0 ]]; then
   export DLSIZE_GPU_HOST=1
   row[gpu]=$(head -1 "$logs/gpu.txt")
 else
@@ -107,7 +107,7 @@ if [[ -x $dlsize ]] && ! "$dlsize" --version >"$logs/version.txt" 2>&1; then
 fi
 
 # 1. The reference: torchvision's ResNet-50 with the data on the GPU.
-if python3 -c "import torch, torchvision" 2>/dev/null; then
+if timeout 60 python3 -c "import torch, torchvision" 2>/dev/null; then
   step "PyTorch ResNet-50" 120 torch.log python3 scripts/torch_resnet50.py --batch "$batch" \
     --precision "$precision" --warmup 10 --steps 30 --out "$logs/torch.json"
   outcome torch "$(jget "$logs/torch.json" '"%.0f images/s wall to wall, %.0f event to event" % (r["images_per_s"], r["images_per_s_event"])')" torch.log
