@@ -3,7 +3,9 @@
 
 Same work as `dlsize calibrate --workload resnet50`: synthetic data on the device, SGD with
 momentum, batch B, channels_last, AMP (fp16 autocast with a gradient scaler) or TF32, with
-cudnn.benchmark on. Prints one JSON line: images/s and seconds per step.
+cudnn.benchmark on. Reports images/s two ways, as dlsize calibrate does: wall to wall (host
+clock from before the first measured step to after the last, synchronized at both ends) and
+event to event (CUDA events at the same two points). Prints one JSON line, also to --out.
 """
 import argparse
 import json
@@ -20,6 +22,7 @@ def main():
     p.add_argument("--precision", choices=["fp16", "tf32"], default="fp16")
     p.add_argument("--warmup", type=int, default=10)
     p.add_argument("--steps", type=int, default=30)
+    p.add_argument("--out", help="also write the JSON line to this file")
     a = p.parse_args()
     torch.backends.cudnn.benchmark = True
     torch.backends.cuda.matmul.allow_tf32 = a.precision == "tf32"
@@ -42,15 +45,25 @@ def main():
 
     for _ in range(a.warmup):
         step()
+    begin, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
     torch.cuda.synchronize()
     t0 = time.perf_counter()
+    begin.record()
     for _ in range(a.steps):
         loss = step()
+    end.record()
     torch.cuda.synchronize()
     dt = time.perf_counter() - t0
-    print(json.dumps({"images_per_s": a.batch * a.steps / dt, "step_s": dt / a.steps, "batch": a.batch,
-                      "precision": a.precision, "loss": float(loss), "gpu": torch.cuda.get_device_name(0),
-                      "torch": torch.__version__}))
+    event_s = begin.elapsed_time(end) / 1e3
+    line = json.dumps({"images_per_s": a.batch * a.steps / dt, "images_per_s_event": a.batch * a.steps / event_s,
+                       "step_s": dt / a.steps, "batch": a.batch, "precision": a.precision, "warmup": a.warmup,
+                       "steps": a.steps, "channels_last": True, "loss": float(loss),
+                       "gpu": torch.cuda.get_device_name(0), "torch": torch.__version__,
+                       "cudnn": torch.backends.cudnn.version()})
+    print(line)
+    if a.out:
+        with open(a.out, "w") as f:
+            f.write(line + "\n")
 
 
 if __name__ == "__main__":

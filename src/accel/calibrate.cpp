@@ -13,6 +13,11 @@
 #include "report/report_io.hpp"
 
 namespace dlsize::accel {
+namespace {
+
+constexpr std::uint64_t kOpTimedSteps = 5;
+
+} // namespace
 
 time_summary summarize(std::vector<double> s) {
   if (s.empty())
@@ -69,9 +74,11 @@ nlohmann::json calibrate(const calibrate_options& opt) {
 
   std::vector<double> busy, wall;
   double loss_first = 0, loss_last = 0;
-  std::uint64_t skipped = 0;
+  std::uint64_t skipped = 0, measured_from = 0;
   for (std::uint64_t i = 0; i < opt.warmup + opt.steps; ++i) {
     const std::uint64_t t0 = now_ns();
+    if (i == opt.warmup)
+      measured_from = t0;
     gpu.step(t0);
     const std::uint64_t t1 = now_ns();
     const auto& r = gpu.last();
@@ -90,7 +97,24 @@ nlohmann::json calibrate(const calibrate_options& opt) {
     wall.push_back(static_cast<double>(t1 - t0) / 1e9);
     skipped += r.skipped ? 1 : 0;
   }
+  // Wall to wall, as PyTorch's reference reports it: first measured step's start to last
+  // one's end, host gaps included.
+  const double wall_total = static_cast<double>(now_ns() - measured_from) / 1e9;
   const time_summary b = summarize(busy), w = summarize(wall);
+  // Where a step's GPU time goes, per layer kind, from a few more steps timed layer by layer
+  // (an event pair per layer, kept out of the figures above).
+  gpu.time_ops(true);
+  std::vector<double> op_ms(DLSIZE_CUDA_OP_KINDS, 0.0);
+  for (std::uint64_t i = 0; i < kOpTimedSteps; ++i) {
+    gpu.step(now_ns());
+    for (std::size_t k = 0; k < op_ms.size(); ++k)
+      op_ms[k] += gpu.last().op_ms[k] / static_cast<double>(kOpTimedSteps);
+  }
+  gpu.time_ops(false);
+  nlohmann::json op_time = nlohmann::json::object();
+  for (std::size_t k = 0; k < op_ms.size(); ++k)
+    if (op_ms[k] > 0)
+      op_time[model::to_string(static_cast<model::op>(k))] = op_ms[k];
   const auto& info = gpu.info();
   const std::string gpu_name = info.device_name;
   const std::string precision = to_string(opt.cuda.precision);
@@ -121,6 +145,11 @@ nlohmann::json calibrate(const calibrate_options& opt) {
         {"parameters", m.params()},
         {"forward_macs_per_sample", m.forward_macs()},
         {"wall_time_per_step_s", w.mean},
+        {"samples_per_s_wall",
+         wall_total > 0 ? static_cast<double>(batch * opt.steps) / wall_total : 0.0},
+        {"samples_per_s_event", b.mean > 0 ? batch / b.mean : 0.0},
+        {"op_time_ms", op_time},
+        {"op_time_steps", kOpTimedSteps},
         {"wall_time_per_step_stdev_s", w.stdev},
         {"overflow_skipped_steps", skipped},
         {"learning_rate",

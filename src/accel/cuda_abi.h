@@ -14,6 +14,9 @@
  * Version 2: stage_sample() takes a piece of a sample at an offset (the pieces of one sample in
  * any order, as a reader's requests complete), and the sample's whole length.
  *
+ * Version 3: step() takes flags (DLSIZE_CUDA_STEP_UPDATE, DLSIZE_CUDA_STEP_TIME_OPS) and its
+ * result the GPU time per layer kind of a step timed so.
+ *
  * Threads: probe() and nccl_unique_id() from any thread. For one trainer: step() from one
  * thread at a time; acquire_slot(), stage_sample() and submit_slot() from any threads (stage
  * distinct indices of a slot concurrently), also while step() runs on another slot; destroy()
@@ -30,11 +33,12 @@
 extern "C" {
 #endif
 
-#define DLSIZE_CUDA_ABI_VERSION 2u
+#define DLSIZE_CUDA_ABI_VERSION 3u
 #define DLSIZE_CUDA_ENTRY "dlsize_cuda_module"
 #define DLSIZE_CUDA_MODULE_FILE "dlsize-cuda.so"
 #define DLSIZE_CUDA_NCCL_ID_BYTES 128
 #define DLSIZE_CUDA_MAX_DEVICES 16
+#define DLSIZE_CUDA_OP_KINDS 10 /* the values of dlsize_cuda_op */
 
 enum dlsize_cuda_code {
   DLSIZE_CUDA_OK = 0,
@@ -147,6 +151,10 @@ typedef struct dlsize_cuda_trainer_info {
   uint32_t buckets; /* gradient allreduce buckets (0 without NCCL) */
 } dlsize_cuda_trainer_info;
 
+/* step() flags. */
+#define DLSIZE_CUDA_STEP_UPDATE 1   /* update the weights (without it: loss and gradients only) */
+#define DLSIZE_CUDA_STEP_TIME_OPS 2 /* an event pair around every layer: fills op_ms */
+
 typedef struct dlsize_cuda_step_result {
   double loss;          /* mean softmax cross-entropy of the batch, before the update */
   double busy_ms;       /* GPU time of the step, first to last kernel (CUDA events) */
@@ -157,6 +165,9 @@ typedef struct dlsize_cuda_step_result {
   double loss_scale; /* in effect for this step (1 without fp16) */
   int32_t skipped;   /* 1: gradients overflowed; no update, the loss scale was halved */
   int32_t reserved;
+  /* With DLSIZE_CUDA_STEP_TIME_OPS: GPU ms per layer kind (index: dlsize_cuda_op), forward and
+   * backward together; the loss, the allreduce's wait and the update are not in it. Else 0. */
+  double op_ms[DLSIZE_CUDA_OP_KINDS];
 } dlsize_cuda_step_result;
 
 typedef struct dlsize_cuda_trainer dlsize_cuda_trainer;
@@ -186,9 +197,9 @@ typedef struct dlsize_cuda_api {
    * again (calibration, tests), without storage or copies. */
   int32_t (*fill_synthetic)(dlsize_cuda_trainer* t, uint32_t slot, uint64_t seed,
                             dlsize_cuda_status* st);
-  /* One training step on the slot's batch; update 0 leaves the weights alone (tests). Returns
-   * when the step's kernels have finished. */
-  int32_t (*step)(dlsize_cuda_trainer* t, uint32_t slot, int32_t update,
+  /* One training step on the slot's batch; flags without DLSIZE_CUDA_STEP_UPDATE leave the
+   * weights alone (tests). Returns when the step's kernels have finished. */
+  int32_t (*step)(dlsize_cuda_trainer* t, uint32_t slot, int32_t flags,
                   dlsize_cuda_step_result* out, dlsize_cuda_status* st);
 
   /* Data parallel: rank 0 makes the id, every rank gets its bytes (MPI_Bcast), then each

@@ -110,7 +110,8 @@ std::string cuda_accelerator::device() const {
 std::uint64_t cuda_accelerator::step(std::uint64_t) {
   dlsize_cuda_status st{};
   const std::uint32_t slot = m_synthetic ? 0 : slot_of(m_next);
-  DLSIZE_CUDA_CALL(m_api.step(m_trainer, slot, 1, &m_last, &st), st);
+  const int32_t flags = DLSIZE_CUDA_STEP_UPDATE | (m_time_ops ? DLSIZE_CUDA_STEP_TIME_OPS : 0);
+  DLSIZE_CUDA_CALL(m_api.step(m_trainer, slot, flags, &m_last, &st), st);
   ++m_next;
   return now_ns();
 }

@@ -77,6 +77,8 @@ public:
   static std::vector<std::uint8_t> nccl_unique_id();
   void join(int rank, int nranks, const std::vector<std::uint8_t>& id);
 
+  // Later steps time every layer (an event pair each) and fill last().op_ms per layer kind.
+  void time_ops(bool on) { m_time_ops = on; }
   const dlsize_cuda_step_result& last() const { return m_last; }
   const dlsize_cuda_trainer_info& info() const { return m_info; }
   std::uint32_t batch_size() const { return m_batch; }
@@ -101,6 +103,7 @@ private:
   std::string m_build;
   std::uint64_t m_next = 0; // next batch step() runs
   bool m_synthetic = false;
+  bool m_time_ops = false;
   std::uint64_t m_params = 0;
 };
 

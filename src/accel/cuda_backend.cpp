@@ -134,7 +134,7 @@ dlsize_cuda_probe_result cuda_backend::require_device(int device) const {
   if (r.device_count < 1)
     throw usage_error(fmt::format("{}the driver (CUDA {}.{}) sees no GPU", kPrefix,
                                   r.driver_version / 1000, r.driver_version % 1000 / 10));
-  if (device < 0 || device >= r.device_count)
+  if (device < -1 || device >= r.device_count)
     throw usage_error(fmt::format("{}no device {}: this machine has {} (0 to {})", kPrefix, device,
                                   r.device_count, r.device_count - 1));
   return r;

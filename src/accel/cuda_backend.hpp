@@ -20,7 +20,7 @@ public:
   const std::filesystem::path& path() const { return m_path; }
 
   // The driver and devices; throws usage_error when there is no driver or no device, or
-  // when device (>= 0) is not one of them.
+  // when device is not one of them (-1: any device will do).
   dlsize_cuda_probe_result require_device(int device) const;
 
   // One line for `dlsize --version`: built or not, module found or not, and its build.

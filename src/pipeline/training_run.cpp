@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "accel/cuda_accelerator.hpp"
+#include "accel/device_select.hpp"
 #include "accel/emulated.hpp"
 #include "cluster/agreement.hpp"
 #include "core/clock.hpp"
@@ -191,7 +192,9 @@ training_run::training_run(const training_options& opt, cluster::communicator& c
     const std::uint64_t seed = splitmix64(opt.seed ^ (g + 1) * 0x9e3779b97f4a7c15ull);
     if (cuda) {
       accel::cuda_options co;
-      co.device = comm.where().local_rank;
+      // With one visible GPU per rank the local rank names a device that does not exist.
+      const int visible = accel::cuda_backend::get().require_device(-1).device_count;
+      co.device = accel::device_for_local_rank(comm.where().local_rank, visible);
       co.batch_size = static_cast<std::uint32_t>(preset.batch_size);
       co.precision = accel::parse_precision(opt.precision, "--precision");
       co.slots = static_cast<std::uint32_t>(opt.prefetch + 1); // see gpu_feed.hpp
@@ -221,6 +224,18 @@ void training_run::join_ranks() {
   }
   id = m->comm.broadcast(id);
   const std::vector<std::uint8_t> bytes(id.begin(), id.end());
+  // NCCL refuses two ranks on one GPU, late and in its own words: every rank says first which
+  // GPU it drives, and all refuse the same way.
+  const auto gpus = cluster::agree(
+      m->comm, [&] { return nlohmann::json(std::string(m->gpus[0]->info().pci_bus_id)); });
+  std::vector<std::string> pci;
+  for (const auto& g : gpus)
+    pci.push_back(g.get<std::string>());
+  if (const auto dup = accel::duplicate_gpu(m->comm.where().rank_hosts, pci))
+    throw usage_error(fmt::format("--accelerator cuda: {}; each rank needs a GPU of its own "
+                                  "(as many GPUs as ranks per host, or CUDA_VISIBLE_DEVICES "
+                                  "per rank)",
+                                  *dup));
   cluster::agree(m->comm, [&] {
     m->gpus[0]->join(m->comm.rank(), m->comm.size(), bytes);
     return nlohmann::json(nullptr);

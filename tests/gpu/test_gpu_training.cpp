@@ -150,6 +150,20 @@ TEST_CASE("UNet3D trains a 128^3 patch in fp16 with a finite, falling loss", "[g
   CHECK(gpu.last().loss < first);
 }
 
+// [plumbing]: the one test that the CPU stand-in module passes too, so that the rehearsal of
+// the GPU check (scripts/gpu-rehearsal.sh) runs this binary end to end.
+TEST_CASE("the backend names its GPU and a synthetic step gives a finite loss and busy time",
+          "[gpu][plumbing]") {
+  cuda_options o;
+  o.search_algorithms = false;
+  cuda_accelerator gpu(tiny_2d(), o);
+  CHECK(gpu.info().device_name[0] != '\0');
+  gpu.use_synthetic(1);
+  gpu.step(0);
+  CHECK(std::isfinite(gpu.last().loss));
+  CHECK(gpu.last().busy_ms > 0);
+}
+
 TEST_CASE("batches staged from host bytes by a loader thread train in order", "[gpu][sanitize]") {
   const auto m = tiny_2d();
   cuda_options o;

@@ -33,7 +33,7 @@ expect_text "needs the library libdlsize_test_dep.so" "message names the missing
 DLSIZE_CUDA_MODULE=$MODULES/dlsize_no_entry_module.so expect_rc 2 "a library without the entry function" -- cal
 expect_text "has no dlsize_cuda_module function" "message names the entry function"
 DLSIZE_CUDA_MODULE=$MODULES/dlsize_old_abi_module.so expect_rc 2 "a module of another ABI" -- cal
-expect_text "speaks module ABI version 999, this dlsize version 2" "message names both versions"
+expect_text "speaks module ABI version 999, this dlsize version 3" "message names both versions"
 
 export DLSIZE_CUDA_MODULE=$MODULES/dlsize_fake_cuda.so
 DLSIZE_FAKE_CUDA=nodriver expect_rc 2 "the fake module without a driver" -- cal

@@ -3,7 +3,9 @@
 // order of slot calls) and fails like the real module would, so the core side of the backend
 // is tested on machines without a GPU. DLSIZE_FAKE_CUDA=nodriver or =nodevice makes the probe
 // fail as a driverless or deviceless machine would; DLSIZE_FAKE_BUSY_MS sets the step time and
-// DLSIZE_FAKE_DEVICES the number of GPUs (1).
+// DLSIZE_FAKE_DEVICES the number of GPUs (1). DLSIZE_FAKE_CUDA=peer_hang makes a joined rank's
+// step wait for a peer that never comes, as a rank whose peer died would: it gives up after
+// DLSIZE_NCCL_TIMEOUT_S (600) as the real module does, naming the rank.
 #include <chrono>
 #include <cmath>
 #include <cstdarg>
@@ -48,7 +50,7 @@ struct dlsize_cuda_trainer {
   std::vector<slot_state> slots;
   std::vector<std::vector<uint64_t>> staged; // bytes per sample and slot
   uint64_t steps = 0;
-  int nranks = 0;
+  int rank = 0, nranks = 0;
   std::mutex m; // the loader's threads and the step's, as with the real module
 };
 
@@ -136,7 +138,7 @@ void destroy(dlsize_cuda_trainer* t) {
 int32_t info(dlsize_cuda_trainer* t, dlsize_cuda_trainer_info* out, dlsize_cuda_status*) {
   *out = {};
   std::snprintf(out->device_name, sizeof out->device_name, "Fake GPU");
-  std::snprintf(out->pci_bus_id, sizeof out->pci_bus_id, "0000:00:00.0");
+  std::snprintf(out->pci_bus_id, sizeof out->pci_bus_id, "0000:%02x:00.0", t->opt.device);
   out->params = t->params;
   out->slots = t->opt.slots;
   out->buckets = t->nranks > 1 ? 4 : 0;
@@ -209,8 +211,21 @@ int32_t fill_synthetic(dlsize_cuda_trainer* t, uint32_t slot, uint64_t, dlsize_c
   return DLSIZE_CUDA_OK;
 }
 
-int32_t step(dlsize_cuda_trainer* t, uint32_t slot, int32_t update, dlsize_cuda_step_result* out,
+int32_t step(dlsize_cuda_trainer* t, uint32_t slot, int32_t flags, dlsize_cuda_step_result* out,
              dlsize_cuda_status* st) {
+  const bool update = (flags & DLSIZE_CUDA_STEP_UPDATE) != 0;
+  if (flags & ~(DLSIZE_CUDA_STEP_UPDATE | DLSIZE_CUDA_STEP_TIME_OPS))
+    return fail(st, DLSIZE_CUDA_BAD_ARGUMENT, "step flags %d", flags);
+  if (mode() == "peer_hang" && t->nranks > 1) {
+    const char* limit = std::getenv("DLSIZE_NCCL_TIMEOUT_S");
+    const double s = limit ? std::atof(limit) : 600.0;
+    std::this_thread::sleep_for(std::chrono::duration<double>(s));
+    return fail(st, DLSIZE_CUDA_FAILED,
+                "rank %d of %d: the step's gradient allreduce did not finish within %g s "
+                "(DLSIZE_NCCL_TIMEOUT_S): a peer rank failed, hung or never joined; the NCCL "
+                "communicator was aborted",
+                t->rank, t->nranks, s);
+  }
   std::unique_lock lk(t->m);
   if (const int32_t rc = check_slot(t, slot, st))
     return rc;
@@ -227,6 +242,11 @@ int32_t step(dlsize_cuda_trainer* t, uint32_t slot, int32_t update, dlsize_cuda_
   lk.lock();
   out->forward_ms = out->busy_ms / 3;
   out->backward_ms = out->busy_ms * 2 / 3;
+  if (flags & DLSIZE_CUDA_STEP_TIME_OPS) {
+    out->op_ms[DLSIZE_CUDA_CONV] = out->busy_ms * 0.6;
+    out->op_ms[DLSIZE_CUDA_BATCH_NORM] = out->busy_ms * 0.2;
+    out->op_ms[DLSIZE_CUDA_RELU] = out->busy_ms * 0.1;
+  }
   out->loss = 6.9 * std::pow(0.97, static_cast<double>(t->steps));
   out->loss_scale = t->opt.precision == DLSIZE_CUDA_FP16 ? 65536.0 : 1.0;
   t->stepped = true;
@@ -248,6 +268,7 @@ int32_t nccl_init(dlsize_cuda_trainer* t, int32_t rank, int32_t nranks,
     return fail(st, DLSIZE_CUDA_BAD_ARGUMENT, "rank %d of %d", rank, nranks);
   if (id[0] != 0x5a || id[DLSIZE_CUDA_NCCL_ID_BYTES - 1] != 0x5a)
     return fail(st, DLSIZE_CUDA_BAD_ARGUMENT, "not an id from nccl_unique_id");
+  t->rank = rank;
   t->nranks = nranks;
   return DLSIZE_CUDA_OK;
 }

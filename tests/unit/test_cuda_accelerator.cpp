@@ -1,7 +1,11 @@
 // Unit tests for src/accel/cuda_accelerator, cuda_backend and calibrate on the fake module of
 // tests/modules: the core side of the CUDA backend without a GPU. The fake checks the model
 // the core sends and the order of slot calls, as the real module does.
+#include <stdlib.h>
+
+#include <chrono>
 #include <cstddef>
+#include <string>
 #include <vector>
 
 #include <catch2/catch.hpp>
@@ -205,6 +209,14 @@ TEST_CASE("calibrate writes a calibration that --accelerator emulated:FILE accep
   CHECK(cal["compute_time_s"].get<double>() == Approx(0.010));
   CHECK(cal["samples_per_s"].get<double>() == Approx(400));
   CHECK(cal["loss"]["falling"] == true);
+  // Wall to wall includes the host's time around the steps, so it is at most the busy rate.
+  const auto& m = cal["measured"];
+  CHECK(m["samples_per_s_event"].get<double>() == Approx(400));
+  CHECK(m["samples_per_s_wall"].get<double>() > 0);
+  CHECK(m["samples_per_s_wall"].get<double>() <= m["samples_per_s_event"].get<double>() * 1.01);
+  CHECK(m["op_time_ms"]["conv"].get<double>() == Approx(6.0));
+  CHECK(m["op_time_ms"]["batch_norm"].get<double>() == Approx(2.0));
+  CHECK_FALSE(m["op_time_ms"].contains("fc"));
   const auto p = dlsize::config::parse_calibration(cal.dump(), "cal.json", "resnet50");
   CHECK(p.name == "fake-gpu");
   CHECK(p.compute_time_s == Approx(0.010));
@@ -223,4 +235,29 @@ TEST_CASE("calibrate refuses a workload without layers and a zero step count", "
   c.workload = dlsize::config::load_workload("resnet50");
   c.steps = 0;
   CHECK_THAT(usage_error_message([&] { (void)calibrate(c); }), Contains("--steps"));
+}
+
+TEST_CASE("a joined rank whose peer never answers fails after the NCCL deadline naming itself",
+          "[cuda]") {
+  cuda_accelerator gpu(resnet50(), small());
+  gpu.join(1, 2, cuda_accelerator::nccl_unique_id());
+  gpu.use_synthetic(1);
+  ::setenv("DLSIZE_FAKE_CUDA", "peer_hang", 1);
+  ::setenv("DLSIZE_NCCL_TIMEOUT_S", "0.2", 1);
+  const auto t0 = std::chrono::steady_clock::now();
+  std::string what;
+  try {
+    gpu.step(0);
+  } catch (const dlsize::run_error& e) {
+    what = e.what();
+  }
+  const double waited =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  ::unsetenv("DLSIZE_FAKE_CUDA");
+  ::unsetenv("DLSIZE_NCCL_TIMEOUT_S");
+  CHECK_THAT(what, Contains("rank 1 of 2: the step's gradient allreduce did not finish within "
+                            "0.2 s"));
+  CHECK_THAT(what, Contains("communicator was aborted"));
+  CHECK(waited >= 0.2);
+  CHECK(waited < 5);
 }

@@ -9,6 +9,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <string>
 #include <vector>
 
 #include "accel/cuda/bucket_plan.hpp"
@@ -16,9 +18,16 @@
 
 namespace dlsize::cuda {
 
+// Seconds a rank waits for NCCL (the communicator's setup, a step's allreduce) before it
+// aborts the communicator and fails naming itself: DLSIZE_NCCL_TIMEOUT_S, 600 by default, as
+// PyTorch's NCCL watchdog waits.
+double nccl_timeout_s();
+
 class grad_allreduce {
 public:
-  // Checks the device count first: ncclCommInitRank without a device hangs or fails late.
+  // Checks the device count first: ncclCommInitRank without a device hangs or fails late. The
+  // communicator is non-blocking, so that a peer that never joins cannot hold this rank past
+  // the deadline.
   grad_allreduce(int rank, int nranks, const std::uint8_t id[DLSIZE_CUDA_NCCL_ID_BYTES],
                  int device);
   ~grad_allreduce();
@@ -32,12 +41,22 @@ public:
   // Makes compute wait for every bucket of this step.
   void finish(cudaStream_t compute);
   // Waits on the host for ev (recorded after the step's work), watching NCCL: a peer that died
-  // or a network that failed makes the communicator report an error instead of leaving the
-  // step waiting forever; the communicator is then aborted and the error thrown.
+  // or a network that failed makes the communicator report an error, and a peer that hangs or
+  // vanished silently runs into the deadline; either way the communicator is aborted and the
+  // error, naming this rank, thrown, instead of leaving the step waiting forever.
   void wait(cudaEvent_t ev);
   std::size_t buckets() const { return m_buckets.size(); }
 
 private:
+  // Until the communicator's last call has been taken (ncclInProgress on a non-blocking one);
+  // throws, after aborting it, on an error or at the deadline.
+  void settle(const char* what);
+  // Polls done() and the communicator's error until done, an error, or the deadline.
+  void watch(const std::string& what, const std::function<bool()>& done);
+  [[noreturn]] void abort_and_throw(const std::string& why);
+
+  int m_rank = 0, m_nranks = 1;
+  double m_timeout_s = 600;
   ncclComm_t m_comm = nullptr;
   cudaStream_t m_stream = nullptr;
   cudaEvent_t m_done = nullptr;

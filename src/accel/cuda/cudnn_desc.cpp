@@ -17,15 +17,19 @@ std::vector<int> as_int(const std::vector<std::uint64_t>& v) {
   return out;
 }
 
-// The first usable result: cuDNN sorts them by time (search) or by expected speed (heuristics).
+// The usable results in cuDNN's order: by time (search) or by expected speed (heuristics).
 template <typename Perf>
-conv_choice pick(const Perf* perf, int returned, std::size_t limit, const std::string& key) {
+std::vector<conv_choice> usable(const Perf* perf, int returned, std::size_t limit,
+                                const std::string& key) {
+  std::vector<conv_choice> out;
   for (int i = 0; i < returned; ++i)
     if (perf[i].status == CUDNN_STATUS_SUCCESS && perf[i].memory <= limit)
-      return {static_cast<int>(perf[i].algo), perf[i].mathType, perf[i].memory};
-  throw cuda_failure(DLSIZE_CUDA_FAILED, "cuDNN offers no algorithm for " + key +
-                                             " within a workspace of " +
-                                             std::to_string(limit >> 20) + " MiB");
+      out.push_back({static_cast<int>(perf[i].algo), perf[i].mathType, perf[i].memory});
+  if (out.empty())
+    throw cuda_failure(DLSIZE_CUDA_FAILED, "cuDNN offers no algorithm for " + key +
+                                               " within a workspace of " +
+                                               std::to_string(limit >> 20) + " MiB");
+  return out;
 }
 
 } // namespace
@@ -94,12 +98,22 @@ void pool_desc::set_max(std::size_t rank, std::uint64_t window, std::uint64_t pa
                                                  s.data()));
 }
 
+activation_desc::activation_desc() {
+  DLSIZE_CUDNN_CHECK(cudnnCreateActivationDescriptor(&d));
+  DLSIZE_CUDNN_CHECK(
+      cudnnSetActivationDescriptor(d, CUDNN_ACTIVATION_RELU, CUDNN_PROPAGATE_NAN, 0.0));
+}
+activation_desc::~activation_desc() {
+  cudnnDestroyActivationDescriptor(d);
+}
+
 conv_planner::conv_planner(cudnnHandle_t h, bool search, std::size_t workspace_limit)
     : m_h(h), m_search(search), m_limit(workspace_limit) {}
 
-conv_choice conv_planner::forward(const std::string& key, const tensor_desc& x, const void* xp,
-                                  const filter_desc& w, const void* wp, conv_desc& conv,
-                                  const tensor_desc& y, void* yp) {
+const std::vector<conv_choice>& conv_planner::forward(const std::string& key, const tensor_desc& x,
+                                                      const void* xp, const filter_desc& w,
+                                                      const void* wp, const conv_desc& conv,
+                                                      const tensor_desc& y, void* yp) {
   auto it = m_cache.find("fwd " + key);
   if (it == m_cache.end()) {
     int max = 0, returned = 0;
@@ -113,16 +127,17 @@ conv_choice conv_planner::forward(const std::string& key, const tensor_desc& x, 
                                                                 &returned, perf.data()));
     it = m_cache
              .emplace("fwd " + key,
-                      pick(perf.data(), returned, m_limit, "the forward pass of " + key))
+                      usable(perf.data(), returned, m_limit, "the forward pass of " + key))
              .first;
   }
-  DLSIZE_CUDNN_CHECK(cudnnSetConvolutionMathType(conv.d, it->second.math));
   return it->second;
 }
 
-conv_choice conv_planner::backward_data(const std::string& key, const filter_desc& w,
-                                        const void* wp, const tensor_desc& dy, const void* dyp,
-                                        conv_desc& conv, const tensor_desc& dx, void* dxp) {
+const std::vector<conv_choice>& conv_planner::backward_data(const std::string& key,
+                                                            const filter_desc& w, const void* wp,
+                                                            const tensor_desc& dy, const void* dyp,
+                                                            const conv_desc& conv,
+                                                            const tensor_desc& dx, void* dxp) {
   auto it = m_cache.find("bwd-data " + key);
   if (it == m_cache.end()) {
     int max = 0, returned = 0;
@@ -137,16 +152,16 @@ conv_choice conv_planner::backward_data(const std::string& key, const filter_des
                                                                      max, &returned, perf.data()));
     it = m_cache
              .emplace("bwd-data " + key,
-                      pick(perf.data(), returned, m_limit, "the data gradient of " + key))
+                      usable(perf.data(), returned, m_limit, "the data gradient of " + key))
              .first;
   }
-  DLSIZE_CUDNN_CHECK(cudnnSetConvolutionMathType(conv.d, it->second.math));
   return it->second;
 }
 
-conv_choice conv_planner::backward_filter(const std::string& key, const tensor_desc& x,
-                                          const void* xp, const tensor_desc& dy, const void* dyp,
-                                          conv_desc& conv, const filter_desc& dw, void* dwp) {
+const std::vector<conv_choice>&
+conv_planner::backward_filter(const std::string& key, const tensor_desc& x, const void* xp,
+                              const tensor_desc& dy, const void* dyp, const conv_desc& conv,
+                              const filter_desc& dw, void* dwp) {
   auto it = m_cache.find("bwd-filter " + key);
   if (it == m_cache.end()) {
     int max = 0, returned = 0;
@@ -161,10 +176,9 @@ conv_choice conv_planner::backward_filter(const std::string& key, const tensor_d
           m_h, x.d, dy.d, conv.d, dw.d, max, &returned, perf.data()));
     it = m_cache
              .emplace("bwd-filter " + key,
-                      pick(perf.data(), returned, m_limit, "the filter gradient of " + key))
+                      usable(perf.data(), returned, m_limit, "the filter gradient of " + key))
              .first;
   }
-  DLSIZE_CUDNN_CHECK(cudnnSetConvolutionMathType(conv.d, it->second.math));
   return it->second;
 }
 

@@ -1,6 +1,6 @@
 #pragma once
 // Owned cuDNN descriptors for channels-last (NHWC, NDHWC) tensors with 2 or 3 spatial
-// dimensions, and the choice of convolution algorithms: cuDNN's heuristics (_v7 getters) or a
+// dimensions, and the candidate convolution algorithms: cuDNN's heuristics (_v7 getters) or a
 // timed search (Find...Ex) once per distinct convolution, within a workspace limit.
 #include <cudnn.h>
 
@@ -53,6 +53,15 @@ struct pool_desc {
   void set_max(std::size_t rank, std::uint64_t window, std::uint64_t pad, std::uint64_t stride);
 };
 
+// ReLU, for batch norm fused with its activation (cudnnBatchNormalization*Ex).
+struct activation_desc {
+  cudnnActivationDescriptor_t d = nullptr;
+  activation_desc();
+  ~activation_desc();
+  activation_desc(const activation_desc&) = delete;
+  activation_desc& operator=(const activation_desc&) = delete;
+};
+
 // A chosen algorithm: its number, the math type it needs and its workspace.
 struct conv_choice {
   int algo = 0;
@@ -68,16 +77,20 @@ public:
     m_ws = ws;
     m_ws_bytes = bytes;
   }
-  // Each sets conv's math type to the choice's. key names the convolution for the cache.
-  conv_choice forward(const std::string& key, const tensor_desc& x, const void* xp,
-                      const filter_desc& w, const void* wp, conv_desc& conv, const tensor_desc& y,
-                      void* yp);
-  conv_choice backward_data(const std::string& key, const filter_desc& w, const void* wp,
-                            const tensor_desc& dy, const void* dyp, conv_desc& conv,
-                            const tensor_desc& dx, void* dxp);
-  conv_choice backward_filter(const std::string& key, const tensor_desc& x, const void* xp,
-                              const tensor_desc& dy, const void* dyp, conv_desc& conv,
-                              const filter_desc& dw, void* dwp);
+  // The algorithms that fit the workspace limit, best first; throws when there is none. The
+  // first is not always usable (cuDNN can refuse it when it runs, with beta 1 say): the trainer
+  // runs each once and falls back down the list. key names the convolution for the cache.
+  const std::vector<conv_choice>& forward(const std::string& key, const tensor_desc& x,
+                                          const void* xp, const filter_desc& w, const void* wp,
+                                          const conv_desc& conv, const tensor_desc& y, void* yp);
+  const std::vector<conv_choice>& backward_data(const std::string& key, const filter_desc& w,
+                                                const void* wp, const tensor_desc& dy,
+                                                const void* dyp, const conv_desc& conv,
+                                                const tensor_desc& dx, void* dxp);
+  const std::vector<conv_choice>& backward_filter(const std::string& key, const tensor_desc& x,
+                                                  const void* xp, const tensor_desc& dy,
+                                                  const void* dyp, const conv_desc& conv,
+                                                  const filter_desc& dw, void* dwp);
 
 private:
   cudnnHandle_t m_h;
@@ -85,7 +98,7 @@ private:
   std::size_t m_limit;
   void* m_ws = nullptr;
   std::size_t m_ws_bytes = 0;
-  std::map<std::string, conv_choice> m_cache;
+  std::map<std::string, std::vector<conv_choice>> m_cache;
 };
 
 } // namespace dlsize::cuda

@@ -38,10 +38,26 @@ template <typename T> __global__ void k_to_float(const T* src, float* dst, std::
   GRID_LOOP(i, n) dst[i] = ld(src, i);
 }
 
-template <typename T> __global__ void k_preprocess(preprocess_args a, T* out) {
-  const std::size_t total = static_cast<std::size_t>(a.n) * a.d * a.h * a.w * a.c;
-  GRID_LOOP(idx, total) {
-    std::size_t r = idx;
+// One thread per sample: its crop's offsets and its flip, from one hash, so that the
+// per-element kernel reads them instead of hashing again for every element.
+__global__ void k_sample_crops(preprocess_args a) {
+  const std::uint32_t n = blockIdx.x * blockDim.x + threadIdx.x;
+  if (n >= a.n)
+    return;
+  const std::uint64_t h = mix(a.seed ^ mix(a.step * 0x100000001b3ull + n));
+  std::uint32_t* crop = a.crops + 4 * static_cast<std::size_t>(n);
+  crop[0] = static_cast<std::uint32_t>(h % (a.sd - a.d + 1));
+  crop[1] = static_cast<std::uint32_t>((h >> 16) % (a.sh - a.h + 1));
+  crop[2] = static_cast<std::uint32_t>((h >> 32) % (a.sw - a.w + 1));
+  crop[3] = static_cast<std::uint32_t>(h >> 63);
+}
+
+// I: the index type, 32 bits where the batch's elements and bytes allow (cheaper division).
+template <typename T, typename I> __global__ void k_preprocess(preprocess_args a, T* out) {
+  const I total = static_cast<I>(a.n) * a.d * a.h * a.w * a.c;
+  const I step = static_cast<I>(gridDim.x) * blockDim.x;
+  for (I idx = static_cast<I>(blockIdx.x) * blockDim.x + threadIdx.x; idx < total; idx += step) {
+    I r = idx;
     const auto ci = static_cast<std::uint32_t>(r % a.c);
     r /= a.c;
     const auto x = static_cast<std::uint32_t>(r % a.w);
@@ -50,21 +66,17 @@ template <typename T> __global__ void k_preprocess(preprocess_args a, T* out) {
     r /= a.h;
     const auto z = static_cast<std::uint32_t>(r % a.d);
     const auto n = static_cast<std::uint32_t>(r / a.d);
-    const std::uint64_t h = mix(a.seed ^ mix(a.step * 0x100000001b3ull + n));
-    const std::uint32_t oz = static_cast<std::uint32_t>(h % (a.sd - a.d + 1));
-    const std::uint32_t oy = static_cast<std::uint32_t>((h >> 16) % (a.sh - a.h + 1));
-    const std::uint32_t ox = static_cast<std::uint32_t>((h >> 32) % (a.sw - a.w + 1));
-    const bool flip = (h >> 63) != 0;
-    const std::uint32_t sx = flip ? ox + a.w - 1 - x : ox + x;
-    const std::uint64_t src =
-        ((static_cast<std::uint64_t>(oz + z) * a.sh + (oy + y)) * a.sw + sx) * a.c + ci;
-    const std::uint64_t len = a.lengths[n];
-    const std::uint8_t byte = len ? a.raw[static_cast<std::uint64_t>(n) * a.stride + src % len] : 0;
+    const std::uint32_t* crop = a.crops + 4 * static_cast<std::size_t>(n);
+    const std::uint32_t sx = crop[3] ? crop[2] + a.w - 1 - x : crop[2] + x;
+    const I src = ((static_cast<I>(crop[0] + z) * a.sh + (crop[1] + y)) * a.sw + sx) * a.c + ci;
+    const auto len = static_cast<I>(a.lengths[n]);
+    const std::uint8_t byte =
+        len ? a.raw[static_cast<I>(n) * static_cast<I>(a.stride) + src % len] : 0;
     const float mean_rgb[3] = {0.485f, 0.456f, 0.406f}, std_rgb[3] = {0.229f, 0.224f, 0.225f};
     const float mean = a.c == 3 ? mean_rgb[ci] : 0.5f, sd = a.c == 3 ? std_rgb[ci] : 0.25f;
     st(out, idx, (byte * (1.0f / 255.0f) - mean) / sd);
     if (a.segmentation && ci == 0) {
-      const std::uint64_t pos = idx / a.c;
+      const I pos = idx / a.c;
       a.labels[pos] = static_cast<std::int32_t>(min(a.classes - 1, (byte * a.classes) >> 8));
     }
   }
@@ -235,9 +247,20 @@ void cast_to_float(dtype t, const void* src, float* dst, std::size_t n, cudaStre
 
 void preprocess(dtype t, const preprocess_args& a, cudaStream_t s) {
   const std::size_t total = static_cast<std::size_t>(a.n) * a.d * a.h * a.w * a.c;
+  const std::size_t source = static_cast<std::size_t>(a.sd) * a.sh * a.sw * a.c;
+  // 32-bit indices when every index, its grid-stride successor and every byte offset fit.
+  const std::size_t limit = 1ull << 31;
+  const bool narrow = total < limit && source < limit && a.stride * a.n < limit;
+  k_sample_crops<<<(a.n + 127) / 128, 128, 0, s>>>(a);
+  check_launch();
   dispatch(t, [&](auto tag) {
     using E = typename decltype(tag)::type;
-    k_preprocess<<<blocks_for(total), kThreads, 0, s>>>(a, static_cast<E*>(a.out));
+    if (narrow)
+      k_preprocess<E, std::uint32_t>
+          <<<blocks_for(total), kThreads, 0, s>>>(a, static_cast<E*>(a.out));
+    else
+      k_preprocess<E, std::uint64_t>
+          <<<blocks_for(total), kThreads, 0, s>>>(a, static_cast<E*>(a.out));
   });
   check_launch();
   if (!a.segmentation) {

@@ -30,6 +30,7 @@ struct preprocess_args {
   std::uint64_t stride = 0; // bytes between samples in raw
   void* out = nullptr;
   std::int32_t* labels = nullptr;
+  std::uint32_t* crops = nullptr; // 4 per sample: z, y, x offsets and flip (preprocess's own)
   std::uint32_t n = 0, d = 1, h = 1, w = 1, c = 1; // output (d = 1 for images)
   std::uint32_t sd = 1, sh = 1, sw = 1;            // source
   std::uint64_t seed = 0, step = 0;

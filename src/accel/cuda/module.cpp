@@ -170,9 +170,12 @@ int32_t fill_synthetic(dlsize_cuda_trainer* t, uint32_t slot, uint64_t seed,
   return guarded(st, [&] { use(t).fill_synthetic(slot, seed); });
 }
 
-int32_t step(dlsize_cuda_trainer* t, uint32_t slot, int32_t update, dlsize_cuda_step_result* out,
+int32_t step(dlsize_cuda_trainer* t, uint32_t slot, int32_t flags, dlsize_cuda_step_result* out,
              dlsize_cuda_status* st) {
-  return guarded(st, [&] { use(t).step(slot, update != 0, *out); });
+  return guarded(st, [&] {
+    use(t).step(slot, (flags & DLSIZE_CUDA_STEP_UPDATE) != 0,
+                (flags & DLSIZE_CUDA_STEP_TIME_OPS) != 0, *out);
+  });
 }
 
 int32_t nccl_unique_id(uint8_t id[DLSIZE_CUDA_NCCL_ID_BYTES], dlsize_cuda_status* st) {

@@ -1,8 +1,10 @@
 // Building a trainer: the model checked again on the CPU, buffers, descriptors checked against
-// cuDNN's own shape arithmetic, parameters, and the convolution algorithms.
+// cuDNN's own shape arithmetic and parameters; how each layer then runs is trainer_plan.cpp.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <string>
 #include <utility>
 
@@ -84,6 +86,8 @@ void trainer::build(const dlsize_cuda_model& m) {
                                                                     : CUBLAS_DEFAULT_MATH));
   for (auto& e : m_ev)
     DLSIZE_CUDA_CHECK(cudaEventCreate(&e));
+  const char* sync = std::getenv("DLSIZE_CUDA_SYNC");
+  m_sync = sync != nullptr && std::strcmp(sync, "1") == 0;
 
   build_nodes(m);
   std::vector<param_range> ranges;
@@ -97,6 +101,8 @@ void trainer::build(const dlsize_cuda_model& m) {
   allocate();
   describe();
   m_input = std::make_unique<input_stage>(o.slots, m_n, o.sample_bytes_max, m_copy);
+  m_bn_workspace = plan_batch_norm();
+  share_add_gradients();
   choose_algorithms();
   DLSIZE_CUDA_CHECK(cudaStreamSynchronize(m_compute));
 }
@@ -113,6 +119,9 @@ void trainer::release() noexcept {
   m_allreduce.reset();
   m_input.reset();
   for (auto& e : m_ev)
+    if (e)
+      DLSIZE_CUDA_WARN(cudaEventDestroy(std::exchange(e, nullptr)));
+  for (auto& e : m_layer_ev)
     if (e)
       DLSIZE_CUDA_WARN(cudaEventDestroy(std::exchange(e, nullptr)));
   if (m_cublas)
@@ -275,6 +284,7 @@ void trainer::allocate() {
       device_buffer(m_n * m_input_channels * product(m_input_spatial) * m_es, "the input tensor");
   const std::size_t label_count = m_n * (m_segmentation ? m_nodes.back().out_positions : 1);
   m_labels = device_buffer(label_count * sizeof(std::int32_t), "labels");
+  m_crops = device_buffer(4 * m_n * sizeof(std::uint32_t), "crops");
   m_small = device_buffer(256, "loss");
   m_host_small = pinned_buffer(256, "loss");
 }
@@ -338,47 +348,18 @@ void trainer::describe() {
   }
 }
 
-void trainer::choose_algorithms() {
-  const std::size_t limit = m_opt.workspace_bytes_max ? m_opt.workspace_bytes_max : (1ull << 30);
-  const bool search = m_opt.algorithms == DLSIZE_CUDA_ALGO_SEARCH;
-  conv_planner plan(m_cudnn, search, limit);
-  if (search) {
-    m_workspace = device_buffer(limit, "cuDNN workspace for the algorithm search");
-    plan.set_workspace(m_workspace.get(), m_workspace.bytes());
-  }
-  std::size_t need = 0;
-  for (std::size_t i = 0; i < m_nodes.size(); ++i) {
-    node& n = m_nodes[i];
-    const auto& l = n.l;
-    if (l.op != DLSIZE_CUDA_CONV && l.op != DLSIZE_CUDA_CONV_TRANSPOSE)
-      continue;
-    const std::string key = std::string(l.op == DLSIZE_CUDA_CONV ? "conv " : "conv_transpose ") +
-                            shape_text(l.in_channels, n.in_spatial) + " to " +
-                            shape_text(l.out_channels, n.out_spatial) + " k" +
-                            std::to_string(l.kernel) + " s" + std::to_string(l.stride) + " p" +
-                            std::to_string(l.pad) + " d" + std::to_string(l.dilation);
-    const void* x = input_of(n);
-    const void* w = m_params->weights(n.params);
-    void* dw = m_params->weight_grads(n.params);
-    void* dx = l.input >= 0 ? m_nodes[static_cast<std::size_t>(l.input)].dy : nullptr;
-    if (l.op == DLSIZE_CUDA_CONV) {
-      n.main_algo = plan.forward(key, n.x_desc, x, n.w_desc, w, n.conv_main, n.y_desc, n.y);
-      n.wgrad_algo =
-          plan.backward_filter(key, n.x_desc, x, n.y_desc, n.dy, n.conv_wgrad, n.w_desc, dw);
-      if (dx)
-        n.dgrad_algo =
-            plan.backward_data(key, n.w_desc, w, n.y_desc, n.dy, n.conv_dgrad, n.x_desc, dx);
-    } else {
-      n.main_algo = plan.backward_data(key, n.w_desc, w, n.x_desc, x, n.conv_main, n.y_desc, n.y);
-      n.wgrad_algo =
-          plan.backward_filter(key, n.y_desc, n.dy, n.x_desc, x, n.conv_wgrad, n.w_desc, dw);
-      if (dx)
-        n.dgrad_algo = plan.forward(key, n.y_desc, n.dy, n.w_desc, w, n.conv_dgrad, n.x_desc, dx);
-    }
-    need = std::max({need, n.main_algo.workspace, n.wgrad_algo.workspace, n.dgrad_algo.workspace});
-  }
-  m_workspace = device_buffer();
-  m_workspace = device_buffer(need, "cuDNN workspace");
+std::string trainer::layer_shape(const node& n) const {
+  static const char* const names[] = {"conv", "conv_transpose", "batch_norm",      "instance_norm",
+                                      "relu", "max_pool",       "global_avg_pool", "fc",
+                                      "add",  "concat"};
+  static_assert(sizeof names / sizeof names[0] == DLSIZE_CUDA_OP_KINDS);
+  const auto& l = n.l;
+  std::string t = std::string(names[l.op]) + " " + shape_text(l.in_channels, n.in_spatial) +
+                  " to " + shape_text(l.out_channels, n.out_spatial);
+  if (l.op == DLSIZE_CUDA_CONV || l.op == DLSIZE_CUDA_CONV_TRANSPOSE)
+    t += " k" + std::to_string(l.kernel) + " s" + std::to_string(l.stride) + " p" +
+         std::to_string(l.pad) + " d" + std::to_string(l.dilation);
+  return t;
 }
 
 void trainer::info(dlsize_cuda_trainer_info& out) const {

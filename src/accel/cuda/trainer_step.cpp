@@ -2,6 +2,7 @@
 // gradient allreduce, and the update, timed with CUDA events on the compute stream.
 #include <cmath>
 #include <cstring>
+#include <string>
 
 #include "accel/cuda/check.hpp"
 #include "accel/cuda/trainer.hpp"
@@ -62,8 +63,118 @@ void trainer::fc(const node& n, bool backward) {
                                      CUBLAS_GEMM_DEFAULT));
 }
 
+// A transposed convolution's forward pass is a convolution's data gradient and its data
+// gradient a convolution's forward pass; the filter gradient swaps x and dy.
+void trainer::conv_call(const node& n, conv_pass p, int algo, float beta, void* dx, void* ws,
+                        std::size_t wsb) {
+  const bool t = n.l.op == DLSIZE_CUDA_CONV_TRANSPOSE;
+  const void* x = input_of(n);
+  const void* w = m_params->weights(n.params);
+  switch (p) {
+  case conv_pass::main:
+    if (!t)
+      DLSIZE_CUDNN_CHECK(cudnnConvolutionForward(
+          m_cudnn, &kOne, n.x_desc.d, x, n.w_desc.d, w, n.conv_main.d,
+          static_cast<cudnnConvolutionFwdAlgo_t>(algo), ws, wsb, &kZero, n.y_desc.d, n.y));
+    else
+      DLSIZE_CUDNN_CHECK(cudnnConvolutionBackwardData(
+          m_cudnn, &kOne, n.w_desc.d, w, n.x_desc.d, x, n.conv_main.d,
+          static_cast<cudnnConvolutionBwdDataAlgo_t>(algo), ws, wsb, &kZero, n.y_desc.d, n.y));
+    return;
+  case conv_pass::wgrad:
+    DLSIZE_CUDNN_CHECK(cudnnConvolutionBackwardFilter(
+        m_cudnn, &kOne, t ? n.y_desc.d : n.x_desc.d, t ? n.dy : x, t ? n.x_desc.d : n.y_desc.d,
+        t ? x : n.dy, n.conv_wgrad.d, static_cast<cudnnConvolutionBwdFilterAlgo_t>(algo), ws, wsb,
+        &kZero, n.w_desc.d, m_params->weight_grads(n.params)));
+    return;
+  case conv_pass::dgrad:
+    if (!t)
+      DLSIZE_CUDNN_CHECK(cudnnConvolutionBackwardData(
+          m_cudnn, &kOne, n.w_desc.d, w, n.y_desc.d, n.dy, n.conv_dgrad.d,
+          static_cast<cudnnConvolutionBwdDataAlgo_t>(algo), ws, wsb, &beta, n.x_desc.d, dx));
+    else
+      DLSIZE_CUDNN_CHECK(cudnnConvolutionForward(
+          m_cudnn, &kOne, n.y_desc.d, n.dy, n.w_desc.d, w, n.conv_dgrad.d,
+          static_cast<cudnnConvolutionFwdAlgo_t>(algo), ws, wsb, &beta, n.x_desc.d, dx));
+    return;
+  }
+}
+
+void trainer::run_layer(std::size_t i, bool back, bool time_ops) {
+  cudaEvent_t* ev = time_ops ? &m_layer_ev[4 * i + (back ? 2 : 0)] : nullptr;
+  try {
+    if (ev)
+      DLSIZE_CUDA_CHECK(cudaEventRecord(ev[0], m_compute));
+    if (back)
+      backward(i);
+    else
+      forward(i);
+    if (ev)
+      DLSIZE_CUDA_CHECK(cudaEventRecord(ev[1], m_compute));
+    if (m_sync)
+      DLSIZE_CUDA_CHECK(cudaStreamSynchronize(m_compute));
+  } catch (const cuda_failure& e) {
+    const node& n = m_nodes[i];
+    const std::string fused =
+        n.fused_bn >= 0 ? ", running batch norm layer " + std::to_string(n.fused_bn) + " fused"
+                        : "";
+    throw cuda_failure(e.code(), "layer " + std::to_string(i) + " (" + layer_shape(n) + fused +
+                                     ", batch " + std::to_string(m_n) +
+                                     (back ? "), backward: " : "), forward: ") + e.what());
+  }
+}
+
+void trainer::batch_norm_forward(std::size_t i) {
+  const node& b = m_nodes[i];
+  const std::size_t c = b.l.out_channels;
+  const float* sb = m_params->small(b.params);
+  const bool add = b.bn_ops == CUDNN_BATCHNORM_OPS_BN_ADD_ACTIVATION;
+  const cudnnActivationDescriptor_t act = b.bn_ops == CUDNN_BATCHNORM_OPS_BN ? nullptr : m_relu->d;
+  // Fused, the output is the ReLU's, where its consumers read it.
+  void* y = b.fused_into >= 0 ? m_nodes[static_cast<std::size_t>(b.fused_into)].y : b.y;
+  const void* z = add ? m_nodes[static_cast<std::size_t>(add_other(i))].y : nullptr;
+  DLSIZE_CUDNN_CHECK(cudnnBatchNormalizationForwardTrainingEx(
+      m_cudnn, m_bn_mode, b.bn_ops, &kOne, &kZero, b.x_desc.d, input_of(b),
+      add ? b.y_desc.d : nullptr, z, b.y_desc.d, y, b.bn_desc.d, sb, sb + c, kBnMomentum, b.stats,
+      b.stats + c, kEps, b.stats + 2 * c, b.stats + 3 * c, act, m_workspace.get(),
+      m_workspace.bytes(), b.reserve.get(), b.reserve.bytes()));
+}
+
+void trainer::batch_norm_backward(std::size_t i) {
+  node& b = m_nodes[i];
+  const std::size_t c = b.l.out_channels;
+  const float* sb = m_params->small(b.params);
+  float* g = m_params->small_grads(b.params);
+  const bool add = b.bn_ops == CUDNN_BATCHNORM_OPS_BN_ADD_ACTIVATION;
+  const cudnnActivationDescriptor_t act = b.bn_ops == CUDNN_BATCHNORM_OPS_BN ? nullptr : m_relu->d;
+  // y and dy of the group's output: the ReLU's when fused (after the activation, as cuDNN
+  // wants them), the batch norm's own otherwise.
+  const node& out = b.fused_into >= 0 ? m_nodes[static_cast<std::size_t>(b.fused_into)] : b;
+  // cuDNN writes dz without a beta: where z's gradient already holds another consumer's part,
+  // dz goes to b.dy, which nothing else uses once the add is fused, and is added from there.
+  float beta_z = 0;
+  void* z_grad = add ? grad_target(add_other(i), beta_z) : nullptr;
+  void* dz = add ? (z_grad != nullptr && beta_z == 0.0f ? z_grad : b.dy) : nullptr;
+  float beta = 0;
+  void* dx = grad_target(b.l.input, beta);
+  DLSIZE_CUDNN_CHECK(cudnnBatchNormalizationBackwardEx(
+      m_cudnn, m_bn_mode, b.bn_ops, &kOne, &beta, &kOne, &kZero, b.x_desc.d, input_of(b),
+      b.y_desc.d, out.y, b.y_desc.d, out.dy, add ? b.y_desc.d : nullptr, dz, b.x_desc.d, dx,
+      b.bn_desc.d, sb, sb + c, g, g + c, kEps, b.stats + 2 * c, b.stats + 3 * c, act,
+      m_workspace.get(), m_workspace.bytes(), b.reserve.get(), b.reserve.bytes()));
+  if (z_grad != nullptr && dz != z_grad)
+    accumulate(m_dt, b.dy, z_grad, m_n * c * b.out_positions, 1.0f, m_compute);
+}
+
 void trainer::forward(std::size_t i) {
   node& n = m_nodes[i];
+  // A fused group runs at its ReLU: there the add's other input is ready.
+  if (n.fused_away || n.fused_into >= 0)
+    return;
+  if (n.fused_bn >= 0) {
+    batch_norm_forward(static_cast<std::size_t>(n.fused_bn));
+    return;
+  }
   const auto& l = n.l;
   const void* x = input_of(n);
   const std::size_t count = m_n * l.out_channels * n.out_positions;
@@ -71,31 +182,15 @@ void trainer::forward(std::size_t i) {
   const std::size_t wsb = m_workspace.bytes();
   switch (l.op) {
   case DLSIZE_CUDA_CONV:
-    DLSIZE_CUDNN_CHECK(cudnnConvolutionForward(
-        m_cudnn, &kOne, n.x_desc.d, x, n.w_desc.d, m_params->weights(n.params), n.conv_main.d,
-        static_cast<cudnnConvolutionFwdAlgo_t>(n.main_algo.algo), ws, wsb, &kZero, n.y_desc.d,
-        n.y));
-    if (l.bias)
-      bias_add(m_dt, n.y, m_params->small(n.params), m_n * n.out_positions, l.out_channels,
-               m_compute);
-    break;
   case DLSIZE_CUDA_CONV_TRANSPOSE:
-    DLSIZE_CUDNN_CHECK(cudnnConvolutionBackwardData(
-        m_cudnn, &kOne, n.w_desc.d, m_params->weights(n.params), n.x_desc.d, x, n.conv_main.d,
-        static_cast<cudnnConvolutionBwdDataAlgo_t>(n.main_algo.algo), ws, wsb, &kZero, n.y_desc.d,
-        n.y));
+    conv_call(n, conv_pass::main, n.main_algo.algo, 0.0f, nullptr, ws, wsb);
     if (l.bias)
       bias_add(m_dt, n.y, m_params->small(n.params), m_n * n.out_positions, l.out_channels,
                m_compute);
     break;
-  case DLSIZE_CUDA_BATCH_NORM: {
-    const float* sb = m_params->small(n.params);
-    const std::size_t c = l.out_channels;
-    DLSIZE_CUDNN_CHECK(cudnnBatchNormalizationForwardTraining(
-        m_cudnn, m_bn_mode, &kOne, &kZero, n.x_desc.d, x, n.y_desc.d, n.y, n.bn_desc.d, sb, sb + c,
-        kBnMomentum, n.stats, n.stats + c, kEps, n.stats + 2 * c, n.stats + 3 * c));
+  case DLSIZE_CUDA_BATCH_NORM:
+    batch_norm_forward(i);
     break;
-  }
   case DLSIZE_CUDA_INSTANCE_NORM: {
     const float* sb = m_params->small(n.params);
     const std::size_t c = l.out_channels;
@@ -128,6 +223,12 @@ void trainer::forward(std::size_t i) {
 
 void trainer::backward(std::size_t i) {
   node& n = m_nodes[i];
+  if (n.fused_away || n.fused_into >= 0)
+    return;
+  if (n.fused_bn >= 0) {
+    batch_norm_backward(static_cast<std::size_t>(n.fused_bn));
+    return;
+  }
   const auto& l = n.l;
   const void* x = input_of(n);
   const std::size_t count = m_n * l.out_channels * n.out_positions;
@@ -135,46 +236,18 @@ void trainer::backward(std::size_t i) {
   const std::size_t wsb = m_workspace.bytes();
   float beta = 0;
   switch (l.op) {
-  case DLSIZE_CUDA_CONV: {
+  case DLSIZE_CUDA_CONV:
+  case DLSIZE_CUDA_CONV_TRANSPOSE:
     if (l.bias)
       channel_sum(m_dt, n.dy, m_params->small_grads(n.params), 1, m_n * n.out_positions,
                   l.out_channels, m_compute);
-    DLSIZE_CUDNN_CHECK(cudnnConvolutionBackwardFilter(
-        m_cudnn, &kOne, n.x_desc.d, x, n.y_desc.d, n.dy, n.conv_wgrad.d,
-        static_cast<cudnnConvolutionBwdFilterAlgo_t>(n.wgrad_algo.algo), ws, wsb, &kZero,
-        n.w_desc.d, m_params->weight_grads(n.params)));
+    conv_call(n, conv_pass::wgrad, n.wgrad_algo.algo, 0.0f, nullptr, ws, wsb);
     if (void* dx = grad_target(l.input, beta))
-      DLSIZE_CUDNN_CHECK(cudnnConvolutionBackwardData(
-          m_cudnn, &kOne, n.w_desc.d, m_params->weights(n.params), n.y_desc.d, n.dy, n.conv_dgrad.d,
-          static_cast<cudnnConvolutionBwdDataAlgo_t>(n.dgrad_algo.algo), ws, wsb, &beta, n.x_desc.d,
-          dx));
+      conv_call(n, conv_pass::dgrad, n.dgrad_algo.algo, beta, dx, ws, wsb);
     break;
-  }
-  case DLSIZE_CUDA_CONV_TRANSPOSE: {
-    if (l.bias)
-      channel_sum(m_dt, n.dy, m_params->small_grads(n.params), 1, m_n * n.out_positions,
-                  l.out_channels, m_compute);
-    DLSIZE_CUDNN_CHECK(cudnnConvolutionBackwardFilter(
-        m_cudnn, &kOne, n.y_desc.d, n.dy, n.x_desc.d, x, n.conv_wgrad.d,
-        static_cast<cudnnConvolutionBwdFilterAlgo_t>(n.wgrad_algo.algo), ws, wsb, &kZero,
-        n.w_desc.d, m_params->weight_grads(n.params)));
-    if (void* dx = grad_target(l.input, beta))
-      DLSIZE_CUDNN_CHECK(cudnnConvolutionForward(
-          m_cudnn, &kOne, n.y_desc.d, n.dy, n.w_desc.d, m_params->weights(n.params), n.conv_dgrad.d,
-          static_cast<cudnnConvolutionFwdAlgo_t>(n.dgrad_algo.algo), ws, wsb, &beta, n.x_desc.d,
-          dx));
+  case DLSIZE_CUDA_BATCH_NORM:
+    batch_norm_backward(i);
     break;
-  }
-  case DLSIZE_CUDA_BATCH_NORM: {
-    const std::size_t c = l.out_channels;
-    float* g = m_params->small_grads(n.params);
-    void* dx = grad_target(l.input, beta);
-    DLSIZE_CUDNN_CHECK(cudnnBatchNormalizationBackward(
-        m_cudnn, m_bn_mode, &kOne, &beta, &kOne, &kZero, n.x_desc.d, x, n.y_desc.d, n.dy,
-        n.x_desc.d, dx, n.bn_desc.d, m_params->small(n.params), g, g + c, kEps, n.stats + 2 * c,
-        n.stats + 3 * c));
-    break;
-  }
   case DLSIZE_CUDA_INSTANCE_NORM: {
     const std::size_t c = l.out_channels;
     float* g = m_params->small_grads(n.params);
@@ -202,9 +275,10 @@ void trainer::backward(std::size_t i) {
     fc(n, true);
     break;
   case DLSIZE_CUDA_ADD: {
-    if (void* da = grad_target(l.input, beta))
+    // An operand that shares this gradient's buffer (share_add_gradients) already holds it.
+    if (void* da = grad_target(l.input, beta); da && da != n.dy)
       accumulate(m_dt, n.dy, da, count, beta, m_compute);
-    if (void* db = grad_target(l.other, beta))
+    if (void* db = grad_target(l.other, beta); db && db != n.dy)
       accumulate(m_dt, n.dy, db, count, beta, m_compute);
     break;
   }
@@ -225,7 +299,16 @@ void trainer::fill_synthetic(std::uint32_t slot, std::uint64_t seed) {
   DLSIZE_CUDA_CHECK(cudaStreamSynchronize(m_compute));
 }
 
-void trainer::step(std::uint32_t slot, bool update, dlsize_cuda_step_result& out) {
+void trainer::step(std::uint32_t slot, bool update, bool time_ops, dlsize_cuda_step_result& out) {
+  // An event query elsewhere may have left cudaErrorNotReady as this thread's last error; the
+  // first launch check would throw it.
+  if (cudaPeekAtLastError() == cudaErrorNotReady)
+    cudaGetLastError();
+  if (time_ops && m_layer_ev.empty()) {
+    m_layer_ev.assign(4 * m_nodes.size(), nullptr);
+    for (auto& e : m_layer_ev)
+      DLSIZE_CUDA_CHECK(cudaEventCreate(&e));
+  }
   const auto view = m_input->begin_step(slot, m_compute);
   DLSIZE_CUDA_CHECK(cudaEventRecord(m_ev[0], m_compute));
   preprocess_args a;
@@ -234,6 +317,7 @@ void trainer::step(std::uint32_t slot, bool update, dlsize_cuda_step_result& out
   a.stride = m_input->stride();
   a.out = m_x0.get();
   a.labels = m_labels.as<std::int32_t>();
+  a.crops = m_crops.as<std::uint32_t>();
   a.n = m_n;
   a.c = static_cast<std::uint32_t>(m_input_channels);
   const std::size_t r = m_rank;
@@ -255,7 +339,7 @@ void trainer::step(std::uint32_t slot, bool update, dlsize_cuda_step_result& out
   int* overflow = reinterpret_cast<int*>(m_small.as<char>() + 64);
   DLSIZE_CUDA_CHECK(cudaMemsetAsync(m_small.get(), 0, m_small.bytes(), m_compute));
   for (std::size_t i = 0; i < m_nodes.size(); ++i)
-    forward(i);
+    run_layer(i, false, time_ops);
   const node& last = m_nodes.back();
   const std::size_t positions = m_n * last.out_positions;
   softmax_xent(m_dt, last.y, m_labels.as<std::int32_t>(), last.dy, loss_sum, positions, m_classes,
@@ -265,7 +349,7 @@ void trainer::step(std::uint32_t slot, bool update, dlsize_cuda_step_result& out
   m_written.assign(m_nodes.size(), false);
   m_written.back() = true;
   for (std::size_t i = m_nodes.size(); i-- > 0;) {
-    backward(i);
+    run_layer(i, true, time_ops);
     if (m_allreduce)
       m_allreduce->layer_done(static_cast<int>(i), m_compute);
   }
@@ -280,10 +364,17 @@ void trainer::step(std::uint32_t slot, bool update, dlsize_cuda_step_result& out
   DLSIZE_CUDA_CHECK(
       cudaMemcpyAsync(m_host_small.get(), m_small.get(), 128, cudaMemcpyDeviceToHost, m_compute));
   DLSIZE_CUDA_CHECK(cudaEventRecord(m_ev[4], m_compute));
-  if (m_allreduce)
-    m_allreduce->wait(m_ev[4]);
-  else
-    DLSIZE_CUDA_CHECK(cudaEventSynchronize(m_ev[4]));
+  try {
+    if (m_allreduce)
+      m_allreduce->wait(m_ev[4]);
+    else
+      DLSIZE_CUDA_CHECK(cudaEventSynchronize(m_ev[4]));
+  } catch (const cuda_failure& e) {
+    if (m_sync)
+      throw;
+    throw cuda_failure(e.code(),
+                       std::string(e.what()) + " (DLSIZE_CUDA_SYNC=1 names the layer that failed)");
+  }
 
   float loss = 0;
   int skipped = 0;
@@ -301,6 +392,15 @@ void trainer::step(std::uint32_t slot, bool update, dlsize_cuda_step_result& out
   out.busy_ms = static_cast<double>(ms[0]) + ms[1] + ms[2] + ms[3];
   out.loss_scale = m_loss_scale;
   out.skipped = skipped;
+  if (time_ops)
+    for (std::size_t i = 0; i < m_nodes.size(); ++i)
+      for (int k = 0; k < 4; k += 2) {
+        float layer_ms = 0;
+        DLSIZE_CUDA_CHECK(
+            cudaEventElapsedTime(&layer_ms, m_layer_ev[4 * i + k], m_layer_ev[4 * i + k + 1]));
+        const node& n = m_nodes[i];
+        out.op_ms[n.fused_bn >= 0 ? DLSIZE_CUDA_BATCH_NORM : n.l.op] += layer_ms;
+      }
   m_last_scale = m_loss_scale;
   if (!update)
     return;
