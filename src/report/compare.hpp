@@ -23,6 +23,9 @@ inline constexpr const char* kCompareSchema = "dlsize.compare/1";
 // every backend against the first in percent, and whether it exceeds the spread of both.
 nlohmann::json compare_reports(const std::vector<loaded_report>& reports);
 
+// The executive summary: per accelerator count, which backend wins on samples/s and by how
+// much (Welch's interval on log samples/s, "not enough runs" below 3), and what was left out.
+std::string compare_summary(const nlohmann::json& comparison);
 // The side-by-side table: a row per metric, a column per backend.
 text_table compare_table(const nlohmann::json& comparison);
 // The comparison as Markdown, and as one self-contained HTML page with bar charts.
