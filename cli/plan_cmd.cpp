@@ -11,6 +11,7 @@
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
 #include "core/units.hpp"
+#include "render/human_number.hpp"
 #include "report/report_io.hpp"
 
 namespace dlsize::cli {
@@ -26,8 +27,56 @@ struct plan_cli {
   std::string au_threshold;
   std::uint64_t batch_size = 0;
   std::string compute_time;
+  std::string cache = "direct";
+  std::string request_size = "1MiB";
+  std::string dataset_size;
+  double epochs = 0;
+  std::string nic_bandwidth;
+  std::string nic_efficiency = "0.8";
   std::string out;
 };
+
+std::string duration_text(double s) {
+  if (s < 120)
+    return fmt::format("{:.1f} s", s);
+  if (s < 7200)
+    return fmt::format("{:.1f} min", s / 60);
+  return fmt::format("{:.1f} h", s / 3600);
+}
+
+void print_extras(const nlohmann::json& plan, const analysis::plan_inputs& in) {
+  auto both = [](double v) { return units::format_rate_both(v); };
+  std::printf("  reads             %.3g x the samples' bytes (%s): %s per accelerator\n",
+              plan["read_amplification"].get<double>(),
+              plan["read_amplification_basis"].get<std::string>().c_str(),
+              both(plan["reads_bytes_per_s_per_accelerator"].get<double>()).c_str());
+  std::printf("  requests          %s IOPS (requests of up to %s), %s files/s\n",
+              render::human(plan["iops"].get<double>()).c_str(),
+              units::format_bytes_binary(in.request_size).c_str(),
+              render::human(plan["files_per_s"].get<double>()).c_str());
+  if (!plan["nic_limit_bytes_per_s"].is_null())
+    std::printf("  network           %s: %llu clients x %s x %.0f %% efficiency\n",
+                both(plan["nic_limit_bytes_per_s"].get<double>()).c_str(),
+                static_cast<unsigned long long>(in.clients), both(in.nic_bandwidth).c_str(),
+                100 * in.nic_efficiency);
+  if (plan.contains("expected_accelerator_utilization"))
+    std::printf("  expected AU       %s for %llu accelerators at %s\n",
+                render::au_text(plan["expected_accelerator_utilization"].get<double>()).c_str(),
+                static_cast<unsigned long long>(plan["accelerators"].get<std::uint64_t>()),
+                both(plan["deliverable_bytes_per_s"].get<double>()).c_str());
+  if (plan.contains("epoch")) {
+    const auto& e = plan["epoch"];
+    std::printf("  epoch             %s over %s at %s%s\n",
+                duration_text(e["epoch_s"].get<double>()).c_str(),
+                units::format_bytes_decimal(e["dataset_bytes"].get<double>()).c_str(),
+                both(e["bytes_per_s"].get<double>()).c_str(),
+                e["time_to_train_s"].is_null()
+                    ? ""
+                    : fmt::format("; {} epochs: {}", e["epochs"].get<double>(),
+                                  duration_text(e["time_to_train_s"].get<double>()))
+                          .c_str());
+  }
+}
 
 int run_plan(const plan_cli& o) {
   if (!o.out.empty())
@@ -53,6 +102,18 @@ int run_plan(const plan_cli& o) {
   if (o.clients < 1)
     throw usage_error("--clients: must be at least 1");
   in.clients = o.clients;
+  in.cache = io::parse_cache_mode(o.cache);
+  in.request_size = static_cast<std::uint32_t>(units::parse_size(o.request_size, "--request-size"));
+  if (in.request_size == 0)
+    throw usage_error("--request-size: must be above 0");
+  if (!o.dataset_size.empty())
+    in.dataset_bytes = static_cast<double>(units::parse_size(o.dataset_size, "--dataset-size"));
+  if (o.epochs < 0)
+    throw usage_error("--epochs: must be at least 0");
+  in.epochs = o.epochs;
+  if (!o.nic_bandwidth.empty())
+    in.nic_bandwidth = units::parse_rate(o.nic_bandwidth, "--nic-bandwidth");
+  in.nic_efficiency = units::parse_fraction(o.nic_efficiency, "--nic-efficiency");
   const nlohmann::json plan = analysis::make_plan(in);
 
   auto both = [](double v) { return units::format_rate_both(v); };
@@ -61,7 +122,8 @@ int run_plan(const plan_cli& o) {
               static_cast<unsigned long long>(in.accelerator.preset.batch_size),
               in.accelerator.preset.compute_time_s, in.accelerator.preset.source.c_str());
   std::printf(
-      "  per accelerator   %.1f samples/s of %.0f B: demand %s at AU 100 %%, %s at AU %.0f %%\n",
+      "  per accelerator   %.1f samples/s of %.0f B: demand %s of samples at AU 100 %%; reads %s "
+      "at AU %.0f %%\n",
       plan["samples_per_s_per_accelerator"].get<double>(), in.workload.sample_bytes_mean,
       both(plan["demand_bytes_per_s_per_accelerator"].get<double>()).c_str(),
       both(plan["bytes_per_s_per_accelerator_at_threshold"].get<double>()).c_str(),
@@ -69,11 +131,13 @@ int run_plan(const plan_cli& o) {
   std::printf("  %llu accelerators   need %s (AU %.0f %%); %s at AU 100 %%\n",
               static_cast<unsigned long long>(plan["accelerators"].get<std::uint64_t>()),
               both(plan["required_bytes_per_s"].get<double>()).c_str(), 100 * in.au_threshold,
-              both(plan["demand_bytes_per_s"].get<double>()).c_str());
+              both(plan["reads_bytes_per_s"].get<double>()).c_str());
   if (plan.contains("max_accelerators_at_threshold"))
     std::printf(
-        "  storage %s supports %llu accelerators at AU >= %.0f %%\n",
-        both(in.storage_bandwidth).c_str(),
+        "  %s supports %llu accelerators at AU >= %.0f %%\n",
+        fmt::format("{} {}", in.storage_bandwidth > 0 ? "storage" : "the network",
+                    both(plan["deliverable_bytes_per_s"].get<double>()))
+            .c_str(),
         static_cast<unsigned long long>(plan["max_accelerators_at_threshold"].get<std::uint64_t>()),
         100 * in.au_threshold);
   const auto& ds = plan["dataset"];
@@ -86,6 +150,7 @@ int run_plan(const plan_cli& o) {
                   : fmt::format(", 5 x the clients' RAM {}",
                                 units::format_bytes_binary(ds["min_bytes_for_ram"].get<double>()))
                         .c_str());
+  print_extras(plan, in);
   if (!o.out.empty()) {
     report::write_report(o.out, plan);
     std::printf("plan: %s\n", o.out.c_str());
@@ -115,6 +180,19 @@ void setup_plan(CLI::App& app, cli_context& ctx) {
   sub->add_option("--batch-size", o->batch_size, "Override the preset's batch size");
   sub->add_option("--compute-time", o->compute_time,
                   "Override the preset's compute time per batch, e.g. 224ms");
+  sub->add_option("--cache", o->cache,
+                  "Cache mode of the reads (direct, buffered, uncached): the read amplification")
+      ->capture_default_str();
+  sub->add_option("--request-size", o->request_size, "Bytes per read request, for IOPS")
+      ->capture_default_str();
+  sub->add_option("--dataset-size", o->dataset_size,
+                  "Dataset size, e.g. 2.8TB: the epoch time at the bandwidth and count");
+  sub->add_option("--epochs", o->epochs, "Epochs to train, with --dataset-size: time to train");
+  sub->add_option("--nic-bandwidth", o->nic_bandwidth,
+                  "Line rate of one client's NIC, e.g. 100Gb/s or 400GbE: caps the bandwidth");
+  sub->add_option("--nic-efficiency", o->nic_efficiency,
+                  "Share of the line rate reached in practice (0.8, or 80%)")
+      ->capture_default_str();
   sub->add_option("--out", o->out, "JSON file to write (dlsize.plan/1; must not exist)");
   sub->callback([o, &ctx] { ctx.exit_code = run_plan(*o); });
 }

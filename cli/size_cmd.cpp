@@ -23,7 +23,9 @@ struct size_cli {
   std::vector<double> growth = {1, 2, 4};
   double headroom = 1.2;
   std::string nic_bandwidth;
-  std::uint64_t nodes = 1;
+  std::string nic_efficiency = "0.8";
+  std::uint64_t clients = 1;
+  std::string client_ram;
   std::string front_end_bandwidth;
   std::string cache_model = "lru";
   std::string cache_bytes;
@@ -44,9 +46,10 @@ int run_size(const size_cli& o, const cli_context& ctx) {
   req.headroom = o.headroom;
   if (!o.nic_bandwidth.empty())
     req.nic_bandwidth = units::parse_rate(o.nic_bandwidth, "--nic-bandwidth");
-  if (o.nodes < 1)
-    throw usage_error("--nodes: must be at least 1");
-  req.nodes = o.nodes;
+  req.nic_efficiency = units::parse_fraction(o.nic_efficiency, "--nic-efficiency");
+  if (o.clients < 1)
+    throw usage_error("--clients: must be at least 1");
+  req.clients = o.clients;
   if (!o.front_end_bandwidth.empty())
     req.front_end_bandwidth = units::parse_rate(o.front_end_bandwidth, "--front-end-bandwidth");
   if (o.cache_model != "lru" && o.cache_model != "never-evict")
@@ -57,7 +60,12 @@ int run_size(const size_cli& o, const cli_context& ctx) {
   req.cache_model = o.cache_model == "lru" ? analysis::cache_model_kind::lru
                                            : analysis::cache_model_kind::never_evict;
   if (!o.cache_bytes.empty())
-    req.cache_bytes = static_cast<double>(units::parse_size(o.cache_bytes, "--cache-bytes"));
+    throw usage_error(fmt::format("--cache-bytes {}: renamed. valid: --client-ram SIZE (RAM per "
+                                  "client) with --clients N; the cache is their product",
+                                  o.cache_bytes));
+  if (!o.client_ram.empty())
+    req.cache_bytes = static_cast<double>(units::parse_size(o.client_ram, "--client-ram")) *
+                      static_cast<double>(o.clients);
 
   const auto inputs = analysis::load_reports(o.inputs);
   const nlohmann::json z =
@@ -65,6 +73,8 @@ int run_size(const size_cli& o, const cli_context& ctx) {
   report::write_report(json_path, z);
   write_file_atomic(md_path, render::sizing_markdown(z));
   write_file_atomic(html_path, render::sizing_html(z));
+  for (const auto& l : render::summary_lines(z))
+    std::printf("%s\n", l.c_str());
   for (const auto& s : z["series"]) {
     std::printf("%s\n", render::series_title(s).c_str());
     const auto& f = s["fit"];
@@ -111,15 +121,24 @@ void setup_size(CLI::App& app, cli_context& ctx) {
   sub->add_option("--headroom", o->headroom, "Factor over the upper prediction bound to provision")
       ->capture_default_str();
   sub->add_option("--nic-bandwidth", o->nic_bandwidth,
-                  "Network line rate per node, e.g. 25GB/s (caps projections with --nodes)");
-  sub->add_option("--nodes", o->nodes, "Client nodes of the target cluster")->capture_default_str();
+                  "Network line rate per client, e.g. 100Gb/s or 400GbE (caps projections: × "
+                  "--nic-efficiency × --clients)");
+  sub->add_option("--nic-efficiency", o->nic_efficiency,
+                  "Share of the line rate reached in practice (0.8, or 80%)")
+      ->capture_default_str();
+  sub->add_option("--clients,--nodes", o->clients,
+                  "Client nodes of the target cluster (--nodes: the old name)")
+      ->capture_default_str();
+  sub->add_option("--client-ram", o->client_ram,
+                  "RAM per client, e.g. 512GiB: the page cache in front of the storage is "
+                  "--client-ram × --clients (default: the reports' RAM for buffered runs, none "
+                  "for direct I/O)");
   sub->add_option("--front-end-bandwidth", o->front_end_bandwidth,
                   "The storage front end's limit, e.g. 40GB/s (caps projections)");
   sub->add_option("--cache-model", o->cache_model, "Cache model for grown data: lru or never-evict")
       ->capture_default_str();
-  sub->add_option("--cache-bytes", o->cache_bytes,
-                  "Cache in front of the storage, e.g. 512GiB (default: the clients' RAM for "
-                  "buffered runs, none for direct I/O)");
+  sub->add_option("--cache-bytes", o->cache_bytes, "Renamed: use --client-ram and --clients")
+      ->group("");
   sub->callback([o, &ctx] { ctx.exit_code = run_size(*o, ctx); });
 }
 

@@ -8,13 +8,16 @@
 #include <fmt/format.h>
 
 #include "analysis/stats.hpp"
+#include "analysis/welch.hpp"
 #include "core/error.hpp"
+#include "report/limit_verdict.hpp"
+#include "report/report_fields.hpp"
 #include "report/report_io.hpp"
 #include "report/run_identity.hpp"
 
 namespace dlsize::analysis {
 
-using namespace report; // the report envelope and identity
+using namespace report; // the report envelope, identity and fields
 namespace {
 
 // What a comparison lines up, where in a report it lives, and which direction is better.
@@ -46,13 +49,12 @@ void check_same_load(const loaded_report& first, const loaded_report& other,
                      nlohmann::json& warnings) {
   const auto& a = first.report;
   const auto& b = other.report;
-  if (workload_of(a) != workload_of(b) || accelerator_type_of(a) != accelerator_type_of(b) ||
-      accelerators_of(a) != accelerators_of(b))
+  if (workload_of(a) != workload_of(b) || accelerator_type_of(a) != accelerator_type_of(b))
     throw usage_error(
-        fmt::format("compare: {} runs {} on {} × {}, but {} runs {} on {} × {}: not the same load. "
-                    "valid: reports of one workload, accelerator type and count",
-                    other.file, workload_of(b), accelerators_of(b), accelerator_type_of(b),
-                    first.file, workload_of(a), accelerators_of(a), accelerator_type_of(a)));
+        fmt::format("compare: {} runs {} on {}, but {} runs {} on {}: not the same load. "
+                    "valid: reports of one workload and accelerator type (counts are lined up)",
+                    other.file, workload_of(b), accelerator_type_of(b), first.file, workload_of(a),
+                    accelerator_type_of(a)));
   if (dataset_shape(a) != dataset_shape(b))
     throw usage_error(
         fmt::format("compare: the dataset of {} has {}, that of {} has {}: not the same "
@@ -65,98 +67,28 @@ void check_same_load(const loaded_report& first, const loaded_report& other,
     warnings.push_back(
         fmt::format("datasets of the same shape but other contents (dataset_id {} in {}, {} in {})",
                     id(a), first.file, id(b), other.file));
-  for (const auto& w : setting_differences(a, first.file, b, other.file, backend_settings()))
-    warnings.push_back(w);
-  if (b.value("status", "") != "complete")
-    warnings.push_back(fmt::format("{} is {}", other.file, b.value("status", "?")));
+  std::set<std::string> may_differ = backend_settings();
+  may_differ.insert({"accelerators", "label"});
+  for (const auto& w : setting_differences(a, first.file, b, other.file, may_differ))
+    if (std::find(warnings.begin(), warnings.end(), w) == warnings.end())
+      warnings.push_back(w);
 }
 
-} // namespace
+bool is_latency(const metric& m) {
+  return std::string(m.name).rfind("latency_", 0) == 0;
+}
 
-nlohmann::json compare_reports(const std::vector<loaded_report>& reports) {
-  if (reports.size() < 2)
-    throw usage_error("compare: give at least two reports");
-  for (const auto& r : reports)
-    if (!is_bench_report(r.report))
-      throw usage_error(fmt::format(
-          "{}: not a dlsize bench report (schema {}). valid: reports written by dlsize bench --out",
-          r.file, kReportSchema));
-  const auto& first = reports.front();
-  nlohmann::json warnings = nlohmann::json::array();
-  for (std::size_t i = 1; i < reports.size(); ++i)
-    check_same_load(first, reports[i], warnings);
-  if (first.report.value("status", "") != "complete")
-    warnings.push_back(fmt::format("{} is {}", first.file, first.report.value("status", "?")));
+// Whether a run's reads went through --max-read-rate: its latencies are the token bucket's,
+// lower than the real storage's, not a property of any backend.
+bool capped(const loaded_report& r) {
+  return std::isfinite(report::number_at(r.report, "/io/max_read_rate"));
+}
 
-  // Backends in order of first appearance. Runs of one load spread differently over nodes and
-  // ranks (scale-up against scale-out) are told apart by their topology.
-  std::set<std::string> shapes;
-  for (const auto& r : reports)
-    shapes.insert(topology_label(r.report));
-  std::vector<std::string> order;
-  std::map<std::string, std::vector<const loaded_report*>> groups;
-  for (const auto& r : reports) {
-    const std::string b = backend_label(r.report) +
-                          (shapes.size() > 1 ? ", " + topology_label(r.report) : std::string());
-    if (!groups.count(b))
-      order.push_back(b);
-    groups[b].push_back(&r);
-  }
-  if (order.size() < 2)
-    warnings.push_back("every report has the same backend: this compares repeats of one run");
-  // Repeats take a new seed each (as MLPerf Storage asks); backends should see the same seeds.
-  auto seeds_of = [&](const std::string& b) {
-    std::vector<std::string> s;
-    for (const auto* r : groups[b])
-      s.push_back(text_of(r->report["config"].value("seed", nlohmann::json(nullptr))));
-    std::sort(s.begin(), s.end());
-    return s;
-  };
-  for (std::size_t i = 1; i < order.size(); ++i)
-    if (seeds_of(order[i]) != seeds_of(order[0]))
-      warnings.push_back(fmt::format(
-          "the runs of {} used seeds {}, those of {} seeds {}: the loads are not identical",
-          order[i], fmt::join(seeds_of(order[i]), ", "), order[0],
-          fmt::join(seeds_of(order[0]), ", ")));
+using metric_stats = std::map<std::string, std::pair<double, double>>; // median, spread
 
-  nlohmann::json backends = nlohmann::json::array();
-  std::vector<std::map<std::string, std::pair<double, double>>> stats; // metric -> (median, spread)
-  for (const auto& b : order) {
-    nlohmann::json files = nlohmann::json::array();
-    nlohmann::json values = nlohmann::json::object();
-    std::map<std::string, std::pair<double, double>> st;
-    int passes = 0;
-    for (const auto* r : groups[b]) {
-      files.push_back(r->file);
-      if (r->report["summary"].value("au_pass", false))
-        ++passes;
-    }
-    for (const auto& m : metrics()) {
-      std::vector<double> v;
-      for (const auto* r : groups[b])
-        if (r->report.contains(m.where) && r->report[m.where].is_number())
-          v.push_back(r->report[m.where].get<double>());
-      if (v.empty()) {
-        values[m.name] = nullptr;
-        continue;
-      }
-      const auto s = analysis::stats_of(v);
-      const double spread =
-          v.size() > 1 && s.median != 0 ? (s.max - s.min) / std::fabs(s.median) : std::nan("");
-      st[m.name] = {s.median, spread};
-      values[m.name] = {
-          {"median", s.median},
-          {"runs", v.size()},
-          {"spread", std::isnan(spread) ? nlohmann::json(nullptr) : nlohmann::json(spread)}};
-    }
-    backends.push_back({{"backend", b},
-                        {"reports", files},
-                        {"runs", groups[b].size()},
-                        {"au_passes", passes},
-                        {"metrics", values}});
-    stats.push_back(std::move(st));
-  }
-
+// Per metric, each backend's delta against the first, whether it exceeds both spreads, and
+// which way that is.
+nlohmann::json delta_rows(const std::vector<metric_stats>& stats) {
   nlohmann::json rows = nlohmann::json::array();
   for (const auto& m : metrics()) {
     nlohmann::json row = {
@@ -176,20 +108,189 @@ nlohmann::json compare_reports(const std::vector<loaded_report>& reports) {
       d["exceeds_spread"] = std::isnan(s0) || std::isnan(s1)
                                 ? nlohmann::json(nullptr)
                                 : nlohmann::json(std::fabs(delta) > std::max(s0, s1));
+      d["verdict"] = i == 0 || !d["exceeds_spread"].is_boolean() ? "not known"
+                     : !d["exceeds_spread"].get<bool>()          ? "within spread"
+                     : (delta > 0) == m.higher_is_better         ? "better"
+                                                                 : "worse";
       deltas.push_back(d);
     }
     row["against_first"] = deltas;
     rows.push_back(row);
   }
+  return rows;
+}
+
+// The runs of one accelerator count, backend by backend.
+nlohmann::json compare_count(const std::vector<const loaded_report*>& reports,
+                             nlohmann::json& warnings) {
+  // Backends in order of first appearance. Runs of one load spread differently over nodes and
+  // ranks (scale-up against scale-out) are told apart by their topology.
+  std::set<std::string> shapes;
+  for (const auto* r : reports)
+    shapes.insert(topology_label(r->report));
+  std::vector<std::string> order;
+  std::map<std::string, std::vector<const loaded_report*>> groups;
+  for (const auto* r : reports) {
+    const std::string b = report::backend_identity_of(r->report) +
+                          (shapes.size() > 1 ? ", " + topology_label(r->report) : std::string());
+    if (!groups.count(b))
+      order.push_back(b);
+    groups[b].push_back(r);
+  }
+  const auto count = accelerators_of(reports.front()->report);
+  // Repeats take a new seed each (as MLPerf Storage asks); backends should see the same seeds.
+  auto seeds_of = [&](const std::string& b) {
+    std::vector<std::string> s;
+    for (const auto* r : groups[b])
+      s.push_back(text_of(r->report["config"].value("seed", nlohmann::json(nullptr))));
+    std::sort(s.begin(), s.end());
+    return s;
+  };
+  for (std::size_t i = 1; i < order.size(); ++i)
+    if (seeds_of(order[i]) != seeds_of(order[0]))
+      warnings.push_back(fmt::format(
+          "at {} accelerators the runs of {} used seeds {}, those of {} seeds {}: the loads are "
+          "not identical",
+          count, order[i], fmt::join(seeds_of(order[i]), ", "), order[0],
+          fmt::join(seeds_of(order[0]), ", ")));
+
+  nlohmann::json backends = nlohmann::json::array();
+  std::vector<metric_stats> stats;
+  std::vector<std::vector<double>> samples_per_s;
+  for (const auto& b : order) {
+    nlohmann::json files = nlohmann::json::array();
+    nlohmann::json values = nlohmann::json::object();
+    metric_stats st;
+    int passes = 0;
+    bool synthetic = false;
+    std::map<std::string, int> limits;
+    for (const auto* r : groups[b]) {
+      files.push_back(r->file);
+      if (r->report["summary"].value("au_pass", false))
+        ++passes;
+      synthetic = synthetic || capped(*r);
+      ++limits[report::to_string(report::limit_of(r->report).kind)];
+    }
+    std::vector<double> sps;
+    for (const auto& m : metrics()) {
+      std::vector<double> v;
+      for (const auto* r : groups[b])
+        if (r->report.contains(m.where) && r->report[m.where].is_number())
+          v.push_back(r->report[m.where].get<double>());
+      if (std::string(m.name) == "samples_per_s")
+        sps = v;
+      if (v.empty()) {
+        values[m.name] = nullptr;
+        continue;
+      }
+      const auto s = analysis::stats_of(v);
+      const double spread =
+          v.size() > 1 && s.median != 0 ? (s.max - s.min) / std::fabs(s.median) : std::nan("");
+      st[m.name] = {s.median, spread};
+      values[m.name] = {
+          {"median", s.median},
+          {"runs", v.size()},
+          {"spread", std::isnan(spread) ? nlohmann::json(nullptr) : nlohmann::json(spread)},
+          {"synthetic", synthetic && is_latency(m)}};
+    }
+    backends.push_back({{"backend", b},
+                        {"reports", files},
+                        {"runs", groups[b].size()},
+                        {"au_passes", passes},
+                        {"synthetic_latency", synthetic},
+                        {"limited_by", limits},
+                        {"metrics", values}});
+    stats.push_back(std::move(st));
+    samples_per_s.push_back(std::move(sps));
+  }
+
+  const nlohmann::json rows = delta_rows(stats);
+  // The winner on samples/s against the first backend, with Welch's interval on the logs.
+  nlohmann::json against = nlohmann::json::array();
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    const auto r = analysis::welch_ratio(samples_per_s[0], samples_per_s[i]);
+    nlohmann::json j = {
+        {"backend", order[i]},
+        {"ratio", r ? nlohmann::json(r->ratio) : nlohmann::json(nullptr)},
+        {"ci95", r ? nlohmann::json({r->low, r->high}) : nlohmann::json(nullptr)},
+        {"text", analysis::ratio_text(r, samples_per_s[0].size(), samples_per_s[i].size())}};
+    against.push_back(j);
+  }
+  return {{"accelerators", count},
+          {"backends", backends},
+          {"metrics", rows},
+          {"samples_per_s_against_first", against}};
+}
+
+} // namespace
+
+nlohmann::json compare_reports(const std::vector<loaded_report>& reports) {
+  if (reports.size() < 2)
+    throw usage_error("compare: give at least two reports");
+  for (const auto& r : reports)
+    if (!is_bench_report(r.report))
+      throw usage_error(fmt::format(
+          "{}: not a dlsize bench report (schema {}). valid: reports written by dlsize bench --out",
+          r.file, kReportSchema));
+  // Incomplete runs are listed and left out: their medians would describe no backend.
+  nlohmann::json left_out = nlohmann::json::array();
+  std::vector<const loaded_report*> kept;
+  for (const auto& r : reports) {
+    if (r.report.value("status", "") == "complete") {
+      kept.push_back(&r);
+      continue;
+    }
+    left_out.push_back({{"file", r.file},
+                        {"reason", fmt::format("status {}: {}", r.report.value("status", "?"),
+                                               r.report.value("reason", ""))}});
+  }
+  if (kept.size() < 2)
+    throw usage_error(fmt::format("compare: {} complete reports of {}; at least two are needed "
+                                  "(incomplete reports are left out)",
+                                  kept.size(), reports.size()));
+  const auto& first = *kept.front();
+  nlohmann::json warnings = nlohmann::json::array();
+  for (const auto& l : left_out)
+    warnings.push_back(fmt::format("{} left out: {}", l["file"].get<std::string>(),
+                                   l["reason"].get<std::string>()));
+  for (std::size_t i = 1; i < kept.size(); ++i)
+    check_same_load(first, *kept[i], warnings);
+
+  // Equal accelerator counts are lined up; the headline is the largest count that the most
+  // backends share.
+  std::map<std::uint64_t, std::vector<const loaded_report*>> by_count;
+  for (const auto* r : kept)
+    by_count[accelerators_of(r->report)].push_back(r);
+  nlohmann::json sections = nlohmann::json::array();
+  std::size_t best = 0, most = 0;
+  for (const auto& [n, group] : by_count) {
+    sections.push_back(compare_count(group, warnings));
+    const std::size_t b = sections.back()["backends"].size();
+    if (b >= most) {
+      most = b;
+      best = sections.size() - 1;
+    }
+  }
+  const nlohmann::json& head = sections[best];
+  if (most < 2)
+    warnings.push_back("no accelerator count has two backends: this compares repeats of one run");
+  for (const auto& b : head["backends"])
+    if (b["synthetic_latency"].get<bool>())
+      warnings.push_back(fmt::format("{}: request latency is the --max-read-rate token bucket's, "
+                                     "lower than the storage's; it is no backend's property",
+                                     b["backend"].get<std::string>()));
   return {{"schema", kCompareSchema},
           {"created_at", utc_now()},
           {"tool", tool_json()},
           {"workload", workload_of(first.report)},
           {"accelerator", accelerator_type_of(first.report)},
-          {"accelerators", accelerators_of(first.report)},
+          {"accelerators", head["accelerators"]},
           {"dataset", dataset_shape(first.report)},
-          {"backends", backends},
-          {"metrics", rows},
+          {"backends", head["backends"]},
+          {"metrics", head["metrics"]},
+          {"samples_per_s_against_first", head["samples_per_s_against_first"]},
+          {"by_accelerators", sections},
+          {"left_out", left_out},
           {"warnings", warnings}};
 }
 

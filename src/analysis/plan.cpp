@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "analysis/read_amplification.hpp"
 #include "core/error.hpp"
 
 namespace dlsize::analysis {
@@ -18,8 +19,11 @@ nlohmann::json make_plan(const plan_inputs& in) {
   const double bytes = in.workload.sample_bytes_mean;
   const double batch = static_cast<double>(p.batch_size);
   const double samples_per_s = batch / p.compute_time_s;
+  const auto amp = analysis::amplification_of(bytes, in.workload.layout, in.cache);
   const double demand = samples_per_s * bytes;
-  const double needed_per_accel = demand * in.au_threshold;
+  // What the storage serves: the samples' bytes times the amplification of how they are read.
+  const double reads = demand * amp.factor;
+  const double needed_per_accel = reads * in.au_threshold;
 
   nlohmann::json out = {
       {"schema", kPlanSchema},
@@ -33,13 +37,25 @@ nlohmann::json make_plan(const plan_inputs& in) {
       {"au_threshold", in.au_threshold},
       {"samples_per_s_per_accelerator", samples_per_s},
       {"demand_bytes_per_s_per_accelerator", demand},
+      {"cache_mode", io::to_string(in.cache)},
+      {"read_amplification", amp.factor},
+      {"read_amplification_basis", amp.basis},
+      {"reads_bytes_per_s_per_accelerator", reads},
       {"bytes_per_s_per_accelerator_at_threshold", needed_per_accel},
   };
+  // The clients' network caps whatever the storage could give.
+  const double nic_cap = in.nic_bandwidth * in.nic_efficiency * static_cast<double>(in.clients);
+  out["nic_limit_bytes_per_s"] = nic_cap > 0 ? nlohmann::json(nic_cap) : nlohmann::json(nullptr);
+  double deliverable = in.storage_bandwidth;
+  if (nic_cap > 0)
+    deliverable = deliverable > 0 ? std::min(deliverable, nic_cap) : nic_cap;
   std::uint64_t n = in.accelerators;
-  if (in.storage_bandwidth > 0) {
-    const auto most = static_cast<std::uint64_t>(
-        std::floor(in.storage_bandwidth / needed_per_accel * (1 + 1e-12)));
-    out["storage_bandwidth_bytes_per_s"] = in.storage_bandwidth;
+  if (deliverable > 0) {
+    const auto most =
+        static_cast<std::uint64_t>(std::floor(deliverable / needed_per_accel * (1 + 1e-12)));
+    out["storage_bandwidth_bytes_per_s"] =
+        in.storage_bandwidth > 0 ? nlohmann::json(in.storage_bandwidth) : nlohmann::json(nullptr);
+    out["deliverable_bytes_per_s"] = deliverable;
     out["max_accelerators_at_threshold"] = most;
     if (n == 0)
       n = std::max<std::uint64_t>(1, most);
@@ -50,8 +66,27 @@ nlohmann::json make_plan(const plan_inputs& in) {
   out["accelerators"] = n;
   out["required_bytes_per_s"] = nn * needed_per_accel;
   out["demand_bytes_per_s"] = nn * demand;
-  if (in.storage_bandwidth > 0)
-    out["expected_accelerator_utilization"] = std::min(1.0, in.storage_bandwidth / (nn * demand));
+  out["reads_bytes_per_s"] = nn * reads;
+  // Requests: each sample's amplified range in requests of at most request_size.
+  const double per_sample = std::ceil(bytes * amp.factor / static_cast<double>(in.request_size));
+  const double samples_per_file = static_cast<double>(
+      in.workload.layout == config::file_layout::files ? 1 : in.workload.records_per_file);
+  out["iops"] = nn * samples_per_s * per_sample;
+  out["files_per_s"] = nn * samples_per_s / samples_per_file;
+  const double rate = deliverable > 0 ? std::min(deliverable, nn * reads) : nn * reads;
+  if (deliverable > 0)
+    out["expected_accelerator_utilization"] = std::min(1.0, deliverable / (nn * reads));
+  if (in.dataset_bytes > 0) {
+    // An epoch reads the dataset once (amplified), at what the storage delivers to n
+    // accelerators or what they consume, the lower.
+    const double epoch_s = in.dataset_bytes * amp.factor / rate;
+    out["epoch"] = {{"dataset_bytes", in.dataset_bytes},
+                    {"bytes_per_s", rate},
+                    {"epoch_s", epoch_s},
+                    {"epochs", in.epochs > 0 ? nlohmann::json(in.epochs) : nlohmann::json(nullptr)},
+                    {"time_to_train_s", in.epochs > 0 ? nlohmann::json(in.epochs * epoch_s)
+                                                      : nlohmann::json(nullptr)}};
+  }
   // A valid run: 500 steps per epoch over all accelerators, and 5 × the clients' RAM.
   const double by_steps = static_cast<double>(kMinStepsPerEpoch) * nn * batch * bytes;
   nlohmann::json ds = {

@@ -4,12 +4,16 @@
 // accelerators need to reach the AU threshold (AU = rate / demand when storage limits, so
 // N · demand · threshold), the most accelerators a bandwidth supports at the threshold, and the
 // dataset a valid run needs (MLPerf Storage: ≥ 5 × the clients' RAM and ≥ 500 steps per epoch).
+// Bytes the storage serves include the read amplification of the cache mode and layout
+// (analysis/read_amplification); the clients' NICs (line rate × efficiency × clients) cap
+// what any storage can deliver; with a dataset size, the epoch time and time to train.
 #include <cstdint>
 
 #include <nlohmann/json.hpp>
 
 #include "config/accelerator_spec.hpp"
 #include "config/workload.hpp"
+#include "io/engine.hpp"
 
 namespace dlsize::analysis {
 
@@ -25,6 +29,12 @@ struct plan_inputs {
   std::uint64_t accelerators = 0; // 0: not given
   std::uint64_t client_ram = 0;   // bytes per client; 0: not given
   std::uint64_t clients = 1;
+  io::cache_mode cache = io::cache_mode::direct; // for the read amplification
+  std::uint32_t request_size = 1u << 20;         // bytes per request, for IOPS
+  double dataset_bytes = 0;                      // for epoch time; 0: not given
+  double epochs = 0;                             // for the time to train; 0: not given
+  double nic_bandwidth = 0;                      // line rate per client, bytes/s; 0: none
+  double nic_efficiency = 0.8;                   // share of the line rate reached in practice
 };
 
 // The plan as JSON ("schema": "dlsize.plan/1"). Throws usage_error for a zero compute time

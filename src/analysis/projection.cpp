@@ -75,7 +75,7 @@ std::vector<projection> project(const scaling_analysis& a, const projection_opti
       p.hit_ratio = projected_hit_ratio(o, g, &p.hit_ratio_source);
       if (a.demand_line) {
         p.reads = a.demand_line->predict(n);
-        const double half = a.demand_line->prediction_half_width(n);
+        const double half = a.requirement_half_width(n);
         if (std::isfinite(half)) {
           p.reads_low = std::max(0.0, p.reads - half);
           p.reads_high = p.reads + half;
@@ -128,7 +128,7 @@ std::vector<projection> project(const scaling_analysis& a, const projection_opti
         p.warnings.push_back(
             fmt::format("past the knee at {:.3g} accelerators: this backend saturates near {}; the "
                         "requirement comes from {}",
-                        a.knee.hinge.breakpoint, rate(*ceiling), a.demand_basis));
+                        a.knee.hinge.breakpoint, ceiling ? rate(*ceiling) : "?", a.demand_basis));
       if (!a.demand_line)
         p.warnings.push_back(fmt::format("no fit below the knee: the requirement is {} × the "
                                          "demand of one accelerator ({})",

@@ -1,5 +1,7 @@
 #include "analysis/scaling_model.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <map>
 
 #include <fmt/format.h>
@@ -55,7 +57,120 @@ std::optional<linear_fit> line_of(const std::vector<const run_point*>& runs) {
   return fit_line(x, y);
 }
 
+// Pooled coefficient of variation of the repeats at each count, and a warning for every count
+// whose repeats spread beyond kClusterSpread (two clusters, not noise).
+double repeat_cv_of(const std::vector<run_point>& runs, std::vector<std::string>& warnings) {
+  std::map<double, std::vector<const run_point*>> by_count;
+  for (const auto& r : runs)
+    by_count[r.accelerators].push_back(&r);
+  double ss = 0, df = 0;
+  for (const auto& [n, group] : by_count) {
+    if (group.size() < 2)
+      continue;
+    std::vector<double> v;
+    for (const auto* r : group)
+      v.push_back(r->read_bytes_per_s);
+    double mean = 0;
+    for (double y : v)
+      mean += y / static_cast<double>(v.size());
+    if (!(mean > 0))
+      continue;
+    for (double y : v)
+      ss += (y / mean - 1) * (y / mean - 1);
+    df += static_cast<double>(v.size() - 1);
+    const auto st = stats_of(v);
+    const double spread = (st.max - st.min) / st.median;
+    if (spread > kClusterSpread) {
+      std::vector<std::string> files;
+      for (const auto* r : group)
+        files.push_back(fmt::format("{} ({:.1f} MB/s)", r->file, r->read_bytes_per_s / 1e6));
+      warnings.push_back(fmt::format(
+          "the repeats at {} accelerators spread {:.1f} % (beyond {:.0f} %): two clusters, not "
+          "noise; a backend or setting changed between them? {}",
+          n, 100 * spread, 100 * kClusterSpread, fmt::join(files, ", ")));
+    }
+  }
+  return df > 0 ? std::sqrt(ss / df) : 0.0;
+}
+
+// Relative root-mean-square of the count medians' distance from the line: the model's error.
+double model_cv_of(const linear_fit& line, const std::vector<double>& x,
+                   const std::vector<double>& y) {
+  std::map<double, std::vector<double>> by_count;
+  for (std::size_t i = 0; i < x.size(); ++i)
+    by_count[x[i]].push_back(y[i]);
+  double ss = 0;
+  for (const auto& [n, v] : by_count) {
+    const double fitted = line.predict(n);
+    if (fitted > 0)
+      ss += std::pow(median(v) / fitted - 1, 2);
+  }
+  return std::max(kModelErrorFloor, std::sqrt(ss / static_cast<double>(by_count.size())));
+}
+
+// A statistically chosen knee counts only when it matters: the second slope at most
+// kPracticalKneeSlopeRatio of the first, or a count past it failing AU.
+void keep_practical_knee(scaling_analysis& a) {
+  if (!a.knee.chosen)
+    return;
+  const auto& h = a.knee.hinge;
+  bool fails_beyond = false;
+  for (const auto& row : a.counts)
+    if (row.accelerators > h.breakpoint && row.accelerator_utilization.median < a.au_threshold)
+      fails_beyond = true;
+  if (h.slope_after <= kPracticalKneeSlopeRatio * h.slope_before || fails_beyond)
+    return;
+  a.knee.chosen = false;
+  a.knee.reason = fmt::format(
+      "no knee in practice: the hinge fits better (F = {:.4g}, p = {:.3g}) but its second slope "
+      "is {:.0f} % of the first (a knee needs at most {:.0f} %, or AU failing beyond it)",
+      a.knee.f, a.knee.p_value, 100 * h.slope_after / h.slope_before,
+      100 * kPracticalKneeSlopeRatio);
+}
+
+// The ceiling: the highest median bandwidth of a count's storage-limited runs, or of the runs
+// past the knee; never below the best measured median.
+void find_ceiling(scaling_analysis& a, const std::vector<run_point>& runs) {
+  std::map<double, std::vector<double>> limited;
+  std::vector<double> past;
+  for (const auto& r : runs) {
+    if (r.limit == report::limit_kind::storage)
+      limited[r.accelerators].push_back(r.read_bytes_per_s);
+    if (a.knee.chosen && r.accelerators > a.knee.hinge.breakpoint &&
+        r.limit != report::limit_kind::client_cpu)
+      past.push_back(r.read_bytes_per_s);
+  }
+  std::optional<double> c;
+  for (const auto& [n, v] : limited)
+    c = std::max(c.value_or(0.0), median(v));
+  if (c)
+    a.ceiling_source = fmt::format("the highest median of the storage-limited runs ({} runs)",
+                                   a.storage_limited_runs);
+  if (!past.empty() && median(past) > c.value_or(0.0)) {
+    c = median(past);
+    a.ceiling_source = "the median bandwidth of the runs past the knee";
+  }
+  if (c && *c < a.best_bytes_per_s) {
+    c = a.best_bytes_per_s;
+    a.ceiling_source += "; raised to the best measured median (a ceiling is never below it)";
+  }
+  a.ceiling = c;
+}
+
 } // namespace
+
+double scaling_analysis::requirement_half_width(double x) const {
+  if (!demand_line || demand_line->n < 3)
+    return std::nan("");
+  const linear_fit& f = *demand_line;
+  const double d = x - f.mean_x;
+  const double s2 = f.residual_stdev * f.residual_stdev;
+  const double level = std::max(0.0, f.predict(x));
+  const double line_var = s2 * (1.0 / static_cast<double>(f.n) + d * d / f.sxx);
+  const double noise_var = std::max(s2, std::pow(repeat_cv * level, 2));
+  const double model_var = std::pow(model_cv * level, 2);
+  return f.t975 * std::sqrt(line_var + noise_var + model_var);
+}
 
 scaling_analysis analyse_scaling(const std::vector<run_point>& runs, double au_threshold,
                                  double alpha) {
@@ -67,18 +182,37 @@ scaling_analysis analyse_scaling(const std::vector<run_point>& runs, double au_t
   for (const auto& row : a.counts)
     a.best_bytes_per_s = std::max(a.best_bytes_per_s, row.read_bytes_per_s.median);
 
-  std::vector<const run_point*> all;
-  std::vector<double> x, y;
+  std::vector<const run_point*> all, backend;
+  std::vector<double> x, y, xr, yr;
+  std::vector<std::string> client_files;
   for (const auto& r : runs) {
     all.push_back(&r);
+    if (r.limit == report::limit_kind::storage)
+      ++a.storage_limited_runs;
+    if (r.limit == report::limit_kind::client_cpu) {
+      ++a.client_limited_runs;
+      client_files.push_back(r.file);
+      continue;
+    }
+    backend.push_back(&r);
     x.push_back(r.accelerators);
     y.push_back(r.read_bytes_per_s);
+    if (std::isfinite(r.accelerator_utilization) && r.accelerator_utilization > 0) {
+      xr.push_back(r.accelerators);
+      yr.push_back(r.read_bytes_per_s / r.accelerator_utilization);
+    }
   }
   a.line = line_of(all);
   if (!a.line)
     a.warnings.push_back(
         fmt::format("every run has {} accelerators: no fit; sweep two or more counts",
                     a.counts.front().accelerators));
+  if (!client_files.empty())
+    a.warnings.push_back(fmt::format(
+        "{} runs were limited by the client's CPU, not the storage: left out of the requirement "
+        "and never read as the backend's ceiling; add --readers or spread the accelerators over "
+        "more clients: {}",
+        client_files.size(), fmt::join(client_files, ", ")));
   a.knee = test_knee(x, y, alpha);
 
   bool passing = true;
@@ -91,27 +225,24 @@ scaling_analysis analyse_scaling(const std::vector<run_point>& runs, double au_t
     if (passing)
       a.most_passing = row.accelerators;
   }
+  keep_practical_knee(a);
+  find_ceiling(a, runs);
 
-  if (a.knee.chosen) {
-    std::vector<double> past;
-    std::vector<const run_point*> below;
-    for (const auto& r : runs) {
-      if (r.accelerators > a.knee.hinge.breakpoint)
-        past.push_back(r.read_bytes_per_s);
-      else
-        below.push_back(&r);
-    }
-    a.ceiling = median(past);
-    a.demand_line = line_of(below);
+  std::vector<double> u = xr;
+  std::sort(u.begin(), u.end());
+  if (std::unique(u.begin(), u.end()) - u.begin() >= 2) {
+    a.demand_line = fit_line(xr, yr);
     a.demand_basis =
-        fmt::format("the runs at or below the knee ({:.3g} accelerators)", a.knee.hinge.breakpoint);
-    if (!a.demand_line)
-      a.warnings.push_back("fewer than two accelerator counts below the knee: the requirement of "
-                           "larger counts comes from the measured demand per accelerator");
+        fmt::format("bytes read ÷ AU of every run not limited by the client ({} runs)", xr.size());
+    a.model_cv = model_cv_of(*a.demand_line, xr, yr);
   } else {
-    a.demand_line = a.line;
-    a.demand_basis = "every run (no knee)";
+    a.warnings.push_back("fewer than two accelerator counts of runs not limited by the client: "
+                         "the requirement comes from the measured demand per accelerator");
   }
+  std::vector<run_point> kept;
+  for (const auto* r : backend)
+    kept.push_back(*r);
+  a.repeat_cv = repeat_cv_of(kept, a.warnings);
   if (a.demand_line && a.demand_line->n < 3)
     a.warnings.push_back("fewer than three runs in the requirement's fit: no intervals; repeat "
                          "the runs (a sweep's repeats) to get them");

@@ -10,6 +10,7 @@
 #include "analysis/knee.hpp"
 #include "analysis/linear_fit.hpp"
 #include "analysis/stats.hpp"
+#include "report/limit_verdict.hpp"
 
 namespace dlsize::analysis {
 
@@ -23,7 +24,20 @@ struct run_point {
   double accelerator_utilization = std::nan(""); // NaN when the run has none
   bool au_pass = false;
   double hit_ratio = std::nan(""); // measured share of reads a cache served; NaN: not known
+  // What held AU below 1 (analysis/limit_verdict): client-limited runs stay out of the
+  // requirement, storage-limited runs make the capability.
+  report::limit_kind limit = report::limit_kind::unknown;
 };
+
+// A knee matters in practice only when the second slope is at most this share of the first,
+// or AU fails beyond it (a 211 → 202 MB/s bend on tmpfs was significant and meaningless).
+inline constexpr double kPracticalKneeSlopeRatio = 0.8;
+// Repeats of one count whose spread ((max − min) ÷ median) exceeds MLPerf Storage's 5 % are two
+// clusters, not noise.
+inline constexpr double kClusterSpread = 0.05;
+// The model's own error in a prediction, as a share of the prediction, at least: the straight
+// line missed a measured run by a 0.1 % curvature (docs/performance.md); five times that.
+inline constexpr double kModelErrorFloor = 0.005;
 
 // The runs of one accelerator count.
 struct count_row {
@@ -44,12 +58,25 @@ struct scaling_analysis {
   std::optional<double> au_knee;      // smallest count whose median AU is below the threshold
   std::optional<double> most_passing; // largest count up to which every median AU passes
   double best_bytes_per_s = 0;        // highest median bandwidth measured
-  std::optional<double> ceiling;      // median bandwidth of the runs past the knee
-  // The requirement's line: the runs below the knee (all runs without one). None with fewer
-  // than two distinct counts there.
+  // What the backend delivers: the highest median bandwidth of its storage-limited runs, or
+  // of the runs past a knee, never below the best measured. None when storage never limited.
+  std::optional<double> ceiling;
+  std::string ceiling_source;
+  std::size_t storage_limited_runs = 0, client_limited_runs = 0;
+  // The requirement's line: bytes read ÷ AU (the reads at AU 1) against the count, over every
+  // run the client did not limit. None with fewer than two distinct counts there.
   std::optional<linear_fit> demand_line;
   std::string demand_basis;
+  // Run-to-run variation of repeats (pooled coefficient of variation) and the model's error
+  // (relative lack of fit of the count medians, at least kModelErrorFloor): both widen the
+  // requirement's prediction interval.
+  double repeat_cv = 0, model_cv = kModelErrorFloor;
   std::vector<std::string> warnings;
+
+  // Half-width of the 95 % prediction interval of the requirement at x: the line's own
+  // uncertainty, a new run's noise (the fit's residuals or the repeats' variation, the larger)
+  // and the model's error. NaN without a line of three runs or more.
+  double requirement_half_width(double x) const;
 
   double smallest() const { return counts.empty() ? 0 : counts.front().accelerators; }
   double largest() const { return counts.empty() ? 0 : counts.back().accelerators; }

@@ -12,18 +12,17 @@
 #include "analysis/stats.hpp"
 #include "core/error.hpp"
 #include "core/units.hpp"
+#include "report/limit_verdict.hpp"
+#include "report/report_fields.hpp"
 #include "report/report_io.hpp"
 #include "report/run_identity.hpp"
 
 namespace dlsize::analysis {
 
-using namespace report; // the report envelope and identity
+using namespace report; // the report envelope, identity and fields
 namespace {
 
-double number_at(const nlohmann::json& r, const char* pointer) {
-  const nlohmann::json::json_pointer p(pointer);
-  return r.contains(p) && r[p].is_number() ? r[p].get<double>() : std::nan("");
-}
+using report::number_at;
 
 // The reports of one series, in input order.
 struct series {
@@ -61,6 +60,7 @@ nlohmann::json analyse(const series& s, const sizing_request& req,
     p.accelerator_utilization = number_at(r, "/summary/accelerator_utilization");
     p.au_pass = r["summary"].value("au_pass", false);
     p.hit_ratio = number_at(r, "/storage/hit_ratio");
+    p.limit = report::limit_of(r).kind;
     runs.push_back(p);
     thresholds.push_back(number_at(r, "/summary/au_threshold"));
     demands.push_back(number_at(r, "/summary/demand_bytes_per_s_per_accelerator"));
@@ -91,9 +91,10 @@ nlohmann::json analyse(const series& s, const sizing_request& req,
   std::vector<std::string> limits;
   double limit = 0;
   if (req.nic_bandwidth > 0) {
-    limit = req.nic_bandwidth * static_cast<double>(req.nodes);
-    limits.push_back(
-        fmt::format("NIC {} × {} nodes", units::format_rate_both(req.nic_bandwidth), req.nodes));
+    limit = req.nic_bandwidth * req.nic_efficiency * static_cast<double>(req.clients);
+    limits.push_back(fmt::format("NIC {} × {:.0f} % × {} clients",
+                                 units::format_rate_both(req.nic_bandwidth),
+                                 100 * req.nic_efficiency, req.clients));
   }
   if (req.front_end_bandwidth > 0) {
     limit = limit > 0 ? std::min(limit, req.front_end_bandwidth) : req.front_end_bandwidth;
@@ -111,7 +112,7 @@ nlohmann::json analyse(const series& s, const sizing_request& req,
   const double clients = std::isfinite(analysis::median(nodes)) ? analysis::median(nodes) : 1;
   if (req.cache_bytes >= 0) {
     po.cache_bytes = req.cache_bytes;
-    cache_source = "--cache-bytes";
+    cache_source = "--client-ram × --clients";
   } else if (s.cache_mode == "buffered" && std::isfinite(client_ram)) {
     po.cache_bytes = client_ram * clients;
     cache_source = fmt::format("the page cache: the clients' RAM in the reports ({} × {})",
@@ -134,6 +135,7 @@ nlohmann::json analyse(const series& s, const sizing_request& req,
         {"accelerator_utilization", number_or_null(p.accelerator_utilization)},
         {"au_pass", p.au_pass},
         {"hit_ratio", number_or_null(p.hit_ratio)},
+        {"limited_by", report::to_string(p.limit)},
         {"seed", s.reports[i]
                      ->report.value("config", nlohmann::json::object())
                      .value("seed", nlohmann::json(nullptr))},
@@ -151,8 +153,12 @@ nlohmann::json analyse(const series& s, const sizing_request& req,
   for (const auto& p : projections)
     proj.push_back(projection_json(p));
   std::optional<std::uint64_t> modelled;
-  if (a.ceiling) // the ceiling is in reads: no cache to take off
+  if (a.ceiling) { // the ceiling is in reads: no cache to take off
     modelled = analysis::max_accelerators_at_threshold(a, *a.ceiling, 0, demand);
+    // A count that passed is carried, whatever the model says.
+    if (a.most_passing)
+      modelled = std::max(*modelled, static_cast<std::uint64_t>(*a.most_passing));
+  }
   reproduce.push_back(command_text(first.report.value("command_line", nlohmann::json::array())));
 
   return {
@@ -178,16 +184,20 @@ nlohmann::json analyse(const series& s, const sizing_request& req,
       {"ceiling",
        {{"bytes_per_s", a.ceiling ? nlohmann::json(*a.ceiling) : nlohmann::json(nullptr)},
         {"best_measured_bytes_per_s", a.best_bytes_per_s},
-        {"source", a.ceiling ? "the median bandwidth of the runs past the knee"
-                             : "no knee: the backend was not saturated; it delivers at least "
-                               "the best measured bandwidth"}}},
+        {"source", a.ceiling ? a.ceiling_source
+                             : "storage never limited AU: the backend was not saturated; it "
+                               "delivers at least the best measured bandwidth"},
+        {"storage_limited_runs", a.storage_limited_runs},
+        {"client_limited_runs", a.client_limited_runs}}},
       {"max_accelerators_at_threshold",
        {{"measured", a.most_passing ? nlohmann::json(*a.most_passing) : nlohmann::json(nullptr)},
         {"measured_is_lower_bound", !a.au_knee},
         {"modelled", modelled ? nlohmann::json(*modelled) : nlohmann::json(nullptr)}}},
       {"requirement",
        {{"basis", a.demand_line ? a.demand_basis : "the demand of one accelerator × the count"},
-        {"fit", a.demand_line ? fit_json(*a.demand_line) : nlohmann::json(nullptr)}}},
+        {"fit", a.demand_line ? fit_json(*a.demand_line) : nlohmann::json(nullptr)},
+        {"repeat_cv", a.repeat_cv},
+        {"model_error_cv", a.model_cv}}},
       {"cache",
        {{"cache_mode", s.cache_mode},
         {"measured_hit_ratio", number_or_null(measured_hit)},
@@ -228,7 +238,7 @@ nlohmann::json make_sizing(const report_inputs& in, const sizing_request& req,
     series s;
     s.workload = workload_of(r);
     s.accelerator = accelerator_type_of(r);
-    s.backend = backend_label(r);
+    s.backend = report::backend_identity_of(r);
     s.cache_mode = r.value("io", nlohmann::json::object()).value("cache_mode", "direct");
     s.dataset_bytes = r.value("dataset", nlohmann::json::object()).value("bytes", 0.0);
     const std::string key = fmt::format("{}|{}|{}|{}|{}", s.workload, s.accelerator, s.backend,
@@ -279,7 +289,8 @@ nlohmann::json make_sizing(const report_inputs& in, const sizing_request& req,
           {"headroom", req.headroom},
           {"nic_bandwidth_bytes_per_s",
            req.nic_bandwidth > 0 ? nlohmann::json(req.nic_bandwidth) : nlohmann::json(nullptr)},
-          {"nodes", req.nodes},
+          {"nic_efficiency", req.nic_efficiency},
+          {"clients", req.clients},
           {"front_end_bandwidth_bytes_per_s", req.front_end_bandwidth > 0
                                                   ? nlohmann::json(req.front_end_bandwidth)
                                                   : nlohmann::json(nullptr)},

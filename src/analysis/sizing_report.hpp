@@ -20,11 +20,12 @@ struct sizing_request {
   std::vector<double> targets = {64, 128, 256};
   std::vector<double> growth = {1, 2, 4};
   double headroom = 1.2;
-  double nic_bandwidth = 0;       // bytes/s per node; 0: not given
-  std::uint64_t nodes = 1;        // nodes of the target cluster (with nic_bandwidth)
+  double nic_bandwidth = 0;       // line rate per client, bytes/s; 0: not given
+  double nic_efficiency = 0.8;    // share of the line rate reached in practice
+  std::uint64_t clients = 1;      // clients of the target cluster (with nic_bandwidth)
   double front_end_bandwidth = 0; // the storage front end's limit; 0: not given
   analysis::cache_model_kind cache_model = analysis::cache_model_kind::lru;
-  double cache_bytes = -1; // cache in front of the storage; < 0: from the reports
+  double cache_bytes = -1; // --client-ram × --clients; < 0: from the reports
   double alpha = analysis::kKneeAlpha;
 };
 

@@ -97,21 +97,62 @@ std::uint64_t parse_size(std::string_view text, std::string_view option, std::ui
   bad_size(text, option);
 }
 
+namespace {
+
+// Decimal prefixes of bit rates (network figures are always decimal): "25Gb/s" is 25e9 bits/s.
+double bit_prefix(std::string_view p) {
+  if (p.empty())
+    return 1;
+  if (p == "k" || p == "K")
+    return 1e3;
+  if (p == "M")
+    return 1e6;
+  if (p == "G")
+    return 1e9;
+  if (p == "T")
+    return 1e12;
+  return 0;
+}
+
+// A bit rate's unit after its number: PREFIX then "b/s", "bit/s", "bps" or "bE" (the "GbE" of a
+// NIC's line rate); bytes per second, or 0 when rest is no bit unit.
+double bit_rate_factor(std::string_view rest) {
+  for (std::string_view unit : {"bit/s", "b/s", "bps", "bE"})
+    if (rest.size() > unit.size() && rest.substr(rest.size() - unit.size()) == unit)
+      return bit_prefix(rest.substr(0, rest.size() - unit.size())) / 8;
+    else if (rest == unit)
+      return 1.0 / 8;
+  return 0;
+}
+
+} // namespace
+
 double parse_rate(std::string_view text, std::string_view option) {
   std::string_view s = trim(text);
-  if (s.size() >= 2 && s.substr(s.size() - 2) == "/s")
-    s.remove_suffix(2);
   double value = 0;
   std::string_view rest;
   if (split_number(s, value, rest) && value > 0) {
-    for (const auto& suf : kSuffixes) {
-      if (rest == suf.text)
+    if (const double bits = bit_rate_factor(rest); bits > 0)
+      return value * bits;
+    std::string_view unit = rest;
+    if (unit.size() >= 2 && unit.substr(unit.size() - 2) == "/s")
+      unit.remove_suffix(2);
+    // Bytes need their B: a bare "25G" has been read as 25 GiB/s where a NIC's 25 Gb/s was meant.
+    const bool bare_prefix = !unit.empty() && unit.back() != 'B';
+    if (bare_prefix && bit_prefix(unit.substr(0, 1)) > 0)
+      throw usage_error(fmt::format(
+          "invalid rate for {}: '{}' has no unit. valid: bytes such as '{}{}B/s' (decimal), "
+          "'{}{}iB/s' (binary), or bits such as '{}{}b/s', '{}{}bit/s' or '{}{}bE'",
+          option, text, value, unit.substr(0, 1), value, unit.substr(0, 1), value,
+          unit.substr(0, 1), value, unit.substr(0, 1), value, unit.substr(0, 1)));
+    for (const auto& suf : kSuffixes)
+      if (unit == suf.text && (suf.text.empty() || suf.text.back() == 'B'))
         return value * suf.factor;
-    }
   }
   throw usage_error(
-      fmt::format("invalid rate for {}: '{}'. valid: a positive size per second such as '300MB/s', "
-                  "'1.5GiB/s' or '250M'",
+      fmt::format("invalid rate for {}: '{}'. valid: a positive rate in bytes such as '300MB/s' "
+                  "or '1.5GiB/s' (B, kB, MB, GB, TB, KiB, MiB, GiB, TiB), or in bits such as "
+                  "'25Gb/s', '25Gbit/s' or '400GbE' (decimal, 8 bits a byte)",
                   option, text));
 }
 
@@ -140,10 +181,17 @@ double parse_fraction(std::string_view text, std::string_view option) {
   std::string_view s = trim(text);
   double value = 0;
   std::string_view rest;
-  if (split_number(s, value, rest) && rest.empty() && value > 0 && value <= 1)
-    return value;
-  throw usage_error(fmt::format(
-      "{}: '{}' is not valid. valid: a number above 0 and at most 1, such as 0.9", option, text));
+  if (split_number(s, value, rest)) {
+    if (rest == "%") {
+      value /= 100;
+      rest = {};
+    }
+    if (rest.empty() && value > 0 && value <= 1)
+      return value;
+  }
+  throw usage_error(fmt::format("{}: '{}' is not valid. valid: a number above 0 and at most 1, "
+                                "such as 0.9, or a percent such as 90%",
+                                option, text));
 }
 
 namespace {

@@ -12,12 +12,16 @@ namespace dlsize::units {
 std::uint64_t parse_size(std::string_view text, std::string_view option,
                          std::uint64_t ram_bytes = 0);
 
-// Parses a rate in bytes per second: a size followed by "/s" (the "/s" may be omitted).
+// Parses a rate into bytes per second. Bytes: a number with B, kB, MB, GB, TB, PB (decimal) or
+// KiB ... PiB (binary), "/s" optional; a bare number is bytes/s. Bits (network figures, always
+// decimal): "25Gb/s", "25Gbit/s", "25Gbps", "400GbE" (= 50 GB/s line rate). A bare prefix
+// ("25G") is refused: it meant GiB/s to dlsize and Gb/s to whoever read a NIC's datasheet.
 double parse_rate(std::string_view text, std::string_view option);
 
 // Parses a duration: "90", "90s", "5m", "1h", "250ms". Returns seconds.
 double parse_duration(std::string_view text, std::string_view option);
-// A fraction in (0, 1] such as 0.9 (an AU threshold). Throws usage_error naming option.
+// A fraction in (0, 1] such as 0.9 (an AU threshold), or a percent such as "90%". Throws
+// usage_error naming option.
 double parse_fraction(std::string_view text, std::string_view option);
 
 // "1.23 GiB" style (binary) and "1.32 GB" style (decimal) formatting.

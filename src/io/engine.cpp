@@ -1,14 +1,33 @@
 #include "io/engine.hpp"
 
 #include <fcntl.h>
+#include <time.h>
 
 #include <fmt/format.h>
 
+#include "core/clock.hpp"
 #include "core/error.hpp"
 #include "io/psync_engine.hpp"
 #include "io/uring_engine.hpp"
 
 namespace dlsize::io {
+
+std::uint64_t thread_cpu_ns() {
+  timespec ts{};
+  if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
+    return 0; // the verdict then sees no CPU: it cannot call the reader CPU-bound
+  return static_cast<std::uint64_t>(ts.tv_sec) * 1'000'000'000ull +
+         static_cast<std::uint64_t>(ts.tv_nsec);
+}
+
+reader_clock::reader_clock() : m_wall0(now_ns()), m_cpu0(thread_cpu_ns()) {}
+
+void reader_clock::stop(reader_stats& st) const {
+  st.run_ns = now_ns() - m_wall0;
+  st.cpu_ns = thread_cpu_ns() - m_cpu0;
+  st.busiest_cpu_share =
+      st.run_ns ? static_cast<double>(st.cpu_ns) / static_cast<double>(st.run_ns) : 0.0;
+}
 
 std::string to_string(cache_mode m) {
   switch (m) {

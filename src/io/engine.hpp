@@ -84,6 +84,30 @@ struct reader_stats {
   std::string first_error;
   histogram read_latency; // per request, submission to completion
   histogram open_latency;
+  // What held the reader, for the run's verdict (what limited AU): its thread's CPU time, how
+  // long it ran, how long it waited on completions with requests in flight (all of them, or
+  // with the queue full), and the requests in flight integrated over that wait (ns ×
+  // requests). Merged stats add them up, and keep the busiest reader's CPU share.
+  std::uint64_t cpu_ns = 0;
+  std::uint64_t run_ns = 0;
+  std::uint64_t completion_wait_ns = 0;
+  std::uint64_t queue_full_ns = 0;
+  double in_flight_ns = 0;
+  double busiest_cpu_share = 0; // CPU s ÷ wall s of the busiest reader
+};
+
+// CPU time of the calling thread in ns (CLOCK_THREAD_CPUTIME_ID).
+std::uint64_t thread_cpu_ns();
+
+// A reader thread's CPU and wall time from construction to stop(), which records them (and the
+// thread's CPU share) in its stats.
+class reader_clock {
+public:
+  reader_clock();
+  void stop(reader_stats& st) const;
+
+private:
+  std::uint64_t m_wall0, m_cpu0;
 };
 
 // What a run of the engine returns: every reader's stats, and the first fatal error (a ring

@@ -95,7 +95,11 @@ engine_result psync_engine::run(job_source& source, job_consumer& consumer,
           if (pos + filled >= size)
             break;
         }
-        st.read_latency.record(now_ns() - t0);
+        const std::uint64_t waited = now_ns() - t0;
+        st.read_latency.record(waited);
+        st.completion_wait_ns += waited; // one request in flight: the queue (of 1) is full
+        st.queue_full_ns += waited;
+        st.in_flight_ns += static_cast<double>(waited);
         if (filled > 0) {
           consumer.on_data(id, job, pos, buf.get(), filled);
           if (fadvise_fallback() && m_table)
@@ -122,7 +126,9 @@ engine_result psync_engine::run(job_source& source, job_consumer& consumer,
   };
   auto reader = [&](unsigned id) {
     try {
+      const reader_clock clock;
       reader_loop(id);
+      clock.stop(stats[id]);
     } catch (const std::exception& e) {
       errors[id] = e.what();
       failed.store(true, std::memory_order_release);

@@ -122,6 +122,8 @@ public:
                                     id, m_active));
       }
       int rc;
+      const std::uint64_t wait_start = now_ns();
+      const unsigned waiting_on = m_inflight;
       if (wake_at) {
         const std::uint64_t now = now_ns();
         const std::uint64_t wait = wake_at > now ? wake_at - now : 0;
@@ -137,11 +139,21 @@ public:
       if (rc < 0 && rc != -EINTR && rc != -EAGAIN && rc != -EBUSY)
         throw_syscall_error("io_uring_submit_and_wait", -rc, __FILE__, __LINE__,
                             "reader " + std::to_string(id));
+      note_wait(now_ns() - wait_start, waiting_on);
       reap();
     }
   }
 
 private:
+  // Time blocked on completions, for the run's verdict: a reader that waits with its queue
+  // full is held by the storage.
+  void note_wait(std::uint64_t ns, unsigned in_flight) {
+    m_st.completion_wait_ns += ns;
+    m_st.in_flight_ns += static_cast<double>(ns) * in_flight;
+    if (in_flight >= m_opt.queue_depth)
+      m_st.queue_full_ns += ns;
+  }
+
   struct request {
     std::byte* buf = nullptr;
     bool busy = false;
@@ -540,7 +552,9 @@ engine_result uring_engine::run(job_source& source, job_consumer& consumer,
       uring_reader r(m_opt, m_files, m_table.get(), m_flags, rw_flags(), fadvise_fallback(),
                      direct(), limiter, res.readers[id]);
       r.setup();
+      const reader_clock clock;
       r.run(source, consumer, stop, failed, id);
+      clock.stop(res.readers[id]);
     } catch (const std::exception& e) {
       errors[id] = e.what();
       failed.store(true, std::memory_order_release);

@@ -16,7 +16,13 @@ nlohmann::json reader_stats_json(const io::reader_stats& s) {
           {"errors", s.errors},
           {"first_error", s.first_error},
           {"read_latency", s.read_latency.to_json()},
-          {"open_latency", s.open_latency.to_json()}};
+          {"open_latency", s.open_latency.to_json()},
+          {"cpu_ns", s.cpu_ns},
+          {"run_ns", s.run_ns},
+          {"completion_wait_ns", s.completion_wait_ns},
+          {"queue_full_ns", s.queue_full_ns},
+          {"in_flight_ns", s.in_flight_ns},
+          {"busiest_cpu_share", s.busiest_cpu_share}};
 }
 
 io::reader_stats reader_stats_from_json(const nlohmann::json& j) {
@@ -31,6 +37,12 @@ io::reader_stats reader_stats_from_json(const nlohmann::json& j) {
   s.first_error = j.at("first_error").get<std::string>();
   s.read_latency = histogram::from_json(j.at("read_latency"));
   s.open_latency = histogram::from_json(j.at("open_latency"));
+  s.cpu_ns = j.value("cpu_ns", std::uint64_t{0});
+  s.run_ns = j.value("run_ns", std::uint64_t{0});
+  s.completion_wait_ns = j.value("completion_wait_ns", std::uint64_t{0});
+  s.queue_full_ns = j.value("queue_full_ns", std::uint64_t{0});
+  s.in_flight_ns = j.value("in_flight_ns", 0.0);
+  s.busiest_cpu_share = j.value("busiest_cpu_share", 0.0);
   return s;
 }
 

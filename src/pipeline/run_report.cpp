@@ -79,6 +79,12 @@ io::reader_stats merge_stats(const std::vector<io::reader_stats>& stats) {
       all.first_error = s.first_error;
     all.read_latency.merge(s.read_latency);
     all.open_latency.merge(s.open_latency);
+    all.cpu_ns += s.cpu_ns;
+    all.run_ns += s.run_ns;
+    all.completion_wait_ns += s.completion_wait_ns;
+    all.queue_full_ns += s.queue_full_ns;
+    all.in_flight_ns += s.in_flight_ns;
+    all.busiest_cpu_share = std::max(all.busiest_cpu_share, s.busiest_cpu_share);
   }
   return all;
 }
@@ -100,6 +106,19 @@ nlohmann::json dataset_json(const std::filesystem::path& path,
           {"bytes_over_ram",
            ram ? static_cast<double>(layout.total_bytes()) / static_cast<double>(ram) : 0.0},
           {"dataset_id", fmt::format("{:016x}", params.dataset_id())}};
+}
+
+nlohmann::json reader_time_json(const io::reader_stats& all) {
+  if (all.run_ns == 0)
+    return nullptr;
+  const auto run = static_cast<double>(all.run_ns);
+  return {{"cpu_s", static_cast<double>(all.cpu_ns) * 1e-9},
+          {"run_s", run * 1e-9},
+          {"busiest_cpu_share", all.busiest_cpu_share},
+          {"cpu_share", static_cast<double>(all.cpu_ns) / run},
+          {"completion_wait_share", static_cast<double>(all.completion_wait_ns) / run},
+          {"queue_full_share", static_cast<double>(all.queue_full_ns) / run},
+          {"mean_in_flight", all.in_flight_ns / run}};
 }
 
 nlohmann::json io_json(const io::engine_options& opt, const std::string& engine,
@@ -128,6 +147,7 @@ nlohmann::json io_json(const io::engine_options& opt, const std::string& engine,
       {"histogram", all.read_latency.to_json()},
       {"sample_latency", latency_json(sample_latency)},
       {"open_latency", all.opens ? latency_json(all.open_latency) : nlohmann::json(nullptr)},
+      {"reader_time", reader_time_json(all)},
   };
 }
 

@@ -9,6 +9,7 @@
 #include "core/units.hpp"
 #include "pipeline/run_report.hpp"
 #include "pipeline/step_metrics.hpp"
+#include "report/limit_verdict.hpp"
 #include "report/report_io.hpp"
 
 namespace dlsize::pipeline {
@@ -433,6 +434,7 @@ training_result build_training_report(const report_context& c,
   });
   if (!reason.empty())
     report["reason"] = reason;
+  report["summary"]["limited_by"] = report::limited_by_block(report);
 
   training_result res;
   res.failed = status != "complete";
@@ -468,6 +470,7 @@ training_result build_training_report(const report_context& c,
       cpu.host_utilization * 100, gib > 0 ? cpu_s / gib : 0.0,
       consumed ? cpu_s * 1000.0 / static_cast<double>(consumed) : 0.0, status,
       reason.empty() ? "" : ": " + reason);
+  res.summary_text += report::limit_line(report["summary"]["limited_by"]);
   res.report = std::move(report);
   return res;
 }

@@ -1,18 +1,51 @@
 #include "render/compare_render.hpp"
 
-#include <algorithm>
-#include <cmath>
-#include <map>
-#include <set>
 #include <fmt/format.h>
-#include "core/error.hpp"
-#include "report/report_io.hpp"
-#include "report/run_identity.hpp"
-#include "analysis/stats.hpp"
+
+#include "render/human_number.hpp"
+#include "render/text_table.hpp"
 
 namespace dlsize::render {
 
-using namespace report; // the report envelope and identity
+std::string compare_summary(const nlohmann::json& c) {
+  std::string out = "## Summary\n\n";
+  for (const auto& sec : c.value("by_accelerators", nlohmann::json::array())) {
+    const auto& bs = sec["backends"];
+    if (bs.size() < 2)
+      continue;
+    // The fastest backend on median samples/s, against each other one.
+    std::size_t win = 0;
+    auto sps = [&](std::size_t i) {
+      const auto& m = bs[i]["metrics"]["samples_per_s"];
+      return m.is_null() ? 0.0 : m["median"].get<double>();
+    };
+    for (std::size_t i = 1; i < bs.size(); ++i)
+      if (sps(i) > sps(win))
+        win = i;
+    const auto& vs = sec["samples_per_s_against_first"];
+    for (std::size_t i = 0; i < bs.size(); ++i) {
+      if (i == win)
+        continue;
+      // ratio of the winner over backend i, from the intervals against the first
+      std::string how;
+      if (i == 0)
+        how = vs[win]["text"].get<std::string>();
+      else if (win == 0 && vs[i]["ratio"].is_number())
+        how = fmt::format("{:.3g}× (95 % CI {:.3g} to {:.3g})", 1 / vs[i]["ratio"].get<double>(),
+                          1 / vs[i]["ci95"][1].get<double>(), 1 / vs[i]["ci95"][0].get<double>());
+      else
+        how = win == 0 ? vs[i]["text"].get<std::string>() : "against the first only";
+      out += fmt::format("- {} accelerators: **{}** gives {} samples/s against {} for {}: {}\n",
+                         sec["accelerators"].get<int>(), bs[win]["backend"].get<std::string>(),
+                         render::human(sps(win)), render::human(sps(i)),
+                         bs[i]["backend"].get<std::string>(), how);
+    }
+  }
+  for (const auto& l : c.value("left_out", nlohmann::json::array()))
+    out += fmt::format("- left out: {} ({})\n", l["file"].get<std::string>(),
+                       l["reason"].get<std::string>());
+  return out + "\n";
+}
 
 text_table compare_table(const nlohmann::json& c) {
   text_table t;
@@ -31,16 +64,20 @@ text_table compare_table(const nlohmann::json& c) {
       }
       double med = v["median"].get<double>();
       std::string cell = row["unit"] == "bytes/s"
-                             ? fmt::format("{:.1f} MB/s ({:.1f} MiB/s)", med / 1e6, med / 1048576.0)
-                         : row["unit"] == "s" ? fmt::format("{:.3f} ms", med * 1e3)
-                                              : fmt::format("{:.4g}", med);
+                             ? fmt::format("{} MB/s ({} MiB/s)", render::human(med / 1e6),
+                                           render::human(med / 1048576.0))
+                         : row["unit"] == "s" ? fmt::format("{} ms", render::human(med * 1e3))
+                         : name == "accelerator_utilization" ? render::au_text(med)
+                                                             : render::human(med);
       if (!v["spread"].is_null())
         cell += fmt::format(" ±{:.1f} %", 50 * v["spread"].get<double>());
+      if (v.value("synthetic", false))
+        cell += " (synthetic: --max-read-rate)";
       const auto& d = row["against_first"][i];
       if (i > 0 && !d.is_null()) {
         cell += fmt::format(", {:+.1f} %", 100 * d["delta"].get<double>());
-        if (d["exceeds_spread"].is_boolean())
-          cell += d["exceeds_spread"].get<bool>() ? " (beyond spread)" : " (within spread)";
+        if (d.contains("verdict") && d["verdict"] != "not known")
+          cell += fmt::format(" ({})", d["verdict"].get<std::string>());
       }
       cells.push_back(cell);
     }
@@ -56,10 +93,20 @@ text_table compare_table(const nlohmann::json& c) {
 
 std::string compare_markdown(const nlohmann::json& c) {
   std::string out =
-      fmt::format("# {} on {} × {}: backend comparison\n\nDataset: {}.\n\n",
-                  c["workload"].get<std::string>(), c["accelerators"].get<int>(),
-                  c["accelerator"].get<std::string>(), c["dataset"].get<std::string>());
+      fmt::format("# {} on {} × {}: backend comparison\n\n", c["workload"].get<std::string>(),
+                  c["accelerators"].get<int>(), c["accelerator"].get<std::string>());
+  out += compare_summary(c) + fmt::format("Dataset: {}.\n\n", c["dataset"].get<std::string>());
   out += markdown_table(compare_table(c)) + "\n";
+  if (c.contains("by_accelerators") && c["by_accelerators"].size() > 1)
+    for (const auto& sec : c["by_accelerators"]) {
+      if (sec["accelerators"] == c["accelerators"])
+        continue;
+      nlohmann::json part = c;
+      part["backends"] = sec["backends"];
+      part["metrics"] = sec["metrics"];
+      out += fmt::format("## {} accelerators\n\n", sec["accelerators"].get<int>()) +
+             markdown_table(compare_table(part)) + "\n";
+    }
   for (const auto& b : c["backends"])
     out += fmt::format("- {}: AU pass in {} of {} runs; reports: {}\n",
                        b["backend"].get<std::string>(), b["au_passes"].get<int>(),

@@ -1,6 +1,6 @@
 #pragma once
-// Printers of a comparison (the JSON that analysis::compare_reports returns): the terminal
-// table, Markdown, and one self-contained HTML page with bar charts.
+// Printers of a comparison (the JSON that analysis::compare_reports returns): the executive
+// summary, the terminal table, Markdown, and one self-contained HTML page with bar charts.
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -9,8 +9,12 @@
 
 namespace dlsize::render {
 
+// The executive summary: per accelerator count, which backend wins on samples/s and by how
+// much (Welch's interval on log samples/s, "not enough runs" below 3), and what was left out.
+std::string compare_summary(const nlohmann::json& comparison);
 // The side-by-side table: a row per metric, a column per backend.
 text_table compare_table(const nlohmann::json& comparison);
+// The comparison as Markdown, and as one self-contained HTML page with bar charts.
 std::string compare_markdown(const nlohmann::json& comparison);
 std::string compare_html(const nlohmann::json& comparison);
 

@@ -97,6 +97,8 @@ std::string sizing_html(const nlohmann::json& z) {
                              z["created_at"].get<std::string>(),
                              z["tool"]["version"].get<std::string>(),
                              z["inputs"]["reports"].size()));
+  page.heading(2, "Summary");
+  page.list(summary_lines(z));
   for (const auto& s : z["series"]) {
     page.heading(2, series_title(s));
     page.figure(bandwidth_chart(s), "Every run's bandwidth, the least-squares line with its 95 % "

@@ -10,6 +10,10 @@ std::string sizing_markdown(const nlohmann::json& z) {
   out +=
       fmt::format("Made {} by dlsize {} from {} reports.\n\n", z["created_at"].get<std::string>(),
                   z["tool"]["version"].get<std::string>(), z["inputs"]["reports"].size());
+  out += "## Summary\n\n";
+  for (const auto& l : summary_lines(z))
+    out += "- " + l + "\n";
+  out += "\n";
   for (const auto& s : z["series"]) {
     out += "## " + series_title(s) + "\n\n### Measured\n\n" + markdown_table(measured_table(s));
     out += "\n### Model\n\n" + markdown_table(model_table(s));

@@ -5,18 +5,21 @@
 #include <fmt/format.h>
 
 #include "core/units.hpp"
+#include "render/human_number.hpp"
 
 namespace dlsize::render {
 namespace {
 
-std::string median_range(const nlohmann::json& s, bool rate) {
+std::string median_range(const nlohmann::json& s, bool rate, bool au = false) {
   if (s.is_null())
     return "–";
   const double med = s["median"], lo = s["min"], hi = s["max"];
   if (rate)
-    return lo == hi ? fmt::format("{:.1f} MB/s", med / 1e6)
-                    : fmt::format("{:.1f} MB/s ({:.1f}–{:.1f})", med / 1e6, lo / 1e6, hi / 1e6);
-  return lo == hi ? fmt::format("{:.4g}", med) : fmt::format("{:.4g} ({:.4g}–{:.4g})", med, lo, hi);
+    return lo == hi ? fmt::format("{} MB/s", render::human(med / 1e6))
+                    : fmt::format("{} MB/s ({}–{})", render::human(med / 1e6),
+                                  render::human(lo / 1e6), render::human(hi / 1e6));
+  const auto text = [au](double v) { return au ? render::au_text(v) : render::human(v); };
+  return lo == hi ? text(med) : fmt::format("{} ({}–{})", text(med), text(lo), text(hi));
 }
 
 std::string interval_text(const nlohmann::json& iv, bool rate) {
@@ -29,6 +32,10 @@ std::string interval_text(const nlohmann::json& iv, bool rate) {
 
 std::string mb(const nlohmann::json& v, const char* format) {
   return v.is_number() ? fmt::format(fmt::runtime(format), v.get<double>() / 1e6) : "–";
+}
+
+std::string au_cell(const nlohmann::json& v) {
+  return v.is_number() ? render::au_text(v.get<double>()) : "–";
 }
 
 std::string yes_no(const nlohmann::json& b) {
@@ -62,20 +69,21 @@ text_table measured_table(const nlohmann::json& s) {
          median_range(m["read_bytes_per_s"], true), median_range(m["samples_per_s"], false),
          median_range(m["samples_per_s_per_accelerator"], false),
          number_text(m["scaling_efficiency"], "{:.3f}"),
-         median_range(m["accelerator_utilization"], false),
+         median_range(m["accelerator_utilization"], false, true),
          fmt::format("{} of {}", m["au_passes"].get<int>(), m["runs"].get<int>()),
          m["hit_ratio"].is_null() ? "–" : number_text(m["hit_ratio"]["median"], "{:.3f}")});
   return t;
 }
 
 text_table runs_table(const nlohmann::json& s) {
-  text_table t{
-      {"accelerators", "bandwidth MB/s", "fitted MB/s", "residual MB/s", "AU", "seed", "report"},
-      {}};
+  text_table t{{"accelerators", "bandwidth MB/s", "fitted MB/s", "residual MB/s", "AU",
+                "limited by", "seed", "report"},
+               {}};
   for (const auto& r : s["runs"])
     t.rows.push_back({number_text(r["accelerators"], "{:g}"), mb(r["read_bytes_per_s"], "{:.1f}"),
                       mb(r["fitted"], "{:.1f}"), mb(r["residual"], "{:+.1f}"),
-                      number_text(r["accelerator_utilization"], "{:.3f}"),
+                      au_cell(r["accelerator_utilization"]),
+                      r.value("limited_by", std::string("unknown")),
                       r["seed"].is_null() ? "–" : r["seed"].dump(), r["file"].get<std::string>()});
   return t;
 }
@@ -143,17 +151,17 @@ text_table projection_table(const nlohmann::json& s) {
     std::string w;
     for (const auto& x : p["flags"])
       w += (w.empty() ? "" : ", ") + x.get<std::string>();
-    t.rows.push_back(
-        {number_text(p["accelerators"], "{:g}"), number_text(p["data_growth"], "{:g}×"),
-         fmt::format("{} ({})", number_text(p["hit_ratio"], "{:.3f}"),
-                     p["hit_ratio_source"].get<std::string>()),
-         fmt::format("{:.1f} MB/s", p["reads_bytes_per_s"].get<double>() / 1e6),
-         fmt::format("{:.1f} MB/s ({})", p["required_bytes_per_s"].get<double>() / 1e6,
-                     interval_text(p["required_interval"], true)),
-         fmt::format("{:.1f} MB/s", p["provision_bytes_per_s"].get<double>() / 1e6),
-         p["within_limit"].is_null() ? "no limit given" : yes_no(p["within_limit"]),
-         yes_no(p["backend_holds"]), number_text(p["expected_accelerator_utilization"], "{:.3f}"),
-         number_text(p["max_accelerators_at_threshold"], "{:g}"), w});
+    t.rows.push_back({number_text(p["accelerators"], "{:g}"),
+                      number_text(p["data_growth"], "{:g}×"),
+                      fmt::format("{} ({})", number_text(p["hit_ratio"], "{:.3f}"),
+                                  p["hit_ratio_source"].get<std::string>()),
+                      fmt::format("{:.1f} MB/s", p["reads_bytes_per_s"].get<double>() / 1e6),
+                      fmt::format("{:.1f} MB/s ({})", p["required_bytes_per_s"].get<double>() / 1e6,
+                                  interval_text(p["required_interval"], true)),
+                      fmt::format("{:.1f} MB/s", p["provision_bytes_per_s"].get<double>() / 1e6),
+                      p["within_limit"].is_null() ? "no limit given" : yes_no(p["within_limit"]),
+                      yes_no(p["backend_holds"]), au_cell(p["expected_accelerator_utilization"]),
+                      number_text(p["max_accelerators_at_threshold"], "{:g}"), w});
   }
   return t;
 }
@@ -164,6 +172,40 @@ std::vector<std::string> projection_notes(const nlohmann::json& s) {
     for (const auto& w : p["warnings"])
       if (std::find(out.begin(), out.end(), w.get<std::string>()) == out.end())
         out.push_back(w);
+  return out;
+}
+
+std::vector<std::string> summary_lines(const nlohmann::json& sizing) {
+  std::vector<std::string> out;
+  for (const auto& s : sizing["series"]) {
+    const auto& m = s["max_accelerators_at_threshold"];
+    const double th = s["au_threshold"].get<double>();
+    std::string needs;
+    for (const auto& p : s["projections"]) {
+      if (p["data_growth"].get<double>() != 1.0)
+        continue;
+      const auto& iv = p["required_interval"];
+      needs += fmt::format("{}{} accelerators: {} GB/s{}", needs.empty() ? "" : "; ",
+                           number_text(p["accelerators"], "{:g}"),
+                           render::human(p["required_bytes_per_s"].get<double>() / 1e9),
+                           iv.is_array() ? fmt::format(" (95 % PI {}–{})",
+                                                       render::human(iv[0].get<double>() / 1e9),
+                                                       render::human(iv[1].get<double>() / 1e9))
+                                         : "");
+    }
+    out.push_back(fmt::format(
+        "{}: most accelerators at AU ≥ {}: measured {}{}, modelled {}; ceiling {}. Storage "
+        "needed: {}.",
+        s["backend"].get<std::string>(), render::au_text(th),
+        m["measured_is_lower_bound"].get<bool>() ? "at least " : "",
+        number_text(m["measured"], "{:g}"),
+        m["modelled"].is_null() ? std::string("not known (storage never limited AU)")
+                                : number_text(m["modelled"], "{:g}"),
+        s["ceiling"]["bytes_per_s"].is_null()
+            ? "not reached (at least " + rate_text(s["ceiling"]["best_measured_bytes_per_s"]) + ")"
+            : rate_text(s["ceiling"]["bytes_per_s"]),
+        needs.empty() ? "no targets" : needs));
+  }
   return out;
 }
 

@@ -25,6 +25,9 @@ text_table projection_table(const nlohmann::json& series);
 // The projections' warnings, each once, in the order they first appear.
 std::vector<std::string> projection_notes(const nlohmann::json& series);
 // The options and assumptions of the report, as sentences.
+// The executive summary, one line per series: the most accelerators at the AU threshold
+// (measured and modelled), the ceiling, and the storage needed at each target with its interval.
+std::vector<std::string> summary_lines(const nlohmann::json& sizing);
 std::vector<std::string> assumption_lines(const nlohmann::json& sizing);
 
 // Formatting shared by the renderers: bytes/s in MB/s and MiB/s; "–" for null.

@@ -4,6 +4,7 @@
 // through NVML where a driver is there. One point per call, rates over the interval since the
 // previous call.
 #include <cstdint>
+#include <optional>
 
 #include <nlohmann/json.hpp>
 
@@ -17,8 +18,9 @@ namespace dlsize::telemetry {
 class sampler {
 public:
   sampler(const sysinfo::mount_info& mount, const nvml& gpus);
-  // {"cpu_process", "cpu_host", "storage_read_bytes_per_s"?, "page_cache_bytes",
-  //  "available_bytes", "gpus"?} over the time since the previous point (or construction).
+  // {"cpu_process", "cpu_host", "storage_read_bytes_per_s"?, "device_busy"? (share of the
+  //  interval the block device had I/O in flight), "page_cache_bytes", "available_bytes",
+  //  "gpus"?} over the time since the previous point (or construction).
   nlohmann::json point();
   const storage_counter& storage() const { return m_storage; }
   // Storage bytes since construction.
@@ -28,6 +30,7 @@ private:
   storage_counter m_storage;
   const nvml& m_gpus;
   std::uint64_t m_storage0 = 0, m_last_storage = 0;
+  std::optional<std::uint64_t> m_last_busy_ms;
   cpu_snapshot m_last_cpu;
 };
 

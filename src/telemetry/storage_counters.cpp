@@ -72,6 +72,23 @@ std::optional<std::uint64_t> diskstats_read_bytes(std::string_view diskstats, un
   return result;
 }
 
+std::optional<std::uint64_t> diskstats_busy_ms(std::string_view diskstats, unsigned major,
+                                               unsigned minor) {
+  std::optional<std::uint64_t> result;
+  for_each_line(diskstats, [&](std::string_view line) {
+    const auto f = fields(line);
+    std::uint64_t ma = 0, mi = 0, ticks = 0;
+    // ... sectors_read ms_reading writes merged sectors ms_writing in_flight io_ticks ...
+    if (f.size() >= 13 && to_u64(f[0], ma) && to_u64(f[1], mi) && ma == major && mi == minor &&
+        to_u64(f[12], ticks)) {
+      result = ticks;
+      return true;
+    }
+    return false;
+  });
+  return result;
+}
+
 std::optional<std::uint64_t> nfs_server_read_bytes(std::string_view mountstats,
                                                    std::string_view mount_point) {
   std::optional<std::uint64_t> result;
@@ -129,6 +146,12 @@ std::uint64_t storage_counter::read_bytes() const {
   if (m_nfs)
     return nfs_server_read_bytes(slurp("/proc/self/mountstats"), m_mount.mount_point).value_or(0);
   return diskstats_read_bytes(slurp("/proc/diskstats"), m_mount.major, m_mount.minor).value_or(0);
+}
+
+std::optional<std::uint64_t> storage_counter::busy_ms() const {
+  if (m_source.empty() || m_nfs)
+    return std::nullopt;
+  return diskstats_busy_ms(slurp("/proc/diskstats"), m_mount.major, m_mount.minor);
 }
 
 nlohmann::json memory_json() {

@@ -17,6 +17,9 @@ namespace dlsize::telemetry {
 // Sectors read (512 bytes each) of device major:minor in diskstats text; nullopt if absent.
 std::optional<std::uint64_t> diskstats_read_bytes(std::string_view diskstats, unsigned major,
                                                   unsigned minor, std::string* name = nullptr);
+// Milliseconds the device major:minor was busy (diskstats io_ticks); nullopt if absent.
+std::optional<std::uint64_t> diskstats_busy_ms(std::string_view diskstats, unsigned major,
+                                               unsigned minor);
 // Server read bytes of the NFS mount at mount_point in mountstats text; nullopt if absent.
 std::optional<std::uint64_t> nfs_server_read_bytes(std::string_view mountstats,
                                                    std::string_view mount_point);
@@ -32,6 +35,8 @@ public:
   // "diskstats vda", "nfs mountstats /mnt/data", or "" when no counter fits.
   const std::string& source() const { return m_source; }
   std::uint64_t read_bytes() const;
+  // The block device's busy time (io_ticks); nullopt for NFS and mounts without a device.
+  std::optional<std::uint64_t> busy_ms() const;
 
 private:
   sysinfo::mount_info m_mount;

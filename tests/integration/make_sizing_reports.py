@@ -27,6 +27,8 @@ for r in range(repeats):
         j["io"]["max_read_rate"] = cap
         j["command_line"] = ["dlsize", "bench", "--accelerators", str(n), "--seed", str(r + 1)]
         s = j["summary"]
+        s.pop("limited_by", None)  # decided again from the figures: capped counts reach the cap
+        j["io"].pop("reader_time", None)
         s["read_bytes_per_s"] = min(n * demand, cap) * wobble[r % len(wobble)]
         s["accelerator_utilization"] = au
         s["au_pass"] = au >= s["au_threshold"]

@@ -58,8 +58,11 @@ expect_text "capped at 90.0 MB/s" "the second backend is labelled by its cap"
 check=$(json "$SCRATCH/c.json" "r['schema'] == 'dlsize.compare/1' and len(r['backends']) == 2 and
   [m for m in r['metrics'] if m['metric'] == 'accelerator_utilization'][0]['against_first'][1]['delta'] < -0.2 and
   [m for m in r['metrics'] if m['metric'] == 'samples_per_s'][0]['against_first'][1]['exceeds_spread'] is None and
-  r['warnings'] == []")
-[[ $check == True ]] && pass "the capped backend's AU is lower, no spread without repeats, no warnings" || fail "comparison: $(cat "$SCRATCH/c.json")"
+  r['backends'][1]['synthetic_latency'] is True and r['backends'][0]['synthetic_latency'] is False and
+  len(r['warnings']) == 1 and 'token bucket' in r['warnings'][0]")
+[[ $check == True ]] && pass "the capped backend's AU is lower, no spread without repeats, its latency marked synthetic" || fail "comparison: $(cat "$SCRATCH/c.json")"
+grep -q "synthetic: --max-read-rate" "$SCRATCH/c.md" && grep -q "^## Summary" "$SCRATCH/c.md" \
+  && pass "the Markdown opens with a summary and marks the capped latency" || fail "markdown: $(cat "$SCRATCH/c.md")"
 schema_ok "$SCRATCH/c.json"
 if [[ $have_jsonschema == 1 ]]; then
   # The schema must catch a writer that renames, drops or adds a field: each broken copy of

@@ -73,18 +73,62 @@ TEST_CASE("compare says a difference inside the run-to-run spread is not one", "
   CHECK(d["exceeds_spread"] == false);
 }
 
-TEST_CASE("compare refuses different workloads and accelerator counts", "[compare]") {
+TEST_CASE("compare refuses different workloads and lines up equal accelerator counts",
+          "[compare]") {
   CHECK_THAT(test::usage_error_message([] {
                (void)analysis::compare_reports(
                    {fake("a", "/a", 1, 1, 1), fake("b", "/b", 1, 1, 1, "unet3d")});
              }),
              Contains("not the same load"));
-  auto other = fake("b", "/b", 1, 1, 1);
-  other.report["topology"]["accelerators"] = 8;
-  CHECK_THAT(test::usage_error_message([&] {
-               (void)analysis::compare_reports({fake("a", "/a", 1, 1, 1), other});
-             }),
-             Contains("b runs resnet50 on 8"));
+  std::vector<analysis::loaded_report> runs;
+  for (int n : {4, 8})
+    for (const char* b : {"/a", "/b"}) {
+      auto r = fake(std::string(b) + std::to_string(n), b, 100.0 * n, 1, 1);
+      r.report["topology"]["accelerators"] = n;
+      runs.push_back(r);
+    }
+  const auto c = analysis::compare_reports(runs);
+  REQUIRE(c["by_accelerators"].size() == 2);
+  CHECK(c["by_accelerators"][0]["accelerators"] == 4);
+  CHECK(c["by_accelerators"][0]["backends"].size() == 2);
+  CHECK(c["accelerators"] == 8); // the largest count both backends have
+  CHECK(c["backends"][0]["reports"] == nlohmann::json({"/a8"}));
+}
+
+TEST_CASE("an incomplete report is left out of compare and listed", "[compare]") {
+  auto broken = fake("a4", "/a", 10, 0.1, 4);
+  broken.report["status"] = "incomplete";
+  broken.report["reason"] = "interrupted by signal 2";
+  const auto c = analysis::compare_reports(
+      {fake("a1", "/a", 1000, 0.95, 1), broken, fake("b1", "/b", 500, 0.5, 1)});
+  CHECK(c["backends"][0]["runs"] == 1);
+  CHECK(c["backends"][0]["metrics"]["samples_per_s"]["median"].get<double>() == Approx(1000));
+  REQUIRE(c["left_out"].size() == 1);
+  CHECK(c["left_out"][0]["file"] == "a4");
+  CHECK_THAT(render::compare_markdown(c), Contains("left out: a4"));
+}
+
+TEST_CASE("compare marks latency under --max-read-rate as synthetic and names the winner",
+          "[compare]") {
+  std::vector<analysis::loaded_report> runs;
+  for (int seed = 1; seed <= 3; ++seed) {
+    runs.push_back(fake("a" + std::to_string(seed), "/a", 1000 + seed, 0.99, seed));
+    auto b = fake("b" + std::to_string(seed), "/a", 500 + seed, 0.5, seed);
+    b.report["io"]["max_read_rate"] = 5e7;
+    runs.push_back(b);
+  }
+  const auto c = analysis::compare_reports(runs);
+  REQUIRE(c["backends"].size() == 2);
+  CHECK(c["backends"][1]["synthetic_latency"] == true);
+  CHECK(c["backends"][1]["metrics"]["latency_p50_s"]["synthetic"] == true);
+  CHECK(c["backends"][0]["metrics"]["latency_p50_s"]["synthetic"] == false);
+  CHECK(metric(c, "samples_per_s")["against_first"][1]["verdict"] == "worse");
+  const auto& w = c["samples_per_s_against_first"][1];
+  CHECK(w["ratio"].get<double>() == Approx(0.5).epsilon(0.01));
+  const std::string md = render::compare_markdown(c);
+  CHECK_THAT(md, Contains("## Summary"));
+  CHECK_THAT(md, Contains("synthetic"));
+  CHECK_THAT(md, Contains("1,002")); // human-formatted, no exponent
 }
 
 TEST_CASE("compare warns when settings or seeds differ between backends", "[compare]") {

@@ -64,7 +64,8 @@ TEST_CASE("size finds the knee of a capped backend and projects past it with war
   req.targets = {16};
   req.growth = {1};
   req.nic_bandwidth = 100e6;
-  req.nodes = 4;
+  req.nic_efficiency = 1;
+  req.clients = 4;
   const auto z =
       analysis::make_sizing(sweep_of(200e6, {1, 2, 3, 4, 6, 8}), req, {"dlsize", "size"});
   CHECK(z["schema"] == analysis::kSizingSchema);
@@ -155,4 +156,92 @@ TEST_CASE("html_escape and nice_step", "[report]") {
   CHECK(render::nice_step(10) == 2);
   CHECK(render::nice_step(320) == 50);
   CHECK(render::nice_step(1.1) == Approx(0.2));
+}
+
+TEST_CASE("a linear series gives no knee and a ceiling at or above the best run", "[sizing]") {
+  // tmpfs as measured: every run passes, bandwidth bends from 211 to 202 MB/s per accelerator
+  // near 7 (significant, and meaningless); the largest runs wait with their queues full.
+  analysis::report_inputs in;
+  for (int seed = 1; seed <= 3; ++seed)
+    for (double n : {1.0, 2.0, 4.0, 6.0, 8.0, 12.0, 16.0}) {
+      auto r = run(n, seed, 1e12);
+      const double bw = (n <= 7 ? 211e6 * n : 211e6 * 7 + 202e6 * (n - 7)) * (1 + 0.0005 * seed);
+      r.report["summary"]["read_bytes_per_s"] = bw;
+      r.report["summary"]["accelerator_utilization"] = n >= 12 ? 0.95 : 0.999;
+      r.report["summary"]["au_pass"] = true;
+      r.report["io"]["queue_depth"] = 16;
+      r.report["io"]["reader_time"] = {{"busiest_cpu_share", 0.3},
+                                       {"queue_full_share", n >= 12 ? 0.8 : 0.0},
+                                       {"completion_wait_share", 0.5},
+                                       {"mean_in_flight", 8.0}};
+      in.reports.push_back(r);
+    }
+  const auto z = analysis::make_sizing(in, {}, {"dlsize", "size"});
+  const auto& s = z["series"][0];
+  CHECK(s["knee"]["chosen"] == false);
+  CHECK_THAT(s["knee"]["reason"].get<std::string>(), Contains("no knee in practice"));
+  const double best = s["ceiling"]["best_measured_bytes_per_s"].get<double>();
+  REQUIRE(s["ceiling"]["bytes_per_s"].is_number());
+  CHECK(s["ceiling"]["bytes_per_s"].get<double>() >= best);
+  CHECK(s["ceiling"]["storage_limited_runs"] == 6);
+  CHECK(s["max_accelerators_at_threshold"]["modelled"].get<double>() >= 16);
+  CHECK(s["max_accelerators_at_threshold"]["measured"] == 16);
+  CHECK(s["runs"].back()["limited_by"] == "storage");
+}
+
+TEST_CASE("two labelled backends at one path stay two series", "[sizing]") {
+  analysis::report_inputs in;
+  for (const char* label : {"local", "throttled"})
+    for (int seed = 1; seed <= 2; ++seed)
+      for (double n : {1.0, 2.0, 4.0}) {
+        auto r = run(n, seed, 1e12);
+        r.report["label"] = label;
+        if (std::string(label) == "throttled")
+          r.report["summary"]["read_bytes_per_s"] = std::min(n * 40e6, 60e6);
+        in.reports.push_back(r);
+      }
+  const auto z = analysis::make_sizing(in, {}, {"dlsize", "size"});
+  REQUIRE(z["series"].size() == 2);
+  CHECK_THAT(z["series"][0]["backend"].get<std::string>(), Contains("local"));
+  CHECK_THAT(z["series"][1]["backend"].get<std::string>(), Contains("throttled"));
+  CHECK(z["series"][0]["runs"].size() == 6);
+}
+
+TEST_CASE("repeats of one point that spread beyond 5 % get a two-cluster warning naming them",
+          "[sizing]") {
+  auto in = sweep_of(1e12, {1, 2, 4});
+  in.reports[1].report["summary"]["read_bytes_per_s"] = 2 * 40e6 * 0.8;
+  const auto z = analysis::make_sizing(in, {}, {"dlsize", "size"});
+  const std::string w = z["series"][0]["warnings"].dump();
+  CHECK_THAT(w, Contains("two clusters"));
+  CHECK_THAT(w, Contains(in.reports[1].file));
+}
+
+TEST_CASE("runs limited by the client stay out of the requirement and the ceiling", "[sizing]") {
+  auto in = sweep_of(1e12, {1, 2, 4, 8});
+  for (auto& r : in.reports)
+    if (r.report["topology"]["accelerators"] == 8) {
+      r.report["summary"]["read_bytes_per_s"] = 100e6; // the reader, not the storage
+      r.report["summary"]["accelerator_utilization"] = 0.31;
+      r.report["summary"]["au_pass"] = false;
+      r.report["io"]["reader_time"] = {{"busiest_cpu_share", 0.98}};
+    }
+  const auto z = analysis::make_sizing(in, {}, {"dlsize", "size"});
+  const auto& s = z["series"][0];
+  CHECK(s["ceiling"]["bytes_per_s"].is_null());
+  CHECK(s["ceiling"]["client_limited_runs"] == 3);
+  CHECK(s["requirement"]["fit"]["slope"].get<double>() == Approx(40e6).epsilon(0.01));
+  CHECK_THAT(s["warnings"].dump(), Contains("limited by the client's CPU"));
+}
+
+TEST_CASE("prediction intervals widen with the repeats' spread and the model's error", "[sizing]") {
+  auto in = sweep_of(1e12, {1, 2, 4, 8});
+  const auto z = analysis::make_sizing(in, {}, {"dlsize", "size"});
+  const auto& s = z["series"][0];
+  CHECK(s["requirement"]["model_error_cv"].get<double>() >= 0.005);
+  CHECK(s["requirement"]["repeat_cv"].get<double>() > 0);
+  const auto& p = s["projections"][0]; // 64 accelerators
+  const double mid = p["reads_bytes_per_s"].get<double>();
+  // At least the model error's share on either side (t > 1.96).
+  CHECK(p["reads_interval"][1].get<double>() - mid > 0.0098 * mid);
 }

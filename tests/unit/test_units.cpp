@@ -98,7 +98,9 @@ TEST_CASE("parse_rate reads a size per second in bytes per second", "[units][rat
   CHECK(parse_rate("300MB/s", "--max-read-rate") == Approx(3e8).epsilon(1e-12));
   CHECK(parse_rate("1.5GiB/s", "--max-read-rate") ==
         Approx(1.5 * static_cast<double>(kGiB)).epsilon(1e-12));
-  CHECK(parse_rate("250M", "--max-read-rate") ==
+  CHECK(parse_rate("250MiB/s", "--max-read-rate") ==
+        Approx(250.0 * static_cast<double>(kMiB)).epsilon(1e-12));
+  CHECK(parse_rate("250MiB", "--max-read-rate") ==
         Approx(250.0 * static_cast<double>(kMiB)).epsilon(1e-12));
   CHECK(parse_rate("1000", "--max-read-rate") == Approx(1000.0).epsilon(1e-12));
   CHECK(parse_rate("2GB/s", "--max-read-rate") == Approx(2e9).epsilon(1e-12));
@@ -114,6 +116,31 @@ TEST_CASE("parse_rate rejects zero, negative and malformed rates with a usage_er
     const std::string msg = usage_error_message([&] { (void)parse_rate(text, "--max-read-rate"); });
     CHECK_THAT(msg, Catch::Matchers::StartsWith("invalid rate for --max-read-rate"));
   }
+}
+
+TEST_CASE("parse_rate reads network figures in bits as bytes per second", "[units][rate]") {
+  CHECK(parse_rate("25Gb/s", "--nic-bandwidth") == Approx(25e9 / 8).epsilon(1e-12));
+  CHECK(parse_rate("25Gbit/s", "--nic-bandwidth") == Approx(25e9 / 8).epsilon(1e-12));
+  CHECK(parse_rate("25Gbps", "--nic-bandwidth") == Approx(25e9 / 8).epsilon(1e-12));
+  CHECK(parse_rate("400GbE", "--nic-bandwidth") == Approx(50e9).epsilon(1e-12));
+  CHECK(parse_rate("100Mb/s", "--nic-bandwidth") == Approx(12.5e6).epsilon(1e-12));
+}
+
+TEST_CASE("parse_rate refuses a bare prefix, which could be bytes or bits, and names both",
+          "[units][rate]") {
+  for (const char* text : {"25G", "250M", "4k", "1T/s"}) {
+    INFO("input: '" << text << "'");
+    const std::string msg = usage_error_message([&] { (void)parse_rate(text, "--nic-bandwidth"); });
+    CHECK_THAT(msg, Catch::Matchers::Contains("has no unit"));
+    CHECK_THAT(msg, Catch::Matchers::Contains("B/s"));
+    CHECK_THAT(msg, Catch::Matchers::Contains("b/s"));
+  }
+}
+
+TEST_CASE("parse_fraction accepts a percent wherever it accepts a fraction", "[units]") {
+  CHECK(dlsize::units::parse_fraction("90%", "--au-threshold") == Approx(0.9));
+  CHECK(dlsize::units::parse_fraction("5 %", "--au-threshold") == Approx(0.05));
+  CHECK_THROWS(dlsize::units::parse_fraction("150%", "--au-threshold"));
 }
 
 TEST_CASE("parse_duration reads seconds, ms, m, min and h as seconds", "[units][duration]") {

@@ -1,0 +1,189 @@
+#include "report/limit_verdict.hpp"
+
+#include <fmt/format.h>
+
+#include "report/report_fields.hpp"
+
+namespace dlsize::report {
+namespace {
+
+nlohmann::json num(double v) {
+  return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr);
+}
+
+double mean_device_busy(const nlohmann::json& r) {
+  double sum = 0;
+  int n = 0;
+  for (const auto& p : r.value("timeseries", nlohmann::json::array()))
+    if (p.contains("device_busy") && p["device_busy"].is_number()) {
+      // A multi-host timeseries adds host figures up: a share stays within 1.
+      sum += std::min(1.0, p["device_busy"].get<double>());
+      ++n;
+    }
+  return n ? sum / n : std::nan("");
+}
+
+bool at_least(double v, double bound) {
+  return std::isfinite(v) && v >= bound;
+}
+
+std::string pct(double v) {
+  return fmt::format("{:.0f} %", 100 * v);
+}
+
+} // namespace
+
+const char* to_string(limit_kind k) {
+  switch (k) {
+  case limit_kind::nothing:
+    return "nothing";
+  case limit_kind::storage:
+    return "storage";
+  case limit_kind::client_cpu:
+    return "client_cpu";
+  case limit_kind::harness:
+    return "harness";
+  case limit_kind::unknown:
+    break;
+  }
+  return "unknown";
+}
+
+limit_kind parse_limit_kind(const std::string& t) {
+  for (auto k :
+       {limit_kind::nothing, limit_kind::storage, limit_kind::client_cpu, limit_kind::harness})
+    if (t == to_string(k))
+      return k;
+  return limit_kind::unknown;
+}
+
+limit_figures limit_figures_of(const nlohmann::json& r) {
+  limit_figures f;
+  f.au = number_at(r, "/summary/accelerator_utilization");
+  f.busiest_reader_cpu = number_at(r, "/io/reader_time/busiest_cpu_share");
+  f.host_cpu = number_at(r, "/summary/cpu_utilization/host");
+  f.queue_full_share = number_at(r, "/io/reader_time/queue_full_share");
+  f.completion_wait_share = number_at(r, "/io/reader_time/completion_wait_share");
+  f.mean_in_flight = number_at(r, "/io/reader_time/mean_in_flight");
+  f.queue_depth = number_at(r, "/io/queue_depth");
+  f.readers = number_at(r, "/io/readers");
+  f.device_busy = mean_device_busy(r);
+  f.max_read_rate = number_at(r, "/io/max_read_rate");
+  f.read_bytes_per_s = number_at(r, "/summary/read_bytes_per_s");
+  return f;
+}
+
+limit_verdict decide_limit(const limit_figures& f) {
+  limit_verdict v;
+  v.figures = f;
+  const std::string more_clients = "add --readers (each takes up to a core) or spread the "
+                                   "accelerators over more clients";
+  if (!std::isfinite(f.au)) {
+    v.reason = "AU was not measured";
+    return v;
+  }
+  if (f.au >= kUnlimitedAu) {
+    v.kind = limit_kind::nothing;
+    v.reason =
+        fmt::format("AU {:.3f}: the accelerators waited on data less than 1 % of the time", f.au);
+    return v;
+  }
+  if (at_least(f.busiest_reader_cpu, kReaderCpuBound)) {
+    v.kind = limit_kind::client_cpu;
+    v.reason = fmt::format("a reader thread ran at {} of a core (bound {}), its reads and "
+                           "preprocessing together",
+                           pct(f.busiest_reader_cpu), pct(kReaderCpuBound));
+    v.advice = more_clients;
+    return v;
+  }
+  const double over_cap = f.read_bytes_per_s / f.max_read_rate;
+  if (at_least(over_cap, kCapReachedBound)) {
+    v.kind = limit_kind::storage;
+    v.synthetic = true;
+    v.reason = fmt::format("reads ran at {} of the --max-read-rate cap (bound {}): the token "
+                           "bucket standing in for a slower storage",
+                           pct(over_cap), pct(kCapReachedBound));
+    v.advice = "the cap is the limit by design; remove it to measure the storage itself";
+    return v;
+  }
+  const bool queue_full = at_least(f.queue_full_share, kQueueFullBound);
+  const bool waiting = at_least(f.completion_wait_share, kCompletionWaitBound) &&
+                       at_least(f.device_busy, kDeviceBusyBound);
+  if (queue_full || waiting) {
+    v.kind = limit_kind::storage;
+    v.reason = queue_full
+                   ? fmt::format("readers waited with all {:.0f} requests in flight {} of their "
+                                 "time (bound {}; mean in flight {:.1f})",
+                                 f.queue_depth, pct(f.queue_full_share), pct(kQueueFullBound),
+                                 f.mean_in_flight)
+                   : fmt::format("readers waited on completions {} of their time with the device "
+                                 "busy {} (bounds {}, {})",
+                                 pct(f.completion_wait_share), pct(f.device_busy),
+                                 pct(kCompletionWaitBound), pct(kDeviceBusyBound));
+    v.advice = queue_full ? "a deeper --queue-depth may find more; otherwise this is the backend"
+                          : "this is the backend";
+    return v;
+  }
+  if (at_least(f.host_cpu, kHostCpuBound)) {
+    v.kind = limit_kind::client_cpu;
+    v.reason = fmt::format("the host's CPU was {} busy (bound {}), the readers not waiting on "
+                           "the storage",
+                           pct(f.host_cpu), pct(kHostCpuBound));
+    v.advice = "run on an idle client, or spread the accelerators over more clients";
+    return v;
+  }
+  v.kind = limit_kind::harness;
+  v.reason = fmt::format("nothing at a limit: busiest reader {} of a core, queue full {} of the "
+                         "time, host CPU {}",
+                         std::isfinite(f.busiest_reader_cpu) ? pct(f.busiest_reader_cpu) : "?",
+                         std::isfinite(f.queue_full_share) ? pct(f.queue_full_share) : "?",
+                         std::isfinite(f.host_cpu) ? pct(f.host_cpu) : "?");
+  v.advice = "raise --prefetch or --queue-depth; the emulation itself may be late";
+  return v;
+}
+
+nlohmann::json limit_json(const limit_verdict& v) {
+  const auto& f = v.figures;
+  return {{"verdict", to_string(v.kind)},
+          {"synthetic", v.synthetic},
+          {"reason", v.reason},
+          {"advice", v.advice.empty() ? nlohmann::json(nullptr) : nlohmann::json(v.advice)},
+          {"figures",
+           {{"accelerator_utilization", num(f.au)},
+            {"busiest_reader_cpu_share", num(f.busiest_reader_cpu)},
+            {"host_cpu_utilization", num(f.host_cpu)},
+            {"queue_full_share", num(f.queue_full_share)},
+            {"completion_wait_share", num(f.completion_wait_share)},
+            {"mean_in_flight", num(f.mean_in_flight)},
+            {"queue_depth", num(f.queue_depth)},
+            {"readers", num(f.readers)},
+            {"device_busy", num(f.device_busy)},
+            {"max_read_rate", num(f.max_read_rate)},
+            {"read_bytes_per_s", num(f.read_bytes_per_s)}}}};
+}
+
+nlohmann::json limited_by_block(const nlohmann::json& report) {
+  return limit_json(decide_limit(limit_figures_of(report)));
+}
+
+std::string limit_line(const nlohmann::json& b) {
+  const auto& advice = b.value("advice", nlohmann::json(nullptr));
+  return fmt::format("  limited by  {}: {}{}\n", b.value("verdict", "unknown"),
+                     b.value("reason", ""),
+                     advice.is_string() ? " (" + advice.get<std::string>() + ")" : "");
+}
+
+limit_verdict limit_of(const nlohmann::json& r) {
+  const nlohmann::json::json_pointer p("/summary/limited_by");
+  limit_verdict v = decide_limit(limit_figures_of(r));
+  if (r.contains(p) && r[p].is_object()) {
+    v.kind = parse_limit_kind(r[p].value("verdict", ""));
+    v.reason = r[p].value("reason", v.reason);
+    v.synthetic = r[p].value("synthetic", false);
+    const auto& a = r[p].value("advice", nlohmann::json(nullptr));
+    v.advice = a.is_string() ? a.get<std::string>() : "";
+  }
+  return v;
+}
+
+} // namespace dlsize::report

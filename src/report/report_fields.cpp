@@ -1,0 +1,25 @@
+#include "report/report_fields.hpp"
+
+#include <cmath>
+
+#include "report/run_identity.hpp"
+
+namespace dlsize::report {
+
+double number_at(const nlohmann::json& r, const char* pointer) {
+  const nlohmann::json::json_pointer p(pointer);
+  return r.contains(p) && r[p].is_number() ? r[p].get<double>() : std::nan("");
+}
+
+std::string text_at(const nlohmann::json& r, const char* pointer, const std::string& fallback) {
+  const nlohmann::json::json_pointer p(pointer);
+  return r.contains(p) && r[p].is_string() ? r[p].get<std::string>() : fallback;
+}
+
+std::string backend_identity_of(const nlohmann::json& r) {
+  const std::string where = report::backend_label(r);
+  const std::string label = text_at(r, "/label", text_at(r, "/config/label"));
+  return label.empty() ? where : label + ": " + where;
+}
+
+} // namespace dlsize::report

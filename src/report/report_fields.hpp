@@ -1,0 +1,23 @@
+#pragma once
+// The few ways the analysis reads a bench report's JSON, in one place, so that the typed
+// report (bench_report) can replace them without touching the analyses.
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace dlsize::report {
+
+// The number at a JSON pointer ("/summary/read_bytes_per_s"); NaN when absent or not a number.
+double number_at(const nlohmann::json& report, const char* pointer);
+
+// The string at a JSON pointer; `fallback` when absent or not a string.
+std::string text_at(const nlohmann::json& report, const char* pointer,
+                    const std::string& fallback = "");
+
+// The backend a run measured, as size and compare group runs: one key per backend identity.
+// Until the report carries its identity (report::backend_identity: label + file system +
+// mount source + device + I/O limits + --max-read-rate + cache mode), it is the run's `label`
+// where it has one (with the path's backend label beside it), else report::backend_label.
+std::string backend_identity_of(const nlohmann::json& report);
+
+} // namespace dlsize::report

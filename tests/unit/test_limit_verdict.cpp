@@ -1,0 +1,85 @@
+// Unit tests for src/analysis/limit_verdict: what held a run's AU below 1, named from its
+// figures by the written thresholds.
+#include <catch2/catch.hpp>
+
+#include "report/limit_verdict.hpp"
+
+using namespace dlsize::report;
+
+namespace {
+
+limit_figures waiting_run() {
+  limit_figures f;
+  f.au = 0.6;
+  f.busiest_reader_cpu = 0.2;
+  f.host_cpu = 0.5;
+  f.queue_full_share = 0.1;
+  f.completion_wait_share = 0.2;
+  f.queue_depth = 16;
+  f.readers = 1;
+  return f;
+}
+
+} // namespace
+
+TEST_CASE("a run whose single reader is CPU-bound is named client-limited", "[limit]") {
+  limit_figures f = waiting_run();
+  f.busiest_reader_cpu = 0.97;
+  // Even with the queue full part of the time: the reader could not issue more.
+  f.queue_full_share = 0.6;
+  const auto v = decide_limit(f);
+  CHECK(v.kind == limit_kind::client_cpu);
+  CHECK_THAT(v.reason, Catch::Matchers::Contains("97 % of a core"));
+  CHECK_THAT(v.advice, Catch::Matchers::Contains("--readers"));
+}
+
+TEST_CASE("readers waiting with their queues full are storage-limited", "[limit]") {
+  limit_figures f = waiting_run();
+  f.queue_full_share = 0.8;
+  f.mean_in_flight = 15.2;
+  CHECK(decide_limit(f).kind == limit_kind::storage);
+  f = waiting_run();
+  f.completion_wait_share = 0.7;
+  f.device_busy = 0.95;
+  CHECK(decide_limit(f).kind == limit_kind::storage);
+  f.device_busy = 0.5; // waiting on a device that is mostly idle: not the device
+  CHECK(decide_limit(f).kind == limit_kind::harness);
+}
+
+TEST_CASE("a reached --max-read-rate is a synthetic storage limit", "[limit]") {
+  limit_figures f = waiting_run();
+  f.max_read_rate = 500e6;
+  f.read_bytes_per_s = 499e6;
+  const auto v = decide_limit(f);
+  CHECK(v.kind == limit_kind::storage);
+  CHECK(v.synthetic);
+  f.read_bytes_per_s = 300e6;
+  CHECK(decide_limit(f).kind == limit_kind::harness);
+}
+
+TEST_CASE("a saturated host is client-limited when the storage shows no limit", "[limit]") {
+  limit_figures f = waiting_run();
+  f.host_cpu = 0.99;
+  CHECK(decide_limit(f).kind == limit_kind::client_cpu);
+  f.queue_full_share = 0.9; // the storage's evidence comes first
+  CHECK(decide_limit(f).kind == limit_kind::storage);
+}
+
+TEST_CASE("AU of 0.99 or more is limited by nothing, and no AU is unknown", "[limit]") {
+  limit_figures f = waiting_run();
+  f.au = 0.995;
+  CHECK(decide_limit(f).kind == limit_kind::nothing);
+  f.au = std::nan("");
+  CHECK(decide_limit(f).kind == limit_kind::unknown);
+}
+
+TEST_CASE("limit_of reads a report's verdict, or decides one from its figures", "[limit]") {
+  nlohmann::json r = {{"summary", {{"accelerator_utilization", 0.5}, {"read_bytes_per_s", 1e8}}},
+                      {"io", {{"max_read_rate", 1e8}, {"queue_depth", 16}}}};
+  CHECK(limit_of(r).kind == limit_kind::storage);
+  r["summary"]["limited_by"] = limit_json(decide_limit(limit_figures_of(r)));
+  CHECK(r["summary"]["limited_by"]["verdict"] == "storage");
+  CHECK(r["summary"]["limited_by"]["figures"]["max_read_rate"] == 1e8);
+  r["summary"]["limited_by"]["verdict"] = "client_cpu";
+  CHECK(limit_of(r).kind == limit_kind::client_cpu);
+}
