@@ -115,6 +115,28 @@ double parse_rate(std::string_view text, std::string_view option) {
                   option, text));
 }
 
+double parse_network_rate(std::string_view text, std::string_view option) {
+  std::string_view s = trim(text);
+  if (s.size() >= 2 && s.substr(s.size() - 2) == "/s")
+    s.remove_suffix(2);
+  double value = 0;
+  std::string_view rest;
+  constexpr std::array<suffix, 4> kBits{{{"k", 1e3}, {"M", 1e6}, {"G", 1e9}, {"T", 1e12}}};
+  if (split_number(s, value, rest) && value > 0)
+    for (const auto& b : kBits)
+      if (rest.substr(0, b.text.size()) == b.text &&
+          (rest.substr(b.text.size()) == "b" || rest.substr(b.text.size()) == "bit"))
+        return value * b.factor / 8;
+  try {
+    return parse_rate(text, option);
+  } catch (const usage_error&) {
+    throw usage_error(
+        fmt::format("invalid rate for {}: '{}'. valid: a bit rate such as "
+                    "'100Gb/s' or '200Gbit/s', or bytes per second such as '12.1GB/s'",
+                    option, text));
+  }
+}
+
 double parse_duration(std::string_view text, std::string_view option) {
   std::string_view s = trim(text);
   double value = 0;

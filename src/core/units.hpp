@@ -15,6 +15,10 @@ std::uint64_t parse_size(std::string_view text, std::string_view option,
 // Parses a rate in bytes per second: a size followed by "/s" (the "/s" may be omitted).
 double parse_rate(std::string_view text, std::string_view option);
 
+// Parses a network rate in bytes per second: a bit rate as links are quoted ("100Gb/s",
+// "200Gbit/s", "400Mb/s"; k, M, G, T decimal, / 8), or any byte rate parse_rate takes.
+double parse_network_rate(std::string_view text, std::string_view option);
+
 // Parses a duration: "90", "90s", "5m", "1h", "250ms". Returns seconds.
 double parse_duration(std::string_view text, std::string_view option);
 // A fraction in (0, 1] such as 0.9 (an AU threshold). Throws usage_error naming option.
