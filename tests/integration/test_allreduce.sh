@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The allreduce model in emulated runs: a declared layout on one host (2 x 8 and 4 x 4 of one
-# process's 16 accelerators), storage AU beside MLPerf's AU, the refusals;
-# calibrate --allreduce on nccl-tests output; and over MPI (mpiexec -np 2), 1 x 4 against
+# process's 16 accelerators), storage AU beside MLPerf's AU, the refusals; plan's efficiency
+# curve; calibrate --allreduce on nccl-tests output; and over MPI (mpiexec -np 2), 1 x 4 against
 # 2 x 2 layouts of one job with a --sync-steps control, the modelled time (about 100 ms per step)
 # far above the run link's jitter.
 source "$(dirname "$0")/lib.sh"
@@ -50,6 +50,15 @@ expect_text "hierarchical" "the refusal lists the algorithms"
 expect_rc 2 "a layout that does not divide the job" -- "$DLSIZE" "${train[@]}" --accelerators 6 --allreduce ring --accelerators-per-node 4
 expect_rc 2 "a bad bit rate" -- "$DLSIZE" "${train[@]}" --allreduce ring --inter-node-bandwidth 100Xb/s
 expect_text "100Gb/s" "the refusal shows a bit rate"
+
+# plan: the efficiency curve of the seed's V100 servers (one EDR port each), next to bandwidth.
+expect_rc 0 "plan with the allreduce" -- "$DLSIZE" plan --workload resnet50 --accelerator v100 --accelerators 16 --allreduce hierarchical --out "$SCRATCH/plan.json"
+expect_text "efficiency" "plan prints the efficiency curve"
+check=$(json "$SCRATCH/plan.json" "(lambda c: all([[p['accelerators'] for p in c][:6] == [1, 2, 4, 8, 16, 32], c[0]['scaling_efficiency'] == 1,
+  c[3]['scaling_efficiency'] > 0.99, 0.9 < c[4]['scaling_efficiency'] < 0.97, (c[4]['nodes'], c[4]['accelerators_per_node']) == (2, 8),
+  r['required_bytes_per_s'] < r['required_bytes_per_s_linear'],
+  abs(r['required_bytes_per_s'] - c[4]['required_bytes_per_s']) < 1]))(r['scaling'])")
+[[ $check == True ]] && pass "curve: 1 to 32, near-linear to 8, a step at 16, storage follows it" || fail "plan: $(json "$SCRATCH/plan.json" "r['scaling']")"
 
 # calibrate --allreduce: the fit finds the latency and bandwidth the fixture was made with.
 expect_rc 0 "calibrate from all_reduce_perf output" -- "$DLSIZE" calibrate --allreduce "$data/all_reduce_perf_8xa100.txt" --out "$SCRATCH/cal.json"
