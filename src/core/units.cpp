@@ -60,6 +60,15 @@ bool split_number(std::string_view s, double& value, std::string_view& rest) {
   return true;
 }
 
+// Splits "12.5GB/s" into 12.5 and "GB" (the "/s" may be omitted); false without a number
+// above 0 in front.
+bool split_rate(std::string_view text, double& value, std::string_view& unit) {
+  std::string_view s = trim(text);
+  if (s.size() >= 2 && s.substr(s.size() - 2) == "/s")
+    s.remove_suffix(2);
+  return split_number(s, value, unit) && value > 0;
+}
+
 [[noreturn]] void bad_size(std::string_view text, std::string_view option) {
   throw usage_error(fmt::format(
       "invalid size for {}: '{}'. valid: a number with an optional unit (B, kB, MB, GB, TB, "
@@ -98,12 +107,9 @@ std::uint64_t parse_size(std::string_view text, std::string_view option, std::ui
 }
 
 double parse_rate(std::string_view text, std::string_view option) {
-  std::string_view s = trim(text);
-  if (s.size() >= 2 && s.substr(s.size() - 2) == "/s")
-    s.remove_suffix(2);
   double value = 0;
   std::string_view rest;
-  if (split_number(s, value, rest) && value > 0) {
+  if (split_rate(text, value, rest)) {
     for (const auto& suf : kSuffixes) {
       if (rest == suf.text)
         return value * suf.factor;
@@ -116,13 +122,10 @@ double parse_rate(std::string_view text, std::string_view option) {
 }
 
 double parse_network_rate(std::string_view text, std::string_view option) {
-  std::string_view s = trim(text);
-  if (s.size() >= 2 && s.substr(s.size() - 2) == "/s")
-    s.remove_suffix(2);
   double value = 0;
   std::string_view rest;
   constexpr std::array<suffix, 4> kBits{{{"k", 1e3}, {"M", 1e6}, {"G", 1e9}, {"T", 1e12}}};
-  if (split_number(s, value, rest) && value > 0)
+  if (split_rate(text, value, rest))
     for (const auto& b : kBits)
       if (rest.substr(0, b.text.size()) == b.text &&
           (rest.substr(b.text.size()) == "b" || rest.substr(b.text.size()) == "bit"))
