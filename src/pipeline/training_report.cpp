@@ -483,10 +483,14 @@ training_result build_training_report(const report_context& c,
                         1e3 * opt.allreduce.exposed_s(opt.layout, preset.compute_time_s),
                         100 * overall.comm_fraction, 100 * overall.storage_au)
           : std::string(),
-      measured ? fmt::format("{:.1f} % (threshold {:.0f} %: {}), lowest accelerator {:.1f} %",
-                             100 * overall.utilization, 100 * threshold, au_pass ? "PASS" : "FAIL",
-                             100 * overall.min_utilization)
-               : std::string("not measured (fewer than two steps)"),
+      measured
+          ? fmt::format("{:.1f} %{} (threshold {:.0f} %: {}), lowest accelerator {:.1f} %",
+                        100 * overall.utilization,
+                        opt.allreduce.active()
+                            ? fmt::format(", storage AU {:.1f} %", 100 * overall.storage_au)
+                            : std::string(),
+                        100 * threshold, au_pass ? "PASS" : "FAIL", 100 * overall.min_utilization)
+          : std::string("not measured (fewer than two steps)"),
       overall.samples_per_s, overall.samples_per_s / accels_present,
       units::format_bytes_binary(static_cast<double>(all.bytes)), wall,
       units::format_rate_both(read_rate), units::format_rate_both(demand_per_accel * accels_total),
