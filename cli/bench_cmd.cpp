@@ -8,6 +8,7 @@
 
 #include "accel/cuda_accelerator.hpp"
 #include "accel/cuda_backend.hpp"
+#include "allreduce_options.hpp"
 #include "cluster/agreement.hpp"
 #include "cluster/communicator.hpp"
 #include "cluster/hosts.hpp"
@@ -44,6 +45,7 @@ struct bench_cli {
   std::string au_threshold;
   std::uint64_t prefetch = 2;
   bool sync_steps = false;
+  config::allreduce_request allreduce;
   std::string preprocess;
   std::string precision = "fp16";
   std::string out;
@@ -178,6 +180,8 @@ int run_bench(const bench_cli& o, const CLI::App& cmd, const cli_context& ctx) {
   io::engine_options eo;
   double interval = 0, time_limit = 0, preprocess_s = 0, au_threshold = 0;
   std::uint64_t accelerators = 0;
+  config::allreduce_setup allreduce;
+  config::layout_choice layout;
   // Everything that can be wrong with the options, checked on every rank before any work; then
   // every rank must have been given the same command and options.
   const auto given = cluster::agree(comm, [&] {
@@ -203,6 +207,8 @@ int run_bench(const bench_cli& o, const CLI::App& cmd, const cli_context& ctx) {
           units::parse_duration(o.compute_time_stdev, "--compute-time-stdev");
     spec = config::resolve_accelerator(o.accelerator, profile, over,
                                        [] { accel::cuda_backend::get().require_device(0); });
+    require_allreduce_for_inputs(cmd, o.allreduce);
+    allreduce = config::resolve_allreduce(o.allreduce, profile, spec);
     if (o.epochs < 1)
       throw usage_error("--epochs: must be at least 1");
     interval = units::parse_duration(o.sample_interval, "--sample-interval");
@@ -236,6 +242,9 @@ int run_bench(const bench_cli& o, const CLI::App& cmd, const cli_context& ctx) {
         throw usage_error("--shard-read: training runs read samples by index (records); stream is "
                           "for --accelerator none");
       accelerators = job_accelerators(o, ranks);
+      if (allreduce.active())
+        layout = config::resolve_layout(o.allreduce, accelerators, ranks,
+                                        static_cast<std::uint64_t>(comm.where().nodes));
       preprocess_s = o.preprocess.empty() ? 0 : units::parse_duration(o.preprocess, "--preprocess");
       au_threshold = o.au_threshold.empty()
                          ? profile.au_threshold
@@ -283,6 +292,9 @@ int run_bench(const bench_cli& o, const CLI::App& cmd, const cli_context& ctx) {
   opt.accelerators = accelerators;
   opt.prefetch = o.prefetch;
   opt.sync_steps = o.sync_steps;
+  opt.allreduce = allreduce;
+  opt.layout = layout.layout;
+  opt.declared_layout = layout.declared;
   opt.preprocess_s = preprocess_s;
   opt.precision = o.precision;
   opt.epochs = o.epochs;
@@ -367,6 +379,7 @@ void setup_bench(CLI::App& app, cli_context& ctx) {
   sub->add_flag(
       "--sync-steps", o->sync_steps,
       "A barrier across accelerators after every step (stands in for the gradient allreduce)");
+  add_allreduce_options(*sub, o->allreduce, true);
   sub->add_option("--preprocess", o->preprocess,
                   "CPU preprocessing per sample, e.g. 200us: checksum and float conversion of the "
                   "bytes, then more passes until this CPU time is spent");

@@ -5,7 +5,9 @@
 #include <fmt/format.h>
 
 #include "accel/calibrate.hpp"
+#include "analysis/allreduce_fit.hpp"
 #include "commands.hpp"
+#include "config/interconnect_spec.hpp"
 #include "config/workload.hpp"
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
@@ -18,6 +20,7 @@ struct calibrate_cli {
   std::string workload;
   std::string accelerator;
   std::string out;
+  std::string allreduce; // nccl-tests all_reduce_perf output to fit
   std::uint64_t steps = 50;
   std::uint64_t warmup = 10;
   std::uint64_t batch_size = 0;
@@ -29,7 +32,34 @@ struct calibrate_cli {
   bool verbose = false;
 };
 
+// --allreduce FILE: the allreduce model's latency and bandwidth from nccl-tests' size sweep.
+int run_allreduce_calibration(const calibrate_cli& o) {
+  if (!o.workload.empty() || !o.accelerator.empty())
+    throw usage_error(
+        "--allreduce: fits a file of nccl-tests output; --workload and "
+        "--accelerator measure a GPU's training step instead. valid: one or the other");
+  const std::string out = o.out.empty() ? "allreduce-calibration.json" : o.out;
+  check_new_output(out, "--out");
+  const auto sweep = analysis::parse_all_reduce_perf(read_text_file(o.allreduce), o.allreduce);
+  const auto fit = analysis::fit_allreduce(sweep, config::kIntraHopLatencyS);
+  report::write_report(out, analysis::allreduce_calibration_json(sweep, fit, o.allreduce));
+  std::printf("all_reduce_perf over %llu ranks on %llu hosts (%zu sizes): L %.1f us (%.2f us "
+              "per %s-node hop), bus bandwidth %.2f GB/s (highest busbw printed %.2f GB/s), "
+              "largest relative residual %.1f %%\n",
+              static_cast<unsigned long long>(sweep.ranks),
+              static_cast<unsigned long long>(sweep.nodes), sweep.samples.size(),
+              fit.latency_s * 1e6, fit.latency_per_hop_s * 1e6, fit.link.c_str(),
+              fit.bus_bytes_per_s / 1e9, fit.max_busbw / 1e9, 100 * fit.max_relative_residual);
+  std::printf("calibration: %s (use: bench --allreduce hierarchical --allreduce-calibration %s)\n",
+              out.c_str(), out.c_str());
+  return 0;
+}
+
 int run_calibrate(const calibrate_cli& o) {
+  if (!o.allreduce.empty())
+    return run_allreduce_calibration(o);
+  if (o.workload.empty())
+    throw usage_error("--workload: required (or --allreduce FILE to fit nccl-tests output)");
   if (o.accelerator != "cuda")
     throw usage_error(fmt::format("--accelerator: calibrate measures a real GPU; '{}' is not one. "
                                   "valid: cuda",
@@ -80,9 +110,11 @@ void setup_calibrate(CLI::App& app, cli_context& ctx) {
       app.add_subcommand("calibrate", "Measure the workload's training step on this GPU and write "
                                       "a calibration for --accelerator emulated:FILE");
   sub->add_option("--workload", o->workload,
-                  "Workload profile name or JSON file (needs model.layers)")
-      ->required();
-  sub->add_option("--accelerator", o->accelerator, "The GPU backend to measure (cuda)")->required();
+                  "Workload profile name or JSON file (needs model.layers)");
+  sub->add_option("--accelerator", o->accelerator, "The GPU backend to measure (cuda)");
+  sub->add_option("--allreduce", o->allreduce,
+                  "Instead: fit the allreduce model's latency and bandwidth to this file of "
+                  "nccl-tests all_reduce_perf output");
   sub->add_option("--out", o->out,
                   "Calibration file to write (must not exist; default "
                   "calibration-WORKLOAD-GPU-PRECISION.json)");

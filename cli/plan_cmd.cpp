@@ -4,7 +4,9 @@
 
 #include <fmt/format.h>
 
+#include "allreduce_options.hpp"
 #include "analysis/plan.hpp"
+#include "analysis/plan_scaling.hpp"
 #include "commands.hpp"
 #include "config/accelerator_spec.hpp"
 #include "config/workload.hpp"
@@ -34,6 +36,7 @@ struct plan_cli {
   std::string nic_bandwidth;
   std::string nic_efficiency = "0.8";
   std::string out;
+  config::allreduce_request allreduce;
 };
 
 std::string duration_text(double s) {
@@ -78,7 +81,28 @@ void print_extras(const nlohmann::json& plan, const analysis::plan_inputs& in) {
   }
 }
 
-int run_plan(const plan_cli& o) {
+// The efficiency curve next to the bandwidth it asks of storage.
+void print_scaling(const nlohmann::json& plan) {
+  const auto& a = plan["allreduce"];
+  std::printf("  allreduce   %s of %.0f MB (%s gradients); %s; efficiency at %llu: %.1f %%\n",
+              a["algorithm"].get<std::string>().c_str(), a["gradient_bytes"].get<double>() / 1e6,
+              a["dtype"].get<std::string>().c_str(), a["note"].get<std::string>().c_str(),
+              static_cast<unsigned long long>(plan["accelerators"].get<std::uint64_t>()),
+              100 * plan["scaling_efficiency"].get<double>());
+  std::printf("  %12s %7s %12s %11s %12s  %s\n", "accelerators", "layout", "allreduce ms",
+              "efficiency", "samples/s", "storage at the AU threshold");
+  for (const auto& p : plan["scaling"])
+    std::printf("  %12llu %7s %12.2f %10.1f%% %12.0f  %s\n",
+                static_cast<unsigned long long>(p["accelerators"].get<std::uint64_t>()),
+                fmt::format("{}x{}", p["nodes"].get<std::uint64_t>(),
+                            p["accelerators_per_node"].get<std::uint64_t>())
+                    .c_str(),
+                1e3 * p["exposed_allreduce_s"].get<double>(),
+                100 * p["scaling_efficiency"].get<double>(), p["samples_per_s"].get<double>(),
+                units::format_rate_both(p["required_bytes_per_s"].get<double>()).c_str());
+}
+
+int run_plan(const plan_cli& o, const CLI::App& cmd) {
   if (!o.out.empty())
     check_new_output(o.out, "--out");
   analysis::plan_inputs in;
@@ -114,7 +138,21 @@ int run_plan(const plan_cli& o) {
   if (!o.nic_bandwidth.empty())
     in.nic_bandwidth = units::parse_rate(o.nic_bandwidth, "--nic-bandwidth");
   in.nic_efficiency = units::parse_fraction(o.nic_efficiency, "--nic-efficiency");
-  const nlohmann::json plan = analysis::make_plan(in);
+  nlohmann::json plan = analysis::make_plan(in);
+  require_allreduce_for_inputs(cmd, o.allreduce);
+  const config::allreduce_setup allreduce =
+      config::resolve_allreduce(o.allreduce, in.workload, in.accelerator);
+  if (allreduce.active()) {
+    analysis::scaling_inputs si;
+    si.allreduce = allreduce;
+    si.per_node = o.allreduce.accelerators_per_node ? o.allreduce.accelerators_per_node
+                                                    : allreduce.accelerators_per_node;
+    si.compute_s = in.accelerator.preset.compute_time_s;
+    si.batch = static_cast<double>(in.accelerator.preset.batch_size);
+    si.sample_bytes = in.workload.sample_bytes_mean;
+    si.au_threshold = in.au_threshold;
+    analysis::add_scaling(plan, si, in.storage_bandwidth, in.accelerators);
+  }
 
   auto both = [](double v) { return units::format_rate_both(v); };
   std::printf("%s on %s (batch %llu, %.4g s per batch; %s)\n", in.workload.name.c_str(),
@@ -140,6 +178,8 @@ int run_plan(const plan_cli& o) {
             .c_str(),
         static_cast<unsigned long long>(plan["max_accelerators_at_threshold"].get<std::uint64_t>()),
         100 * in.au_threshold);
+  if (allreduce.active())
+    print_scaling(plan);
   const auto& ds = plan["dataset"];
   std::printf("  a valid run needs %s (%.0f samples): 500 steps per epoch need %s%s\n",
               units::format_bytes_binary(ds["min_bytes"].get<double>()).c_str(),
@@ -194,7 +234,8 @@ void setup_plan(CLI::App& app, cli_context& ctx) {
                   "Share of the line rate reached in practice (0.8, or 80%)")
       ->capture_default_str();
   sub->add_option("--out", o->out, "JSON file to write (dlsize.plan/1; must not exist)");
-  sub->callback([o, &ctx] { ctx.exit_code = run_plan(*o); });
+  add_allreduce_options(*sub, o->allreduce, false);
+  sub->callback([o, sub, &ctx] { ctx.exit_code = run_plan(*o, *sub); });
 }
 
 } // namespace dlsize::cli

@@ -71,9 +71,10 @@ workload_profile parse_workload(const std::string& json_text, const std::string&
   }
   if (j.contains("model")) {
     p.model = c.object(j, "", "model");
-    c.only_keys(
-        p.model, "model",
-        {"name", "parameters", "forward_macs", "input", "source", "batch_size", "loss", "layers"});
+    c.only_keys(p.model, "model",
+                {"name", "parameters", "forward_macs", "input", "source", "batch_size", "loss",
+                 "layers", "backward_fraction"});
+    c.number_or(p.model, "model", "backward_fraction", 0, 1, 2.0 / 3.0);
     if (p.model.contains("layers"))
       p.network = std::make_shared<const model::model_spec>(model::parse_model(p.model, source));
   }

@@ -117,7 +117,7 @@ double bit_prefix(std::string_view p) {
 // A bit rate's unit after its number: PREFIX then "b/s", "bit/s", "bps" or "bE" (the "GbE" of a
 // NIC's line rate); bytes per second, or 0 when rest is no bit unit.
 double bit_rate_factor(std::string_view rest) {
-  for (std::string_view unit : {"bit/s", "b/s", "bps", "bE"})
+  for (std::string_view unit : {"bit/s", "b/s", "bps", "bE", "bit", "b"})
     if (rest.size() > unit.size() && rest.substr(rest.size() - unit.size()) == unit)
       return bit_prefix(rest.substr(0, rest.size() - unit.size())) / 8;
     else if (rest == unit)

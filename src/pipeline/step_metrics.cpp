@@ -21,12 +21,13 @@ accelerator_figures figures_of(const std::vector<step_record>& steps) {
     f.total_samples += s.samples;
     f.total_bytes += s.bytes;
   }
-  std::uint64_t compute = 0, wait = 0, sync = 0;
+  std::uint64_t compute = 0, wait = 0, sync = 0, comm = 0;
   for (std::size_t i = 1; i < steps.size(); ++i) {
     const auto& s = steps[i];
     compute += s.compute_ns;
     wait += s.wait_ns;
     sync += s.sync_ns;
+    comm += s.comm_ns;
     f.samples += s.samples;
     f.bytes += s.bytes;
     f.data_wait.record(s.wait_ns);
@@ -38,9 +39,11 @@ accelerator_figures figures_of(const std::vector<step_record>& steps) {
   f.compute_s = sec(compute);
   f.data_wait_s = sec(wait);
   f.sync_wait_s = sec(sync);
+  f.comm_s = sec(comm);
   f.window_s = sec(steps.back().end_ns - steps.front().end_ns);
   if (f.window_s > 0) {
     f.utilization = std::min(1.0, f.compute_s / f.window_s);
+    f.storage_au = std::min(1.0, (f.compute_s + f.comm_s) / f.window_s);
     f.samples_per_s = static_cast<double>(f.samples) / f.window_s;
   }
   return f;
@@ -57,13 +60,17 @@ overall_figures overall_of(const std::vector<accelerator_figures>& per_accelerat
     o.window_s += f.window_s;
     o.data_wait_s += f.data_wait_s;
     o.sync_wait_s += f.sync_wait_s;
+    o.comm_s += f.comm_s;
     o.samples_per_s += f.samples_per_s;
     o.data_wait.merge(f.data_wait);
     o.min_utilization = first ? f.utilization : std::min(o.min_utilization, f.utilization);
     first = false;
   }
-  if (o.window_s > 0)
+  if (o.window_s > 0) {
     o.utilization = std::min(1.0, o.compute_s / o.window_s);
+    o.storage_au = std::min(1.0, (o.compute_s + o.comm_s) / o.window_s);
+    o.comm_fraction = std::min(1.0, o.comm_s / o.window_s);
+  }
   return o;
 }
 
@@ -76,6 +83,8 @@ nlohmann::json figures_json(const accelerator_figures& f) {
           {"measured", f.measured},
           {"data_wait_s", f.data_wait_s},
           {"sync_wait_s", f.sync_wait_s},
+          {"comm_s", f.comm_s},
+          {"storage_au", f.storage_au},
           {"first_step_wait_s", f.first_step_wait_s},
           {"samples", f.samples},
           {"bytes", f.bytes},
@@ -95,6 +104,8 @@ accelerator_figures figures_from_json(const nlohmann::json& j) {
   f.measured = j.at("measured").get<bool>();
   f.data_wait_s = j.at("data_wait_s").get<double>();
   f.sync_wait_s = j.at("sync_wait_s").get<double>();
+  f.comm_s = j.value("comm_s", 0.0);
+  f.storage_au = j.value("storage_au", f.utilization);
   f.first_step_wait_s = j.at("first_step_wait_s").get<double>();
   f.samples = j.at("samples").get<std::uint64_t>();
   f.bytes = j.at("bytes").get<std::uint64_t>();

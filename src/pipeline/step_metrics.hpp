@@ -22,7 +22,8 @@ struct step_record {
   std::uint64_t sync_ns = 0;    // the per-step barrier (--sync-steps), 0 without
   std::uint64_t end_ns = 0;     // monotonic time the step (barrier included) ended
   std::uint64_t samples = 0;
-  std::uint64_t bytes = 0; // bytes read for this batch
+  std::uint64_t bytes = 0;   // bytes read for this batch
+  std::uint64_t comm_ns = 0; // the modelled allreduce's exposed time held after the barrier
 };
 
 struct accelerator_figures {
@@ -34,6 +35,8 @@ struct accelerator_figures {
   bool measured = false;            // at least two steps
   double data_wait_s = 0;           // measured steps
   double sync_wait_s = 0;
+  double comm_s = 0;            // measured steps' exposed allreduce time (a running sum)
+  double storage_au = 0;        // (compute_s + comm_s) / window_s
   double first_step_wait_s = 0; // the pipeline's fill time
   std::uint64_t samples = 0;    // measured steps
   std::uint64_t bytes = 0;
@@ -53,7 +56,9 @@ struct overall_figures {
   double utilization = 0; // Σ compute / Σ window over the accelerators measured
   double min_utilization = 0;
   double samples_per_s = 0; // Σ per-accelerator samples/s
-  double compute_s = 0, window_s = 0, data_wait_s = 0, sync_wait_s = 0;
+  double compute_s = 0, window_s = 0, data_wait_s = 0, sync_wait_s = 0, comm_s = 0;
+  double storage_au = 0;    // (Σ compute + Σ comm) / Σ window: the verdict's AU
+  double comm_fraction = 0; // Σ comm / Σ window
   std::uint64_t measured_accelerators = 0;
   histogram data_wait;
 };

@@ -324,6 +324,9 @@ training_result training_run::run(const nlohmann::json& command_line) {
     phase_end = t0 + r.end_ns;
   };
   std::barrier step_barrier(static_cast<std::ptrdiff_t>(local), on_phase);
+  const auto comm_ns = static_cast<std::uint64_t>(
+      opt.allreduce.active() ? opt.allreduce.exposed_s(opt.layout, preset.compute_time_s) * 1e9
+                             : 0.0);
 
   auto accel_loop = [&](std::uint64_t a) {
     auto& recs = records[a];
@@ -356,8 +359,8 @@ training_result training_run::run(const nlohmann::json& command_line) {
       } else {
         compute = end - start;
       }
-      std::uint64_t after = end;
-      if (opt.sync_steps || (t + 1) % spe == 0) {
+      std::uint64_t after = end, held = 0;
+      if (opt.step_sync() || (t + 1) % spe == 0) {
         std::uint64_t seen = phase_max_end.load(std::memory_order_relaxed);
         while (seen < end &&
                !phase_max_end.compare_exchange_weak(seen, end, std::memory_order_relaxed)) {
@@ -366,9 +369,16 @@ training_result training_run::run(const nlohmann::json& command_line) {
         // After a halt the others may have left without arriving: no sync happened.
         after = halt.load(std::memory_order_acquire) ? end : std::max(end, phase_end);
       }
+      // The allreduce ends together for all (the barrier), then takes the same modelled time.
+      if (comm_ns && !halt.load(std::memory_order_acquire)) {
+        held = comm_ns;
+        sleep_until_ns(after + held);
+      }
+      const std::uint64_t sync = after - end;
+      after += held;
       const sample_slot sl = smp.slot(smp.first_job(t, first + a));
       recs.push_back(
-          {t, sl.epoch, start - prev_end, compute, after - end, after, preset.batch_size, b.bytes});
+          {t, sl.epoch, start - prev_end, compute, sync, after, preset.batch_size, b.bytes, held});
       live[a].compute_ns.fetch_add(compute, std::memory_order_relaxed);
       live[a].samples.fetch_add(preset.batch_size, std::memory_order_relaxed);
       live[a].steps.fetch_add(1, std::memory_order_relaxed);

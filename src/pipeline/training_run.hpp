@@ -16,6 +16,7 @@
 
 #include "cluster/communicator.hpp"
 #include "config/accelerator_spec.hpp"
+#include "config/allreduce_config.hpp"
 #include "config/workload.hpp"
 #include "io/engine.hpp"
 
@@ -29,6 +30,12 @@ struct training_options {
   std::uint64_t accelerators = 1; // the job's, every rank's together (an equal share each)
   std::uint64_t prefetch = 2;     // batches loaded ahead per accelerator
   bool sync_steps = false;
+  // --allreduce: every step ends with a barrier of the job's accelerators, then holds each for
+  // the modelled exposed time of the gradient allreduce over this layout.
+  config::allreduce_setup allreduce;
+  model::job_layout layout;
+  bool declared_layout = false; // --ranks-per-node / --accelerators-per-node on one host
+  bool step_sync() const { return sync_steps || allreduce.active(); }
   double preprocess_s = 0;        // CPU time per sample; 0: no preprocessing
   std::string precision = "fp16"; // --accelerator cuda: fp16, tf32 or fp32
   std::uint64_t epochs = 1;

@@ -17,14 +17,21 @@ std::string backend_label(const nlohmann::json& r) {
 std::string topology_label(const nlohmann::json& r) {
   const auto t = r.value("topology", nlohmann::json::object());
   const auto ranks = t.value("ranks", 1), nodes = t.value("nodes", 1);
+  // Nodes declared on one host (--ranks-per-node) are never grouped with real ones.
+  const auto declared = t.value("declared", nlohmann::json(nullptr));
+  const std::string suffix =
+      declared.is_object() ? fmt::format(", declared {} × {} on one host", declared["nodes"].dump(),
+                                         declared["accelerators_per_node"].dump())
+                           : "";
   if (ranks <= 1 && nodes <= 1)
-    return "1 process";
+    return "1 process" + suffix;
   const auto per_rank = t.value("accelerators_per_rank", nlohmann::json(nullptr));
   const auto per_node = t.value("ranks_per_node", nlohmann::json(nullptr));
   return fmt::format("{} node{} × {} ranks × {} accelerator{}", nodes, nodes == 1 ? "" : "s",
                      per_node.is_number() ? per_node.dump() : fmt::format("{} uneven", ranks),
                      per_rank.is_number() ? per_rank.dump() : "?",
-                     per_rank.is_number() && per_rank.get<int>() == 1 ? "" : "s");
+                     per_rank.is_number() && per_rank.get<int>() == 1 ? "" : "s") +
+         suffix;
 }
 
 std::string workload_of(const nlohmann::json& r) {

@@ -1,0 +1,69 @@
+#pragma once
+// The gradient allreduce an emulated job models (--allreduce and its options), resolved against
+// the workload profile (model.parameters, model.backward_fraction), the accelerator type's
+// interconnect (interconnect_spec), an allreduce calibration (dlsize calibrate --allreduce) and
+// the command line, in that order of precedence from last to first. Every input keeps its
+// source for the report. The job's layout (which accelerators share a node) is apart: real
+// hosts, or declared with --ranks-per-node / --accelerators-per-node on one host.
+#include <cstdint>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "config/accelerator_spec.hpp"
+#include "config/workload.hpp"
+#include "model/allreduce_model.hpp"
+
+namespace dlsize::config {
+
+inline constexpr const char* kAllreduceCalibrationSchema = "dlsize.allreduce-calibration/1";
+
+// The options as given; empty strings and zeros: not given.
+struct allreduce_request {
+  std::string algorithm = "none";
+  std::string dtype = "fp32";
+  std::string overlap;
+  std::string intra_bandwidth, inter_bandwidth;
+  std::uint64_t nics_per_node = 0;
+  std::string intra_latency, inter_latency;
+  std::string calibration; // files, comma-separated
+  std::uint64_t ranks_per_node = 0, accelerators_per_node = 0;
+};
+
+struct allreduce_setup {
+  model::allreduce_algorithm algorithm = model::allreduce_algorithm::none;
+  std::string dtype = "fp32";
+  double parameters = 0;
+  double gradient_bytes = 0; // parameters × bytes per gradient
+  model::fabric fabric;
+  std::uint64_t nics_per_node = 0;
+  double nic_bytes_per_s = 0;
+  double overlap = 0;
+  double backward_fraction = 2.0 / 3.0;
+  std::uint64_t accelerators_per_node = 8;           // the spec's server, for plans
+  nlohmann::json sources = nlohmann::json::object(); // input -> where it came from
+
+  bool active() const { return algorithm != model::allreduce_algorithm::none; }
+  model::allreduce_cost cost(const model::job_layout& l) const;
+  // The time each step waits for, for steps of compute_s.
+  double exposed_s(const model::job_layout& l, double compute_s) const;
+  // The report's allreduce section: inputs, sources, the cost's parts and the exposed time.
+  nlohmann::json to_json(const model::job_layout& l, double compute_s) const;
+};
+
+// Throws usage_error naming the option: --allreduce without model.parameters (or with
+// --accelerator none or cuda), a type without interconnect defaults and no bandwidths given,
+// bad values, a bad calibration file.
+allreduce_setup resolve_allreduce(const allreduce_request& r, const workload_profile& w,
+                                  const accelerator_spec& a);
+
+// The job's layout: declared (--ranks-per-node, --accelerators-per-node; refused on several
+// real hosts) or the real hosts'. Throws usage_error for a layout that does not divide the job.
+struct layout_choice {
+  model::job_layout layout;
+  bool declared = false;
+};
+layout_choice resolve_layout(const allreduce_request& r, std::uint64_t accelerators,
+                             std::uint64_t ranks, std::uint64_t real_nodes);
+
+} // namespace dlsize::config
