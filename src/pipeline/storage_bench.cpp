@@ -24,6 +24,7 @@
 #include "pipeline/epoch_order.hpp"
 #include "pipeline/run_monitor.hpp"
 #include "pipeline/run_report.hpp"
+#include "report/provenance.hpp"
 #include "report/report_io.hpp"
 #include "telemetry/cpu_usage.hpp"
 #include "telemetry/sampler.hpp"
@@ -369,6 +370,7 @@ storage_bench_result run_storage_bench(const storage_bench_options& opt,
   });
   if (!reason.empty())
     report["reason"] = reason;
+  report::add_provenance(report);
   if (opt.verify)
     report["verify"] = {{"records_checked", verified},
                         {"mismatches", mismatches},

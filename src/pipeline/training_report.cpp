@@ -9,6 +9,7 @@
 #include "core/units.hpp"
 #include "pipeline/run_report.hpp"
 #include "pipeline/step_metrics.hpp"
+#include "report/provenance.hpp"
 #include "report/report_io.hpp"
 
 namespace dlsize::pipeline {
@@ -433,6 +434,7 @@ training_result build_training_report(const report_context& c,
   });
   if (!reason.empty())
     report["reason"] = reason;
+  report::add_provenance(report);
 
   training_result res;
   res.failed = status != "complete";

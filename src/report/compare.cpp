@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "report/backend_identity.hpp"
 #include "report/report_io.hpp"
 #include "report/run_identity.hpp"
 #include "sizing/stats.hpp"
@@ -91,17 +92,28 @@ nlohmann::json compare_reports(const std::vector<loaded_report>& reports) {
   std::set<std::string> shapes;
   for (const auto& r : reports)
     shapes.insert(topology_label(r.report));
-  std::vector<std::string> order;
+  const auto shape_of = [&](const nlohmann::json& rep) {
+    return shapes.size() > 1 ? ", " + topology_label(rep) : std::string();
+  };
+  std::vector<std::string> order; // group keys: backend identity and topology
+  std::vector<backend_identity> ids;
   std::map<std::string, std::vector<const loaded_report*>> groups;
   for (const auto& r : reports) {
-    const std::string b = backend_label(r.report) +
-                          (shapes.size() > 1 ? ", " + topology_label(r.report) : std::string());
-    if (!groups.count(b))
-      order.push_back(b);
-    groups[b].push_back(&r);
+    const backend_identity id = backend_identity_of(r.report);
+    const std::string key = id.key() + shape_of(r.report);
+    if (!groups.count(key)) {
+      order.push_back(key);
+      ids.push_back(id);
+    }
+    groups[key].push_back(&r);
   }
+  std::vector<std::string> names = distinct_names(ids);
+  for (std::size_t i = 0; i < order.size(); ++i)
+    names[i] += shape_of(groups[order[i]].front()->report);
   if (order.size() < 2)
     warnings.push_back("every report has the same backend: this compares repeats of one run");
+  for (const auto& w : duplicate_runs(reports))
+    warnings.push_back(w);
   // Repeats take a new seed each (as MLPerf Storage asks); backends should see the same seeds.
   auto seeds_of = [&](const std::string& b) {
     std::vector<std::string> s;
@@ -114,12 +126,13 @@ nlohmann::json compare_reports(const std::vector<loaded_report>& reports) {
     if (seeds_of(order[i]) != seeds_of(order[0]))
       warnings.push_back(fmt::format(
           "the runs of {} used seeds {}, those of {} seeds {}: the loads are not identical",
-          order[i], fmt::join(seeds_of(order[i]), ", "), order[0],
+          names[i], fmt::join(seeds_of(order[i]), ", "), names[0],
           fmt::join(seeds_of(order[0]), ", ")));
 
   nlohmann::json backends = nlohmann::json::array();
   std::vector<std::map<std::string, std::pair<double, double>>> stats; // metric -> (median, spread)
-  for (const auto& b : order) {
+  for (std::size_t bi = 0; bi < order.size(); ++bi) {
+    const std::string& b = order[bi];
     nlohmann::json files = nlohmann::json::array();
     nlohmann::json values = nlohmann::json::object();
     std::map<std::string, std::pair<double, double>> st;
@@ -147,7 +160,9 @@ nlohmann::json compare_reports(const std::vector<loaded_report>& reports) {
           {"runs", v.size()},
           {"spread", std::isnan(spread) ? nlohmann::json(nullptr) : nlohmann::json(spread)}};
     }
-    backends.push_back({{"backend", b},
+    backends.push_back({{"backend", names[bi]},
+                        {"label", ids[bi].label},
+                        {"identity", ids[bi].key()},
                         {"reports", files},
                         {"runs", groups[b].size()},
                         {"au_passes", passes},

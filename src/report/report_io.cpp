@@ -8,15 +8,13 @@
 #include "core/crc32c.hpp"
 #include "core/sysinfo.hpp"
 #include "dlsize/build_config.hpp"
+#include "report/run_id.hpp"
 
 namespace dlsize::report {
 
 nlohmann::json report_header(const std::string& kind, const nlohmann::json& command_line) {
-  return {{"schema", kReportSchema},
-          {"kind", kind},
-          {"created_at", utc_now()},
-          {"tool", tool_json()},
-          {"command_line", command_line}};
+  return {{"schema", kReportSchema}, {"kind", kind},        {"run_id", new_run_id()},
+          {"created_at", utc_now()}, {"tool", tool_json()}, {"command_line", command_line}};
 }
 
 nlohmann::json tool_json() {

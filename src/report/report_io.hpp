@@ -11,7 +11,8 @@ namespace dlsize::report {
 
 inline constexpr const char* kReportSchema = "dlsize.report/1";
 
-// The fields every report starts with: schema, kind, created_at, tool, command_line.
+// The fields every report starts with: schema, kind, run_id (new_run_id()), created_at, tool,
+// command_line.
 nlohmann::json report_header(const std::string& kind, const nlohmann::json& command_line);
 
 // {"version", "features": {...}} of this build.
