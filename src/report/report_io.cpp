@@ -52,10 +52,13 @@ nlohmann::json command_line_json(int argc, const char* const* argv) {
   return a;
 }
 
-nlohmann::json system_json(const nlohmann::json& gpus, const nlohmann::json& nvml) {
+nlohmann::json system_json(const nlohmann::json& gpus, const nlohmann::json& nvml,
+                           const nlohmann::json& provenance) {
   nlohmann::json host = sysinfo::host_json();
   host["gpus"] = gpus;
   host["nvml"] = nvml;
+  if (provenance.is_object())
+    host.update(provenance);
   return {{"hosts", nlohmann::json::array({host})}};
 }
 

@@ -21,8 +21,10 @@ nlohmann::json tool_json();
 std::vector<std::string> feature_lines();
 // The command line as given, one string per argument.
 nlohmann::json command_line_json(int argc, const char* const* argv);
-// {"hosts": [this host]}, with gpus (an array, empty when none) and nvml (how GPUs were seen).
-nlohmann::json system_json(const nlohmann::json& gpus, const nlohmann::json& nvml);
+// {"hosts": [this host]}, with gpus (an array, empty when none), nvml (how GPUs were seen) and
+// the fields of `provenance` (telemetry::host_provenance: OS, mount, device, cgroup limits, ...).
+nlohmann::json system_json(const nlohmann::json& gpus, const nlohmann::json& nvml,
+                           const nlohmann::json& provenance = nullptr);
 // Current UTC time, ISO 8601.
 std::string utc_now();
 
