@@ -8,6 +8,7 @@
 #include "core/crc32c.hpp"
 #include "core/sysinfo.hpp"
 #include "dlsize/build_config.hpp"
+#include "dlsize/git_commit.hpp"
 #include "report/run_id.hpp"
 
 namespace dlsize::report {
@@ -17,9 +18,14 @@ nlohmann::json report_header(const std::string& kind, const nlohmann::json& comm
           {"created_at", utc_now()}, {"tool", tool_json()}, {"command_line", command_line}};
 }
 
+std::string tool_commit() {
+  return DLSIZE_GIT_COMMIT;
+}
+
 nlohmann::json tool_json() {
   return {{"name", "dlsize"},
           {"version", DLSIZE_VERSION},
+          {"commit", tool_commit()},
           {"build_type", DLSIZE_BUILD_TYPE},
           {"features",
            {{"io_uring", true},

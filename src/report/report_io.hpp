@@ -15,7 +15,10 @@ inline constexpr const char* kReportSchema = "dlsize.report/1";
 // command_line.
 nlohmann::json report_header(const std::string& kind, const nlohmann::json& command_line);
 
-// {"version", "features": {...}} of this build.
+// The git commit this binary was built from (`git describe --always --dirty` at build time,
+// "-dirty" with uncommitted changes), or "unknown" when built outside git.
+std::string tool_commit();
+// {"name", "version", "commit", "build_type", "features": {...}} of this build.
 nlohmann::json tool_json();
 // One line per feature for --version.
 std::vector<std::string> feature_lines();
