@@ -14,6 +14,7 @@
 #include "cluster/hosts.hpp"
 #include "commands.hpp"
 #include "config/accelerator_spec.hpp"
+#include "config/label.hpp"
 #include "config/workload.hpp"
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
@@ -24,6 +25,7 @@
 #include "dataset/layout.hpp"
 #include "pipeline/storage_bench.hpp"
 #include "pipeline/training_run.hpp"
+#include "report/backend_identity.hpp"
 #include "report/report_io.hpp"
 #include "run_config.hpp"
 
@@ -61,6 +63,7 @@ struct bench_cli {
   std::string shard_read = "records";
   std::string time_limit;
   std::string sample_interval = "1s";
+  std::string label;
   bool verify = false;
   bool quiet = false;
 };
@@ -151,12 +154,22 @@ std::uint64_t job_accelerators(const bench_cli& o, std::uint64_t ranks) {
   return o.accelerators;
 }
 
+// The summary with the backend's name under its first line, so every summary says which
+// storage it measured.
+std::string with_backend_line(const std::string& summary, const nlohmann::json& report) {
+  const auto nl = summary.find('\n');
+  const std::string line =
+      fmt::format("  backend     {}\n", report::backend_identity_of(report).display_name());
+  return nl == std::string::npos ? summary + "\n" + line
+                                 : summary.substr(0, nl + 1) + line + summary.substr(nl + 1);
+}
+
 int finish(const nlohmann::json& report, const std::string& summary, bool failed,
            const bench_cli& o) {
   if (report.is_null())
     return failed ? 1 : 0; // not rank 0: rank 0 writes the job's report
   if (!o.quiet)
-    std::fputs(summary.c_str(), stdout);
+    std::fputs(with_backend_line(summary, report).c_str(), stdout);
   if (!o.out.empty()) {
     report::write_report(o.out, report);
     std::printf("report: %s\n", o.out.c_str());
@@ -211,6 +224,8 @@ int run_bench(const bench_cli& o, const CLI::App& cmd, const cli_context& ctx) {
     allreduce = config::resolve_allreduce(o.allreduce, profile, spec);
     if (o.epochs < 1)
       throw usage_error("--epochs: must be at least 1");
+    if (cmd.get_option("--label")->count() > 0)
+      config::check_label(o.label, "--label");
     interval = units::parse_duration(o.sample_interval, "--sample-interval");
     if (interval < 0.05)
       throw usage_error("--sample-interval: must be at least 50ms");
@@ -407,6 +422,10 @@ void setup_bench(CLI::App& app, cli_context& ctx) {
   sub->add_option("--time-limit", o->time_limit,
                   "Stop after this long (e.g. 60s), reporting what was measured");
   sub->add_option("--sample-interval", o->sample_interval, "Telemetry sampling interval");
+  sub->add_option("--label", o->label,
+                  "Name of the backend under test (letters, digits, '.', '_', '-'; up to 64), "
+                  "shown in summaries and used by compare and size to tell backends apart "
+                  "(default: \"PATH (FS_TYPE)\")");
   sub->add_flag("--verify", o->verify, "Check every record's header and checksum (storage only)");
   sub->add_flag("--quiet", o->quiet, "No progress line and no summary on stdout");
   sub->callback([o, sub, &ctx] {

@@ -94,7 +94,8 @@ int run(int argc, char** argv) {
     app.parse(argc, argv);
     if (version) {
       if (root) {
-        std::cout << "dlsize " << DLSIZE_VERSION << "\n";
+        std::cout << "dlsize " << DLSIZE_VERSION << " (commit " << dlsize::report::tool_commit()
+                  << ")\n";
         for (const auto& line : dlsize::report::feature_lines())
           std::cout << "  " << line << "\n";
         std::cout << "  " << dlsize::accel::cuda_backend::version_line() << "\n";

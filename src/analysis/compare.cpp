@@ -10,6 +10,7 @@
 #include "analysis/stats.hpp"
 #include "analysis/welch.hpp"
 #include "core/error.hpp"
+#include "report/backend_identity.hpp"
 #include "report/limit_verdict.hpp"
 #include "report/report_fields.hpp"
 #include "report/report_io.hpp"
@@ -128,15 +129,24 @@ nlohmann::json compare_count(const std::vector<const loaded_report*>& reports,
   std::set<std::string> shapes;
   for (const auto* r : reports)
     shapes.insert(topology_label(r->report));
-  std::vector<std::string> order;
+  const auto shape_of = [&](const nlohmann::json& rep) {
+    return shapes.size() > 1 ? ", " + topology_label(rep) : std::string();
+  };
+  std::vector<std::string> order; // group keys: backend identity and topology
+  std::vector<backend_identity> ids;
   std::map<std::string, std::vector<const loaded_report*>> groups;
   for (const auto* r : reports) {
-    const std::string b = report::backend_identity_of(r->report) +
-                          (shapes.size() > 1 ? ", " + topology_label(r->report) : std::string());
-    if (!groups.count(b))
-      order.push_back(b);
-    groups[b].push_back(r);
+    const backend_identity id = backend_identity_of(r->report);
+    const std::string key = id.key() + shape_of(r->report);
+    if (!groups.count(key)) {
+      order.push_back(key);
+      ids.push_back(id);
+    }
+    groups[key].push_back(r);
   }
+  std::vector<std::string> names = distinct_names(ids);
+  for (std::size_t i = 0; i < order.size(); ++i)
+    names[i] += shape_of(groups[order[i]].front()->report);
   const auto count = accelerators_of(reports.front()->report);
   // Repeats take a new seed each (as MLPerf Storage asks); backends should see the same seeds.
   auto seeds_of = [&](const std::string& b) {
@@ -151,13 +161,14 @@ nlohmann::json compare_count(const std::vector<const loaded_report*>& reports,
       warnings.push_back(fmt::format(
           "at {} accelerators the runs of {} used seeds {}, those of {} seeds {}: the loads are "
           "not identical",
-          count, order[i], fmt::join(seeds_of(order[i]), ", "), order[0],
+          count, names[i], fmt::join(seeds_of(order[i]), ", "), names[0],
           fmt::join(seeds_of(order[0]), ", ")));
 
   nlohmann::json backends = nlohmann::json::array();
   std::vector<metric_stats> stats;
   std::vector<std::vector<double>> samples_per_s;
-  for (const auto& b : order) {
+  for (std::size_t bi = 0; bi < order.size(); ++bi) {
+    const std::string& b = order[bi];
     nlohmann::json files = nlohmann::json::array();
     nlohmann::json values = nlohmann::json::object();
     metric_stats st;
@@ -193,7 +204,9 @@ nlohmann::json compare_count(const std::vector<const loaded_report*>& reports,
           {"spread", std::isnan(spread) ? nlohmann::json(nullptr) : nlohmann::json(spread)},
           {"synthetic", synthetic && is_latency(m)}};
     }
-    backends.push_back({{"backend", b},
+    backends.push_back({{"backend", names[bi]},
+                        {"label", ids[bi].label},
+                        {"identity", ids[bi].key()},
                         {"reports", files},
                         {"runs", groups[b].size()},
                         {"au_passes", passes},
@@ -210,7 +223,7 @@ nlohmann::json compare_count(const std::vector<const loaded_report*>& reports,
   for (std::size_t i = 0; i < order.size(); ++i) {
     const auto r = analysis::welch_ratio(samples_per_s[0], samples_per_s[i]);
     nlohmann::json j = {
-        {"backend", order[i]},
+        {"backend", names[i]},
         {"ratio", r ? nlohmann::json(r->ratio) : nlohmann::json(nullptr)},
         {"ci95", r ? nlohmann::json({r->low, r->high}) : nlohmann::json(nullptr)},
         {"text", analysis::ratio_text(r, samples_per_s[0].size(), samples_per_s[i].size())}};
@@ -274,6 +287,8 @@ nlohmann::json compare_reports(const std::vector<loaded_report>& reports) {
   const nlohmann::json& head = sections[best];
   if (most < 2)
     warnings.push_back("no accelerator count has two backends: this compares repeats of one run");
+  for (const auto& w : duplicate_runs(reports))
+    warnings.push_back(w);
   for (const auto& b : head["backends"])
     if (b["synthetic_latency"].get<bool>())
       warnings.push_back(fmt::format("{}: request latency is the --max-read-rate token bucket's, "

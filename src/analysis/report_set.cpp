@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
 
 #include <fmt/format.h>
 
@@ -69,6 +70,27 @@ void load_folder(const fs::path& dir, report_inputs& in) {
 }
 
 } // namespace
+
+std::vector<std::string> duplicate_runs(const std::vector<loaded_report>& reports) {
+  std::vector<std::string> ids;
+  std::map<std::string, std::vector<std::string>> files;
+  for (const auto& r : reports) {
+    const auto it = r.report.find("run_id");
+    if (it == r.report.end() || !it->is_string())
+      continue;
+    const std::string id = it->get<std::string>();
+    if (!files.count(id))
+      ids.push_back(id);
+    files[id].push_back(r.file);
+  }
+  std::vector<std::string> out;
+  for (const auto& id : ids)
+    if (files[id].size() > 1)
+      out.push_back(
+          fmt::format("{} are one run (run_id {}): copies, not repeats; give each run once",
+                      fmt::join(files[id], ", "), id));
+  return out;
+}
 
 bool is_bench_report(const nlohmann::json& j) {
   return j.is_object() && j.value("schema", "") == kReportSchema && j.value("kind", "") == "bench";

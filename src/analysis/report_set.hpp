@@ -27,6 +27,10 @@ struct report_inputs {
 // not JSON, and a folder that holds no report.
 report_inputs load_reports(const std::vector<std::string>& args);
 
+// One warning per run_id that several reports share ("a.json, b.json are one run (run_id …):
+// copies, not repeats"); reports without a run_id (older ones) are never duplicates.
+std::vector<std::string> duplicate_runs(const std::vector<loaded_report>& reports);
+
 // Whether j is a report written by dlsize bench (schema dlsize.report/1, kind bench).
 bool is_bench_report(const nlohmann::json& j);
 

@@ -12,6 +12,7 @@
 #include "analysis/stats.hpp"
 #include "core/error.hpp"
 #include "core/units.hpp"
+#include "report/backend_identity.hpp"
 #include "report/limit_verdict.hpp"
 #include "report/report_fields.hpp"
 #include "report/report_io.hpp"
@@ -27,6 +28,7 @@ using report::number_at;
 // The reports of one series, in input order.
 struct series {
   std::string workload, accelerator, backend, cache_mode;
+  backend_identity identity;
   double dataset_bytes = 0;
   std::vector<const loaded_report*> reports;
 };
@@ -165,6 +167,8 @@ nlohmann::json analyse(const series& s, const sizing_request& req,
       {"workload", s.workload},
       {"accelerator", s.accelerator},
       {"backend", s.backend},
+      {"label", s.identity.label},
+      {"backend_identity", s.identity.key()},
       {"cache_mode", s.cache_mode},
       {"dataset_bytes", s.dataset_bytes},
       {"mean_sample_bytes", number_or_null(analysis::median(sample_bytes))},
@@ -238,11 +242,11 @@ nlohmann::json make_sizing(const report_inputs& in, const sizing_request& req,
     series s;
     s.workload = workload_of(r);
     s.accelerator = accelerator_type_of(r);
-    s.backend = report::backend_identity_of(r);
-    s.cache_mode = r.value("io", nlohmann::json::object()).value("cache_mode", "direct");
+    s.identity = backend_identity_of(r);
+    s.cache_mode = s.identity.cache_mode;
     s.dataset_bytes = r.value("dataset", nlohmann::json::object()).value("bytes", 0.0);
-    const std::string key = fmt::format("{}|{}|{}|{}|{}", s.workload, s.accelerator, s.backend,
-                                        s.cache_mode, s.dataset_bytes);
+    const std::string key =
+        fmt::format("{}|{}|{}|{}", s.workload, s.accelerator, s.identity.key(), s.dataset_bytes);
     auto it = by_key.find(key);
     if (it == by_key.end()) {
       it = by_key.emplace(key, groups.size()).first;
@@ -263,6 +267,12 @@ nlohmann::json make_sizing(const report_inputs& in, const sizing_request& req,
   std::vector<std::string> reproduce = {command_text(command_line)};
   for (const auto& s : in.sweeps)
     reproduce.push_back(command_text(s["command_line"]));
+  std::vector<backend_identity> ids;
+  for (const auto& g : groups)
+    ids.push_back(g.identity);
+  const std::vector<std::string> names = distinct_names(ids);
+  for (std::size_t i = 0; i < groups.size(); ++i)
+    groups[i].backend = names[i];
   std::vector<std::string> run_commands;
   nlohmann::json series_json = nlohmann::json::array();
   for (const auto& g : groups)
@@ -275,6 +285,8 @@ nlohmann::json make_sizing(const report_inputs& in, const sizing_request& req,
   nlohmann::json warnings = nlohmann::json::array();
   for (const auto& n : in.notes)
     warnings.push_back(n);
+  for (const auto& w : duplicate_runs(in.reports))
+    warnings.push_back(w);
   return {
       {"schema", kSizingSchema},
       {"created_at", utc_now()},

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -56,32 +57,48 @@ std::string cpu_model() {
   return "unknown";
 }
 
-mount_info mount_of(const std::string& path) {
-  std::error_code ec;
-  std::string resolved = std::filesystem::weakly_canonical(path, ec).string();
-  if (ec)
-    resolved = path;
+namespace {
+
+// mountinfo escapes space, tab, newline and backslash in paths as \ooo.
+std::string unescape_octal(const std::string& s) {
+  std::string out;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '\\' && i + 3 < s.size() && std::isdigit(static_cast<unsigned char>(s[i + 1]))) {
+      out += static_cast<char>(std::stoi(s.substr(i + 1, 3), nullptr, 8));
+      i += 3;
+    } else {
+      out += s[i];
+    }
+  }
+  return out;
+}
+
+} // namespace
+
+mount_info mount_in(const std::string& mountinfo, const std::string& resolved) {
   mount_info best;
   std::size_t best_len = 0;
-  std::ifstream in("/proc/self/mountinfo");
+  std::istringstream in(mountinfo);
   std::string line;
   while (std::getline(in, line)) {
     // id parent major:minor root mount_point options [optional...] - fstype source superopts
     std::istringstream ss(line);
     std::string id, parent, majmin, root, mp, opts, tok;
     ss >> id >> parent >> majmin >> root >> mp >> opts;
+    mp = unescape_octal(mp);
     while (ss >> tok && tok != "-") {
     }
     std::string type, source, super;
     ss >> type >> source >> super;
-    const bool prefix = resolved.rfind(mp, 0) == 0 &&
+    const bool prefix = !mp.empty() && resolved.rfind(mp, 0) == 0 &&
                         (mp == "/" || resolved.size() == mp.size() || resolved[mp.size()] == '/');
     if (prefix && mp.size() >= best_len) {
       best_len = mp.size();
       best.fs_type = type;
       best.mount_point = mp;
-      best.source = source;
+      best.source = unescape_octal(source);
       best.options = opts;
+      best.super_options = super;
       unsigned ma = 0, mi = 0;
       if (std::sscanf(majmin.c_str(), "%u:%u", &ma, &mi) == 2) {
         best.major = ma;
@@ -90,6 +107,17 @@ mount_info mount_of(const std::string& path) {
     }
   }
   return best;
+}
+
+mount_info mount_of(const std::string& path) {
+  std::error_code ec;
+  std::string resolved = std::filesystem::weakly_canonical(path, ec).string();
+  if (ec)
+    resolved = path;
+  std::ifstream in("/proc/self/mountinfo");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return mount_in(text.str(), resolved);
 }
 
 nlohmann::json nics_json() {

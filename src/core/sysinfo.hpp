@@ -19,11 +19,14 @@ struct mount_info {
   std::string fs_type;
   std::string mount_point;
   std::string source;
-  std::string options;
+  std::string options;       // per-mount options (rw,relatime)
+  std::string super_options; // the file system's own (NFS: vers, rsize, proto, nconnect)
   unsigned major = 0;
   unsigned minor = 0;
 };
 mount_info mount_of(const std::string& path);
+// The same over mountinfo text for an already resolved path (fixtures, another root).
+mount_info mount_in(const std::string& mountinfo, const std::string& resolved_path);
 
 // Network interfaces other than lo: name, state, speed (bits/s, null when unknown), MTU.
 nlohmann::json nics_json();

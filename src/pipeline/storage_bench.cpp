@@ -24,8 +24,10 @@
 #include "pipeline/epoch_order.hpp"
 #include "pipeline/run_monitor.hpp"
 #include "pipeline/run_report.hpp"
+#include "report/provenance.hpp"
 #include "report/report_io.hpp"
 #include "telemetry/cpu_usage.hpp"
+#include "telemetry/host_provenance.hpp"
 #include "telemetry/sampler.hpp"
 #include "telemetry/storage_counters.hpp"
 
@@ -357,7 +359,8 @@ storage_bench_result run_storage_bench(const storage_bench_options& opt,
         {"layout", config::to_string(params.layout)},
         {"format", params.format}}},
       {"dataset", dataset_json(opt.dataset, layout, mount)},
-      {"system", report::system_json(gpus.devices(), gpus.status())},
+      {"system",
+       report::system_json(gpus.devices(), gpus.status(), telemetry::host_provenance(opt.dataset))},
       {"topology", {{"ranks", 1}, {"nodes", 1}, {"accelerators", 0}, {"accelerators_per_node", 0}}},
       {"summary", summary},
       {"epochs", epochs},
@@ -369,6 +372,7 @@ storage_bench_result run_storage_bench(const storage_bench_options& opt,
   });
   if (!reason.empty())
     report["reason"] = reason;
+  report::add_provenance(report);
   if (opt.verify)
     report["verify"] = {{"records_checked", verified},
                         {"mismatches", mismatches},

@@ -10,6 +10,7 @@
 #include "pipeline/run_report.hpp"
 #include "pipeline/step_metrics.hpp"
 #include "report/limit_verdict.hpp"
+#include "report/provenance.hpp"
 #include "report/report_io.hpp"
 
 namespace dlsize::pipeline {
@@ -455,6 +456,7 @@ training_result build_training_report(const report_context& c,
   if (!reason.empty())
     report["reason"] = reason;
   report["summary"]["limited_by"] = report::limited_by_block(report);
+  report::add_provenance(report);
 
   training_result res;
   res.failed = status != "complete";

@@ -31,6 +31,7 @@
 #include "pipeline/training_report.hpp"
 #include "pipeline/training_source.hpp"
 #include "report/report_io.hpp"
+#include "telemetry/host_provenance.hpp"
 #include "telemetry/nvml.hpp"
 #include "telemetry/sampler.hpp"
 
@@ -481,7 +482,8 @@ training_result training_run::run(const nlohmann::json& command_line) {
   r.memory_start = memory_start;
   r.memory_end = telemetry::memory_json();
   r.timeseries = std::move(totals.timeseries);
-  r.host_facts = report::system_json(gpus.devices(), gpus.status())["hosts"][0];
+  r.host_facts = report::system_json(gpus.devices(), gpus.status(),
+                                     telemetry::host_provenance(opt.dataset))["hosts"][0];
   add_run_warnings(r.warnings, opt.io, *m->eng, m->layout, m->fallback);
   {
     std::lock_guard lk(reason_m);

@@ -16,10 +16,4 @@ std::string text_at(const nlohmann::json& r, const char* pointer, const std::str
   return r.contains(p) && r[p].is_string() ? r[p].get<std::string>() : fallback;
 }
 
-std::string backend_identity_of(const nlohmann::json& r) {
-  const std::string where = report::backend_label(r);
-  const std::string label = text_at(r, "/label", text_at(r, "/config/label"));
-  return label.empty() ? where : label + ": " + where;
-}
-
 } // namespace dlsize::report

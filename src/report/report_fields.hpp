@@ -15,9 +15,5 @@ std::string text_at(const nlohmann::json& report, const char* pointer,
                     const std::string& fallback = "");
 
 // The backend a run measured, as size and compare group runs: one key per backend identity.
-// Until the report carries its identity (report::backend_identity: label + file system +
-// mount source + device + I/O limits + --max-read-rate + cache mode), it is the run's `label`
-// where it has one (with the path's backend label beside it), else report::backend_label.
-std::string backend_identity_of(const nlohmann::json& report);
 
 } // namespace dlsize::report

@@ -8,20 +8,24 @@
 #include "core/crc32c.hpp"
 #include "core/sysinfo.hpp"
 #include "dlsize/build_config.hpp"
+#include "dlsize/git_commit.hpp"
+#include "report/run_id.hpp"
 
 namespace dlsize::report {
 
 nlohmann::json report_header(const std::string& kind, const nlohmann::json& command_line) {
-  return {{"schema", kReportSchema},
-          {"kind", kind},
-          {"created_at", utc_now()},
-          {"tool", tool_json()},
-          {"command_line", command_line}};
+  return {{"schema", kReportSchema}, {"kind", kind},        {"run_id", new_run_id()},
+          {"created_at", utc_now()}, {"tool", tool_json()}, {"command_line", command_line}};
+}
+
+std::string tool_commit() {
+  return DLSIZE_GIT_COMMIT;
 }
 
 nlohmann::json tool_json() {
   return {{"name", "dlsize"},
           {"version", DLSIZE_VERSION},
+          {"commit", tool_commit()},
           {"build_type", DLSIZE_BUILD_TYPE},
           {"features",
            {{"io_uring", true},
@@ -54,10 +58,13 @@ nlohmann::json command_line_json(int argc, const char* const* argv) {
   return a;
 }
 
-nlohmann::json system_json(const nlohmann::json& gpus, const nlohmann::json& nvml) {
+nlohmann::json system_json(const nlohmann::json& gpus, const nlohmann::json& nvml,
+                           const nlohmann::json& provenance) {
   nlohmann::json host = sysinfo::host_json();
   host["gpus"] = gpus;
   host["nvml"] = nvml;
+  if (provenance.is_object())
+    host.update(provenance);
   return {{"hosts", nlohmann::json::array({host})}};
 }
 

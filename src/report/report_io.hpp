@@ -11,17 +11,23 @@ namespace dlsize::report {
 
 inline constexpr const char* kReportSchema = "dlsize.report/1";
 
-// The fields every report starts with: schema, kind, created_at, tool, command_line.
+// The fields every report starts with: schema, kind, run_id (new_run_id()), created_at, tool,
+// command_line.
 nlohmann::json report_header(const std::string& kind, const nlohmann::json& command_line);
 
-// {"version", "features": {...}} of this build.
+// The git commit this binary was built from (`git describe --always --dirty` at build time,
+// "-dirty" with uncommitted changes), or "unknown" when built outside git.
+std::string tool_commit();
+// {"name", "version", "commit", "build_type", "features": {...}} of this build.
 nlohmann::json tool_json();
 // One line per feature for --version.
 std::vector<std::string> feature_lines();
 // The command line as given, one string per argument.
 nlohmann::json command_line_json(int argc, const char* const* argv);
-// {"hosts": [this host]}, with gpus (an array, empty when none) and nvml (how GPUs were seen).
-nlohmann::json system_json(const nlohmann::json& gpus, const nlohmann::json& nvml);
+// {"hosts": [this host]}, with gpus (an array, empty when none), nvml (how GPUs were seen) and
+// the fields of `provenance` (telemetry::host_provenance: OS, mount, device, cgroup limits, ...).
+nlohmann::json system_json(const nlohmann::json& gpus, const nlohmann::json& nvml,
+                           const nlohmann::json& provenance = nullptr);
 // Current UTC time, ISO 8601.
 std::string utc_now();
 

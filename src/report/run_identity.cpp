@@ -2,16 +2,12 @@
 
 #include <fmt/format.h>
 
+#include "report/backend_identity.hpp"
+
 namespace dlsize::report {
 
 std::string backend_label(const nlohmann::json& r) {
-  const auto& d = r.value("dataset", nlohmann::json::object());
-  std::string label = fmt::format("{} ({})", d.value("path", "?"), d.value("fs_type", "?"));
-  const auto io = r.value("io", nlohmann::json::object());
-  const auto& cap = io.value("max_read_rate", nlohmann::json(nullptr));
-  if (cap.is_number())
-    label += fmt::format(", capped at {:.1f} MB/s", cap.get<double>() / 1e6);
-  return label;
+  return backend_identity_of(r).display_name();
 }
 
 std::string topology_label(const nlohmann::json& r) {
@@ -82,7 +78,7 @@ const std::set<std::string>& backend_settings() {
       "dataset",         "out",           "generate",
       "quiet",           "max-read-rate", "config",
       "sample-interval", "seed",          "accelerators-per-rank",
-      "rank-timeout"};
+      "rank-timeout",    "label"};
   return keys;
 }
 

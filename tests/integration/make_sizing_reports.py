@@ -24,6 +24,7 @@ for r in range(repeats):
         j["topology"]["accelerators"] = n
         j["config"]["accelerators"] = n
         j["config"]["seed"] = r + 1
+        j["run_id"] = f"{r + 1:016x}{n:016x}"  # each made-up run is a run of its own
         j["io"]["max_read_rate"] = cap
         j["command_line"] = ["dlsize", "bench", "--accelerators", str(n), "--seed", str(r + 1)]
         s = j["summary"]

@@ -118,12 +118,13 @@ expect_rc 0 "storage-only run" -- "$DLSIZE" bench --workload resnet50 --dataset 
 expect_rc 2 "compare refuses a different load" -- "$DLSIZE" compare "$SCRATCH/a.json" "$SCRATCH/s.json"
 expect_text "not the same load" "message says why"
 expect_text "s.json" "message names the file"
-# Storage-only repeats of one backend: no AU, so null metrics, and a warning that there is
-# only one backend.
+# Storage-only repeats of one backend: no AU, so null metrics, a warning that there is only one
+# backend, and one that the copy is the same run (one run_id).
 cp "$SCRATCH/s.json" "$SCRATCH/s2.json"
 expect_rc 0 "compare storage-only repeats of one backend" -- "$DLSIZE" compare "$SCRATCH/s.json" "$SCRATCH/s2.json" --out "$SCRATCH/same.json"
 check=$(json "$SCRATCH/same.json" "r['accelerator'] == 'none' and r['accelerators'] == 0 and len(r['backends']) == 1 and
-  r['backends'][0]['metrics']['accelerator_utilization'] is None and len(r['warnings']) == 1")
+  r['backends'][0]['metrics']['accelerator_utilization'] is None and len(r['warnings']) == 2 and
+  'copies, not repeats' in r['warnings'][1]")
 [[ $check == True ]] && pass "storage-only: no AU, one backend, warned" || fail "storage-only: $(cat "$SCRATCH/same.json")"
 schema_ok "$SCRATCH/same.json"
 echo '{"schema": "something/1"}' >"$SCRATCH/x.json"

@@ -195,7 +195,7 @@ TEST_CASE("two labelled backends at one path stay two series", "[sizing]") {
     for (int seed = 1; seed <= 2; ++seed)
       for (double n : {1.0, 2.0, 4.0}) {
         auto r = run(n, seed, 1e12);
-        r.report["label"] = label;
+        r.report["config"]["label"] = label;
         if (std::string(label) == "throttled")
           r.report["summary"]["read_bytes_per_s"] = std::min(n * 40e6, 60e6);
         in.reports.push_back(r);

@@ -1,5 +1,6 @@
 // Unit tests for src/sizing/sweep_config and sweep_index: configs checked key by key, points
 // expanded with their seeds, commands built without a shell, an index that resumes.
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -20,7 +21,8 @@ namespace {
 const std::vector<std::string> kBenchKeys = {
     "workload",   "dataset",      "generate",      "accelerator", "accelerators",
     "batch-size", "compute-time", "epochs",        "cache",       "seed",
-    "out",        "quiet",        "max-read-rate", "sync-steps",  "accelerators-per-rank"};
+    "out",        "quiet",        "max-read-rate", "sync-steps",  "accelerators-per-rank",
+    "label"};
 
 nlohmann::json base() {
   return {{"bench",
@@ -113,6 +115,18 @@ TEST_CASE("a point's command is the launcher, then dlsize bench with its options
                                          "--quiet"};
   CHECK(argv == want);
   CHECK(p[1].ranks == 2);
+}
+
+TEST_CASE("a sweep passes the backend's label to every point like any bench option",
+          "[sweep][label]") {
+  auto j = base();
+  j["bench"]["label"] = "nfs-a";
+  const auto c = sweep::parse_sweep_config(j, "sweep.json", kBenchKeys);
+  const auto p = sweep::expand_points(c);
+  const auto argv = sweep::point_argv(c, p[0], "dlsize", "r.json");
+  const auto at = std::find(argv.begin(), argv.end(), "--label");
+  REQUIRE(at != argv.end());
+  CHECK(*(at + 1) == "nfs-a");
 }
 
 TEST_CASE("sweep configs are refused with the file, key and what is valid", "[sweep]") {

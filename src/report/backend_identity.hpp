@@ -1,0 +1,43 @@
+#pragma once
+// Which backend a bench report measured: its name (--label, or "PATH (FS_TYPE)") and the facts
+// that make two runs at one path different storage: file system type, mount source, block
+// device, cgroup I/O limits on that device, --max-read-rate and the cache mode. compare and
+// size group runs by key(), so two labelled backends at one path stay two series, and a run
+// behind a cap or through the page cache is never pooled with one without.
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace dlsize::report {
+
+struct backend_identity {
+  std::string label;        // --label, or "PATH (FS_TYPE)" when none was given
+  std::string fs_type;      // dataset.fs_type
+  std::string mount_source; // storage.mount.source (older reports: dataset.device)
+  std::string device;       // storage.device: "NAME (MODEL)", "" without a block device
+  std::string io_limits;    // storage.io_limits as compact JSON, "" when none
+  double max_read_rate = 0; // bytes/s; 0: not capped
+  std::string cache_mode;   // io.cache_mode
+
+  // Every field, "label=…;fs=…;…": equal exactly for runs of one backend.
+  std::string key() const;
+  // The label, with ", capped at X MB/s" when --max-read-rate stood in for a slower storage.
+  std::string display_name() const;
+};
+
+// Reads the identity from a report (bench reports of any dlsize.report/1 version: fields that
+// an older report lacks are empty).
+backend_identity backend_identity_of(const nlohmann::json& report);
+
+// "PATH (FS_TYPE)": the name of a backend run without --label.
+std::string default_label(const nlohmann::json& report);
+
+// Display names of several identities, one each: where two different identities share a name,
+// the fields that tell them apart are added ("/data (ext4), cache buffered").
+std::vector<std::string> distinct_names(const std::vector<backend_identity>& ids);
+
+// The report's `backend` block: {"label", "label_given", "identity"} (identity = key()).
+nlohmann::json backend_json(const nlohmann::json& report);
+
+} // namespace dlsize::report

@@ -1,0 +1,149 @@
+#include "telemetry/cgroups.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <sstream>
+#include <vector>
+
+#include "telemetry/fact_files.hpp"
+
+namespace dlsize::telemetry {
+namespace fs = std::filesystem;
+namespace {
+
+// v1 reports "no limit" as the largest page-aligned signed 64-bit number.
+constexpr std::uint64_t kV1Unlimited = std::uint64_t{1} << 62;
+
+using io_limits = std::map<std::string, std::map<std::string, std::uint64_t>>; // dev -> key -> v
+
+void lower(std::optional<std::uint64_t>& have, std::uint64_t v) {
+  if (!have || v < *have)
+    have = v;
+}
+
+void lower(io_limits& have, const std::string& dev, const std::string& key, std::uint64_t v) {
+  auto& d = have[dev];
+  const auto it = d.find(key);
+  if (it == d.end() || v < it->second)
+    d[key] = v;
+}
+
+std::optional<std::uint64_t> to_u64(std::string_view s) {
+  std::uint64_t v = 0;
+  const auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  return ec == std::errc() && p == s.data() + s.size() ? std::optional(v) : std::nullopt;
+}
+
+// "8:0 rbps=1048576 wbps=max riops=max wiops=max" lines of io.max.
+void add_io_max(io_limits& have, std::string_view text) {
+  for (const auto line : lines_of(text)) {
+    std::istringstream ss{std::string(line)};
+    std::string dev, kv;
+    ss >> dev;
+    while (ss >> kv) {
+      const auto eq = kv.find('=');
+      if (eq == std::string::npos)
+        continue;
+      if (const auto v = to_u64(std::string_view(kv).substr(eq + 1)))
+        lower(have, dev, kv.substr(0, eq), *v);
+    }
+  }
+}
+
+// "8:0 1048576" lines of a blkio.throttle.* file, as limit `key`.
+void add_throttle(io_limits& have, std::string_view text, const std::string& key) {
+  for (const auto line : lines_of(text)) {
+    std::istringstream ss{std::string(line)};
+    std::string dev, value;
+    ss >> dev >> value;
+    if (const auto v = to_u64(value); v && !dev.empty())
+      lower(have, dev, key, *v);
+  }
+}
+
+// The cgroup's directory and its ancestors up to the root (inside a container the path in
+// /proc/self/cgroup may not exist under the namespace's root: then the root alone).
+std::vector<fs::path> levels(const fs::path& root, const std::string& path) {
+  std::vector<fs::path> out;
+  fs::path rel = fs::path(path).relative_path();
+  std::error_code ec;
+  if (!fs::is_directory(root / rel, ec))
+    rel.clear();
+  for (;;) {
+    out.push_back(root / rel);
+    if (rel.empty())
+      break;
+    rel = rel.parent_path();
+  }
+  return out;
+}
+
+nlohmann::json io_json(const io_limits& io) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& [dev, keys] : io) {
+    nlohmann::json e = {{"device", dev}};
+    for (const char* k : {"rbps", "wbps", "riops", "wiops"}) {
+      const auto it = keys.find(k);
+      e[k] = it == keys.end() ? nlohmann::json(nullptr) : nlohmann::json(it->second);
+    }
+    out.push_back(e);
+  }
+  return out;
+}
+
+} // namespace
+
+nlohmann::json cgroup_limits_json(std::string_view proc_self_cgroup, const fs::path& root) {
+  std::string v2_path, memory_path, blkio_path;
+  for (const auto line : lines_of(proc_self_cgroup)) {
+    // hierarchy-id:controllers:path
+    const auto a = line.find(':'), b = line.find(':', a == std::string_view::npos ? a : a + 1);
+    if (a == std::string_view::npos || b == std::string_view::npos)
+      continue;
+    const std::string controllers(line.substr(a + 1, b - a - 1)), path(line.substr(b + 1));
+    if (line.substr(0, a) == "0" && controllers.empty())
+      v2_path = path;
+    std::istringstream ss(controllers);
+    for (std::string c; std::getline(ss, c, ',');) {
+      if (c == "memory")
+        memory_path = path;
+      if (c == "blkio")
+        blkio_path = path;
+    }
+  }
+  std::optional<std::uint64_t> memory;
+  io_limits io;
+  nlohmann::json version = nullptr, path = nullptr;
+  if (!memory_path.empty() || !blkio_path.empty()) { // v1 (or hybrid: v1 holds the controllers)
+    version = 1;
+    path = memory_path.empty() ? blkio_path : memory_path;
+    for (const auto& dir : levels(root / "memory", memory_path))
+      if (const auto v = number_in(dir / "memory.limit_in_bytes"); v && *v < kV1Unlimited)
+        lower(memory, *v);
+    const std::map<std::string, std::string> throttles = {
+        {"blkio.throttle.read_bps_device", "rbps"},
+        {"blkio.throttle.write_bps_device", "wbps"},
+        {"blkio.throttle.read_iops_device", "riops"},
+        {"blkio.throttle.write_iops_device", "wiops"}};
+    for (const auto& dir : levels(root / "blkio", blkio_path))
+      for (const auto& [file, key] : throttles)
+        add_throttle(io, read_fact(dir / file).value_or(""), key);
+  } else if (!v2_path.empty()) {
+    version = 2;
+    path = v2_path;
+    for (const auto& dir : levels(root, v2_path)) {
+      if (const auto v = number_in(dir / "memory.max")) // "max" is no number: no limit
+        lower(memory, *v);
+      add_io_max(io, read_fact(dir / "io.max").value_or(""));
+    }
+  }
+  return {{"version", version},
+          {"path", path},
+          {"memory_max_bytes", memory ? nlohmann::json(*memory) : nlohmann::json(nullptr)},
+          {"io_max", io_json(io)}};
+}
+
+} // namespace dlsize::telemetry
