@@ -45,18 +45,16 @@ class epoch_source : public io::job_source {
 public:
   epoch_source(const dataset_layout& layout, const unit_plan& plan, std::uint64_t seed,
                std::uint64_t epochs)
-      : m_layout(layout), m_plan(plan) {
-    for (std::uint64_t e = 0; e < epochs; ++e)
-      m_perms.push_back(epoch_permutation(plan.units, seed, e));
-    m_total = plan.units * epochs;
-  }
+      : m_layout(layout), m_plan(plan), m_seed(seed), m_total(plan.units * epochs) {}
   io::pull_result pull(unsigned, io::read_job& job) override {
     if (m_closed.load(std::memory_order_relaxed))
       return io::pull_result::end;
     const std::uint64_t k = m_cursor.fetch_add(1, std::memory_order_relaxed);
     if (k >= m_total)
       return io::pull_result::end;
-    job = unit_job(m_layout, m_plan.per_record, m_perms[k / m_plan.units][k % m_plan.units], k);
+    const epoch_order order(m_plan.units, m_seed, k / m_plan.units);
+    job = unit_job(m_layout, m_plan.per_record, static_cast<std::uint32_t>(order(k % m_plan.units)),
+                   k);
     return io::pull_result::job;
   }
   void close() { m_closed.store(true); }
@@ -65,8 +63,8 @@ public:
 private:
   const dataset_layout& m_layout;
   unit_plan m_plan;
-  std::vector<std::vector<std::uint32_t>> m_perms;
-  std::uint64_t m_total = 0;
+  std::uint64_t m_seed;
+  std::uint64_t m_total;
   std::atomic<std::uint64_t> m_cursor{0};
   std::atomic<bool> m_closed{false};
 };
@@ -242,7 +240,9 @@ storage_bench_result run_storage_bench(const storage_bench_options& opt,
   const nlohmann::json memory_start = telemetry::memory_json();
   std::string stop_reason;
   run_monitor monitor(
-      tele, {opt.sample_interval_s, opt.time_limit_s, opt.progress, 0},
+      tele,
+      {opt.sample_interval_s, opt.time_limit_s, opt.progress, 0, opt.stall_timeout_s,
+       [&](std::uint64_t age) { return eng->stuck_read(age); }, &stop},
       [&] {
         return run_counters{consumer.bytes(), consumer.samples(), 0};
       },
@@ -309,6 +309,8 @@ storage_bench_result run_storage_bench(const storage_bench_options& opt,
 
   nlohmann::json warnings = nlohmann::json::array();
   add_run_warnings(warnings, opt.io, *eng, layout, fallback);
+  for (const auto& a : ran.abandoned)
+    warnings.push_back(a);
   // A stop the monitor saw after the last job completed stopped nothing.
   if (samples == plan.units * plan.samples_per_unit * opt.epochs)
     stop_reason.clear();
@@ -401,6 +403,7 @@ storage_bench_result run_storage_bench(const storage_bench_options& opt,
     res.summary_text +=
         fmt::format("  verify      {} records checked, {} mismatches\n", verified, mismatches);
   res.report = std::move(report);
+  res.abandoned = ran.abandoned;
   return res;
 }
 

@@ -75,7 +75,7 @@ const std::set<std::string>& backend_settings() {
       "dataset",         "out",           "generate",
       "quiet",           "max-read-rate", "config",
       "sample-interval", "seed",          "accelerators-per-rank",
-      "rank-timeout"};
+      "rank-timeout",    "stall-timeout"};
   return keys;
 }
 
