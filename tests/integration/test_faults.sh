@@ -24,6 +24,12 @@ t1=$(date +%s.%N)
 $PY -c "import sys; d=float(sys.argv[2])-float(sys.argv[1]); sys.exit(0 if d < 6 else 1)" "$t0" "$t1" \
   && pass "--time-limit 3s at 1 B/s ends in about 3 s" || fail "--time-limit 3s at 1 B/s took $t0..$t1"
 
+# Seeds: every value up to 2^64 - 1 is recorded exactly; negative or larger ones are refused.
+expect_rc 0 "--seed 2^64-1 runs" -- "$DLSIZE" bench --workload resnet50 --dataset "$ds" --seed 18446744073709551615 --time-limit 1s --quiet --out "$SCRATCH/seed.json"
+[[ $(json "$SCRATCH/seed.json" "r['config']['seed']") == 18446744073709551615 ]] && pass "the seed is recorded exactly" || fail "seed recorded as $(json "$SCRATCH/seed.json" "r['config']['seed']")"
+expect_rc 2 "--seed -1 is refused" -- "$DLSIZE" bench --workload resnet50 --dataset "$ds" --seed -1
+expect_rc 2 "--seed 2^64 is refused" -- "$DLSIZE" bench --workload resnet50 --dataset "$ds" --seed 18446744073709551616
+
 # Thread limits: root ignores RLIMIT_NPROC, so as nobody with `ulimit -u 8`.
 if command -v setpriv >/dev/null && [[ $(id -u) -eq 0 ]]; then
   chmod 755 "$SCRATCH"
