@@ -60,6 +60,22 @@ nlohmann::json typed(const std::string& s) {
 
 } // namespace
 
+CLI::Validator uint64_range() {
+  return CLI::Validator(
+      [](std::string& v) -> std::string {
+        char* end = nullptr;
+        errno = 0;
+        const bool digits = !v.empty() && v.find_first_not_of("0123456789") == std::string::npos;
+        if (digits)
+          (void)std::strtoull(v.c_str(), &end, 10);
+        if (!digits || errno == ERANGE)
+          return fmt::format("'{}' is not valid. valid: an integer from 0 to 18446744073709551615",
+                             v);
+        return "";
+      },
+      "0..2^64-1");
+}
+
 void apply_run_config(CLI::App& cmd, const std::string& file_or_name) {
   std::string text, source;
   if (config::names_a_file(file_or_name)) {

@@ -26,6 +26,9 @@ constexpr std::uint64_t kPollNs = 100'000'000;
 // After a stop, how long cancelled reads may take to come back before the reader gives up on
 // them (a hung NFS or FUSE server keeps them forever).
 constexpr std::uint64_t kGraceNs = 1'000'000'000;
+
+// Thrown by a reader that finds itself abandoned by the pool on its way out of the kernel.
+struct abandoned_reader : std::exception {};
 constexpr std::uint64_t kTagMask = 0xffffffffull;
 
 // Makes a ring with the cheapest completion mode the kernel offers.
@@ -100,8 +103,9 @@ public:
   // Runs until the source ends; stop (asked from outside) or failed (another reader died)
   // abandon the jobs in flight.
   void run(job_source& source, job_consumer& consumer, const std::atomic<bool>& stop,
-           const std::atomic<bool>& failed, unsigned id) {
+           const std::atomic<bool>& failed, unsigned id, reader_guard& guard) {
     m_id = id;
+    m_guard = &guard;
     m_consumer = &consumer;
     m_ordered = consumer.ordered();
     bool more = true;
@@ -154,7 +158,8 @@ public:
       __kernel_timespec ts{static_cast<long long>(wait / 1'000'000'000ull),
                            static_cast<long long>(wait % 1'000'000'000ull)};
       io_uring_cqe* cqe = nullptr;
-      int rc = io_uring_submit_and_wait_timeout(&m_ring, &cqe, 1, &ts, nullptr);
+      int rc =
+          guarded([&] { return io_uring_submit_and_wait_timeout(&m_ring, &cqe, 1, &ts, nullptr); });
       if (rc == -ETIME)
         rc = 0;
       if (rc < 0 && rc != -EINTR && rc != -EAGAIN && rc != -EBUSY)
@@ -191,10 +196,24 @@ private:
     std::string error;
   };
 
+  // A submission can block in the kernel itself: file systems that do not honour IOCB_NOWAIT
+  // (FUSE with direct_io) read inline in the submitting thread. Such a call is made under the
+  // reader's guard; a reader abandoned meanwhile leaves by throwing, touching only its own
+  // object (whose destructor then leaks the ring and the buffers).
+  template <class F> int guarded(F call) {
+    m_guard->enter_blocking();
+    const int rc = call();
+    if (!m_guard->leave_blocking()) {
+      m_abandoned = true;
+      throw abandoned_reader();
+    }
+    return rc;
+  }
+
   io_uring_sqe* sqe() {
     io_uring_sqe* s = io_uring_get_sqe(&m_ring);
     if (!s) {
-      io_uring_submit(&m_ring);
+      guarded([&] { return io_uring_submit(&m_ring); });
       s = io_uring_get_sqe(&m_ring);
     }
     if (!s)
@@ -235,7 +254,7 @@ private:
     io_uring_sqe* s = sqe();
     io_uring_prep_cancel64(s, 0, IORING_ASYNC_CANCEL_ANY);
     io_uring_sqe_set_data64(s, kTagCancel);
-    io_uring_submit(&m_ring);
+    guarded([&] { return io_uring_submit(&m_ring); });
   }
 
   // The grace after a stop is over and reads are still in the kernel: name them and leave.
@@ -432,7 +451,7 @@ private:
     m_board.end(m_id, r);
     ++m_st.requests;
     const std::uint64_t size = m_files.sizes[j.job.file];
-    if (res == -EAGAIN || res == -EINTR) {
+    if ((res == -EAGAIN || res == -EINTR) && j.error.empty()) { // not once stopped
       ++m_st.retries;
       prep_read(r);
       return;
@@ -556,6 +575,7 @@ private:
   rate_limiter& m_limiter;
   reader_stats& m_st;
   inflight_board& m_board;
+  reader_guard* m_guard = nullptr;
   std::uint32_t m_request_size; // the option's, or less at low --max-read-rate
   bool m_abandoned = false;
   std::vector<std::string> m_abandoned_reads;
@@ -603,13 +623,13 @@ engine_result uring_engine::run(job_source& source, job_consumer& consumer,
   rate_limiter limiter(m_opt.max_read_rate);
   std::vector<std::vector<std::string>> left(m_opt.readers);
   reader_pool pool;
-  // The reader never blocks in the kernel itself (its waits have timeouts); reads it gives up
-  // on are named in `left`.
-  auto body = [&](unsigned id, reader_guard&) {
+  // The reader's own waits have timeouts; reads it gives up on are named in `left`. A reader
+  // held inside a submission is abandoned by the pool (see uring_reader::guarded).
+  auto body = [&](unsigned id, reader_guard& guard) {
     uring_reader r(m_opt, m_files, m_table.get(), m_flags, rw_flags(), fadvise_fallback(), direct(),
                    limiter, res.readers[id], m_inflight);
     r.setup();
-    r.run(source, consumer, stop, pool.failed(), id);
+    r.run(source, consumer, stop, pool.failed(), id, guard);
     left[id] = r.abandoned();
   };
   finish_result(pool.run(m_opt.readers, body, stop), res);

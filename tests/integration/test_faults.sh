@@ -53,12 +53,12 @@ fi
 mnt=$SCRATCH/mnt
 mkdir -p "$mnt"
 FS_PID=
+CONN=
 # Releases the mount even with reads hung in it, so that CTest never hangs.
 release_mount() {
   [[ -n $FS_PID ]] || return 0
-  local conn
-  conn=$($PY -c "import os,sys; print(os.minor(os.stat(sys.argv[1]).st_dev))" "$mnt" 2>/dev/null)
-  [[ -n $conn && -e /sys/fs/fuse/connections/$conn/abort ]] && echo 1 >"/sys/fs/fuse/connections/$conn/abort"
+  # The connection was noted at mount time: a stat of a mount with hung requests may hang too.
+  [[ -n $CONN && -e /sys/fs/fuse/connections/$CONN/abort ]] && echo 1 >"/sys/fs/fuse/connections/$CONN/abort"
   # Where fusectl is not mounted (containers), the server's end aborts the connection too: the
   # kernel fails every request still waiting for it.
   kill -KILL "$FS_PID" 2>/dev/null
@@ -73,7 +73,10 @@ mount_faults() {
   "$FAULT_FS" "$ds" "$mnt" "$@" 2>"$SCRATCH/fs.err" &
   FS_PID=$!
   for _ in $(seq 50); do
-    [[ -f $mnt/dlsize-dataset.json ]] && return 0
+    if [[ -f $mnt/dlsize-dataset.json ]]; then
+      CONN=$($PY -c "import os,sys; print(os.minor(os.stat(sys.argv[1]).st_dev))" "$mnt")
+      return 0
+    fi
     kill -0 "$FS_PID" 2>/dev/null || break
     sleep 0.1
   done
@@ -132,7 +135,7 @@ done
 # The training pipeline stops the same way.
 mount_faults "hang:file-:0"
 out=$SCRATCH/hang-train.json
-run_timed 8 "hung read in training + --stall-timeout 2s" 0 "$out" -- "$DLSIZE" bench --workload resnet50 --dataset "$mnt" --cache buffered --accelerator emulated:h100 --compute-time 1ms --stall-timeout 2s --quiet --out "$out"
+run_timed 8 "hung read in training + --stall-timeout 2s" 0 "$out" -- "$DLSIZE" bench --workload resnet50 --dataset "$mnt" --cache buffered --accelerator emulated:h100 --batch-size 8 --compute-time 1ms --stall-timeout 2s --quiet --out "$out"
 [[ $(json "$out" "r['status'] == 'incomplete' and 'stalled' in r['reason']") == True ]] \
   && pass "training stall: incomplete report naming the stall" || fail "training stall report: $(json "$out" "r.get('reason')" 2>&1)"
 
