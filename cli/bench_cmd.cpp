@@ -19,6 +19,7 @@
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
 #include "core/sysinfo.hpp"
+#include "core/thread_budget.hpp"
 #include "core/units.hpp"
 #include "dataset/datagen.hpp"
 #include "dataset/datagen_job.hpp"
@@ -41,6 +42,7 @@ struct bench_cli {
   std::uint64_t accelerators = 0;          // the job's; 0: per rank × ranks
   std::uint64_t accelerators_per_rank = 0; // 0: accelerators / ranks, or 1
   std::string rank_timeout = "60s";
+  std::string stall_timeout = "60s";
   std::uint64_t batch_size = 0;
   std::string compute_time;
   std::string compute_time_stdev;
@@ -164,16 +166,27 @@ std::string with_backend_line(const std::string& summary, const nlohmann::json& 
                                  : summary.substr(0, nl + 1) + line + summary.substr(nl + 1);
 }
 
+// Readers the kernel holds (a hung server) are named once the report is safe on disk; the
+// process then ends without them.
+void name_abandoned(const std::vector<std::string>& abandoned) {
+  for (const auto& a : abandoned)
+    std::fprintf(stderr, "dlsize: stuck in the kernel: %s\n", a.c_str());
+}
+
 int finish(const nlohmann::json& report, const std::string& summary, bool failed,
-           const bench_cli& o) {
-  if (report.is_null())
+           const bench_cli& o, const std::vector<std::string>& abandoned) {
+  if (report.is_null()) {
+    name_abandoned(abandoned);
     return failed ? 1 : 0; // not rank 0: rank 0 writes the job's report
+  }
   if (!o.quiet)
     std::fputs(with_backend_line(summary, report).c_str(), stdout);
   if (!o.out.empty()) {
     report::write_report(o.out, report);
     std::printf("report: %s\n", o.out.c_str());
+    std::fflush(stdout);
   }
+  name_abandoned(abandoned);
   if (report.contains("verify"))
     for (const auto& p : report["verify"]["problems"])
       std::fprintf(stderr, "mismatch: %s\n", p.get<std::string>().c_str());
@@ -191,7 +204,7 @@ int run_bench(const bench_cli& o, const CLI::App& cmd, const cli_context& ctx) {
   config::workload_profile profile;
   config::accelerator_spec spec;
   io::engine_options eo;
-  double interval = 0, time_limit = 0, preprocess_s = 0, au_threshold = 0;
+  double interval = 0, time_limit = 0, preprocess_s = 0, au_threshold = 0, stall_timeout = 0;
   std::uint64_t accelerators = 0;
   config::allreduce_setup allreduce;
   config::layout_choice layout;
@@ -230,6 +243,15 @@ int run_bench(const bench_cli& o, const CLI::App& cmd, const cli_context& ctx) {
     if (interval < 0.05)
       throw usage_error("--sample-interval: must be at least 50ms");
     time_limit = o.time_limit.empty() ? 0 : units::parse_duration(o.time_limit, "--time-limit");
+    if (!o.time_limit.empty() && time_limit <= 0)
+      throw usage_error(fmt::format("--time-limit: '{}' would stop the run before it starts. "
+                                    "valid: a duration above 0 (60s), or no --time-limit",
+                                    o.time_limit));
+    stall_timeout = units::parse_duration(o.stall_timeout, "--stall-timeout");
+    if (stall_timeout != 0 && stall_timeout < 1)
+      throw usage_error(fmt::format("--stall-timeout: '{}' is too short. valid: 1s or more, or "
+                                    "0 (never)",
+                                    o.stall_timeout));
     if (o.shard_read != "records" && o.shard_read != "stream")
       throw usage_error(fmt::format("--shard-read: invalid value '{}'. valid: records (random "
                                     "record reads by index), stream (each shard read sequentially)",
@@ -271,6 +293,11 @@ int run_bench(const bench_cli& o, const CLI::App& cmd, const cli_context& ctx) {
             "--precision: applies to --accelerator cuda (a real GPU's arithmetic); an emulated "
             "accelerator's compute time is given");
     }
+    // Readers, this rank's accelerators, and the monitor, telemetry and link threads.
+    const std::uint64_t per_rank = accelerators / ranks;
+    check_thread_budget(
+        eo.readers + per_rank + 3,
+        fmt::format("--readers {} and {} accelerator(s) per rank", eo.readers, per_rank));
     return nlohmann::json{{"command", "bench"}, {"options", effective_config(cmd)}};
   });
   cluster::require_same(comm, given, "command and options");
@@ -290,10 +317,11 @@ int run_bench(const bench_cli& o, const CLI::App& cmd, const cli_context& ctx) {
     opt.verify = o.verify;
     opt.progress = !o.quiet;
     opt.time_limit_s = time_limit;
+    opt.stall_timeout_s = stall_timeout;
     opt.sample_interval_s = interval;
     opt.config = config;
     auto res = pipeline::run_storage_bench(opt, cmdline);
-    return finish(res.report, res.summary_text, res.failed, o);
+    return finish(res.report, res.summary_text, res.failed, o, res.abandoned);
   }
 
   config["accelerators"] = accelerators;
@@ -316,6 +344,7 @@ int run_bench(const bench_cli& o, const CLI::App& cmd, const cli_context& ctx) {
   opt.seed = o.seed;
   opt.sample_interval_s = interval;
   opt.time_limit_s = time_limit;
+  opt.stall_timeout_s = stall_timeout;
   opt.progress = !o.quiet;
   opt.config = config;
   std::unique_ptr<pipeline::training_run> run;
@@ -330,7 +359,7 @@ int run_bench(const bench_cli& o, const CLI::App& cmd, const cli_context& ctx) {
     // A rank is gone and the job cannot end cleanly: rank 0 writes what it has, then ends it;
     // without rank 0, rank 1 says why and ends it.
     if (comm.rank() == 0) {
-      finish(res.report, res.summary_text, true, o);
+      finish(res.report, res.summary_text, true, o, res.abandoned);
       comm.abort(1);
     }
     if (res.root_lost && comm.rank() == 1) {
@@ -340,7 +369,7 @@ int run_bench(const bench_cli& o, const CLI::App& cmd, const cli_context& ctx) {
     }
     cluster::await_abort(comm);
   }
-  const int code = finish(res.report, res.summary_text, res.failed, o);
+  const int code = finish(res.report, res.summary_text, res.failed, o, res.abandoned);
   // Every rank ends as rank 0's report says, and only once every rank got here: a rank lost now
   // would hang the others in MPI_Finalize; this wait has the rank timeout (then rank 0, whose
   // report is written, ends the job).
@@ -380,6 +409,9 @@ void setup_bench(CLI::App& app, cli_context& ctx) {
   sub->add_option("--rank-timeout", o->rank_timeout,
                   "How long a rank that stopped answering is waited for before the job ends, "
                   "naming it (MPI runs)");
+  sub->add_option("--stall-timeout", o->stall_timeout,
+                  "Stop the run, naming the stuck file, when no byte was read and no step taken "
+                  "this long while a read waits (a hung mount; MPI runs: any rank); 0: never");
   sub->add_option("--batch-size", o->batch_size,
                   "Samples per step (0: the profile's value for the accelerator)");
   sub->add_option("--compute-time", o->compute_time,
@@ -410,7 +442,8 @@ void setup_bench(CLI::App& app, cli_context& ctx) {
                   "Reader threads, one io_uring ring each (they also run --preprocess)");
   sub->add_option("--epochs", o->epochs, "Passes over the dataset, each in a new random order");
   sub->add_option("--seed", o->seed,
-                  "Seed of the epoch orders (epoch e uses seed + e) and compute-time draws");
+                  "Seed of the epoch orders (epoch e uses seed + e) and compute-time draws")
+      ->check(uint64_range());
   sub->add_option("--max-read-rate", o->max_read_rate,
                   "Cap on read bandwidth over all readers, e.g. 300MB/s");
   sub->add_option(

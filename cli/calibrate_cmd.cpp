@@ -12,6 +12,7 @@
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
 #include "report/report_io.hpp"
+#include "run_config.hpp"
 
 namespace dlsize::cli {
 namespace {
@@ -131,6 +132,7 @@ void setup_calibrate(CLI::App& app, cli_context& ctx) {
   sub->add_option("--learning-rate", o->learning_rate,
                   "SGD learning rate (default 0.1 x batch / 256)");
   sub->add_option("--seed", o->seed, "Seed of the initial weights and the synthetic batch")
+      ->check(uint64_range())
       ->capture_default_str();
   sub->add_flag("--verbose", o->verbose, "A line per step on stderr");
   sub->callback([o, &ctx] { ctx.exit_code = run_calibrate(*o); });

@@ -12,6 +12,7 @@
 #include "core/units.hpp"
 #include "dataset/datagen.hpp"
 #include "dataset/datagen_job.hpp"
+#include "run_config.hpp"
 
 namespace dlsize::cli {
 namespace {
@@ -111,7 +112,9 @@ void setup_datagen(CLI::App& app, cli_context& ctx) {
   sub->add_option("--size", o->size,
                   "Dataset size: 2GiB, 500GB, 1.5TiB, or a multiple of RAM such as 5x-ram");
   sub->add_option("--files", o->files, "Number of files instead of --size");
-  sub->add_option("--seed", o->seed, "Seed of sizes and contents")->capture_default_str();
+  sub->add_option("--seed", o->seed, "Seed of sizes and contents")
+      ->check(uint64_range())
+      ->capture_default_str();
   sub->add_option(
       "--layout", o->layout,
       "files (one sample per file) or shards (records per file); default from the profile");

@@ -1,5 +1,7 @@
 #include "run_config.hpp"
 
+#include <cerrno>
+#include <cstdint>
 #include <cstdlib>
 #include <vector>
 
@@ -35,9 +37,20 @@ nlohmann::json typed(const std::string& s) {
     return false;
   if (!s.empty()) {
     char* end = nullptr;
-    const long long i = std::strtoll(s.c_str(), &end, 10);
-    if (*end == '\0')
-      return i;
+    // Unsigned first, so that every seed up to 2^64 - 1 is recorded exactly (strtoll clamped
+    // those above 2^63 - 1); an out-of-range integer is kept as text, not clamped.
+    errno = 0;
+    if (s[0] != '-') {
+      const unsigned long long u = std::strtoull(s.c_str(), &end, 10);
+      if (*end == '\0' && errno == 0)
+        return static_cast<std::uint64_t>(u);
+    } else {
+      const long long i = std::strtoll(s.c_str(), &end, 10);
+      if (*end == '\0' && errno == 0)
+        return static_cast<std::int64_t>(i);
+    }
+    if (*end == '\0' && errno == ERANGE)
+      return s;
     const double d = std::strtod(s.c_str(), &end);
     if (*end == '\0')
       return d;
@@ -46,6 +59,22 @@ nlohmann::json typed(const std::string& s) {
 }
 
 } // namespace
+
+CLI::Validator uint64_range() {
+  return CLI::Validator(
+      [](std::string& v) -> std::string {
+        char* end = nullptr;
+        errno = 0;
+        const bool digits = !v.empty() && v.find_first_not_of("0123456789") == std::string::npos;
+        if (digits)
+          (void)std::strtoull(v.c_str(), &end, 10);
+        if (!digits || errno == ERANGE)
+          return fmt::format("'{}' is not valid. valid: an integer from 0 to 18446744073709551615",
+                             v);
+        return "";
+      },
+      "0..2^64-1");
+}
 
 void apply_run_config(CLI::App& cmd, const std::string& file_or_name) {
   std::string text, source;

@@ -17,4 +17,8 @@ void apply_run_config(CLI::App& cmd, const std::string& file_or_name);
 // name; numbers and booleans as JSON numbers and booleans.
 nlohmann::json effective_config(const CLI::App& cmd);
 
+// A check for a 64-bit unsigned option such as --seed: CLI11 alone wraps "-1" to 2^64 - 1 and
+// takes values beyond 2^64 - 1; this refuses both (exit 2), naming the valid range.
+CLI::Validator uint64_range();
+
 } // namespace dlsize::cli

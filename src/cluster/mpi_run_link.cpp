@@ -66,7 +66,8 @@ public:
   mpi_run_link(MPI_Comm world, const communicator& comm, run_link_options opt)
       : m_world(world), m_comm(comm), m_opt(std::move(opt)), m_rank(comm.rank()),
         m_size(comm.size()), m_timeout_ns(static_cast<std::uint64_t>(comm.timeout_s() * 1e9)),
-        m_beat_ns(static_cast<std::uint64_t>(m_opt.heartbeat_s * 1e9)) {}
+        m_beat_ns(static_cast<std::uint64_t>(m_opt.heartbeat_s * 1e9)),
+        m_stall_ns(static_cast<std::uint64_t>(m_opt.stall_timeout_s * 1e9)) {}
 
   ~mpi_run_link() override {
     if (!m_thread.joinable())
@@ -459,15 +460,14 @@ private:
     }
     // A rank that answers but neither reads nor steps, and waits for no one: its readers or
     // accelerators are stuck (a hung mount or device).
-    for (int r = 0; r < m_size && !m_halt_decided; ++r) {
+    for (int r = 0; r < m_size && !m_halt_decided && m_stall_ns; ++r) {
       const auto i = static_cast<std::size_t>(r);
-      if (m_dead[i] || m_final[i] || t <= m_progress_at[i] + m_timeout_ns)
+      if (m_dead[i] || m_final[i] || t <= m_progress_at[i] + m_stall_ns)
         continue;
-      decide_halt(
-          r, true,
-          fmt::format("made no progress for {:g} s: no byte read, no step taken, not waiting "
-                      "for the others (a hung mount or device?)",
-                      timeout_s()));
+      decide_halt(r, true,
+                  fmt::format("made no progress for {:g} s (--stall-timeout): no byte read, no "
+                              "step taken, not waiting for the others (a hung mount or device?)",
+                              static_cast<double>(m_stall_ns) * 1e-9));
     }
     check_finish();
   }
@@ -698,7 +698,7 @@ private:
   const communicator& m_comm;
   run_link_options m_opt;
   const int m_rank, m_size;
-  const std::uint64_t m_timeout_ns, m_beat_ns;
+  const std::uint64_t m_timeout_ns, m_beat_ns, m_stall_ns;
   std::thread m_thread;
 
   // Shared with the run's threads, under m_m.

@@ -30,6 +30,9 @@ struct run_link_options {
   // This rank's counters, read at every heartbeat.
   std::function<job_counters()> counters;
   double heartbeat_s = 0.2;
+  // --stall-timeout: a rank that answers but neither reads nor steps nor waits for the others
+  // this long halts the job, named (a silent rank is --rank-timeout's); 0: never.
+  double stall_timeout_s = 60;
 };
 
 struct sync_result {

@@ -1,5 +1,6 @@
 #pragma once
 // Monotonic time in nanoseconds and seconds; the one clock every measurement uses.
+#include <algorithm>
 #include <cerrno>
 #include <cstdint>
 #include <ctime>
@@ -22,6 +23,19 @@ inline double now_s() {
 inline void sleep_until_ns(std::uint64_t t) {
   timespec ts{static_cast<time_t>(t / 1'000'000'000ull), static_cast<long>(t % 1'000'000'000ull)};
   while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nullptr) == EINTR) {
+  }
+}
+
+// Sleeps until t like sleep_until_ns, in slices of at most 20 ms, and gives up early when
+// halted() says so (a stop must not wait out a long rate-limit sleep). False: halted.
+template <class Halted> bool sleep_until_ns_or(std::uint64_t t, Halted halted) {
+  for (;;) {
+    if (halted())
+      return false;
+    const std::uint64_t now = now_ns();
+    if (now >= t)
+      return true;
+    sleep_until_ns(std::min<std::uint64_t>(t, now + 20'000'000ull));
   }
 }
 

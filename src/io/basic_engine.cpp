@@ -5,10 +5,15 @@
 
 #include <algorithm>
 
+#include <fmt/format.h>
+
+#include "core/clock.hpp"
+
 namespace dlsize::io {
 
 basic_engine::basic_engine(const engine_options& opt, const file_set& files)
-    : m_opt(opt), m_files(files), m_flags(open_flags(opt.cache)) {
+    : m_opt(opt), m_files(files), m_flags(open_flags(opt.cache)),
+      m_inflight(opt.readers, std::max(1u, opt.queue_depth)) {
   if (m_opt.cache == cache_mode::uncached && !files.paths.empty())
     m_dontcache = dontcache_supported(files.paths.front(), m_flags);
   if (m_opt.keep_open)
@@ -28,6 +33,27 @@ void basic_engine::read_range(const read_job& job, std::uint64_t& begin, std::ui
   if (direct()) {
     begin = align_down(begin);
     end = align_up(end);
+  }
+}
+
+std::string basic_engine::stuck_read(std::uint64_t min_age_ns) const {
+  const auto r = m_inflight.oldest();
+  const std::uint64_t now = now_ns();
+  if (!r || now - std::min(now, r->since_ns) < min_age_ns)
+    return "";
+  return describe(*r, m_files.paths.at(r->file), now);
+}
+
+void basic_engine::finish_result(const pool_result& pr, engine_result& res) const {
+  for (std::size_t i = 0; i < pr.errors.size(); ++i)
+    if (!pr.errors[i].empty() && res.error.empty())
+      res.error = fmt::format("{} reader {} failed: {}", name(), i, pr.errors[i]);
+  const std::uint64_t now = now_ns();
+  for (const unsigned r : pr.abandoned) {
+    const auto what = m_inflight.oldest_of(r);
+    res.abandoned.push_back((what ? describe(*what, m_files.paths.at(what->file), now)
+                                  : fmt::format("reader {} is blocked in the kernel", r)) +
+                            "; the kernel does not release it, so it was abandoned");
   }
 }
 

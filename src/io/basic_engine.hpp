@@ -6,6 +6,8 @@
 
 #include "io/engine.hpp"
 #include "io/file_table.hpp"
+#include "io/inflight_board.hpp"
+#include "io/reader_pool.hpp"
 
 namespace dlsize::io {
 
@@ -13,6 +15,7 @@ class basic_engine : public engine {
 public:
   basic_engine(const engine_options& opt, const file_set& files);
   std::string uncached_method() const override;
+  std::string stuck_read(std::uint64_t min_age_ns) const override;
 
 protected:
   // The aligned range [begin, end) to read for a job: O_DIRECT needs block alignment; the end
@@ -25,12 +28,16 @@ protected:
   }
   // Drops a whole file from the page cache through a fresh descriptor (per-sample opens).
   void drop_file(std::uint32_t file) const;
+  // The engine's result from the pool's: the first reader error, and what each abandoned
+  // reader was stuck on.
+  void finish_result(const pool_result& pr, engine_result& res) const;
 
   engine_options m_opt;
   const file_set& m_files;
   int m_flags = 0;
   bool m_dontcache = false;
   std::unique_ptr<file_table> m_table;
+  inflight_board m_inflight; // readers × queue depth slots
 };
 
 } // namespace dlsize::io

@@ -116,6 +116,9 @@ private:
 struct engine_result {
   std::vector<reader_stats> readers;
   std::string error; // empty when every reader ran to the end
+  // Readers left behind in reads the kernel never completed, each with what it was stuck on
+  // (a stop came and the reads outlived the grace); empty when every reader was joined.
+  std::vector<std::string> abandoned;
 };
 
 // The files the engine reads: paths and expected sizes, indexed like read_job::file.
@@ -134,6 +137,10 @@ public:
   // returns their stats and the first failure. Never throws for a reader's failure.
   virtual engine_result run(job_source& source, job_consumer& consumer,
                             const std::atomic<bool>& stop) = 0;
+  // While run() runs, from any thread: the read in flight the longest, if it has been in flight
+  // at least min_age_ns ("reader 0 has waited 61.2 s for a read of FILE at offset O (L bytes)"),
+  // else "".
+  virtual std::string stuck_read(std::uint64_t min_age_ns) const = 0;
 };
 
 // Makes the engine asked for. io_uring falls back to psync when rings cannot be set up

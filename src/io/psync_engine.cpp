@@ -6,7 +6,6 @@
 
 #include <cstdlib>
 #include <memory>
-#include <thread>
 
 #include <fmt/format.h>
 
@@ -22,13 +21,15 @@ engine_result psync_engine::run(job_source& source, job_consumer& consumer,
   std::vector<reader_stats>& stats = res.readers;
   stats.resize(m_opt.readers);
   rate_limiter limiter(m_opt.max_read_rate);
-  std::vector<std::string> errors(m_opt.readers);
-  std::atomic<bool> failed{false};
+  const std::uint32_t request_size = limiter.chunk(m_opt.request_size);
+  reader_pool pool;
   auto halted = [&] {
-    return stop.load(std::memory_order_acquire) || failed.load(std::memory_order_acquire);
+    return stop.load(std::memory_order_acquire) || pool.failed().load(std::memory_order_acquire);
   };
-  auto reader_loop = [&](unsigned id) {
+  // An abandoned reader returns from here as soon as its blocking call does (see reader_pool).
+  auto reader_loop = [&](unsigned id, reader_guard& guard) {
     reader_stats& st = stats[id];
+    const reader_clock clock;
     aligned_buffer buf = make_aligned_buffer(m_opt.request_size, kDirectAlign);
     read_job job;
     while (!halted()) {
@@ -47,7 +48,12 @@ engine_result psync_engine::run(job_source& source, job_consumer& consumer,
         fd = m_table->fd(job.file);
       } else {
         const auto t0 = now_ns();
+        m_inflight.begin(id, 0, job.file, 0, 0, t0);
+        guard.enter_blocking();
         fd = open(m_files.paths[job.file].c_str(), m_flags);
+        if (!guard.leave_blocking())
+          return;
+        m_inflight.end(id, 0);
         st.open_latency.record(now_ns() - t0);
         ++st.opens;
         if (fd < 0)
@@ -62,15 +68,23 @@ engine_result psync_engine::run(job_source& source, job_consumer& consumer,
           error = "interrupted";
           break;
         }
-        const auto len =
-            static_cast<std::size_t>(std::min<std::uint64_t>(m_opt.request_size, end - pos));
-        if (limiter.active())
-          sleep_until_ns(limiter.reserve(len, now_ns()));
+        const auto len = static_cast<std::size_t>(std::min<std::uint64_t>(request_size, end - pos));
+        if (limiter.active() && !sleep_until_ns_or(limiter.reserve(len, now_ns()), halted)) {
+          error = "interrupted";
+          break;
+        }
         std::size_t filled = 0;
         const auto t0 = now_ns();
         while (filled < len) {
           iovec iov{buf.get() + filled, len - filled};
+          m_inflight.begin(id, 0, job.file, pos + filled, len - filled, now_ns());
+          guard.enter_blocking();
           const ssize_t n = preadv2(fd, &iov, 1, static_cast<off_t>(pos + filled), rw_flags());
+          const int err = errno;
+          if (!guard.leave_blocking())
+            return;
+          m_inflight.end(id, 0);
+          errno = err;
           ++st.requests;
           if (n < 0 && (errno == EINTR || errno == EAGAIN)) {
             ++st.retries;
@@ -123,25 +137,10 @@ engine_result psync_engine::run(job_source& source, job_consumer& consumer,
       }
       consumer.on_done(id, job, bytes, now_ns() - t_job, error);
     }
+    clock.stop(st);
   };
-  auto reader = [&](unsigned id) {
-    try {
-      const reader_clock clock;
-      reader_loop(id);
-      clock.stop(stats[id]);
-    } catch (const std::exception& e) {
-      errors[id] = e.what();
-      failed.store(true, std::memory_order_release);
-    }
-  };
-  std::vector<std::thread> threads;
-  for (unsigned i = 0; i < m_opt.readers; ++i)
-    threads.emplace_back(reader, i);
-  for (auto& t : threads)
-    t.join();
-  for (unsigned i = 0; i < m_opt.readers; ++i)
-    if (!errors[i].empty() && res.error.empty())
-      res.error = fmt::format("psync reader {} failed: {}", i, errors[i]);
+  const pool_result pr = pool.run(m_opt.readers, reader_loop, stop);
+  finish_result(pr, res);
   return res;
 }
 

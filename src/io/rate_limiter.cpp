@@ -26,4 +26,15 @@ std::uint64_t rate_limiter::reserve(std::uint64_t bytes, std::uint64_t now) {
   }
 }
 
+std::uint32_t rate_limiter::chunk(std::uint32_t request_size) const {
+  if (!active())
+    return request_size;
+  constexpr double kSliceNs = 20e6;
+  const double allowed = kSliceNs / m_ns_per_byte;
+  if (allowed >= request_size)
+    return request_size;
+  const auto blocks = static_cast<std::uint32_t>(allowed / 4096);
+  return std::max<std::uint32_t>(4096, blocks * 4096);
+}
+
 } // namespace dlsize::io

@@ -7,7 +7,6 @@
 
 #include <cstdlib>
 #include <memory>
-#include <thread>
 
 #include <fmt/format.h>
 
@@ -21,6 +20,15 @@ namespace {
 
 constexpr std::uint64_t kTagOpen = 1ull << 32;
 constexpr std::uint64_t kTagClose = 2ull << 32;
+constexpr std::uint64_t kTagCancel = 3ull << 32;
+// How long the reader waits in the kernel at most before it looks at the stop flag again.
+constexpr std::uint64_t kPollNs = 100'000'000;
+// After a stop, how long cancelled reads may take to come back before the reader gives up on
+// them (a hung NFS or FUSE server keeps them forever).
+constexpr std::uint64_t kGraceNs = 1'000'000'000;
+
+// Thrown by a reader that finds itself abandoned by the pool on its way out of the kernel.
+struct abandoned_reader : std::exception {};
 constexpr std::uint64_t kTagMask = 0xffffffffull;
 
 // Makes a ring with the cheapest completion mode the kernel offers.
@@ -43,9 +51,10 @@ class uring_reader {
 public:
   uring_reader(const engine_options& opt, const file_set& files, const file_table* table,
                int open_flags, int rw_flags, bool fadvise, bool direct, rate_limiter& limiter,
-               reader_stats& st)
+               reader_stats& st, inflight_board& board)
       : m_opt(opt), m_files(files), m_table(table), m_open_flags(open_flags), m_rw_flags(rw_flags),
-        m_fadvise(fadvise), m_direct(direct), m_limiter(limiter), m_st(st), m_reqs(opt.queue_depth),
+        m_fadvise(fadvise), m_direct(direct), m_limiter(limiter), m_st(st), m_board(board),
+        m_request_size(limiter.chunk(opt.request_size)), m_reqs(opt.queue_depth),
         m_jobs(opt.queue_depth), m_ready(opt.queue_depth) {
     // Free lists, so that picking a buffer or a job slot is O(1) at any queue depth.
     for (unsigned i = opt.queue_depth; i-- > 0;) {
@@ -54,9 +63,18 @@ public:
     }
   }
   ~uring_reader() {
+    if (m_abandoned) {
+      // Reads the kernel still holds would write into the buffers of a torn-down ring: the ring
+      // and the buffers are left to the process's end.
+      (void)m_buf.release();
+      return;
+    }
     if (m_ring_ok)
       io_uring_queue_exit(&m_ring);
   }
+
+  // What the reads this reader gave up on were waiting for ("" when it gave up on none).
+  const std::vector<std::string>& abandoned() const { return m_abandoned_reads; }
 
   void setup() {
     const unsigned qd = m_opt.queue_depth;
@@ -85,14 +103,24 @@ public:
   // Runs until the source ends; stop (asked from outside) or failed (another reader died)
   // abandon the jobs in flight.
   void run(job_source& source, job_consumer& consumer, const std::atomic<bool>& stop,
-           const std::atomic<bool>& failed, unsigned id) {
+           const std::atomic<bool>& failed, unsigned id, reader_guard& guard) {
     m_id = id;
+    m_guard = &guard;
     m_consumer = &consumer;
     m_ordered = consumer.ordered();
     bool more = true;
+    std::uint64_t give_up_at = 0;
     for (;;) {
       const bool stopping =
           stop.load(std::memory_order_acquire) || failed.load(std::memory_order_acquire);
+      if (stopping && !give_up_at) {
+        give_up_at = now_ns() + kGraceNs;
+        cancel_all();
+      }
+      if (give_up_at && m_inflight > 0 && now_ns() >= give_up_at) {
+        abandon();
+        return;
+      }
       if (stopping && more) {
         more = false;
         for (unsigned i = 0; i < m_jobs.size(); ++i) {
@@ -111,7 +139,8 @@ public:
         if (!more && m_active == 0)
           break;
         if (wake_at) {
-          sleep_until_ns(wake_at);
+          // In slices, so that a stop is seen during a long rate-limit wait.
+          sleep_until_ns(std::min(wake_at, now_ns() + kPollNs / 5));
           continue;
         }
         if (later) {
@@ -121,21 +150,20 @@ public:
         throw run_error(fmt::format("io_uring reader {} stalled with {} jobs and nothing in flight",
                                     id, m_active));
       }
-      int rc;
       const std::uint64_t wait_start = now_ns();
       const unsigned waiting_on = m_inflight;
-      if (wake_at) {
-        const std::uint64_t now = now_ns();
-        const std::uint64_t wait = wake_at > now ? wake_at - now : 0;
-        __kernel_timespec ts{static_cast<long long>(wait / 1'000'000'000ull),
-                             static_cast<long long>(wait % 1'000'000'000ull)};
-        io_uring_cqe* cqe = nullptr;
-        rc = io_uring_submit_and_wait_timeout(&m_ring, &cqe, 1, &ts, nullptr);
-        if (rc == -ETIME)
-          rc = 0;
-      } else {
-        rc = io_uring_submit_and_wait(&m_ring, 1);
-      }
+      // Never an unbounded wait: a read that never completes must not hide a stop.
+      const std::uint64_t now = now_ns();
+      std::uint64_t wait = kPollNs;
+      if (wake_at)
+        wait = std::min(wait, wake_at > now ? wake_at - now : 0);
+      __kernel_timespec ts{static_cast<long long>(wait / 1'000'000'000ull),
+                           static_cast<long long>(wait % 1'000'000'000ull)};
+      io_uring_cqe* cqe = nullptr;
+      int rc =
+          guarded([&] { return io_uring_submit_and_wait_timeout(&m_ring, &cqe, 1, &ts, nullptr); });
+      if (rc == -ETIME)
+        rc = 0;
       if (rc < 0 && rc != -EINTR && rc != -EAGAIN && rc != -EBUSY)
         throw_syscall_error("io_uring_submit_and_wait", -rc, __FILE__, __LINE__,
                             "reader " + std::to_string(id));
@@ -168,6 +196,7 @@ private:
   struct job_state {
     bool active = false;
     bool opening = false;
+    bool opened = false;  // per-sample opens: the slot holds a descriptor to close
     bool closing = false; // per-sample opens: the slot is busy until its close completes
     read_job job;
     std::uint64_t next = 0; // next offset to request
@@ -179,10 +208,24 @@ private:
     std::string error;
   };
 
+  // A submission can block in the kernel itself: file systems that do not honour IOCB_NOWAIT
+  // (FUSE with direct_io) read inline in the submitting thread. Such a call is made under the
+  // reader's guard; a reader abandoned meanwhile leaves by throwing, touching only its own
+  // object (whose destructor then leaks the ring and the buffers).
+  template <class F> int guarded(F call) {
+    m_guard->enter_blocking();
+    const int rc = call();
+    if (!m_guard->leave_blocking()) {
+      m_abandoned = true;
+      throw abandoned_reader();
+    }
+    return rc;
+  }
+
   io_uring_sqe* sqe() {
     io_uring_sqe* s = io_uring_get_sqe(&m_ring);
     if (!s) {
-      io_uring_submit(&m_ring);
+      guarded([&] { return io_uring_submit(&m_ring); });
       s = io_uring_get_sqe(&m_ring);
     }
     if (!s)
@@ -212,6 +255,38 @@ private:
     io_uring_sqe_set_data64(s, r);
     q.in_flight = true;
     ++m_inflight;
+    m_board.begin(m_id, r, j.job.file, q.start + q.filled, q.len - q.filled, now_ns());
+  }
+
+  // Asks the kernel to cancel every request of this ring (a stop); reads blocked in a server
+  // that never answers may still not come back (-EALREADY), see abandon().
+  void cancel_all() {
+    if (m_inflight == 0)
+      return;
+    io_uring_sqe* s = sqe();
+    io_uring_prep_cancel64(s, 0, IORING_ASYNC_CANCEL_ANY);
+    io_uring_sqe_set_data64(s, kTagCancel);
+    guarded([&] { return io_uring_submit(&m_ring); });
+  }
+
+  // The grace after a stop is over and reads are still in the kernel: name them and leave.
+  void abandon() {
+    m_abandoned = true;
+    const std::uint64_t now = now_ns();
+    for (unsigned r = 0; r < m_reqs.size(); ++r)
+      if (m_reqs[r].in_flight) {
+        const auto& q = m_reqs[r];
+        m_abandoned_reads.push_back(
+            describe(
+                {m_id, m_jobs[q.job].job.file, q.start + q.filled, q.len - q.filled, q.t_submit},
+                m_files.paths[m_jobs[q.job].job.file], now) +
+            "; cancelling it failed and the kernel still holds it, so the reader left it");
+      }
+    for (unsigned i = 0; i < m_jobs.size(); ++i)
+      if (m_jobs[i].opening)
+        m_abandoned_reads.push_back(
+            fmt::format("reader {} waited for the open of {}; the kernel still holds it", m_id,
+                        m_files.paths[m_jobs[i].job.file]));
   }
 
   // Queues requests until queue_depth are in flight, the source is dry, or the rate cap says
@@ -236,7 +311,7 @@ private:
       const unsigned pick = m_ready[m_ready_head];
       job_state& j = m_jobs[pick];
       const auto len =
-          static_cast<std::uint32_t>(std::min<std::uint64_t>(m_opt.request_size, j.end - j.next));
+          static_cast<std::uint32_t>(std::min<std::uint64_t>(m_request_size, j.end - j.next));
       if (m_limiter.active()) {
         if (!m_reserved) {
           m_reserved_at = m_limiter.reserve(len, now_ns());
@@ -348,6 +423,8 @@ private:
   }
 
   void complete(std::uint64_t tag, int res) {
+    if ((tag & ~kTagMask) == kTagCancel)
+      return; // how many it found does not matter: each cancelled request completes itself
     if ((tag & ~kTagMask) == kTagClose) {
       const auto i = static_cast<unsigned>(tag & kTagMask);
       --m_inflight;
@@ -366,11 +443,14 @@ private:
       j.opening = false;
       m_st.open_latency.record(now_ns() - j.t_start);
       if (res < 0) {
-        j.error =
-            fmt::format("open failed: {}. file: {}", errno_text(-res), m_files.paths[j.job.file]);
+        if (j.error.empty())
+          j.error =
+              fmt::format("open failed: {}. file: {}", errno_text(-res), m_files.paths[j.job.file]);
         j.next = j.end;
-      } else if (j.next < j.end) {
-        push_ready(i);
+      } else {
+        j.opened = true;
+        if (j.next < j.end)
+          push_ready(i);
       }
       maybe_finish(i);
       return;
@@ -380,9 +460,10 @@ private:
     job_state& j = m_jobs[q.job];
     --m_inflight;
     q.in_flight = false;
+    m_board.end(m_id, r);
     ++m_st.requests;
     const std::uint64_t size = m_files.sizes[j.job.file];
-    if (res == -EAGAIN || res == -EINTR) {
+    if ((res == -EAGAIN || res == -EINTR) && j.error.empty()) { // not once stopped
       ++m_st.retries;
       prep_read(r);
       return;
@@ -476,7 +557,9 @@ private:
     ++m_st.jobs;
     if (!j.error.empty() && j.error != "interrupted" && m_st.errors++ == 0)
       m_st.first_error = j.error;
-    if (m_table) {
+    if (m_table || !j.opened) {
+      // A slot whose open failed holds no descriptor: closing it would fail and count the
+      // failed open a second time.
       j.active = false;
       --m_active;
       m_free_jobs.push_back(i);
@@ -503,6 +586,11 @@ private:
   bool m_direct;
   rate_limiter& m_limiter;
   reader_stats& m_st;
+  inflight_board& m_board;
+  reader_guard* m_guard = nullptr;
+  std::uint32_t m_request_size; // the option's, or less at low --max-read-rate
+  bool m_abandoned = false;
+  std::vector<std::string> m_abandoned_reads;
   io_uring m_ring{};
   bool m_ring_ok = false;
   bool m_fixed_bufs = false;
@@ -545,29 +633,22 @@ engine_result uring_engine::run(job_source& source, job_consumer& consumer,
   engine_result res;
   res.readers.resize(m_opt.readers);
   rate_limiter limiter(m_opt.max_read_rate);
-  std::vector<std::string> errors(m_opt.readers);
-  std::atomic<bool> failed{false};
-  auto body = [&](unsigned id) {
-    try {
-      uring_reader r(m_opt, m_files, m_table.get(), m_flags, rw_flags(), fadvise_fallback(),
-                     direct(), limiter, res.readers[id]);
-      r.setup();
-      const reader_clock clock;
-      r.run(source, consumer, stop, failed, id);
-      clock.stop(res.readers[id]);
-    } catch (const std::exception& e) {
-      errors[id] = e.what();
-      failed.store(true, std::memory_order_release);
-    }
+  std::vector<std::vector<std::string>> left(m_opt.readers);
+  reader_pool pool;
+  // The reader's own waits have timeouts; reads it gives up on are named in `left`. A reader
+  // held inside a submission is abandoned by the pool (see uring_reader::guarded).
+  auto body = [&](unsigned id, reader_guard& guard) {
+    uring_reader r(m_opt, m_files, m_table.get(), m_flags, rw_flags(), fadvise_fallback(), direct(),
+                   limiter, res.readers[id], m_inflight);
+    r.setup();
+    const reader_clock clock;
+    r.run(source, consumer, stop, pool.failed(), id, guard);
+    clock.stop(res.readers[id]);
+    left[id] = r.abandoned();
   };
-  std::vector<std::thread> threads;
-  for (unsigned i = 0; i < m_opt.readers; ++i)
-    threads.emplace_back(body, i);
-  for (auto& t : threads)
-    t.join();
-  for (unsigned i = 0; i < m_opt.readers; ++i)
-    if (!errors[i].empty() && res.error.empty())
-      res.error = fmt::format("io_uring reader {} failed: {}", i, errors[i]);
+  finish_result(pool.run(m_opt.readers, body, stop), res);
+  for (auto& l : left)
+    res.abandoned.insert(res.abandoned.end(), l.begin(), l.end());
   return res;
 }
 

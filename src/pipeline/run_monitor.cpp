@@ -57,6 +57,14 @@ void run_monitor::loop() {
   std::uint64_t last_t = m_t0;
   const auto interval = static_cast<std::uint64_t>(m_opt.sample_interval_s * 1e9);
   std::uint64_t next_sample = m_t0 + interval;
+  run_counters seen;
+  std::uint64_t progress_at = m_t0;
+  const auto stall_ns = static_cast<std::uint64_t>(m_opt.stall_timeout_s * 1e9);
+  auto ask_stop = [&](const std::string& why, std::uint64_t t) {
+    m_stopped = true;
+    m_stopped_at = t;
+    m_stop(why);
+  };
   while (!m_done.load()) {
     {
       std::unique_lock lk(m_m);
@@ -65,15 +73,26 @@ void run_monitor::loop() {
     }
     const std::uint64_t t = now_ns();
     const double el = static_cast<double>(t - m_t0) * 1e-9;
-    if (!m_stopped && stop_requested()) {
-      m_stopped = true;
-      m_stop(fmt::format("interrupted by signal {}", stop_signal()));
-    }
-    if (!m_stopped && m_opt.time_limit_s > 0 && el >= m_opt.time_limit_s) {
-      m_stopped = true;
-      m_stop("time limit reached");
-    }
+    if (!m_stopped && stop_requested())
+      ask_stop(fmt::format("interrupted by signal {}", stop_signal()), t);
+    if (!m_stopped && m_opt.time_limit_s > 0 && el >= m_opt.time_limit_s)
+      ask_stop("time limit reached", t);
     const run_counters c = m_counters();
+    if (c.bytes != seen.bytes || c.samples != seen.samples || c.compute_ns != seen.compute_ns)
+      progress_at = t;
+    seen = c;
+    if (!m_stopped && stall_ns && m_opt.stuck && t - progress_at >= stall_ns) {
+      const std::string what = m_opt.stuck(stall_ns);
+      if (!what.empty())
+        ask_stop(fmt::format("stalled: no byte read and no step for {:.1f} s (--stall-timeout "
+                             "{:g}s); {}",
+                             static_cast<double>(t - progress_at) * 1e-9, m_opt.stall_timeout_s,
+                             what),
+                 t);
+    }
+    if (m_stopped && m_opt.hard_stop &&
+        static_cast<double>(t - m_stopped_at) * 1e-9 >= m_opt.hard_stop_after_s)
+      m_opt.hard_stop->store(true);
     if (t >= next_sample) {
       const double dt = static_cast<double>(t - last_t) * 1e-9;
       nlohmann::json point = {

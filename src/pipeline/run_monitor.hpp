@@ -1,6 +1,6 @@
 #pragma once
-// The monitor thread of a run: every 50 ms it checks for SIGINT/SIGTERM and the time limit
-// (and asks the run to stop once, with the reason) and redraws the progress line; every
+// The monitor thread of a run: every 50 ms it checks for SIGINT/SIGTERM, the time limit and a
+// stall (and asks the run to stop once, with the reason) and redraws the progress line; every
 // sample interval it appends a telemetry point (rates over the interval) to the timeseries.
 #include <atomic>
 #include <condition_variable>
@@ -36,6 +36,15 @@ struct monitor_options {
   double time_limit_s = 0; // 0: none
   bool progress = true;
   std::uint64_t accelerators = 0; // > 0: points carry accelerator_utilization
+  // --stall-timeout: no counter moved for this long while a read has been in flight as long
+  // (stuck() names it) stops the run; 0: never. A step or a rate-limit wait with no read in
+  // flight is not a stall.
+  double stall_timeout_s = 0;
+  std::function<std::string(std::uint64_t min_age_ns)> stuck;
+  // Set this flag when the run has not ended hard_stop_after_s after the stop was asked (a
+  // stop that lets the jobs in flight finish must not wait for reads that never do).
+  std::atomic<bool>* hard_stop = nullptr;
+  double hard_stop_after_s = 0.5;
 };
 
 class run_monitor {
@@ -70,6 +79,7 @@ private:
   std::mutex m_m; // with m_wake: finish() ends the 50 ms wait at once
   std::condition_variable m_wake;
   bool m_stopped = false;
+  std::uint64_t m_stopped_at = 0;
   nlohmann::json m_series = nlohmann::json::array();
   std::thread m_thread;
 };

@@ -10,7 +10,7 @@ namespace dlsize::pipeline {
 sampler::sampler(std::uint64_t samples, std::uint64_t accelerators, std::uint64_t batch_size,
                  std::uint64_t epochs, std::uint64_t seed)
     : m_samples(samples), m_accelerators(accelerators), m_batch(batch_size), m_epochs(epochs),
-      m_global_batch(0) {
+      m_global_batch(0), m_seed(seed) {
   if (accelerators == 0)
     throw usage_error("--accelerators: must be at least 1");
   if (batch_size == 0)
@@ -32,9 +32,6 @@ sampler::sampler(std::uint64_t samples, std::uint64_t accelerators, std::uint64_
         "--batch-size",
         samples, accelerators, batch_size,
         static_cast<double>(accelerators) * static_cast<double>(batch_size)));
-  m_perms.reserve(epochs);
-  for (std::uint64_t e = 0; e < epochs; ++e)
-    m_perms.push_back(epoch_permutation(samples, seed, e));
 }
 
 sample_slot sampler::slot(std::uint64_t k) const {
@@ -49,7 +46,7 @@ sample_slot sampler::slot(std::uint64_t k) const {
 
 std::uint32_t sampler::sample(std::uint64_t k) const {
   const std::uint64_t per_epoch = m_steps_per_epoch * m_global_batch;
-  return m_perms[k / per_epoch][k % per_epoch];
+  return static_cast<std::uint32_t>(epoch_order(m_samples, m_seed, k / per_epoch)(k % per_epoch));
 }
 
 } // namespace dlsize::pipeline

@@ -3,9 +3,9 @@
 // cut into global steps of accelerators × batch samples; accelerator a takes slice a of each
 // step. The tail that does not fill a whole step is dropped (PyTorch's DistributedSampler with
 // drop_last), so every accelerator runs the same number of steps and none waits on a shorter
-// shard. Pure arithmetic over the permutations: thread safe after construction.
+// shard. Pure arithmetic over the permutations (computed on the fly, so memory does not grow
+// with epochs): thread safe after construction.
 #include <cstdint>
-#include <vector>
 
 namespace dlsize::pipeline {
 
@@ -43,7 +43,7 @@ public:
 private:
   std::uint64_t m_samples, m_accelerators, m_batch, m_epochs, m_global_batch;
   std::uint64_t m_steps_per_epoch = 0;
-  std::vector<std::vector<std::uint32_t>> m_perms; // one per epoch
+  std::uint64_t m_seed; // epoch orders are computed per call (epoch_order), not stored
 };
 
 } // namespace dlsize::pipeline

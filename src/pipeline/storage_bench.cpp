@@ -47,18 +47,16 @@ class epoch_source : public io::job_source {
 public:
   epoch_source(const dataset_layout& layout, const unit_plan& plan, std::uint64_t seed,
                std::uint64_t epochs)
-      : m_layout(layout), m_plan(plan) {
-    for (std::uint64_t e = 0; e < epochs; ++e)
-      m_perms.push_back(epoch_permutation(plan.units, seed, e));
-    m_total = plan.units * epochs;
-  }
+      : m_layout(layout), m_plan(plan), m_seed(seed), m_total(plan.units * epochs) {}
   io::pull_result pull(unsigned, io::read_job& job) override {
     if (m_closed.load(std::memory_order_relaxed))
       return io::pull_result::end;
     const std::uint64_t k = m_cursor.fetch_add(1, std::memory_order_relaxed);
     if (k >= m_total)
       return io::pull_result::end;
-    job = unit_job(m_layout, m_plan.per_record, m_perms[k / m_plan.units][k % m_plan.units], k);
+    const epoch_order order(m_plan.units, m_seed, k / m_plan.units);
+    job = unit_job(m_layout, m_plan.per_record, static_cast<std::uint32_t>(order(k % m_plan.units)),
+                   k);
     return io::pull_result::job;
   }
   void close() { m_closed.store(true); }
@@ -67,8 +65,8 @@ public:
 private:
   const dataset_layout& m_layout;
   unit_plan m_plan;
-  std::vector<std::vector<std::uint32_t>> m_perms;
-  std::uint64_t m_total = 0;
+  std::uint64_t m_seed;
+  std::uint64_t m_total;
   std::atomic<std::uint64_t> m_cursor{0};
   std::atomic<bool> m_closed{false};
 };
@@ -239,12 +237,16 @@ storage_bench_result run_storage_bench(const storage_bench_options& opt,
   std::atomic<bool> stop{false};
   const std::uint64_t total_bytes_planned = layout.total_bytes() * opt.epochs;
   const auto mount = sysinfo::mount_of(opt.dataset.string());
+  // Before any read: a stat of a mount whose server hangs a read can hang as well.
+  const nlohmann::json provenance = telemetry::host_provenance(opt.dataset);
   const telemetry::nvml gpus;
   telemetry::sampler tele(mount, gpus);
   const nlohmann::json memory_start = telemetry::memory_json();
   std::string stop_reason;
   run_monitor monitor(
-      tele, {opt.sample_interval_s, opt.time_limit_s, opt.progress, 0},
+      tele,
+      {opt.sample_interval_s, opt.time_limit_s, opt.progress, 0, opt.stall_timeout_s,
+       [&](std::uint64_t age) { return eng->stuck_read(age); }, &stop},
       [&] {
         return run_counters{consumer.bytes(), consumer.samples(), 0};
       },
@@ -311,6 +313,8 @@ storage_bench_result run_storage_bench(const storage_bench_options& opt,
 
   nlohmann::json warnings = nlohmann::json::array();
   add_run_warnings(warnings, opt.io, *eng, layout, fallback);
+  for (const auto& a : ran.abandoned)
+    warnings.push_back(a);
   // A stop the monitor saw after the last job completed stopped nothing.
   if (samples == plan.units * plan.samples_per_unit * opt.epochs)
     stop_reason.clear();
@@ -359,8 +363,7 @@ storage_bench_result run_storage_bench(const storage_bench_options& opt,
         {"layout", config::to_string(params.layout)},
         {"format", params.format}}},
       {"dataset", dataset_json(opt.dataset, layout, mount)},
-      {"system",
-       report::system_json(gpus.devices(), gpus.status(), telemetry::host_provenance(opt.dataset))},
+      {"system", report::system_json(gpus.devices(), gpus.status(), provenance)},
       {"topology", {{"ranks", 1}, {"nodes", 1}, {"accelerators", 0}, {"accelerators_per_node", 0}}},
       {"summary", summary},
       {"epochs", epochs},
@@ -405,6 +408,7 @@ storage_bench_result run_storage_bench(const storage_bench_options& opt,
     res.summary_text +=
         fmt::format("  verify      {} records checked, {} mismatches\n", verified, mismatches);
   res.report = std::move(report);
+  res.abandoned = ran.abandoned;
   return res;
 }
 

@@ -23,7 +23,8 @@ struct storage_bench_options {
   std::uint64_t seed = 0;
   bool verify = false;
   double sample_interval_s = 1.0;
-  double time_limit_s = 0; // 0: none
+  double time_limit_s = 0;     // 0: none
+  double stall_timeout_s = 60; // --stall-timeout; 0: none
   bool progress = true;
   nlohmann::json config; // the effective options, for the report
 };
@@ -32,6 +33,7 @@ struct storage_bench_result {
   nlohmann::json report; // the whole report, status included
   bool failed = false;   // read errors or checksum mismatches
   std::string summary_text;
+  std::vector<std::string> abandoned; // readers left in the kernel (engine_result::abandoned)
 };
 
 // Runs the bench. Throws usage_error for bad options or a dataset that does not fit the

@@ -6,6 +6,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <system_error>
 #include <thread>
 
 #include <fmt/format.h>
@@ -159,6 +160,7 @@ struct training_run::state {
   std::string fallback;
   std::unique_ptr<io::engine> eng;
   sysinfo::mount_info mount;
+  nlohmann::json provenance; // telemetry::host_provenance, taken before any read
   std::vector<std::unique_ptr<accel::accelerator>> accels; // this rank's
   std::vector<accel::cuda_accelerator*> gpus;              // the same, null where emulated
 };
@@ -187,6 +189,8 @@ training_run::training_run(const training_options& opt, cluster::communicator& c
   m->files = check_files(m->layout);
   m->eng = io::make_engine(opt.io, m->files, m->fallback);
   m->mount = sysinfo::mount_of(opt.dataset.string());
+  // Before any read: a stat of a mount whose server hangs a read can hang as well.
+  m->provenance = telemetry::host_provenance(opt.dataset);
   const auto& preset = opt.accelerator.preset;
   for (std::uint64_t a = 0; a < m->local; ++a) {
     const std::uint64_t g = m->first + a; // the same seeds whichever rank drives it
@@ -299,6 +303,7 @@ training_result training_run::run(const nlohmann::json& command_line) {
   cluster::run_link_options lo;
   lo.on_halt = [&](const std::string&, bool) { halt_here(); };
   lo.counters = counters;
+  lo.stall_timeout_s = opt.stall_timeout_s;
   const auto link = comm.open_run_link(lo);
   // This rank failed: it stops, and the job with it.
   auto fail_here = [&](const std::string& why) {
@@ -390,7 +395,9 @@ training_result training_run::run(const nlohmann::json& command_line) {
 
   const std::uint64_t job_accels = opt.accelerators;
   run_monitor monitor(
-      tele, {opt.sample_interval_s, root ? opt.time_limit_s : 0, opt.progress && root, local},
+      tele,
+      {opt.sample_interval_s, root ? opt.time_limit_s : 0, opt.progress && root, local,
+       opt.stall_timeout_s, [&](std::uint64_t age) { return m->eng->stuck_read(age); }},
       [&] {
         const cluster::job_counters c = counters();
         return run_counters{c.bytes, c.samples, c.compute_ns};
@@ -420,8 +427,24 @@ training_result training_run::run(const nlohmann::json& command_line) {
   monitor.start(t0);
 
   std::vector<std::thread> accel_threads;
-  for (std::uint64_t a = 0; a < local; ++a)
-    accel_threads.emplace_back(accel_loop, a);
+  try {
+    for (std::uint64_t a = 0; a < local; ++a)
+      accel_threads.emplace_back(accel_loop, a);
+  } catch (const std::system_error& e) {
+    // Joinable threads must not be destroyed (std::terminate): the started ones are stopped and
+    // joined, and the run fails with the limit named.
+    const std::size_t started = accel_threads.size();
+    halt_here();
+    for (std::size_t a = started; a < local; ++a)
+      step_barrier.arrive_and_drop();
+    for (auto& th : accel_threads)
+      th.join();
+    monitor.finish();
+    throw run_error(fmt::format("could not start accelerator thread {} of {}: {}. The limit on "
+                                "processes and threads (ulimit -u, RLIMIT_NPROC) or memory ran "
+                                "out; valid: fewer --accelerators-per-rank, or a higher limit",
+                                started + 1, local, e.what()));
+  }
   const io::engine_result ran = m->eng->run(source, consumer, stop_io);
   // A reader's failure outranks the stop it caused in the accelerators.
   if (!ran.error.empty()) {
@@ -482,9 +505,10 @@ training_result training_run::run(const nlohmann::json& command_line) {
   r.memory_start = memory_start;
   r.memory_end = telemetry::memory_json();
   r.timeseries = std::move(totals.timeseries);
-  r.host_facts = report::system_json(gpus.devices(), gpus.status(),
-                                     telemetry::host_provenance(opt.dataset))["hosts"][0];
+  r.host_facts = report::system_json(gpus.devices(), gpus.status(), m->provenance)["hosts"][0];
   add_run_warnings(r.warnings, opt.io, *m->eng, m->layout, m->fallback);
+  for (const auto& a : ran.abandoned)
+    r.warnings.push_back(fmt::format("rank {}: {}", w.rank, a));
   {
     std::lock_guard lk(reason_m);
     r.fail_reason = fail_reason;
@@ -504,6 +528,7 @@ training_result training_run::run(const nlohmann::json& command_line) {
                                  process_start_ns(), t0, end_ns, gathered_ns},
                                 ranks);
   }
+  res.abandoned = ran.abandoned;
   res.broken = outcome.broken;
   res.root_lost = outcome.root_lost;
   res.reason = outcome.reason;

@@ -41,7 +41,8 @@ struct training_options {
   std::uint64_t epochs = 1;
   std::uint64_t seed = 0;
   double sample_interval_s = 1.0;
-  double time_limit_s = 0; // 0: none
+  double time_limit_s = 0;     // 0: none
+  double stall_timeout_s = 60; // --stall-timeout (every rank; the job's link too); 0: none
   bool progress = true;
   nlohmann::json config; // the effective options, for the report
 };
@@ -53,6 +54,7 @@ struct training_result {
   bool root_lost = false; // ... and that rank is rank 0 (this rank is not)
   std::string reason;     // the job's halt, as its rank said it
   std::string summary_text;
+  std::vector<std::string> abandoned; // this rank's readers left in the kernel
 };
 
 // One rank's part of a training run. The constructor does everything that can fail before the

@@ -78,7 +78,7 @@ const std::set<std::string>& backend_settings() {
       "dataset",         "out",           "generate",
       "quiet",           "max-read-rate", "config",
       "sample-interval", "seed",          "accelerators-per-rank",
-      "rank-timeout",    "label"};
+      "rank-timeout",    "label",         "stall-timeout"};
   return keys;
 }
 

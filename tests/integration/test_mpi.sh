@@ -140,11 +140,12 @@ grep -q "rank 2 (host .*has not answered for 3 s" "$SCRATCH/stopped.out" && pass
 [[ $(json "$SCRATCH/stopped.json" "r['status'] == 'incomplete' and 'rank 2' in r['reason'] and [x['status'] for x in r['ranks']][2] == 'missing' and r['summary']['steps'] > 0") == True ]] \
   && pass "silent rank: rank 0 wrote an incomplete report of the others" || fail "silent rank: report $(json "$SCRATCH/stopped.json" "r.get('reason')")"
 
-# Storage that stops delivering (a read cap far below one sample per --rank-timeout stands in for a
-# hung mount): the ranks still answer, but rank 0 sees no progress and ends the run, named.
+# Storage that stops delivering (a 1 B/s cap: one 4 KiB request per 68 minutes stands in for a
+# hung mount): the ranks still answer, but rank 0 sees no progress for --stall-timeout (not
+# --rank-timeout, which owns silent ranks) and ends the run, named.
 t0=$(date +%s.%N)
-expect_rc 1 "storage that stops delivering" -- mpi 2 "$DLSIZE" "${train[@]}" --rank-timeout 3s --max-read-rate 10KB/s --out "$SCRATCH/hung.json"
-expect_text "made no progress for 3 s" "message says the rank made no progress"
+expect_rc 1 "storage that stops delivering" -- mpi 2 "$DLSIZE" "${train[@]}" --rank-timeout 30s --stall-timeout 3s --max-read-rate 1B/s --out "$SCRATCH/hung.json"
+expect_text "made no progress for 3 s (--stall-timeout)" "message says the rank made no progress"
 elapsed_below "$t0" 40 && pass "hung storage: ended within 40 s" || fail "hung storage: slow to end"
 [[ $(json "$SCRATCH/hung.json" "r['status'] == 'incomplete' and 'no progress' in r['reason']") == True ]] \
   && pass "hung storage: incomplete report" || fail "hung storage: report"

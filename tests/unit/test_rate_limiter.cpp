@@ -156,3 +156,12 @@ TEST_CASE("rate limiter charges at least a nanosecond for the smallest request")
     last = lim.reserve(1, now);
   CHECK(lim.reserve(1, now) > last);
 }
+
+TEST_CASE("rate_limiter asks for small requests at low rates, so that none reserves minutes",
+          "[rate_limiter]") {
+  CHECK(rate_limiter(0).chunk(1u << 20) == 1u << 20);                 // no cap
+  CHECK(rate_limiter(1e9).chunk(1u << 20) == 1u << 20);               // 20 ms hold 20 MB
+  CHECK(rate_limiter(10e6).chunk(1u << 20) == 200'000 / 4096 * 4096); // 20 ms at 10 MB/s
+  CHECK(rate_limiter(1).chunk(1u << 20) == 4096);                     // never below a block
+  CHECK(rate_limiter(1).chunk(1u << 20) % 4096 == 0);
+}

@@ -1,0 +1,164 @@
+// A read-only FUSE file system over a folder that injects faults, for the fault suite
+// (tests/integration/test_faults.sh): reads of a file (matched by a part of its path) that
+// cover an offset hang until the mount is aborted, fail with EIO, come back short, or are slowed.
+//
+//   dlsize_fault_fs SOURCE MOUNTPOINT [RULE...]
+//   RULE: hang:NAME:OFFSET  eio:NAME:OFFSET  short:NAME  slow:NAME:MILLISECONDS
+//
+// It runs in the foreground; release it with `fusermount3 -u MOUNTPOINT`, or, when a read hangs,
+// by writing 1 to /sys/fs/fuse/connections/N/abort (N: the minor device number of the mount).
+#define FUSE_USE_VERSION 31
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <fuse.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+enum kind { HANG, EIO_AT, SHORT, SLOW };
+struct rule {
+  enum kind kind;
+  char name[256];
+  long long value; // offset (hang, eio) or milliseconds (slow)
+};
+
+static char g_source[4096];
+static struct rule g_rules[32];
+static int g_nrules;
+
+static void real_path(char* out, size_t n, const char* path) {
+  snprintf(out, n, "%s%s", g_source, path);
+}
+
+static int ff_getattr(const char* path, struct stat* st, struct fuse_file_info* fi) {
+  (void)fi;
+  char p[8192];
+  real_path(p, sizeof p, path);
+  return lstat(p, st) == 0 ? 0 : -errno;
+}
+
+static int ff_readdir(const char* path, void* buf, fuse_fill_dir_t fill, off_t off,
+                      struct fuse_file_info* fi, enum fuse_readdir_flags flags) {
+  (void)off;
+  (void)fi;
+  (void)flags;
+  char p[8192];
+  real_path(p, sizeof p, path);
+  DIR* d = opendir(p);
+  if (!d)
+    return -errno;
+  struct dirent* e;
+  while ((e = readdir(d)))
+    fill(buf, e->d_name, NULL, 0, 0);
+  closedir(d);
+  return 0;
+}
+
+static int ff_open(const char* path, struct fuse_file_info* fi) {
+  if ((fi->flags & O_ACCMODE) != O_RDONLY)
+    return -EROFS;
+  char p[8192];
+  real_path(p, sizeof p, path);
+  const int fd = open(p, O_RDONLY);
+  if (fd < 0)
+    return -errno;
+  fi->fh = (unsigned long long)fd;
+  fi->direct_io = 1; // every read reaches this file system: no page cache in between
+  return 0;
+}
+
+static int ff_release(const char* path, struct fuse_file_info* fi) {
+  (void)path;
+  close((int)fi->fh);
+  return 0;
+}
+
+static int ff_read(const char* path, char* buf, size_t size, off_t off,
+                   struct fuse_file_info* fi) {
+  size_t want = size;
+  for (int i = 0; i < g_nrules; ++i) {
+    const struct rule* r = &g_rules[i];
+    if (!strstr(path, r->name))
+      continue;
+    const int covers = r->value >= off && r->value < off + (long long)size;
+    if (r->kind == HANG && covers)
+      for (;;)
+        pause(); // until the mount is aborted and this process ends
+    if (r->kind == EIO_AT && covers)
+      return -EIO;
+    if (r->kind == SHORT && size > 4096)
+      want = size / 2;
+    if (r->kind == SLOW) {
+      struct timespec ts = {r->value / 1000, (r->value % 1000) * 1000000L};
+      nanosleep(&ts, NULL);
+    }
+  }
+  const ssize_t n = pread((int)fi->fh, buf, want, off);
+  return n < 0 ? -errno : (int)n;
+}
+
+static const struct fuse_operations g_ops = {
+    .getattr = ff_getattr,
+    .readdir = ff_readdir,
+    .open = ff_open,
+    .release = ff_release,
+    .read = ff_read,
+};
+
+static int parse_rule(const char* text, struct rule* r) {
+  char kind[16] = {0};
+  long long value = 0;
+  const char* colon = strchr(text, ':');
+  if (!colon || colon - text >= (long)sizeof kind)
+    return -1;
+  memcpy(kind, text, (size_t)(colon - text));
+  const char* name = colon + 1;
+  const char* last = strrchr(name, ':');
+  size_t name_len = strlen(name);
+  if (strcmp(kind, "short") != 0) {
+    if (!last)
+      return -1;
+    value = atoll(last + 1);
+    name_len = (size_t)(last - name);
+  }
+  if (name_len == 0 || name_len >= sizeof r->name)
+    return -1;
+  memcpy(r->name, name, name_len);
+  r->name[name_len] = '\0';
+  r->value = value;
+  if (!strcmp(kind, "hang"))
+    r->kind = HANG;
+  else if (!strcmp(kind, "eio"))
+    r->kind = EIO_AT;
+  else if (!strcmp(kind, "short"))
+    r->kind = SHORT;
+  else if (!strcmp(kind, "slow"))
+    r->kind = SLOW;
+  else
+    return -1;
+  return 0;
+}
+
+int main(int argc, char** argv) {
+  if (argc < 3) {
+    fprintf(stderr, "usage: %s SOURCE MOUNTPOINT [hang:NAME:OFFSET | eio:NAME:OFFSET | "
+                    "short:NAME | slow:NAME:MS ...]\n",
+            argv[0]);
+    return 2;
+  }
+  if (!realpath(argv[1], g_source)) {
+    perror(argv[1]);
+    return 2;
+  }
+  for (int i = 3; i < argc && g_nrules < 32; ++i)
+    if (parse_rule(argv[i], &g_rules[g_nrules++]) != 0) {
+      fprintf(stderr, "%s: bad rule '%s'\n", argv[0], argv[i]);
+      return 2;
+    }
+  char* fargv[] = {argv[0], argv[2], "-f", "-o", "ro", NULL};
+  return fuse_main(5, fargv, &g_ops, NULL);
+}

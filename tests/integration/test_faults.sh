@@ -1,0 +1,151 @@
+#!/usr/bin/env bash
+# The fault suite: a run always ends and writes its report. Hung reads come from a FUSE file
+# system that never answers (tests/fault_fs), stopped by SIGINT or by --stall-timeout; read
+# errors from the same file system; a 1 B/s rate cap stops at once on SIGINT and at
+# --time-limit. Skips (77) where the fault file system is not built or cannot mount.
+source "$(dirname "$0")/lib.sh"
+PY=/usr/bin/python3
+ds=$SCRATCH/ds
+"$DLSIZE" datagen --workload resnet50 --layout files --dataset "$ds" --size 24MiB --quiet >/dev/null \
+  || { echo "datagen failed"; exit 1; }
+
+# --- no FUSE needed ---------------------------------------------------------------------------
+expect_rc 2 "--time-limit 0s is refused" -- "$DLSIZE" bench --workload resnet50 --dataset "$ds" --time-limit 0s
+expect_text "--time-limit" "the message names --time-limit"
+expect_rc 2 "--stall-timeout below 1s is refused" -- "$DLSIZE" bench --workload resnet50 --dataset "$ds" --stall-timeout 200ms
+# 1 B/s: a request reserves ~68 minutes; SIGINT must not wait it out.
+for engine in io_uring psync; do
+  interrupt_after 1.0 -- "$DLSIZE" bench --workload resnet50 --dataset "$ds" --engine $engine --max-read-rate 1B/s --quiet --out "$SCRATCH/slow-$engine.json"
+  [[ $(json "$SCRATCH/slow-$engine.json" "r['status']") == incomplete ]] && pass "1 B/s + SIGINT ($engine): incomplete report" || fail "1 B/s + SIGINT ($engine): no incomplete report"
+done
+t0=$(date +%s.%N)
+expect_rc 0 "1 B/s with --time-limit 3s ends" -- "$DLSIZE" bench --workload resnet50 --dataset "$ds" --max-read-rate 1B/s --time-limit 3s --quiet --out "$SCRATCH/limit.json"
+t1=$(date +%s.%N)
+$PY -c "import sys; d=float(sys.argv[2])-float(sys.argv[1]); sys.exit(0 if d < 6 else 1)" "$t0" "$t1" \
+  && pass "--time-limit 3s at 1 B/s ends in about 3 s" || fail "--time-limit 3s at 1 B/s took $t0..$t1"
+
+# Seeds: every value up to 2^64 - 1 is recorded exactly; negative or larger ones are refused.
+expect_rc 0 "--seed 2^64-1 runs" -- "$DLSIZE" bench --workload resnet50 --dataset "$ds" --seed 18446744073709551615 --time-limit 1s --quiet --out "$SCRATCH/seed.json"
+[[ $(json "$SCRATCH/seed.json" "r['config']['seed']") == 18446744073709551615 ]] && pass "the seed is recorded exactly" || fail "seed recorded as $(json "$SCRATCH/seed.json" "r['config']['seed']")"
+expect_rc 2 "--seed -1 is refused" -- "$DLSIZE" bench --workload resnet50 --dataset "$ds" --seed -1
+expect_rc 2 "--seed 2^64 is refused" -- "$DLSIZE" bench --workload resnet50 --dataset "$ds" --seed 18446744073709551616
+
+# Thread limits: root ignores RLIMIT_NPROC, so as nobody with `ulimit -u 8`.
+if command -v setpriv >/dev/null && [[ $(id -u) -eq 0 ]]; then
+  chmod 755 "$SCRATCH"
+  expect_rc 2 "--readers 64 under ulimit -u 8 is refused up front" -- setpriv --reuid=65534 --regid=65534 --clear-groups \
+    bash -c 'ulimit -u 8 && exec "$0" bench --workload resnet50 --dataset "$1" --readers 64 --quiet' "$DLSIZE" "$ds"
+  expect_text "ulimit -u" "the message names the limit"
+else
+  echo "note: thread-limit case needs root and setpriv to drop to an unprivileged user; not run"
+fi
+
+# --- the fault file system --------------------------------------------------------------------
+FAULT_FS=${DLSIZE_FAULT_FS:-}
+if [[ -z $FAULT_FS || ! -x $FAULT_FS ]]; then
+  echo "skip: the fault file system is not built (libfuse3-dev missing at configure time)"
+  finish; rc=$?; [[ $rc -eq 0 ]] && exit 77 || exit $rc
+fi
+if [[ ! -e /dev/fuse ]]; then
+  echo "skip: no /dev/fuse"
+  finish; rc=$?; [[ $rc -eq 0 ]] && exit 77 || exit $rc
+fi
+mnt=$SCRATCH/mnt
+mkdir -p "$mnt"
+FS_PID=
+CONN=
+# Releases the mount even with reads hung in it, so that CTest never hangs.
+release_mount() {
+  [[ -n $FS_PID ]] || return 0
+  # The connection was noted at mount time: a stat of a mount with hung requests may hang too.
+  [[ -n $CONN && -e /sys/fs/fuse/connections/$CONN/abort ]] && echo 1 >"/sys/fs/fuse/connections/$CONN/abort"
+  # Where fusectl is not mounted (containers), the server's end aborts the connection too: the
+  # kernel fails every request still waiting for it.
+  kill -KILL "$FS_PID" 2>/dev/null
+  wait "$FS_PID" 2>/dev/null
+  fusermount3 -u -z "$mnt" 2>/dev/null || umount -l "$mnt" 2>/dev/null
+  FS_PID=
+}
+trap 'release_mount; rm -rf "$SCRATCH"' EXIT
+# mount_faults RULE...: mounts $ds at $mnt with these faults; exits 77 when it cannot.
+mount_faults() {
+  release_mount
+  "$FAULT_FS" "$ds" "$mnt" "$@" 2>"$SCRATCH/fs.err" &
+  FS_PID=$!
+  for _ in $(seq 50); do
+    if [[ -f $mnt/dlsize-dataset.json ]]; then
+      CONN=$($PY -c "import os,sys; print(os.minor(os.stat(sys.argv[1]).st_dev))" "$mnt")
+      return 0
+    fi
+    kill -0 "$FS_PID" 2>/dev/null || break
+    sleep 0.1
+  done
+  echo "skip: the fault file system did not mount: $(cat "$SCRATCH/fs.err")"
+  FS_PID=
+  finish; rc=$?; [[ $rc -eq 0 ]] && exit 77 || exit $rc
+}
+# run_timed SECONDS_MAX DESCRIPTION SIGNAL_AFTER REPORT -- command...: runs it in the background
+# (killed after 60 s in any case), sends SIGINT after SIGNAL_AFTER s (0: none), and waits until
+# it exits or has written REPORT and named its stuck readers (a thread in D state holds the
+# process until the mount is released, which is done then); sets RC and TOOK (s from the signal,
+# or from the start, to that moment).
+run_timed() {
+  local max=$1 what=$2 after=$3 report=$4
+  shift 5
+  timeout -s KILL 60 "$@" >"$SCRATCH/run.out" 2>"$SCRATCH/run.err" &
+  local pid=$! t0 t1
+  t0=$(date +%s.%N)
+  if [[ $after != 0 ]]; then
+    sleep "$after"
+    t0=$(date +%s.%N)
+    kill -INT $pid
+  fi
+  for _ in $(seq 600); do
+    kill -0 $pid 2>/dev/null || break
+    [[ -f $report ]] && grep -q "stuck in the kernel" "$SCRATCH/run.err" && break
+    sleep 0.05
+  done
+  t1=$(date +%s.%N)
+  kill -0 $pid 2>/dev/null && release_mount
+  wait $pid
+  RC=$?
+  TOOK=$($PY -c "import sys; print(round(float(sys.argv[2])-float(sys.argv[1]), 1))" "$t0" "$t1")
+  $PY -c "import sys; sys.exit(0 if float(sys.argv[1]) < float(sys.argv[2]) else 1)" "$TOOK" "$max" \
+    && pass "$what: report written in $TOOK s (exit $RC)" || fail "$what: took $TOOK s (exit $RC): $(cat "$SCRATCH/run.err")"
+}
+
+for engine in psync io_uring; do
+  mount_faults "hang:file-:0"
+  out=$SCRATCH/hang-int-$engine.json
+  run_timed 5 "hung read + SIGINT ($engine)" 1.5 "$out" -- "$DLSIZE" bench --workload resnet50 --dataset "$mnt" --cache buffered --engine $engine --quiet --out "$out"
+  [[ $RC -eq 1 ]] && pass "hung read + SIGINT ($engine) exits 1" || fail "hung read + SIGINT ($engine) exit $RC"
+  [[ $(json "$out" "r['status'] == 'incomplete' and 'interrupted' in r['reason']") == True ]] \
+    && pass "hung read + SIGINT ($engine): incomplete report" || fail "hung read + SIGINT ($engine): report $(cat "$out" 2>/dev/null | head -c 300)"
+  [[ $(json "$out" "any('file-' in w and 'kernel' in w for w in r['warnings'])") == True ]] \
+    && pass "the report names the stuck read ($engine)" || fail "no stuck read in the warnings ($engine)"
+  grep -q "stuck in the kernel: reader 0 has waited" "$SCRATCH/run.err" \
+    && pass "stderr names the stuck reader ($engine)" || fail "stderr: $(cat "$SCRATCH/run.err")"
+  mount_faults "hang:file-:0"
+  out=$SCRATCH/hang-stall-$engine.json
+  run_timed 8 "hung read + --stall-timeout 2s ($engine)" 0 "$out" -- "$DLSIZE" bench --workload resnet50 --dataset "$mnt" --cache buffered --engine $engine --stall-timeout 2s --quiet --out "$out"
+  [[ $RC -eq 1 ]] && pass "stall exits 1 ($engine)" || fail "stall exit $RC ($engine)"
+  [[ $(json "$out" "r['status'] == 'incomplete' and 'stalled' in r['reason'] and 'file-' in r['reason'] and 'waited' in r['reason']") == True ]] \
+    && pass "stall report names the file and the wait ($engine)" || fail "stall report: $(json "$out" "r.get('reason')" 2>&1)"
+done
+# The training pipeline stops the same way.
+mount_faults "hang:file-:0"
+out=$SCRATCH/hang-train.json
+run_timed 8 "hung read in training + --stall-timeout 2s" 0 "$out" -- "$DLSIZE" bench --workload resnet50 --dataset "$mnt" --cache buffered --accelerator emulated:h100 --batch-size 8 --compute-time 1ms --stall-timeout 2s --quiet --out "$out"
+[[ $(json "$out" "r['status'] == 'incomplete' and 'stalled' in r['reason']") == True ]] \
+  && pass "training stall: incomplete report naming the stall" || fail "training stall report: $(json "$out" "r.get('reason')" 2>&1)"
+
+mount_faults "eio:file-00000003:0"
+expect_rc 1 "EIO from the file system" -- "$DLSIZE" bench --workload resnet50 --dataset "$mnt" --cache buffered --quiet --out "$SCRATCH/eio.json"
+[[ $(json "$SCRATCH/eio.json" "r['status'] == 'incomplete' and 'file-00000003' in r['reason'] and 'offset' in r['reason']") == True ]] \
+  && pass "EIO: the reason names the file and offset" || fail "EIO report: $(json "$SCRATCH/eio.json" "r.get('reason')" 2>&1)"
+
+mount_faults "short:file-"
+expect_rc 0 "short reads are completed" -- "$DLSIZE" bench --workload resnet50 --dataset "$mnt" --cache buffered --verify --quiet --out "$SCRATCH/short.json"
+[[ $(json "$SCRATCH/short.json" "r['io']['short_reads'] > 0") == True ]] && pass "short reads counted" || fail "no short reads counted"
+release_mount
+finish
