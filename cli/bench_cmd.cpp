@@ -3,15 +3,18 @@
 // no --workload, --dataset or --config the embedded default (configs/quickstart.json) runs.
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 
 #include <fmt/format.h>
 
 #include "accel/cuda_accelerator.hpp"
 #include "commands.hpp"
 #include "config/accelerator_spec.hpp"
+#include "config/json_checks.hpp"
 #include "config/workload.hpp"
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
+#include "core/output_file.hpp"
 #include "core/sysinfo.hpp"
 #include "core/units.hpp"
 #include "dataset/datagen.hpp"
@@ -22,6 +25,7 @@
 #include "dist/hosts.hpp"
 #include "pipeline/storage_bench.hpp"
 #include "pipeline/training_run.hpp"
+#include "report/partial_report.hpp"
 #include "report/report_io.hpp"
 #include "run_config.hpp"
 
@@ -30,6 +34,8 @@ namespace {
 
 struct bench_cli {
   std::string config;
+  std::string replay;
+  std::uint64_t replay_ranks = 0; // of the report given to --replay; 0: any
   std::string workload;
   std::string dataset;
   std::string generate;
@@ -58,6 +64,7 @@ struct bench_cli {
   std::string shard_read = "records";
   std::string time_limit;
   std::string sample_interval = "1s";
+  std::string status_interval = "30s";
   bool verify = false;
   bool quiet = false;
 };
@@ -147,22 +154,82 @@ std::uint64_t job_accelerators(const bench_cli& o, std::uint64_t ranks) {
   return o.accelerators;
 }
 
-int finish(const nlohmann::json& report, const std::string& summary, bool failed,
-           const bench_cli& o) {
+std::string absolute_path(const std::string& p) {
+  return std::filesystem::absolute(p).lexically_normal().string();
+}
+
+// The report's config block: every option in effect with its resolved value, so that --replay
+// (or --config) of it reruns the run: absolute paths, the accelerators and AU threshold as
+// resolved, and no option the run's kind refuses (storage-only runs have no accelerators,
+// emulated ones no --precision); unset optional ones and where the report goes are left out.
+nlohmann::json replayable_config(const CLI::App& cmd, config::accelerator_kind kind,
+                                 std::uint64_t accelerators, std::uint64_t ranks,
+                                 double au_threshold) {
+  nlohmann::json c = effective_config(cmd);
+  for (const char* k : {"out", "status-interval"})
+    c.erase(k);
+  for (auto it = c.begin(); it != c.end();)
+    it = it->is_null() ? c.erase(it) : std::next(it);
+  c["dataset"] = absolute_path(c["dataset"].get<std::string>());
+  if (c["workload"].is_string() && config::names_a_file(c["workload"].get<std::string>()))
+    c["workload"] = absolute_path(c["workload"].get<std::string>());
+  const std::string acc = c["accelerator"].is_string() ? c["accelerator"].get<std::string>() : "";
+  if (acc.rfind("emulated:", 0) == 0 && config::names_a_file(acc.substr(9)))
+    c["accelerator"] = "emulated:" + absolute_path(acc.substr(9));
+  if (kind == config::accelerator_kind::none) {
+    for (const char* k : {"accelerators", "accelerators-per-rank", "prefetch", "sync-steps",
+                          "preprocess", "au-threshold", "precision"})
+      c.erase(k);
+    return c;
+  }
+  c["accelerators"] = accelerators;
+  c["accelerators-per-rank"] = accelerators / ranks;
+  c["au-threshold"] = au_threshold;
+  if (kind != config::accelerator_kind::cuda)
+    c.erase("precision");
+  return c;
+}
+
+// Rank 0's report file: --out, or reports/bench-WORKLOAD-TIME.json; reserved before the run.
+output_file reserve_output(const bench_cli& o, const CLI::App& cmd, const std::string& workload) {
+  if (cmd.get_option("--out")->count() > 0)
+    return output_file(o.out, "--out");
+  output_file f(default_output_path("bench", workload), "--out");
+  std::fprintf(stderr, "bench: no --out given: the report goes to %s\n", f.path().c_str());
+  return f;
+}
+
+// Rank 0 rewrites the partial report every --status-interval while the run goes on.
+pipeline::status_hook partial_writer(output_file* out, const nlohmann::json& cmdline,
+                                     const nlohmann::json& config, double interval_s) {
+  if (!out)
+    return {};
+  return {interval_s, [=](double el, const pipeline::run_counters& c) {
+            const auto r = report::partial_report(report::report_header("bench", cmdline), config,
+                                                  {el, c.bytes, c.samples}, interval_s);
+            out->write_partial(r.dump(2) + "\n");
+          }};
+}
+
+int finish(nlohmann::json report, const std::string& summary, bool failed, const bench_cli& o,
+           std::optional<output_file>& out, const nlohmann::json& config_given) {
   if (report.is_null())
     return failed ? 1 : 0; // not rank 0: rank 0 writes the job's report
   if (!o.quiet)
     std::fputs(summary.c_str(), stdout);
-  if (!o.out.empty()) {
-    report::write_report(o.out, report);
-    std::printf("report: %s\n", o.out.c_str());
-  }
+  report["config_given"] = config_given;
+  const output_place where = out->commit(report.dump(2) + "\n");
+  if (!where.path.empty())
+    std::printf("report: %s\n", where.path.c_str());
+  if (where.fell_back)
+    failed = true;
   if (report.contains("verify"))
     for (const auto& p : report["verify"]["problems"])
       std::fprintf(stderr, "mismatch: %s\n", p.get<std::string>().c_str());
   if (failed) {
-    std::fprintf(stderr, "dlsize: bench %s: %s\n", report["status"].get<std::string>().c_str(),
-                 report.value("reason", "").c_str());
+    if (report["status"] != "complete")
+      std::fprintf(stderr, "dlsize: bench %s: %s\n", report["status"].get<std::string>().c_str(),
+                   report.value("reason", "").c_str());
     return 1;
   }
   return 0;
@@ -174,7 +241,8 @@ int run_bench(const bench_cli& o, const CLI::App& cmd, const cli_context& ctx) {
   config::workload_profile profile;
   config::accelerator_spec spec;
   io::engine_options eo;
-  double interval = 0, time_limit = 0, preprocess_s = 0, au_threshold = 0;
+  double interval = 0, time_limit = 0, preprocess_s = 0, au_threshold = 0, status_s = 0;
+  std::optional<output_file> out;
   std::uint64_t accelerators = 0;
   // Everything that can be wrong with the options, checked on every rank before any work; then
   // every rank must have been given the same command and options.
@@ -188,8 +256,6 @@ int run_bench(const bench_cli& o, const CLI::App& cmd, const cli_context& ctx) {
     comm.set_timeout_s(units::parse_duration(o.rank_timeout, "--rank-timeout"));
     if (comm.timeout_s() < 1)
       throw usage_error("--rank-timeout: must be at least 1s");
-    if (!o.out.empty() && comm.rank() == 0)
-      check_new_output(o.out, "--out");
     profile = config::load_workload(o.workload);
     config::preset_overrides over;
     if (o.batch_size)
@@ -202,9 +268,17 @@ int run_bench(const bench_cli& o, const CLI::App& cmd, const cli_context& ctx) {
     spec = config::resolve_accelerator(o.accelerator, profile, over);
     if (o.epochs < 1)
       throw usage_error("--epochs: must be at least 1");
+    if (o.replay_ranks && o.replay_ranks != ranks)
+      throw usage_error(fmt::format(
+          "--replay: the report's run had {} ranks, this job has {}; a replay runs as the run "
+          "did. valid: launch {} ranks",
+          o.replay_ranks, ranks, o.replay_ranks));
     interval = units::parse_duration(o.sample_interval, "--sample-interval");
     if (interval < 0.05)
       throw usage_error("--sample-interval: must be at least 50ms");
+    status_s = units::parse_duration(o.status_interval, "--status-interval");
+    if (status_s < 1)
+      throw usage_error("--status-interval: must be at least 1s");
     time_limit = o.time_limit.empty() ? 0 : units::parse_duration(o.time_limit, "--time-limit");
     if (o.shard_read != "records" && o.shard_read != "stream")
       throw usage_error(fmt::format("--shard-read: invalid value '{}'. valid: records (random "
@@ -244,12 +318,16 @@ int run_bench(const bench_cli& o, const CLI::App& cmd, const cli_context& ctx) {
             "--precision: applies to --accelerator cuda (a real GPU's arithmetic); an emulated "
             "accelerator's compute time is given");
     }
+    // Last: nothing is reserved for options that are refused.
+    if (comm.rank() == 0)
+      out.emplace(reserve_output(o, cmd, profile.name));
     return nlohmann::json{{"command", "bench"}, {"options", effective_config(cmd)}};
   });
   dist::require_same(comm, given, "command and options");
   generate_if_missing(o, profile, comm);
   const auto cmdline = report::command_line_json(ctx.argc, ctx.argv);
-  nlohmann::json config = effective_config(cmd);
+  const nlohmann::json config_given = given_options(cmd);
+  nlohmann::json config = replayable_config(cmd, spec.kind, accelerators, ranks, au_threshold);
 
   if (spec.kind == config::accelerator_kind::none) {
     pipeline::storage_bench_options opt;
@@ -265,12 +343,11 @@ int run_bench(const bench_cli& o, const CLI::App& cmd, const cli_context& ctx) {
     opt.time_limit_s = time_limit;
     opt.sample_interval_s = interval;
     opt.config = config;
+    opt.status = partial_writer(out ? &*out : nullptr, cmdline, config, status_s);
     auto res = pipeline::run_storage_bench(opt, cmdline);
-    return finish(res.report, res.summary_text, res.failed, o);
+    return finish(res.report, res.summary_text, res.failed, o, out, config_given);
   }
 
-  config["accelerators"] = accelerators;
-  config["accelerators-per-rank"] = accelerators / ranks;
   pipeline::training_options opt;
   opt.workload = profile;
   opt.workload.au_threshold = au_threshold;
@@ -288,6 +365,7 @@ int run_bench(const bench_cli& o, const CLI::App& cmd, const cli_context& ctx) {
   opt.time_limit_s = time_limit;
   opt.progress = !o.quiet;
   opt.config = config;
+  opt.status = partial_writer(out ? &*out : nullptr, cmdline, config, status_s);
   std::unique_ptr<pipeline::training_run> run;
   const auto fingerprints = dist::agree(comm, [&] {
     run = std::make_unique<pipeline::training_run>(opt, comm);
@@ -300,7 +378,7 @@ int run_bench(const bench_cli& o, const CLI::App& cmd, const cli_context& ctx) {
     // A rank is gone and the job cannot end cleanly: rank 0 writes what it has, then ends it;
     // without rank 0, rank 1 says why and ends it.
     if (comm.rank() == 0) {
-      finish(res.report, res.summary_text, true, o);
+      finish(res.report, res.summary_text, true, o, out, config_given);
       comm.abort(1);
     }
     if (res.root_lost && comm.rank() == 1) {
@@ -310,7 +388,7 @@ int run_bench(const bench_cli& o, const CLI::App& cmd, const cli_context& ctx) {
     }
     dist::await_abort(comm);
   }
-  const int code = finish(res.report, res.summary_text, res.failed, o);
+  const int code = finish(res.report, res.summary_text, res.failed, o, out, config_given);
   // Every rank ends as rank 0's report says, and only once every rank got here: a rank lost now
   // would hang the others in MPI_Finalize; this wait has the rank timeout (then rank 0, whose
   // report is written, ends the job).
@@ -332,6 +410,9 @@ void setup_bench(CLI::App& app, cli_context& ctx) {
   sub->add_option("--config", o->config,
                   "Run config: a JSON file whose keys are these long option names (the command "
                   "line overrides it), or an embedded name (quickstart)");
+  sub->add_option("--replay", o->replay,
+                  "Rerun the run a report records: its config block applied as by --config (the "
+                  "command line overrides it); the job must have the report's rank count");
   sub->add_option("--workload", o->workload,
                   "Workload profile name (resnet50, unet3d, ...) or JSON file");
   sub->add_option("--dataset", o->dataset, "Dataset folder made by dlsize datagen");
@@ -369,7 +450,12 @@ void setup_bench(CLI::App& app, cli_context& ctx) {
                   "bytes, then more passes until this CPU time is spent");
   sub->add_option("--precision", o->precision,
                   "--accelerator cuda: fp16 (mixed precision on tensor cores), tf32 or fp32");
-  sub->add_option("--out", o->out, "Report file to write (must not exist)");
+  sub->add_option("--out", o->out,
+                  "Report file to write (must not exist; default "
+                  "reports/bench-WORKLOAD-UTCTIME.json)");
+  sub->add_option("--status-interval", o->status_interval,
+                  "How often a running bench rewrites its partial report (OUT.partial-PID), so a "
+                  "killed run loses at most this much");
   sub->add_option("--engine", o->engine, "I/O engine: io_uring or psync (pread threads)");
   sub->add_option("--cache", o->cache,
                   "direct (O_DIRECT), buffered, or uncached (RWF_DONTCACHE or fadvise)");
@@ -394,7 +480,12 @@ void setup_bench(CLI::App& app, cli_context& ctx) {
   sub->add_flag("--verify", o->verify, "Check every record's header and checksum (storage only)");
   sub->add_flag("--quiet", o->quiet, "No progress line and no summary on stdout");
   sub->callback([o, sub, &ctx] {
-    if (!o->config.empty()) {
+    if (!o->replay.empty()) {
+      if (!o->config.empty())
+        throw usage_error("--replay and --config: give one of them (a report's config block is "
+                          "a run config)");
+      o->replay_ranks = apply_replay(*sub, o->replay);
+    } else if (!o->config.empty()) {
       apply_run_config(*sub, o->config);
     } else if (o->workload.empty() && o->dataset.empty()) {
       std::fprintf(stderr,

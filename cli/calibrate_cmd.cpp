@@ -7,8 +7,8 @@
 #include "accel/calibrate.hpp"
 #include "commands.hpp"
 #include "config/workload.hpp"
-#include "core/atomic_file.hpp"
 #include "core/error.hpp"
+#include "core/output_file.hpp"
 #include "report/report_io.hpp"
 
 namespace dlsize::cli {
@@ -27,6 +27,7 @@ struct calibrate_cli {
   double learning_rate = 0;
   std::uint64_t seed = 0;
   bool verbose = false;
+  bool out_given = false;
 };
 
 int run_calibrate(const calibrate_cli& o) {
@@ -39,8 +40,7 @@ int run_calibrate(const calibrate_cli& o) {
         fmt::format("--algorithms: invalid value '{}'. valid: search, heuristic", o.algorithms));
   if (o.batch_size > 1'000'000)
     throw usage_error("--batch-size: valid: 1 to 1,000,000");
-  if (!o.out.empty())
-    check_new_output(o.out, "--out");
+  auto out = reserve_if_given(o.out_given, o.out, "--out");
   accel::calibrate_options c;
   c.workload = config::load_workload(o.workload);
   c.cuda.device = o.device;
@@ -53,13 +53,11 @@ int run_calibrate(const calibrate_cli& o) {
   c.warmup = o.warmup;
   c.progress = o.verbose;
   const nlohmann::json cal = accel::calibrate(c);
-  const std::string out = o.out.empty()
-                              ? fmt::format("calibration-{}-{}-{}.json", c.workload.name,
-                                            cal["accelerator"].get<std::string>(), o.precision)
-                              : o.out;
-  if (o.out.empty())
-    check_new_output(out, "--out");
-  report::write_report(out, cal);
+  if (!out)
+    out.emplace(fmt::format("calibration-{}-{}-{}.json", c.workload.name,
+                            cal["accelerator"].get<std::string>(), o.precision),
+                "--out");
+  const output_place where = out->commit(cal.dump(2) + "\n");
   std::printf("%s on cuda:%d %s (%s, batch %llu): %.4f s per batch (stdev %.4f, p95 %.4f), "
               "%.1f samples/s; loss %.4f -> %.4f\n",
               c.workload.name.c_str(), o.device, cal["gpu_name"].get<std::string>().c_str(),
@@ -68,8 +66,10 @@ int run_calibrate(const calibrate_cli& o) {
               cal["compute_time_s"].get<double>(), cal["compute_time_stdev_s"].get<double>(),
               cal["compute_time_p95_s"].get<double>(), cal["samples_per_s"].get<double>(),
               cal["loss"]["first"].get<double>(), cal["loss"]["last"].get<double>());
-  std::printf("calibration: %s (use: --accelerator emulated:%s)\n", out.c_str(), out.c_str());
-  return 0;
+  if (!where.path.empty())
+    std::printf("calibration: %s (use: --accelerator emulated:%s)\n", where.path.c_str(),
+                where.path.c_str());
+  return where.fell_back ? 1 : 0;
 }
 
 } // namespace
@@ -101,7 +101,10 @@ void setup_calibrate(CLI::App& app, cli_context& ctx) {
   sub->add_option("--seed", o->seed, "Seed of the initial weights and the synthetic batch")
       ->capture_default_str();
   sub->add_flag("--verbose", o->verbose, "A line per step on stderr");
-  sub->callback([o, &ctx] { ctx.exit_code = run_calibrate(*o); });
+  sub->callback([o, sub, &ctx] {
+    o->out_given = sub->get_option("--out")->count() > 0;
+    ctx.exit_code = run_calibrate(*o);
+  });
 }
 
 } // namespace dlsize::cli

@@ -7,8 +7,8 @@
 #include "commands.hpp"
 #include "config/accelerator_spec.hpp"
 #include "config/workload.hpp"
-#include "core/atomic_file.hpp"
 #include "core/error.hpp"
+#include "core/output_file.hpp"
 #include "core/units.hpp"
 #include "report/report_io.hpp"
 #include "sizing/plan.hpp"
@@ -27,11 +27,11 @@ struct plan_cli {
   std::uint64_t batch_size = 0;
   std::string compute_time;
   std::string out;
+  bool out_given = false;
 };
 
 int run_plan(const plan_cli& o) {
-  if (!o.out.empty())
-    check_new_output(o.out, "--out");
+  auto out = reserve_if_given(o.out_given, o.out, "--out");
   sizing::plan_inputs in;
   in.workload = config::load_workload(o.workload);
   config::preset_overrides over;
@@ -86,11 +86,7 @@ int run_plan(const plan_cli& o) {
                   : fmt::format(", 5 x the clients' RAM {}",
                                 units::format_bytes_binary(ds["min_bytes_for_ram"].get<double>()))
                         .c_str());
-  if (!o.out.empty()) {
-    report::write_report(o.out, plan);
-    std::printf("plan: %s\n", o.out.c_str());
-  }
-  return 0;
+  return commit_output(out, plan.dump(2) + "\n", "plan") ? 1 : 0;
 }
 
 } // namespace
@@ -116,7 +112,10 @@ void setup_plan(CLI::App& app, cli_context& ctx) {
   sub->add_option("--compute-time", o->compute_time,
                   "Override the preset's compute time per batch, e.g. 224ms");
   sub->add_option("--out", o->out, "JSON file to write (dlsize.plan/1; must not exist)");
-  sub->callback([o, &ctx] { ctx.exit_code = run_plan(*o); });
+  sub->callback([o, sub, &ctx] {
+    o->out_given = sub->get_option("--out")->count() > 0;
+    ctx.exit_code = run_plan(*o);
+  });
 }
 
 } // namespace dlsize::cli

@@ -31,11 +31,19 @@ struct run_totals {
   nlohmann::json timeseries;
 };
 
+// A long run's periodic status: fn gets the elapsed time and the totals every interval_s (the
+// partial report of --status-interval). Exceptions from fn are reported once, not propagated.
+struct status_hook {
+  double interval_s = 30;
+  std::function<void(double elapsed_s, const run_counters&)> fn; // empty: none
+};
+
 struct monitor_options {
   double sample_interval_s = 1.0;
   double time_limit_s = 0; // 0: none
   bool progress = true;
   std::uint64_t accelerators = 0; // > 0: points carry accelerator_utilization
+  status_hook status;
 };
 
 class run_monitor {
@@ -59,6 +67,7 @@ public:
 
 private:
   void loop();
+  void report_status(std::uint64_t t, const run_counters& c);
   telemetry::sampler& m_tele;
   monitor_options m_opt;
   counters_fn m_counters;
@@ -70,6 +79,8 @@ private:
   std::mutex m_m; // with m_wake: finish() ends the 50 ms wait at once
   std::condition_variable m_wake;
   bool m_stopped = false;
+  std::uint64_t m_next_status = 0;
+  bool m_status_failed = false;
   nlohmann::json m_series = nlohmann::json::array();
   std::thread m_thread;
 };

@@ -242,7 +242,7 @@ storage_bench_result run_storage_bench(const storage_bench_options& opt,
   const nlohmann::json memory_start = telemetry::memory_json();
   std::string stop_reason;
   run_monitor monitor(
-      tele, {opt.sample_interval_s, opt.time_limit_s, opt.progress, 0},
+      tele, {opt.sample_interval_s, opt.time_limit_s, opt.progress, 0, opt.status},
       [&] {
         return run_counters{consumer.bytes(), consumer.samples(), 0};
       },

@@ -364,7 +364,9 @@ training_result training_run::run(const nlohmann::json& command_line) {
 
   const std::uint64_t job_accels = opt.accelerators;
   run_monitor monitor(
-      tele, {opt.sample_interval_s, root ? opt.time_limit_s : 0, opt.progress && root, local},
+      tele,
+      {opt.sample_interval_s, root ? opt.time_limit_s : 0, opt.progress && root, local,
+       root ? opt.status : status_hook{}},
       [&] {
         const dist::job_counters c = counters();
         return run_counters{c.bytes, c.samples, c.compute_ns};

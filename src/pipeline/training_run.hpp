@@ -18,6 +18,7 @@
 #include "config/workload.hpp"
 #include "dist/communicator.hpp"
 #include "io/engine.hpp"
+#include "pipeline/run_monitor.hpp"
 
 namespace dlsize::pipeline {
 
@@ -37,6 +38,7 @@ struct training_options {
   double time_limit_s = 0; // 0: none
   bool progress = true;
   nlohmann::json config; // the effective options, for the report
+  status_hook status;    // rank 0: the partial report of a long run
 };
 
 struct training_result {
