@@ -44,7 +44,7 @@ interrupt_after() {
 # The repository's root, for docs/ and scripts/.
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 # validate_json FILE...: every file validates against its schema (picked by its `schema` field)
-# with Debian's python3-jsonschema.
+# with Debian's python3-jsonschema and with dlsize validate (the embedded copies).
 validate_json() {
   local errors
   if errors=$(/usr/bin/python3 "$ROOT/scripts/validate_json.py" "$@" 2>&1); then
@@ -52,15 +52,24 @@ validate_json() {
   else
     fail "schema validation (jsonschema): $errors"
   fi
+  if errors=$("$DLSIZE" validate --quiet "$@" 2>&1); then
+    pass "$# file(s) valid by dlsize validate"
+  else
+    fail "schema validation (dlsize validate): $errors"
+  fi
 }
-# refused_json FILE...: every file is refused by its schema (broken copies).
+# refused_json FILE...: every file is refused by its schema (broken copies), by both.
 refused_json() {
-  local errors
+  local errors f
   if errors=$(/usr/bin/python3 "$ROOT/scripts/validate_json.py" --invalid "$@" 2>&1); then
     pass "$# broken file(s) refused (jsonschema)"
   else
     fail "a broken file was accepted (jsonschema): $errors"
   fi
+  for f in "$@"; do
+    "$DLSIZE" validate "$f" >/dev/null 2>&1
+    [[ $? -eq 1 ]] || fail "dlsize validate did not refuse $f"
+  done
 }
 # Every dlsize document a test made under $SCRATCH (reports, comparisons, sizing, plans, sweep
 # indexes, calibrations) is validated when it finishes; broken copies live under a folder named
