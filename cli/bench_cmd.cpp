@@ -194,7 +194,7 @@ nlohmann::json replayable_config(const CLI::App& cmd, config::accelerator_kind k
 output_file reserve_output(const bench_cli& o, const CLI::App& cmd, const std::string& workload) {
   if (cmd.get_option("--out")->count() > 0)
     return output_file(o.out, "--out");
-  output_file f(default_output_path("bench", workload), "--out");
+  output_file f(default_output_path("bench", workload), "--out", true);
   std::fprintf(stderr, "bench: no --out given: the report goes to %s\n", f.path().c_str());
   return f;
 }

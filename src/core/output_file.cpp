@@ -21,7 +21,9 @@ fs::path folder_of(const fs::path& p) {
   return p.parent_path().empty() ? fs::path(".") : p.parent_path();
 }
 
-std::string partial_prefix(const fs::path& p) { return p.filename().string() + ".partial-"; }
+std::string partial_prefix(const fs::path& p) {
+  return p.filename().string() + ".partial-";
+}
 
 // The pid of a live process that reserved p (NAME.partial-<pid>), or 0. A partial file of a
 // process that is gone is a killed run's last state: kept, and no obstacle.
@@ -85,8 +87,15 @@ fs::path beside_name(const fs::path& path) {
 
 } // namespace
 
-output_file::output_file(fs::path path, std::string option)
+output_file::output_file(fs::path path, std::string option, bool make_folder)
     : m_path(std::move(path)), m_option(std::move(option)) {
+  std::error_code ec;
+  if (make_folder && !fs::exists(folder_of(m_path), ec)) {
+    if (!fs::create_directory(folder_of(m_path), ec) || ec)
+      throw usage_error(fmt::format("{}: the folder '{}' cannot be made: {}. valid: --out FILE",
+                                    m_option, folder_of(m_path).string(), ec.message()));
+    m_made_folder = true;
+  }
   check_free_name(m_path, m_option);
   // O_EXCL: two commands given the same name never share a partial file. Our own pid's name can
   // only be left by a dead process that had it; that file is kept and the next name taken.
@@ -106,13 +115,17 @@ output_file::output_file(fs::path path, std::string option)
 
 output_file::output_file(output_file&& other) noexcept
     : m_path(std::move(other.m_path)), m_partial(std::move(other.m_partial)),
-      m_option(std::move(other.m_option)), m_done(other.m_done) {
+      m_option(std::move(other.m_option)), m_done(other.m_done),
+      m_made_folder(other.m_made_folder) {
   other.m_done = true;
 }
 
 output_file::~output_file() {
-  if (!m_done)
-    unlink(m_partial.c_str());
+  if (m_done)
+    return;
+  unlink(m_partial.c_str());
+  if (m_made_folder)
+    rmdir(folder_of(m_path).c_str()); // only if empty: never what others wrote there
 }
 
 void output_file::write_partial(std::string_view content) {
@@ -185,11 +198,6 @@ fs::path default_output_path(std::string_view command, std::string_view workload
       c = '_';
   const fs::path dir = "reports";
   std::error_code ec;
-  fs::create_directories(dir, ec);
-  if (ec)
-    throw usage_error(fmt::format("--out: no --out given and the default folder '{}' cannot be "
-                                  "made: {}. valid: --out FILE",
-                                  dir.string(), ec.message()));
   const std::string stem = fmt::format("{}-{}-{}", command, name, utc_stamp());
   fs::path p = dir / (stem + ".json");
   if (fs::exists(fs::symlink_status(p, ec)))

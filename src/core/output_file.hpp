@@ -21,8 +21,11 @@ public:
   // Checks path and reserves it. Throws usage_error naming option for an empty name, a name that
   // exists (a dangling symlink included), a missing or unwritable folder, or a name another
   // running dlsize has reserved; a stale OUT.partial-<pid> of a dead process is no obstacle.
-  output_file(std::filesystem::path path, std::string option);
-  // Removes the partial file unless commit() ran: a failed command leaves nothing behind.
+  // make_folder: a missing folder is made (the default reports/), and removed again if the
+  // command fails before it wrote anything there.
+  output_file(std::filesystem::path path, std::string option, bool make_folder = false);
+  // Removes the partial file (and a folder it made, when empty) unless commit() ran: a failed
+  // command leaves nothing behind.
   ~output_file();
   output_file(const output_file&) = delete;
   output_file& operator=(const output_file&) = delete;
@@ -46,6 +49,7 @@ private:
   std::filesystem::path m_partial;
   std::string m_option;
   bool m_done = false;
+  bool m_made_folder = false;
 };
 
 // A command's optional output: reserved when its option was given (an empty name is refused
@@ -56,7 +60,7 @@ std::optional<output_file> reserve_if_given(bool given, const std::filesystem::p
 // back (the command then exits 1).
 bool commit_output(std::optional<output_file>& f, std::string_view content, std::string_view what);
 
-// reports/<command>-<workload>-<utc>.json under the current folder, creating reports/; a new
+// reports/<command>-<workload>-<utc>.json under the current folder (for make_folder); a new
 // name (a -<pid> suffix) if one run per second was not enough.
 std::filesystem::path default_output_path(std::string_view command, std::string_view workload);
 
