@@ -29,8 +29,7 @@ int run_export(const export_cli& o) {
   }
   const output_place where = out->commit(text);
   if (!where.path.empty())
-    std::fprintf(stderr, "export: %zu reports to %s\n", inputs.reports.size(),
-                 where.path.c_str());
+    std::fprintf(stderr, "export: %zu reports to %s\n", inputs.reports.size(), where.path.c_str());
   return where.fell_back ? 1 : 0;
 }
 

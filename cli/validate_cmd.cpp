@@ -66,8 +66,9 @@ void setup_validate(CLI::App& app, cli_context& ctx) {
   auto* sub = app.add_subcommand(
       "validate", "Check dlsize JSON files against the schema their \"schema\" field names "
                   "(exit 0 valid, 1 invalid, 2 unreadable or unknown)");
-  sub->add_option("files", o->files, "Reports, comparisons, sizing reports, plans, sweep "
-                                     "indexes (index.json) or calibrations")
+  sub->add_option("files", o->files,
+                  "Reports, comparisons, sizing reports, plans, sweep "
+                  "indexes (index.json) or calibrations")
       ->required()
       ->expected(1, -1);
   sub->add_flag("--quiet", o->quiet, "Say nothing about valid files");

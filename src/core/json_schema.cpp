@@ -12,11 +12,29 @@ namespace dlsize {
 namespace {
 
 const std::set<std::string>& known_keywords() {
-  static const std::set<std::string> k = {
-      "$schema",   "$id",      "$ref",     "$defs",    "definitions",      "title",
-      "description", "type",   "required", "properties", "additionalProperties", "items",
-      "minItems",  "maxItems", "enum",     "const",    "minimum",          "maximum",
-      "exclusiveMinimum", "pattern", "oneOf", "anyOf", "allOf"};
+  static const std::set<std::string> k = {"$schema",
+                                          "$id",
+                                          "$ref",
+                                          "$defs",
+                                          "definitions",
+                                          "title",
+                                          "description",
+                                          "type",
+                                          "required",
+                                          "properties",
+                                          "additionalProperties",
+                                          "items",
+                                          "minItems",
+                                          "maxItems",
+                                          "enum",
+                                          "const",
+                                          "minimum",
+                                          "maximum",
+                                          "exclusiveMinimum",
+                                          "pattern",
+                                          "oneOf",
+                                          "anyOf",
+                                          "allOf"};
   return k;
 }
 
@@ -199,8 +217,8 @@ void json_schema::check_alternatives(const nlohmann::json& s, const nlohmann::js
       out.push_back({path, fmt::format("matches none of the {} alternatives ({})", s[kw].size(),
                                        fmt::join(why, "; "))});
     else if (matches > 1 && std::string(kw) == "oneOf")
-      out.push_back({path, fmt::format("matches {} of the oneOf alternatives, not exactly one",
-                                       matches)});
+      out.push_back(
+          {path, fmt::format("matches {} of the oneOf alternatives, not exactly one", matches)});
   }
 }
 

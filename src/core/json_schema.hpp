@@ -37,9 +37,8 @@ private:
              std::vector<schema_problem>& out, std::size_t limit) const;
   void check_object(const nlohmann::json& s, const nlohmann::json& v, const std::string& path,
                     std::vector<schema_problem>& out, std::size_t limit) const;
-  void check_alternatives(const nlohmann::json& s, const nlohmann::json& v,
-                          const std::string& path, std::vector<schema_problem>& out,
-                          std::size_t limit) const;
+  void check_alternatives(const nlohmann::json& s, const nlohmann::json& v, const std::string& path,
+                          std::vector<schema_problem>& out, std::size_t limit) const;
   nlohmann::json m_schema;
   std::map<std::string, std::regex> m_patterns;
 };

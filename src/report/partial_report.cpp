@@ -12,13 +12,12 @@ nlohmann::json partial_report(const nlohmann::json& header, const nlohmann::json
   nlohmann::json r = header;
   r["config"] = config;
   r["partial"] = true;
-  r["progress"] = {
-      {"elapsed_s", el},
-      {"read_bytes", p.read_bytes},
-      {"samples", p.samples},
-      {"read_bytes_per_s", el > 0 ? static_cast<double>(p.read_bytes) / el : 0.0},
-      {"samples_per_s", el > 0 ? static_cast<double>(p.samples) / el : 0.0},
-      {"updated_at", utc_now()}};
+  r["progress"] = {{"elapsed_s", el},
+                   {"read_bytes", p.read_bytes},
+                   {"samples", p.samples},
+                   {"read_bytes_per_s", el > 0 ? static_cast<double>(p.read_bytes) / el : 0.0},
+                   {"samples_per_s", el > 0 ? static_cast<double>(p.samples) / el : 0.0},
+                   {"updated_at", utc_now()}};
   r["warnings"] = nlohmann::json::array();
   r["status"] = "incomplete";
   r["reason"] = fmt::format("the run was still going {:.0f} s after its start (a partial report, "

@@ -14,7 +14,8 @@ const std::map<std::string, std::unique_ptr<json_schema>>& table() {
   static const auto t = [] {
     std::map<std::string, std::unique_ptr<json_schema>> m;
     for (const auto& e : config::embedded_schemas()) {
-      auto j = config::parse_json(std::string(e.json), "docs/" + std::string(e.name) + ".schema.json");
+      auto j =
+          config::parse_json(std::string(e.json), "docs/" + std::string(e.name) + ".schema.json");
       const auto kind = j.value("/properties/schema/const"_json_pointer, std::string());
       if (!kind.empty())
         m.emplace(kind, std::make_unique<json_schema>(std::move(j)));

@@ -38,9 +38,9 @@ TEST_CASE("json schema validator names the JSON path and the rule broken", "[jso
   CHECK(first_problem(R"({"kind": "a"})"_json) == ": required field 'n' is missing");
   CHECK(first_problem(R"({"n": 11, "kind": "a"})"_json) == "/n: 11 is above the maximum 10");
   CHECK(first_problem(R"({"n": -1, "kind": "a"})"_json) == "/n: -1 is below the minimum 0");
-  CHECK(first_problem(R"({"n": 1.5, "kind": "a"})"_json) ==
-        "/n: 1.5 is not of type \"integer\"");
-  CHECK(first_problem(R"({"n": 1, "kind": "c"})"_json) == "/kind: \"c\" is not one of [\"a\",\"b\"]");
+  CHECK(first_problem(R"({"n": 1.5, "kind": "a"})"_json) == "/n: 1.5 is not of type \"integer\"");
+  CHECK(first_problem(R"({"n": 1, "kind": "c"})"_json) ==
+        "/kind: \"c\" is not one of [\"a\",\"b\"]");
   CHECK(first_problem(R"({"n": 1, "kind": "a", "x": 0})"_json) == "/x: 0 is not above 0");
   CHECK(first_problem(R"({"n": 1, "kind": "a", "id": "00FF"})"_json) ==
         "/id: \"00FF\" does not match ^[0-9a-f]{4}$");
@@ -48,9 +48,10 @@ TEST_CASE("json schema validator names the JSON path and the rule broken", "[jso
         "/extra: is not a field of this object");
   CHECK(first_problem(R"({"n": 1, "kind": "a", "list": []})"_json) ==
         "/list: has 0 items, fewer than 1");
-  CHECK(first_problem(R"({"n": 1, "kind": "a", "list": [{"k": 2}]})"_json) == "/list/0/k: 2 is not 1");
-  CHECK(first_problem(R"({"n": 1, "kind": "a", "v": true})"_json).rfind(
-            "/v: matches none of the 2 alternatives", 0) == 0);
+  CHECK(first_problem(R"({"n": 1, "kind": "a", "list": [{"k": 2}]})"_json) ==
+        "/list/0/k: 2 is not 1");
+  CHECK(first_problem(R"({"n": 1, "kind": "a", "v": true})"_json)
+            .rfind("/v: matches none of the 2 alternatives", 0) == 0);
 }
 
 TEST_CASE("json schema validator refuses a keyword it does not check", "[json_schema]") {
@@ -59,7 +60,8 @@ TEST_CASE("json schema validator refuses a keyword it does not check", "[json_sc
   CHECK_THROWS_AS(json_schema(R"({"$ref": "#/$defs/missing"})"_json), dlsize::run_error);
 }
 
-TEST_CASE("every embedded schema is in the validator's subset and names its kind", "[json_schema]") {
+TEST_CASE("every embedded schema is in the validator's subset and names its kind",
+          "[json_schema]") {
   const auto kinds = dlsize::report::schema_kinds();
   CHECK(kinds == std::vector<std::string>{"dlsize.calibration/1", "dlsize.compare/1",
                                           "dlsize.plan/1", "dlsize.report/1", "dlsize.sizing/1",
