@@ -63,4 +63,11 @@ void require_allreduce_for_inputs(const CLI::App& cmd, const config::allreduce_r
   }
 }
 
+void drop_unused_allreduce_inputs(nlohmann::json& config) {
+  if (config.value("allreduce", std::string("none")) != "none")
+    return;
+  for (const char* name : kInputs)
+    config.erase(name + 2); // without the leading "--"
+}
+
 } // namespace dlsize::cli

@@ -1,4 +1,5 @@
 #pragma once
+#include <nlohmann/json.hpp>
 // The allreduce model's options, shared by bench and plan (docs/metrics.md, "Communication").
 #include <CLI/CLI.hpp>
 
@@ -10,5 +11,9 @@ namespace dlsize::cli {
 void add_allreduce_options(CLI::App& cmd, config::allreduce_request& r, bool bench);
 // Throws usage_error when an input of the model was given but --allreduce is none.
 void require_allreduce_for_inputs(const CLI::App& cmd, const config::allreduce_request& r);
+
+// A run config without the allreduce model keeps none of its inputs (their defaults would read
+// as given when the config is replayed, and be refused).
+void drop_unused_allreduce_inputs(nlohmann::json& config);
 
 } // namespace dlsize::cli

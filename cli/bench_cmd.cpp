@@ -3,6 +3,7 @@
 // no --workload, --dataset or --config the embedded default (configs/quickstart.json) runs.
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -18,6 +19,8 @@
 #include "config/workload.hpp"
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
+#include "core/json_checks.hpp"
+#include "core/output_file.hpp"
 #include "core/sysinfo.hpp"
 #include "core/thread_budget.hpp"
 #include "core/units.hpp"
@@ -27,6 +30,7 @@
 #include "pipeline/storage_bench.hpp"
 #include "pipeline/training_run.hpp"
 #include "report/backend_identity.hpp"
+#include "report/partial_report.hpp"
 #include "report/report_io.hpp"
 #include "run_config.hpp"
 
@@ -35,6 +39,8 @@ namespace {
 
 struct bench_cli {
   std::string config;
+  std::string replay;
+  std::uint64_t replay_ranks = 0; // of the report given to --replay; 0: any
   std::string workload;
   std::string dataset;
   std::string generate;
@@ -66,6 +72,7 @@ struct bench_cli {
   std::string time_limit;
   std::string sample_interval = "1s";
   std::string label;
+  std::string status_interval = "30s";
   bool verify = false;
   bool quiet = false;
 };
@@ -173,26 +180,88 @@ void name_abandoned(const std::vector<std::string>& abandoned) {
     std::fprintf(stderr, "dlsize: stuck in the kernel: %s\n", a.c_str());
 }
 
-int finish(const nlohmann::json& report, const std::string& summary, bool failed,
-           const bench_cli& o, const std::vector<std::string>& abandoned) {
+std::string absolute_path(const std::string& p) {
+  return std::filesystem::absolute(p).lexically_normal().string();
+}
+
+// The report's config block: every option in effect with its resolved value, so that --replay
+// (or --config) of it reruns the run: absolute paths, the accelerators and AU threshold as
+// resolved, and no option the run's kind refuses (storage-only runs have no accelerators,
+// emulated ones no --precision); unset optional ones and where the report goes are left out.
+nlohmann::json replayable_config(const CLI::App& cmd, config::accelerator_kind kind,
+                                 std::uint64_t accelerators, std::uint64_t ranks,
+                                 double au_threshold) {
+  nlohmann::json c = effective_config(cmd);
+  for (const char* k : {"out", "status-interval"})
+    c.erase(k);
+  drop_unused_allreduce_inputs(c);
+  for (auto it = c.begin(); it != c.end();)
+    it = it->is_null() ? c.erase(it) : std::next(it);
+  c["dataset"] = absolute_path(c["dataset"].get<std::string>());
+  if (c["workload"].is_string() && core::names_a_file(c["workload"].get<std::string>()))
+    c["workload"] = absolute_path(c["workload"].get<std::string>());
+  const std::string acc = c["accelerator"].is_string() ? c["accelerator"].get<std::string>() : "";
+  if (acc.rfind("emulated:", 0) == 0 && core::names_a_file(acc.substr(9)))
+    c["accelerator"] = "emulated:" + absolute_path(acc.substr(9));
+  if (kind == config::accelerator_kind::none) {
+    for (const char* k : {"accelerators", "accelerators-per-rank", "prefetch", "sync-steps",
+                          "preprocess", "au-threshold", "precision"})
+      c.erase(k);
+    return c;
+  }
+  c["accelerators"] = accelerators;
+  c["accelerators-per-rank"] = accelerators / ranks;
+  c["au-threshold"] = au_threshold;
+  if (kind != config::accelerator_kind::cuda)
+    c.erase("precision");
+  return c;
+}
+
+// Rank 0's report file: --out, or reports/bench-WORKLOAD-TIME.json; reserved before the run.
+output_file reserve_output(const bench_cli& o, const CLI::App& cmd, const std::string& workload) {
+  if (cmd.get_option("--out")->count() > 0)
+    return output_file(o.out, "--out");
+  output_file f(default_output_path("bench", workload), "--out", true);
+  std::fprintf(stderr, "bench: no --out given: the report goes to %s\n", f.path().c_str());
+  return f;
+}
+
+// Rank 0 rewrites the partial report every --status-interval while the run goes on.
+pipeline::status_hook partial_writer(output_file* out, const nlohmann::json& cmdline,
+                                     const nlohmann::json& config, double interval_s) {
+  if (!out)
+    return {};
+  return {interval_s, [=](double el, const pipeline::run_counters& c) {
+            const auto r = report::partial_report(report::report_header("bench", cmdline), config,
+                                                  {el, c.bytes, c.samples}, interval_s);
+            out->write_partial(r.dump(2) + "\n");
+          }};
+}
+
+int finish(nlohmann::json report, const std::string& summary, bool failed, const bench_cli& o,
+           std::optional<output_file>& out, const nlohmann::json& config_given,
+           const std::vector<std::string>& abandoned) {
   if (report.is_null()) {
     name_abandoned(abandoned);
     return failed ? 1 : 0; // not rank 0: rank 0 writes the job's report
   }
   if (!o.quiet)
     std::fputs(with_backend_line(summary, report).c_str(), stdout);
-  if (!o.out.empty()) {
-    report::write_report(o.out, report);
-    std::printf("report: %s\n", o.out.c_str());
-    std::fflush(stdout);
-  }
+  report["config_given"] = config_given;
+  const output_place where = out->commit(report.dump(2) + "\n");
+  if (!where.path.empty())
+    std::printf("report: %s\n", where.path.c_str());
+  std::fflush(stdout);
   name_abandoned(abandoned);
+  if (where.fell_back)
+    failed = true;
   if (report.contains("verify"))
     for (const auto& p : report["verify"]["problems"])
       std::fprintf(stderr, "mismatch: %s\n", p.get<std::string>().c_str());
   if (failed) {
-    std::fprintf(stderr, "dlsize: bench %s: %s\n", report["status"].get<std::string>().c_str(),
-                 report.value("reason", "").c_str());
+    if (report["status"] != "complete")
+      std::fprintf(stderr, "dlsize: bench %s: %s\n", report["status"].get<std::string>().c_str(),
+                   report.value("reason", "").c_str());
     return 1;
   }
   return 0;
@@ -204,7 +273,9 @@ int run_bench(const bench_cli& o, const CLI::App& cmd, const cli_context& ctx) {
   config::workload_profile profile;
   config::accelerator_spec spec;
   io::engine_options eo;
-  double interval = 0, time_limit = 0, preprocess_s = 0, au_threshold = 0, stall_timeout = 0;
+  double interval = 0, time_limit = 0, preprocess_s = 0, au_threshold = 0, stall_timeout = 0,
+         status_s = 0;
+  std::optional<output_file> out;
   std::uint64_t accelerators = 0;
   config::allreduce_setup allreduce;
   config::layout_choice layout;
@@ -220,8 +291,6 @@ int run_bench(const bench_cli& o, const CLI::App& cmd, const cli_context& ctx) {
     comm.set_timeout_s(units::parse_duration(o.rank_timeout, "--rank-timeout"));
     if (comm.timeout_s() < 1)
       throw usage_error("--rank-timeout: must be at least 1s");
-    if (!o.out.empty() && comm.rank() == 0)
-      check_new_output(o.out, "--out");
     profile = config::load_workload(o.workload);
     config::preset_overrides over;
     if (o.batch_size)
@@ -239,9 +308,17 @@ int run_bench(const bench_cli& o, const CLI::App& cmd, const cli_context& ctx) {
       throw usage_error("--epochs: must be at least 1");
     if (cmd.get_option("--label")->count() > 0)
       config::check_label(o.label, "--label");
+    if (o.replay_ranks && o.replay_ranks != ranks)
+      throw usage_error(fmt::format(
+          "--replay: the report's run had {} ranks, this job has {}; a replay runs as the run "
+          "did. valid: launch {} ranks",
+          o.replay_ranks, ranks, o.replay_ranks));
     interval = units::parse_duration(o.sample_interval, "--sample-interval");
     if (interval < 0.05)
       throw usage_error("--sample-interval: must be at least 50ms");
+    status_s = units::parse_duration(o.status_interval, "--status-interval");
+    if (status_s < 1)
+      throw usage_error("--status-interval: must be at least 1s");
     time_limit = o.time_limit.empty() ? 0 : units::parse_duration(o.time_limit, "--time-limit");
     if (!o.time_limit.empty() && time_limit <= 0)
       throw usage_error(fmt::format("--time-limit: '{}' would stop the run before it starts. "
@@ -298,12 +375,16 @@ int run_bench(const bench_cli& o, const CLI::App& cmd, const cli_context& ctx) {
     check_thread_budget(
         eo.readers + per_rank + 3,
         fmt::format("--readers {} and {} accelerator(s) per rank", eo.readers, per_rank));
+    // Last: nothing is reserved for options that are refused.
+    if (comm.rank() == 0)
+      out.emplace(reserve_output(o, cmd, profile.name));
     return nlohmann::json{{"command", "bench"}, {"options", effective_config(cmd)}};
   });
   cluster::require_same(comm, given, "command and options");
   generate_if_missing(o, profile, comm);
   const auto cmdline = report::command_line_json(ctx.argc, ctx.argv);
-  nlohmann::json config = effective_config(cmd);
+  const nlohmann::json config_given = given_options(cmd);
+  nlohmann::json config = replayable_config(cmd, spec.kind, accelerators, ranks, au_threshold);
 
   if (spec.kind == config::accelerator_kind::none) {
     pipeline::storage_bench_options opt;
@@ -320,12 +401,11 @@ int run_bench(const bench_cli& o, const CLI::App& cmd, const cli_context& ctx) {
     opt.stall_timeout_s = stall_timeout;
     opt.sample_interval_s = interval;
     opt.config = config;
+    opt.status = partial_writer(out ? &*out : nullptr, cmdline, config, status_s);
     auto res = pipeline::run_storage_bench(opt, cmdline);
-    return finish(res.report, res.summary_text, res.failed, o, res.abandoned);
+    return finish(res.report, res.summary_text, res.failed, o, out, config_given, res.abandoned);
   }
 
-  config["accelerators"] = accelerators;
-  config["accelerators-per-rank"] = accelerators / ranks;
   pipeline::training_options opt;
   opt.workload = profile;
   opt.workload.au_threshold = au_threshold;
@@ -347,6 +427,7 @@ int run_bench(const bench_cli& o, const CLI::App& cmd, const cli_context& ctx) {
   opt.stall_timeout_s = stall_timeout;
   opt.progress = !o.quiet;
   opt.config = config;
+  opt.status = partial_writer(out ? &*out : nullptr, cmdline, config, status_s);
   std::unique_ptr<pipeline::training_run> run;
   const auto fingerprints = cluster::agree(comm, [&] {
     run = std::make_unique<pipeline::training_run>(opt, comm);
@@ -359,7 +440,7 @@ int run_bench(const bench_cli& o, const CLI::App& cmd, const cli_context& ctx) {
     // A rank is gone and the job cannot end cleanly: rank 0 writes what it has, then ends it;
     // without rank 0, rank 1 says why and ends it.
     if (comm.rank() == 0) {
-      finish(res.report, res.summary_text, true, o, res.abandoned);
+      finish(res.report, res.summary_text, true, o, out, config_given, res.abandoned);
       comm.abort(1);
     }
     if (res.root_lost && comm.rank() == 1) {
@@ -369,7 +450,8 @@ int run_bench(const bench_cli& o, const CLI::App& cmd, const cli_context& ctx) {
     }
     cluster::await_abort(comm);
   }
-  const int code = finish(res.report, res.summary_text, res.failed, o, res.abandoned);
+  const int code =
+      finish(res.report, res.summary_text, res.failed, o, out, config_given, res.abandoned);
   // Every rank ends as rank 0's report says, and only once every rank got here: a rank lost now
   // would hang the others in MPI_Finalize; this wait has the rank timeout (then rank 0, whose
   // report is written, ends the job).
@@ -391,6 +473,9 @@ void setup_bench(CLI::App& app, cli_context& ctx) {
   sub->add_option("--config", o->config,
                   "Run config: a JSON file whose keys are these long option names (the command "
                   "line overrides it), or an embedded name (quickstart)");
+  sub->add_option("--replay", o->replay,
+                  "Rerun the run a report records: its config block applied as by --config (the "
+                  "command line overrides it); the job must have the report's rank count");
   sub->add_option("--workload", o->workload,
                   "Workload profile name (resnet50, unet3d, ...) or JSON file");
   sub->add_option("--dataset", o->dataset, "Dataset folder made by dlsize datagen");
@@ -432,7 +517,12 @@ void setup_bench(CLI::App& app, cli_context& ctx) {
                   "bytes, then more passes until this CPU time is spent");
   sub->add_option("--precision", o->precision,
                   "--accelerator cuda: fp16 (mixed precision on tensor cores), tf32 or fp32");
-  sub->add_option("--out", o->out, "Report file to write (must not exist)");
+  sub->add_option("--out", o->out,
+                  "Report file to write (must not exist; default "
+                  "reports/bench-WORKLOAD-UTCTIME.json)");
+  sub->add_option("--status-interval", o->status_interval,
+                  "How often a running bench rewrites its partial report (OUT.partial-PID), so a "
+                  "killed run loses at most this much");
   sub->add_option("--engine", o->engine, "I/O engine: io_uring or psync (pread threads)");
   sub->add_option("--cache", o->cache,
                   "direct (O_DIRECT), buffered, or uncached (RWF_DONTCACHE or fadvise)");
@@ -462,7 +552,12 @@ void setup_bench(CLI::App& app, cli_context& ctx) {
   sub->add_flag("--verify", o->verify, "Check every record's header and checksum (storage only)");
   sub->add_flag("--quiet", o->quiet, "No progress line and no summary on stdout");
   sub->callback([o, sub, &ctx] {
-    if (!o->config.empty()) {
+    if (!o->replay.empty()) {
+      if (!o->config.empty())
+        throw usage_error("--replay and --config: give one of them (a report's config block is "
+                          "a run config)");
+      o->replay_ranks = apply_replay(*sub, o->replay);
+    } else if (!o->config.empty()) {
       apply_run_config(*sub, o->config);
     } else if (o->workload.empty() && o->dataset.empty()) {
       std::fprintf(stderr,

@@ -11,6 +11,7 @@
 #include "config/workload.hpp"
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
+#include "core/output_file.hpp"
 #include "report/report_io.hpp"
 #include "run_config.hpp"
 
@@ -31,6 +32,7 @@ struct calibrate_cli {
   double learning_rate = 0;
   std::uint64_t seed = 0;
   bool verbose = false;
+  bool out_given = false;
 };
 
 // --allreduce FILE: the allreduce model's latency and bandwidth from nccl-tests' size sweep.
@@ -39,11 +41,13 @@ int run_allreduce_calibration(const calibrate_cli& o) {
     throw usage_error(
         "--allreduce: fits a file of nccl-tests output; --workload and "
         "--accelerator measure a GPU's training step instead. valid: one or the other");
-  const std::string out = o.out.empty() ? "allreduce-calibration.json" : o.out;
-  check_new_output(out, "--out");
+  const std::string out_path = o.out.empty() ? "allreduce-calibration.json" : o.out;
+  auto out = reserve_if_given(true, out_path, "--out");
   const auto sweep = analysis::parse_all_reduce_perf(read_text_file(o.allreduce), o.allreduce);
   const auto fit = analysis::fit_allreduce(sweep, config::kIntraHopLatencyS);
-  report::write_report(out, analysis::allreduce_calibration_json(sweep, fit, o.allreduce));
+  const bool fell_back = commit_output(
+      out, analysis::allreduce_calibration_json(sweep, fit, o.allreduce).dump(2) + "\n",
+      "calibration");
   std::printf("all_reduce_perf over %llu ranks on %llu hosts (%zu sizes): L %.1f us (%.2f us "
               "per %s-node hop), bus bandwidth %.2f GB/s (highest busbw printed %.2f GB/s), "
               "largest relative residual %.1f %%\n",
@@ -52,8 +56,8 @@ int run_allreduce_calibration(const calibrate_cli& o) {
               fit.latency_s * 1e6, fit.latency_per_hop_s * 1e6, fit.link.c_str(),
               fit.bus_bytes_per_s / 1e9, fit.max_busbw / 1e9, 100 * fit.max_relative_residual);
   std::printf("calibration: %s (use: bench --allreduce hierarchical --allreduce-calibration %s)\n",
-              out.c_str(), out.c_str());
-  return 0;
+              out_path.c_str(), out_path.c_str());
+  return fell_back ? 1 : 0;
 }
 
 int run_calibrate(const calibrate_cli& o) {
@@ -70,8 +74,7 @@ int run_calibrate(const calibrate_cli& o) {
         fmt::format("--algorithms: invalid value '{}'. valid: search, heuristic", o.algorithms));
   if (o.batch_size > 1'000'000)
     throw usage_error("--batch-size: valid: 1 to 1,000,000");
-  if (!o.out.empty())
-    check_new_output(o.out, "--out");
+  auto out = reserve_if_given(o.out_given, o.out, "--out");
   accel::calibrate_options c;
   c.workload = config::load_workload(o.workload);
   c.cuda.device = o.device;
@@ -84,13 +87,11 @@ int run_calibrate(const calibrate_cli& o) {
   c.warmup = o.warmup;
   c.progress = o.verbose;
   const nlohmann::json cal = accel::calibrate(c);
-  const std::string out = o.out.empty()
-                              ? fmt::format("calibration-{}-{}-{}.json", c.workload.name,
-                                            cal["accelerator"].get<std::string>(), o.precision)
-                              : o.out;
-  if (o.out.empty())
-    check_new_output(out, "--out");
-  report::write_report(out, cal);
+  if (!out)
+    out.emplace(fmt::format("calibration-{}-{}-{}.json", c.workload.name,
+                            cal["accelerator"].get<std::string>(), o.precision),
+                "--out");
+  const output_place where = out->commit(cal.dump(2) + "\n");
   std::printf("%s on cuda:%d %s (%s, batch %llu): %.4f s per batch (stdev %.4f, p95 %.4f), "
               "%.1f samples/s; loss %.4f -> %.4f\n",
               c.workload.name.c_str(), o.device, cal["gpu_name"].get<std::string>().c_str(),
@@ -99,8 +100,10 @@ int run_calibrate(const calibrate_cli& o) {
               cal["compute_time_s"].get<double>(), cal["compute_time_stdev_s"].get<double>(),
               cal["compute_time_p95_s"].get<double>(), cal["samples_per_s"].get<double>(),
               cal["loss"]["first"].get<double>(), cal["loss"]["last"].get<double>());
-  std::printf("calibration: %s (use: --accelerator emulated:%s)\n", out.c_str(), out.c_str());
-  return 0;
+  if (!where.path.empty())
+    std::printf("calibration: %s (use: --accelerator emulated:%s)\n", where.path.c_str(),
+                where.path.c_str());
+  return where.fell_back ? 1 : 0;
 }
 
 } // namespace
@@ -135,7 +138,10 @@ void setup_calibrate(CLI::App& app, cli_context& ctx) {
       ->check(uint64_range())
       ->capture_default_str();
   sub->add_flag("--verbose", o->verbose, "A line per step on stderr");
-  sub->callback([o, &ctx] { ctx.exit_code = run_calibrate(*o); });
+  sub->callback([o, sub, &ctx] {
+    o->out_given = sub->get_option("--out")->count() > 0;
+    ctx.exit_code = run_calibrate(*o);
+  });
 }
 
 } // namespace dlsize::cli

@@ -19,5 +19,7 @@ void setup_compare(CLI::App& app, cli_context& ctx);
 void setup_calibrate(CLI::App& app, cli_context& ctx);
 void setup_sweep(CLI::App& app, cli_context& ctx);
 void setup_size(CLI::App& app, cli_context& ctx);
+void setup_validate(CLI::App& app, cli_context& ctx);
+void setup_export(CLI::App& app, cli_context& ctx);
 
 } // namespace dlsize::cli

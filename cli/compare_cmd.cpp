@@ -6,8 +6,8 @@
 #include "analysis/compare.hpp"
 #include "analysis/report_set.hpp"
 #include "commands.hpp"
-#include "core/atomic_file.hpp"
 #include "core/error.hpp"
+#include "core/output_file.hpp"
 #include "render/compare_render.hpp"
 #include "report/report_io.hpp"
 
@@ -19,31 +19,22 @@ struct compare_cli {
   std::string out;
   std::string markdown;
   std::string html;
+  const CLI::App* cmd = nullptr;
 };
 
 int run_compare(const compare_cli& o) {
-  if (!o.out.empty())
-    check_new_output(o.out, "--out");
-  if (!o.markdown.empty())
-    check_new_output(o.markdown, "--markdown");
-  if (!o.html.empty())
-    check_new_output(o.html, "--html");
+  auto given = [&](const char* opt) { return o.cmd->get_option(opt)->count() > 0; };
+  auto out = reserve_if_given(given("--out"), o.out, "--out");
+  auto markdown = reserve_if_given(given("--markdown"), o.markdown, "--markdown");
+  auto html = reserve_if_given(given("--html"), o.html, "--html");
   const nlohmann::json c = analysis::compare_reports(analysis::load_reports(o.reports).reports);
   const std::string md = render::compare_markdown(c);
   std::fputs(md.c_str(), stdout);
-  if (!o.out.empty()) {
-    report::write_report(o.out, c);
-    std::printf("comparison: %s\n", o.out.c_str());
-  }
-  if (!o.markdown.empty()) {
-    write_file_atomic(o.markdown, md);
-    std::printf("markdown: %s\n", o.markdown.c_str());
-  }
-  if (!o.html.empty()) {
-    write_file_atomic(o.html, render::compare_html(c));
-    std::printf("html: %s\n", o.html.c_str());
-  }
-  return 0;
+  bool fell_back = commit_output(out, c.dump(2) + "\n", "comparison");
+  fell_back |= commit_output(markdown, md, "markdown");
+  if (html)
+    fell_back |= commit_output(html, render::compare_html(c), "html");
+  return fell_back ? 1 : 0;
 }
 
 } // namespace
@@ -61,7 +52,10 @@ void setup_compare(CLI::App& app, cli_context& ctx) {
   sub->add_option("--markdown", o->markdown, "Markdown file to write (must not exist)");
   sub->add_option("--html", o->html,
                   "Self-contained HTML file with charts to write (must not exist)");
-  sub->callback([o, &ctx] { ctx.exit_code = run_compare(*o); });
+  sub->callback([o, sub, &ctx] {
+    o->cmd = sub;
+    ctx.exit_code = run_compare(*o);
+  });
 }
 
 } // namespace dlsize::cli

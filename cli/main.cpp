@@ -74,6 +74,8 @@ int run(int argc, char** argv) {
   dlsize::cli::setup_calibrate(app, ctx);
   dlsize::cli::setup_sweep(app, ctx);
   dlsize::cli::setup_size(app, ctx);
+  dlsize::cli::setup_validate(app, ctx);
+  dlsize::cli::setup_export(app, ctx);
   // Commands other than these run in one process; as a job of several ranks they would race on
   // the same outputs.
   static const std::set<std::string> job_commands = {"bench", "datagen"};

@@ -10,8 +10,8 @@
 #include "commands.hpp"
 #include "config/accelerator_spec.hpp"
 #include "config/workload.hpp"
-#include "core/atomic_file.hpp"
 #include "core/error.hpp"
+#include "core/output_file.hpp"
 #include "core/units.hpp"
 #include "render/human_number.hpp"
 #include "report/report_io.hpp"
@@ -37,6 +37,7 @@ struct plan_cli {
   std::string nic_efficiency = "0.8";
   std::string out;
   config::allreduce_request allreduce;
+  bool out_given = false;
 };
 
 std::string duration_text(double s) {
@@ -103,8 +104,7 @@ void print_scaling(const nlohmann::json& plan) {
 }
 
 int run_plan(const plan_cli& o, const CLI::App& cmd) {
-  if (!o.out.empty())
-    check_new_output(o.out, "--out");
+  auto out = reserve_if_given(o.out_given, o.out, "--out");
   analysis::plan_inputs in;
   in.workload = config::load_workload(o.workload);
   config::preset_overrides over;
@@ -191,11 +191,7 @@ int run_plan(const plan_cli& o, const CLI::App& cmd) {
                                 units::format_bytes_binary(ds["min_bytes_for_ram"].get<double>()))
                         .c_str());
   print_extras(plan, in);
-  if (!o.out.empty()) {
-    report::write_report(o.out, plan);
-    std::printf("plan: %s\n", o.out.c_str());
-  }
-  return 0;
+  return commit_output(out, plan.dump(2) + "\n", "plan") ? 1 : 0;
 }
 
 } // namespace
@@ -235,7 +231,10 @@ void setup_plan(CLI::App& app, cli_context& ctx) {
       ->capture_default_str();
   sub->add_option("--out", o->out, "JSON file to write (dlsize.plan/1; must not exist)");
   add_allreduce_options(*sub, o->allreduce, false);
-  sub->callback([o, sub, &ctx] { ctx.exit_code = run_plan(*o, *sub); });
+  sub->callback([o, sub, &ctx] {
+    o->out_given = sub->get_option("--out")->count() > 0;
+    ctx.exit_code = run_plan(*o, *sub);
+  });
 }
 
 } // namespace dlsize::cli

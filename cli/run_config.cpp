@@ -19,7 +19,7 @@ bool skipped(const CLI::Option* o) {
   if (o->get_lnames().empty())
     return true;
   const std::string& n = o->get_lnames().front();
-  return n == "help" || n == "config";
+  return n == "help" || n == "config" || n == "replay";
 }
 
 std::vector<std::string> valid_keys(const CLI::App& cmd) {
@@ -95,7 +95,10 @@ void apply_run_config(CLI::App& cmd, const std::string& file_or_name) {
           fmt::format("--config: no embedded config '{}'. known: {}; or a path to a JSON file",
                       file_or_name, fmt::join(names, ", ")));
   }
-  const nlohmann::json j = core::parse_json(text, source);
+  apply_run_config_object(cmd, core::parse_json(text, source), source);
+}
+
+void apply_run_config_object(CLI::App& cmd, const nlohmann::json& j, const std::string& source) {
   if (!j.is_object())
     throw usage_error(
         fmt::format("{}: a run config must be a JSON object of option names and values", source));
@@ -139,6 +142,30 @@ void apply_run_config(CLI::App& cmd, const std::string& file_or_name) {
       throw usage_error(fmt::format("{}: {}: {}", source, key, e.what()));
     }
   }
+}
+
+std::uint64_t apply_replay(CLI::App& cmd, const std::string& report_file) {
+  const nlohmann::json r = read_json_file(report_file);
+  if (!r.is_object() || r.value("schema", "") != "dlsize.report/1" || !r.contains("config"))
+    throw usage_error(fmt::format("--replay: '{}' is not a dlsize bench report (schema "
+                                  "dlsize.report/1 with a config block)",
+                                  report_file));
+  apply_run_config_object(cmd, r["config"], report_file + " (config)");
+  const auto& ranks = r.value("/topology/ranks"_json_pointer, nlohmann::json());
+  return ranks.is_number_unsigned() ? ranks.get<std::uint64_t>() : 0;
+}
+
+nlohmann::json read_json_file(const std::string& path) {
+  return core::parse_json(read_text_file(path), path);
+}
+
+nlohmann::json given_options(const CLI::App& cmd) {
+  nlohmann::json all = effective_config(cmd);
+  nlohmann::json out = nlohmann::json::object();
+  for (const CLI::Option* o : cmd.get_options())
+    if (!skipped(o) && o->count() > 0)
+      out[o->get_lnames().front()] = all[o->get_lnames().front()];
+  return out;
 }
 
 nlohmann::json effective_config(const CLI::App& cmd) {

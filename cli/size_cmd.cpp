@@ -8,6 +8,7 @@
 #include "commands.hpp"
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
+#include "core/output_file.hpp"
 #include "core/units.hpp"
 #include "render/sizing_render.hpp"
 #include "render/sizing_tables.hpp"
@@ -34,8 +35,13 @@ struct size_cli {
 int run_size(const size_cli& o, const cli_context& ctx) {
   const std::string json_path = o.out + ".json", md_path = o.out + ".md",
                     html_path = o.out + ".html";
-  for (const auto& p : {json_path, md_path, html_path})
-    check_new_output(p, "--out");
+  if (o.out.empty())
+    throw usage_error(
+        "--out: an empty prefix. valid: a prefix such as results/sizing (PREFIX.json, "
+        ".md, .html are written)");
+  auto out_json = reserve_if_given(true, json_path, "--out");
+  auto out_md = reserve_if_given(true, md_path, "--out");
+  auto out_html = reserve_if_given(true, html_path, "--out");
   analysis::sizing_request req;
   req.targets = o.targets;
   req.growth = o.growth;
@@ -70,9 +76,6 @@ int run_size(const size_cli& o, const cli_context& ctx) {
   const auto inputs = analysis::load_reports(o.inputs);
   const nlohmann::json z =
       analysis::make_sizing(inputs, req, report::command_line_json(ctx.argc, ctx.argv));
-  report::write_report(json_path, z);
-  write_file_atomic(md_path, render::sizing_markdown(z));
-  write_file_atomic(html_path, render::sizing_html(z));
   for (const auto& l : render::summary_lines(z))
     std::printf("%s\n", l.c_str());
   for (const auto& s : z["series"]) {
@@ -94,8 +97,10 @@ int run_size(const size_cli& o, const cli_context& ctx) {
   }
   for (const auto& w : z["warnings"])
     std::fprintf(stderr, "size: note: %s\n", w.get<std::string>().c_str());
-  std::printf("sizing: %s, %s, %s\n", json_path.c_str(), md_path.c_str(), html_path.c_str());
-  return 0;
+  bool fell_back = commit_output(out_json, z.dump(2) + "\n", "sizing");
+  fell_back |= commit_output(out_md, render::sizing_markdown(z), "sizing");
+  fell_back |= commit_output(out_html, render::sizing_html(z), "sizing");
+  return fell_back ? 1 : 0;
 }
 
 } // namespace

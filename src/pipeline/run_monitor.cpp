@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <utility>
 
 #include <fmt/format.h>
@@ -51,6 +52,20 @@ run_totals run_monitor::finish() {
   return r;
 }
 
+void run_monitor::report_status(std::uint64_t t, const run_counters& c) {
+  if (!m_opt.status.fn || m_status_failed || t < m_next_status)
+    return;
+  m_next_status = t + static_cast<std::uint64_t>(m_opt.status.interval_s * 1e9);
+  try {
+    m_opt.status.fn(static_cast<double>(t - m_t0) * 1e-9, c);
+  } catch (const std::exception& e) {
+    // The run goes on; its final report has its own fallbacks.
+    m_status_failed = true;
+    std::fprintf(stderr, "dlsize: the periodic partial report could not be written: %s\n",
+                 e.what());
+  }
+}
+
 void run_monitor::loop() {
   progress bar(m_opt.progress);
   run_counters last;
@@ -65,6 +80,7 @@ void run_monitor::loop() {
     m_stopped_at = t;
     m_stop(why);
   };
+  m_next_status = m_t0 + static_cast<std::uint64_t>(m_opt.status.interval_s * 1e9);
   while (!m_done.load()) {
     {
       std::unique_lock lk(m_m);
@@ -109,6 +125,7 @@ void run_monitor::loop() {
       last_t = t;
       next_sample += interval;
     }
+    report_status(t, c);
     bar.update(m_line(el, c));
   }
   bar.finish();

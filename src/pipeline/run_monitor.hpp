@@ -31,6 +31,13 @@ struct run_totals {
   nlohmann::json timeseries;
 };
 
+// A long run's periodic status: fn gets the elapsed time and the totals every interval_s (the
+// partial report of --status-interval). Exceptions from fn are reported once, not propagated.
+struct status_hook {
+  double interval_s = 30;
+  std::function<void(double elapsed_s, const run_counters&)> fn; // empty: none
+};
+
 struct monitor_options {
   double sample_interval_s = 1.0;
   double time_limit_s = 0; // 0: none
@@ -45,6 +52,8 @@ struct monitor_options {
   // stop that lets the jobs in flight finish must not wait for reads that never do).
   std::atomic<bool>* hard_stop = nullptr;
   double hard_stop_after_s = 0.5;
+  // Rewrites of the partial report (--status-interval), rank 0 only.
+  status_hook status;
 };
 
 class run_monitor {
@@ -68,6 +77,7 @@ public:
 
 private:
   void loop();
+  void report_status(std::uint64_t t, const run_counters& c);
   telemetry::sampler& m_tele;
   monitor_options m_opt;
   counters_fn m_counters;
@@ -80,6 +90,8 @@ private:
   std::condition_variable m_wake;
   bool m_stopped = false;
   std::uint64_t m_stopped_at = 0;
+  std::uint64_t m_next_status = 0;
+  bool m_status_failed = false;
   nlohmann::json m_series = nlohmann::json::array();
   std::thread m_thread;
 };

@@ -246,7 +246,7 @@ storage_bench_result run_storage_bench(const storage_bench_options& opt,
   run_monitor monitor(
       tele,
       {opt.sample_interval_s, opt.time_limit_s, opt.progress, 0, opt.stall_timeout_s,
-       [&](std::uint64_t age) { return eng->stuck_read(age); }, &stop},
+       [&](std::uint64_t age) { return eng->stuck_read(age); }, &stop, 0.5, opt.status},
       [&] {
         return run_counters{consumer.bytes(), consumer.samples(), 0};
       },

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "io/engine.hpp"
+#include "pipeline/run_monitor.hpp"
 
 namespace dlsize::pipeline {
 
@@ -27,6 +28,7 @@ struct storage_bench_options {
   double stall_timeout_s = 60; // --stall-timeout; 0: none
   bool progress = true;
   nlohmann::json config; // the effective options, for the report
+  status_hook status;    // the partial report of a long run
 };
 
 struct storage_bench_result {

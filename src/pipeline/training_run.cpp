@@ -397,7 +397,8 @@ training_result training_run::run(const nlohmann::json& command_line) {
   run_monitor monitor(
       tele,
       {opt.sample_interval_s, root ? opt.time_limit_s : 0, opt.progress && root, local,
-       opt.stall_timeout_s, [&](std::uint64_t age) { return m->eng->stuck_read(age); }},
+       opt.stall_timeout_s, [&](std::uint64_t age) { return m->eng->stuck_read(age); }, nullptr,
+       0.5, root ? opt.status : status_hook{}},
       [&] {
         const cluster::job_counters c = counters();
         return run_counters{c.bytes, c.samples, c.compute_ns};

@@ -19,6 +19,7 @@
 #include "config/allreduce_config.hpp"
 #include "config/workload.hpp"
 #include "io/engine.hpp"
+#include "pipeline/run_monitor.hpp"
 
 namespace dlsize::pipeline {
 
@@ -45,6 +46,7 @@ struct training_options {
   double stall_timeout_s = 60; // --stall-timeout (every rank; the job's link too); 0: none
   bool progress = true;
   nlohmann::json config; // the effective options, for the report
+  status_hook status;    // rank 0: the partial report of a long run
 };
 
 struct training_result {

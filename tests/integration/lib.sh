@@ -41,7 +41,46 @@ interrupt_after() {
   python3 -c "import sys; sys.exit(0 if float(sys.argv[2]) - float(sys.argv[1]) < 2.0 else 1)" "$t0" "$t1" \
     && pass "stopped within 2 s" || fail "slow to stop"
 }
+# The repository's root, for docs/ and scripts/.
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+# validate_json FILE...: every file validates against its schema (picked by its `schema` field)
+# with Debian's python3-jsonschema and with dlsize validate (the embedded copies).
+validate_json() {
+  local errors
+  if errors=$(/usr/bin/python3 "$ROOT/scripts/validate_json.py" "$@" 2>&1); then
+    pass "$# file(s) valid against docs/*.schema.json (jsonschema)"
+  else
+    fail "schema validation (jsonschema): $errors"
+  fi
+  if errors=$("$DLSIZE" validate --quiet "$@" 2>&1); then
+    pass "$# file(s) valid by dlsize validate"
+  else
+    fail "schema validation (dlsize validate): $errors"
+  fi
+}
+# refused_json FILE...: every file is refused by its schema (broken copies), by both.
+refused_json() {
+  local errors f
+  if errors=$(/usr/bin/python3 "$ROOT/scripts/validate_json.py" --invalid "$@" 2>&1); then
+    pass "$# broken file(s) refused (jsonschema)"
+  else
+    fail "a broken file was accepted (jsonschema): $errors"
+  fi
+  for f in "$@"; do
+    "$DLSIZE" validate "$f" >/dev/null 2>&1
+    [[ $? -eq 1 ]] || fail "dlsize validate did not refuse $f"
+  done
+}
+# Every dlsize document a test made under $SCRATCH (reports, comparisons, sizing, plans, sweep
+# indexes, calibrations) is validated when it finishes; broken copies live under a folder named
+# broken* and are left out.
+validate_made_json() {
+  local files=()
+  mapfile -d '' files < <(/usr/bin/python3 "$ROOT/scripts/validate_json.py" --list "$SCRATCH")
+  [[ ${#files[@]} -eq 0 ]] || validate_json "${files[@]}"
+}
 finish() {
+  validate_made_json
   echo "$passes passed, $fails failed"
   [[ $fails -eq 0 ]]
 }

@@ -1,0 +1,225 @@
+#include "core/json_schema.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "core/error.hpp"
+
+namespace dlsize {
+namespace {
+
+const std::set<std::string>& known_keywords() {
+  static const std::set<std::string> k = {"$schema",
+                                          "$id",
+                                          "$ref",
+                                          "$defs",
+                                          "definitions",
+                                          "title",
+                                          "description",
+                                          "type",
+                                          "required",
+                                          "properties",
+                                          "additionalProperties",
+                                          "items",
+                                          "minItems",
+                                          "maxItems",
+                                          "enum",
+                                          "const",
+                                          "minimum",
+                                          "maximum",
+                                          "exclusiveMinimum",
+                                          "pattern",
+                                          "oneOf",
+                                          "anyOf",
+                                          "allOf"};
+  return k;
+}
+
+std::string child(const std::string& path, const std::string& key) {
+  std::string k;
+  for (char c : key)
+    k += c == '~' ? std::string("~0") : c == '/' ? std::string("~1") : std::string(1, c);
+  return path + "/" + k;
+}
+
+bool has_type(const nlohmann::json& v, const std::string& t) {
+  if (t == "null")
+    return v.is_null();
+  if (t == "boolean")
+    return v.is_boolean();
+  if (t == "object")
+    return v.is_object();
+  if (t == "array")
+    return v.is_array();
+  if (t == "string")
+    return v.is_string();
+  if (t == "number")
+    return v.is_number();
+  if (t == "integer") {
+    if (v.is_number_integer())
+      return true;
+    return v.is_number_float() && std::isfinite(v.get<double>()) &&
+           std::floor(v.get<double>()) == v.get<double>();
+  }
+  return false;
+}
+
+std::string short_text(const nlohmann::json& v) {
+  std::string s = v.dump();
+  return s.size() > 80 ? s.substr(0, 77) + "..." : s;
+}
+
+} // namespace
+
+json_schema::json_schema(nlohmann::json schema) : m_schema(std::move(schema)) {
+  check_schema(m_schema, "#");
+}
+
+void json_schema::check_schema(const nlohmann::json& s, const std::string& where) {
+  if (s.is_boolean())
+    return;
+  if (!s.is_object())
+    throw run_error(fmt::format("schema: {} is not an object", where));
+  for (const auto& [k, v] : s.items()) {
+    if (!known_keywords().count(k))
+      throw run_error(fmt::format("schema: keyword '{}' at {} is not supported by dlsize's "
+                                  "validator",
+                                  k, where));
+    if (k == "$ref")
+      resolve(v.get<std::string>());
+    else if (k == "pattern")
+      m_patterns.emplace(v.get<std::string>(),
+                         std::regex(v.get<std::string>(), std::regex::ECMAScript));
+    else if (k == "properties" || k == "$defs" || k == "definitions")
+      for (const auto& [name, sub] : v.items())
+        check_schema(sub, where + "/" + k + "/" + name);
+    else if (k == "items" || k == "additionalProperties")
+      check_schema(v, where + "/" + k);
+    else if (k == "oneOf" || k == "anyOf" || k == "allOf")
+      for (std::size_t i = 0; i < v.size(); ++i)
+        check_schema(v[i], fmt::format("{}/{}/{}", where, k, i));
+  }
+}
+
+const nlohmann::json& json_schema::resolve(const std::string& ref) const {
+  if (ref.rfind("#", 0) != 0)
+    throw run_error(fmt::format("schema: $ref '{}' is not within the schema (#/...)", ref));
+  const nlohmann::json::json_pointer p(ref.substr(1));
+  if (!m_schema.contains(p))
+    throw run_error(fmt::format("schema: $ref '{}' does not resolve", ref));
+  return m_schema.at(p);
+}
+
+std::vector<schema_problem> json_schema::validate(const nlohmann::json& doc,
+                                                  std::size_t limit) const {
+  std::vector<schema_problem> out;
+  check(m_schema, doc, "", out, limit);
+  return out;
+}
+
+void json_schema::check(const nlohmann::json& s, const nlohmann::json& v, const std::string& path,
+                        std::vector<schema_problem>& out, std::size_t limit) const {
+  if (out.size() >= limit)
+    return;
+  if (s.is_boolean()) {
+    if (!s.get<bool>())
+      out.push_back({path, "is not allowed here"});
+    return;
+  }
+  auto fail = [&](std::string msg) { out.push_back({path, std::move(msg)}); };
+  if (s.contains("$ref"))
+    check(resolve(s["$ref"].get<std::string>()), v, path, out, limit);
+  if (s.contains("type")) {
+    const auto& t = s["type"];
+    bool ok = false;
+    for (const auto& one : t.is_array() ? t : nlohmann::json::array({t}))
+      ok = ok || has_type(v, one.get<std::string>());
+    if (!ok)
+      return fail(fmt::format("{} is not of type {}", short_text(v),
+                              t.is_array() ? fmt::format("{}", fmt::join(t, " or ")) : t.dump()));
+  }
+  if (s.contains("const") && v != s["const"])
+    fail(fmt::format("{} is not {}", short_text(v), s["const"].dump()));
+  if (s.contains("enum") && std::find(s["enum"].begin(), s["enum"].end(), v) == s["enum"].end())
+    fail(fmt::format("{} is not one of {}", short_text(v), s["enum"].dump()));
+  if (v.is_number()) {
+    const double x = v.get<double>();
+    if (s.contains("minimum") && x < s["minimum"].get<double>())
+      fail(fmt::format("{} is below the minimum {}", v.dump(), s["minimum"].dump()));
+    if (s.contains("exclusiveMinimum") && x <= s["exclusiveMinimum"].get<double>())
+      fail(fmt::format("{} is not above {}", v.dump(), s["exclusiveMinimum"].dump()));
+    if (s.contains("maximum") && x > s["maximum"].get<double>())
+      fail(fmt::format("{} is above the maximum {}", v.dump(), s["maximum"].dump()));
+  }
+  if (v.is_string() && s.contains("pattern") &&
+      !std::regex_search(v.get<std::string>(), m_patterns.at(s["pattern"].get<std::string>())))
+    fail(fmt::format("{} does not match {}", short_text(v), s["pattern"].get<std::string>()));
+  if (v.is_array()) {
+    if (s.contains("minItems") && v.size() < s["minItems"].get<std::size_t>())
+      fail(fmt::format("has {} items, fewer than {}", v.size(), s["minItems"].dump()));
+    if (s.contains("maxItems") && v.size() > s["maxItems"].get<std::size_t>())
+      fail(fmt::format("has {} items, more than {}", v.size(), s["maxItems"].dump()));
+    if (s.contains("items"))
+      for (std::size_t i = 0; i < v.size(); ++i)
+        check(s["items"], v[i], child(path, std::to_string(i)), out, limit);
+  }
+  if (v.is_object())
+    check_object(s, v, path, out, limit);
+  check_alternatives(s, v, path, out, limit);
+}
+
+void json_schema::check_object(const nlohmann::json& s, const nlohmann::json& v,
+                               const std::string& path, std::vector<schema_problem>& out,
+                               std::size_t limit) const {
+  if (s.contains("required"))
+    for (const auto& r : s["required"])
+      if (!v.contains(r.get<std::string>()))
+        out.push_back({path, fmt::format("required field '{}' is missing", r.get<std::string>())});
+  const nlohmann::json none = nlohmann::json::object();
+  const auto& props = s.contains("properties") ? s["properties"] : none;
+  for (const auto& [k, sub] : v.items()) {
+    if (props.contains(k))
+      check(props[k], sub, child(path, k), out, limit);
+    else if (s.contains("additionalProperties")) {
+      const auto& extra = s["additionalProperties"];
+      if (extra.is_boolean() && !extra.get<bool>())
+        out.push_back({child(path, k), "is not a field of this object"});
+      else
+        check(extra, sub, child(path, k), out, limit);
+    }
+  }
+}
+
+// oneOf and anyOf say which alternative came closest: each one's first problem.
+void json_schema::check_alternatives(const nlohmann::json& s, const nlohmann::json& v,
+                                     const std::string& path, std::vector<schema_problem>& out,
+                                     std::size_t limit) const {
+  if (s.contains("allOf"))
+    for (const auto& sub : s["allOf"])
+      check(sub, v, path, out, limit);
+  for (const char* kw : {"oneOf", "anyOf"}) {
+    if (!s.contains(kw))
+      continue;
+    std::size_t matches = 0;
+    std::vector<std::string> why;
+    for (const auto& sub : s[kw]) {
+      std::vector<schema_problem> p;
+      check(sub, v, path, p, 1);
+      if (p.empty())
+        ++matches;
+      else
+        why.push_back(fmt::format("{}: {}", p[0].path.empty() ? "/" : p[0].path, p[0].message));
+    }
+    if (matches == 0)
+      out.push_back({path, fmt::format("matches none of the {} alternatives ({})", s[kw].size(),
+                                       fmt::join(why, "; "))});
+    else if (matches > 1 && std::string(kw) == "oneOf")
+      out.push_back(
+          {path, fmt::format("matches {} of the oneOf alternatives, not exactly one", matches)});
+  }
+}
+
+} // namespace dlsize
