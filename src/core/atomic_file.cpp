@@ -14,21 +14,6 @@
 namespace dlsize {
 namespace fs = std::filesystem;
 
-void check_new_output(const fs::path& path, std::string_view option) {
-  std::error_code ec;
-  if (fs::exists(path, ec))
-    throw usage_error(fmt::format("{}: '{}' exists; dlsize never overwrites a file. valid: a new "
-                                  "file name",
-                                  option, path.string()));
-  fs::path dir = path.parent_path();
-  if (dir.empty())
-    dir = ".";
-  if (!fs::is_directory(dir, ec))
-    throw usage_error(fmt::format("{}: folder '{}' does not exist", option, dir.string()));
-  if (access(dir.c_str(), W_OK) != 0)
-    throw usage_error(fmt::format("{}: folder '{}' is not writable", option, dir.string()));
-}
-
 void write_file_atomic(const fs::path& path, std::string_view content, bool replace_own) {
   fs::path dir = path.parent_path();
   if (dir.empty())

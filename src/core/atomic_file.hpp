@@ -12,9 +12,6 @@ namespace dlsize {
 void write_file_atomic(const std::filesystem::path& path, std::string_view content,
                        bool replace_own = false);
 
-// Throws usage_error naming option if path exists or its folder is missing or unwritable.
-void check_new_output(const std::filesystem::path& path, std::string_view option);
-
 // Whole file as a string; throws usage_error naming the file when it cannot be read.
 std::string read_text_file(const std::filesystem::path& path);
 

@@ -11,9 +11,4 @@ double number_at(const nlohmann::json& r, const char* pointer) {
   return r.contains(p) && r[p].is_number() ? r[p].get<double>() : std::nan("");
 }
 
-std::string text_at(const nlohmann::json& r, const char* pointer, const std::string& fallback) {
-  const nlohmann::json::json_pointer p(pointer);
-  return r.contains(p) && r[p].is_string() ? r[p].get<std::string>() : fallback;
-}
-
 } // namespace dlsize::report

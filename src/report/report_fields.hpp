@@ -10,10 +10,4 @@ namespace dlsize::report {
 // The number at a JSON pointer ("/summary/read_bytes_per_s"); NaN when absent or not a number.
 double number_at(const nlohmann::json& report, const char* pointer);
 
-// The string at a JSON pointer; `fallback` when absent or not a string.
-std::string text_at(const nlohmann::json& report, const char* pointer,
-                    const std::string& fallback = "");
-
-// The backend a run measured, as size and compare group runs: one key per backend identity.
-
 } // namespace dlsize::report

@@ -2,13 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "report/backend_identity.hpp"
-
 namespace dlsize::report {
-
-std::string backend_label(const nlohmann::json& r) {
-  return backend_identity_of(r).display_name();
-}
 
 std::string topology_label(const nlohmann::json& r) {
   const auto t = r.value("topology", nlohmann::json::object());

@@ -11,9 +11,6 @@
 
 namespace dlsize::report {
 
-// The backend's display name: --label or "PATH (FS_TYPE)", with ", capped at X MB/s" when
-// --max-read-rate stood in for a slower storage (backend_identity_of(r).display_name()).
-std::string backend_label(const nlohmann::json& report);
 // How the run's accelerators were spread: "1 process", or "2 nodes × 8 ranks × 1 accelerator"
 // ("ranks per node" given as a list when nodes differ: "2 nodes (8, 4 ranks)").
 std::string topology_label(const nlohmann::json& report);
