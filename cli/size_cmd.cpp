@@ -30,6 +30,7 @@ struct size_cli {
   std::string front_end_bandwidth;
   std::string cache_model = "lru";
   std::string cache_bytes;
+  std::uint64_t accelerators_per_node = 0;
 };
 
 int run_size(const size_cli& o, const cli_context& ctx) {
@@ -56,6 +57,7 @@ int run_size(const size_cli& o, const cli_context& ctx) {
   if (o.clients < 1)
     throw usage_error("--clients: must be at least 1");
   req.clients = o.clients;
+  req.accelerators_per_node = o.accelerators_per_node;
   if (!o.front_end_bandwidth.empty())
     req.front_end_bandwidth = units::parse_rate(o.front_end_bandwidth, "--front-end-bandwidth");
   if (o.cache_model != "lru" && o.cache_model != "never-evict")
@@ -142,6 +144,11 @@ void setup_size(CLI::App& app, cli_context& ctx) {
                   "The storage front end's limit, e.g. 40GB/s (caps projections)");
   sub->add_option("--cache-model", o->cache_model, "Cache model for grown data: lru or never-evict")
       ->capture_default_str();
+  sub->add_option("--accelerators-per-node", o->accelerators_per_node,
+                  "Accelerators per node of the target cluster, for runs that modelled the "
+                  "allreduce (bench --allreduce): the layout its scaling efficiency is modelled "
+                  "on (default: as in the runs)")
+      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 20));
   sub->add_option("--cache-bytes", o->cache_bytes, "Renamed: use --client-ram and --clients")
       ->group("");
   sub->callback([o, &ctx] { ctx.exit_code = run_size(*o, ctx); });

@@ -4,9 +4,7 @@
 #include <cmath>
 
 namespace dlsize::analysis {
-namespace {
-
-nlohmann::json point_json(const scaling_point& p) {
+nlohmann::json to_json(const scaling_point& p) {
   return {{"accelerators", p.accelerators},
           {"nodes", p.layout.nodes},
           {"accelerators_per_node", p.layout.per_node},
@@ -16,8 +14,6 @@ nlohmann::json point_json(const scaling_point& p) {
           {"demand_bytes_per_s", p.demand_bytes_per_s},
           {"required_bytes_per_s", p.required_bytes_per_s}};
 }
-
-} // namespace
 
 model::job_layout layout_for(std::uint64_t accelerators, std::uint64_t per_node) {
   if (accelerators <= per_node)
@@ -81,7 +77,7 @@ void add_scaling(nlohmann::json& plan, const scaling_inputs& in, double storage_
   }
   nlohmann::json curve = nlohmann::json::array();
   for (const auto& p : scaling_curve(in, n))
-    curve.push_back(point_json(p));
+    curve.push_back(to_json(p));
   plan["scaling"] = curve;
 }
 

@@ -33,6 +33,8 @@ struct scaling_point {
   double required_bytes_per_s = 0; // at the threshold
 };
 
+nlohmann::json to_json(const scaling_point& p);
+
 scaling_point scaling_at(const scaling_inputs& in, std::uint64_t accelerators);
 // Counts 1, 2, 4, ... up to at least max(largest, 4 per node), and largest itself.
 std::vector<scaling_point> scaling_curve(const scaling_inputs& in, std::uint64_t largest);

@@ -18,17 +18,38 @@ std::string rate(double v) {
 } // namespace
 
 std::uint64_t max_accelerators_at_threshold(const scaling_analysis& a, double storage_bytes_per_s,
-                                            double hit_ratio, double demand_per_accelerator) {
+                                            double hit_ratio, double demand_per_accelerator,
+                                            const std::function<double(double)>& efficiency) {
   // The reads the storage feeds, then the count whose reads at AU 100 % times the threshold
   // fit in them: by the requirement's line (which counts the bytes actually read, O_DIRECT
   // padding and read-ahead included), or by the nominal demand without one.
   const double reads = storage_bytes_per_s / std::max(1e-12, 1 - hit_ratio) / a.au_threshold;
+  const auto need = [&](double n) {
+    const double linear = a.demand_line && a.demand_line->slope > 0 ? a.demand_line->predict(n)
+                                                                    : n * demand_per_accelerator;
+    return linear * (efficiency ? efficiency(n) : 1.0);
+  };
   double n = 0;
   if (a.demand_line && a.demand_line->slope > 0)
     n = (reads - a.demand_line->intercept) / a.demand_line->slope;
   else if (demand_per_accelerator > 0)
     n = reads / demand_per_accelerator;
-  return n > 0 ? static_cast<std::uint64_t>(std::floor(n * (1 + 1e-12))) : 0;
+  if (!(n > 0))
+    return 0;
+  auto most = static_cast<std::uint64_t>(std::floor(n * (1 + 1e-12)));
+  if (!efficiency)
+    return most;
+  // The linear count is a lower bound (efficiency ≤ 1); the need grows with the count, so
+  // search upwards from it: doubling to a count past the bandwidth, then bisecting.
+  std::uint64_t hi = std::max<std::uint64_t>(1, most);
+  while (hi < (1ull << 40) && need(static_cast<double>(hi)) <= reads * (1 + 1e-12))
+    hi *= 2;
+  std::uint64_t lo = hi / 2;
+  while (lo + 1 < hi) {
+    const std::uint64_t mid = lo + (hi - lo) / 2;
+    (need(static_cast<double>(mid)) <= reads * (1 + 1e-12) ? lo : hi) = mid;
+  }
+  return need(static_cast<double>(hi)) <= reads * (1 + 1e-12) ? hi : lo;
 }
 
 const char* cache_model_name(cache_model_kind k) {
@@ -73,15 +94,17 @@ std::vector<projection> project(const scaling_analysis& a, const projection_opti
       p.growth = g;
       p.dataset_bytes = o.dataset_bytes * g;
       p.hit_ratio = projected_hit_ratio(o, g, &p.hit_ratio_source);
+      p.scaling_efficiency = o.efficiency ? o.efficiency(n) : 1.0;
+      const double eff = p.scaling_efficiency;
       if (a.demand_line) {
-        p.reads = a.demand_line->predict(n);
-        const double half = a.requirement_half_width(n);
+        p.reads = a.demand_line->predict(n) * eff;
+        const double half = a.requirement_half_width(n) * eff;
         if (std::isfinite(half)) {
           p.reads_low = std::max(0.0, p.reads - half);
           p.reads_high = p.reads + half;
         }
       } else {
-        p.reads = n * o.demand_per_accelerator;
+        p.reads = n * o.demand_per_accelerator * eff;
       }
       const double miss = 1 - p.hit_ratio;
       p.required = p.reads * miss;
@@ -108,8 +131,8 @@ std::vector<projection> project(const scaling_analysis& a, const projection_opti
         double d = *ceiling;
         if (o.limit_bytes_per_s > 0)
           d = std::min(d, o.limit_bytes_per_s);
-        p.max_accelerators =
-            max_accelerators_at_threshold(a, d, p.hit_ratio, o.demand_per_accelerator);
+        p.max_accelerators = max_accelerators_at_threshold(a, d, p.hit_ratio,
+                                                           o.demand_per_accelerator, o.efficiency);
       }
 
       if (n > a.largest())

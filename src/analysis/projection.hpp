@@ -5,6 +5,7 @@
 // (measured where the runs give it, modelled for grown data), the storage must deliver
 // reads · (1 − h), times a headroom factor, within the physical limits given.
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -29,10 +30,14 @@ struct projection_options {
   double dataset_bytes = 0;                 // the measured dataset
   double measured_hit_ratio = std::nan(""); // of the measured runs; NaN: not measured
   double demand_per_accelerator = 0;        // bytes/s one accelerator reads at AU 100 %
+  // The job's scaling efficiency at a count (analysis/size_scaling) when the runs modelled an
+  // allreduce: the reads at N are the requirement's line × efficiency(N). Empty: 1 everywhere.
+  std::function<double(double)> efficiency;
 };
 
 struct projection {
   double accelerators = 0, growth = 1, dataset_bytes = 0;
+  double scaling_efficiency = 1; // the job's at this count (1 without a modelled allreduce)
   double hit_ratio = 0;
   std::string hit_ratio_source; // "measured", or the cache model used
   // Bytes/s the reads need (cache hits included), with the 95 % prediction interval (NaN
@@ -56,9 +61,10 @@ double projected_hit_ratio(const projection_options& o, double growth, std::stri
 
 // The most accelerators that storage_bytes_per_s of storage carries at the AU threshold, with a
 // cache in front serving hit_ratio of the reads: from the requirement's line where there is
-// one, from n × demand otherwise.
+// one, from n × demand otherwise; times the job's scaling efficiency where one is given.
 std::uint64_t max_accelerators_at_threshold(const scaling_analysis& a, double storage_bytes_per_s,
-                                            double hit_ratio, double demand_per_accelerator);
+                                            double hit_ratio, double demand_per_accelerator,
+                                            const std::function<double(double)>& efficiency = {});
 
 // One projection per target and growth factor (targets outer). Throws usage_error when a
 // target or growth factor is not positive.

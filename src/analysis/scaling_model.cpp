@@ -20,13 +20,14 @@ std::vector<count_row> rows_of(const std::vector<run_point>& runs) {
     count_row row;
     row.accelerators = n;
     row.runs = group.size();
-    std::vector<double> bw, sps, per, au, hit;
+    std::vector<double> bw, sps, per, au, hit, sau;
     for (const auto* r : group) {
       bw.push_back(r->read_bytes_per_s);
       sps.push_back(r->samples_per_s);
       per.push_back(r->samples_per_s_per_accelerator);
       au.push_back(r->accelerator_utilization);
       hit.push_back(r->hit_ratio);
+      sau.push_back(std::isfinite(r->storage_au) ? r->storage_au : r->accelerator_utilization);
       if (r->au_pass)
         ++row.au_passes;
     }
@@ -35,6 +36,7 @@ std::vector<count_row> rows_of(const std::vector<run_point>& runs) {
     row.samples_per_s_per_accelerator = stats_of(per);
     row.accelerator_utilization = stats_of(au);
     row.hit_ratio = stats_of(hit);
+    row.storage_au = stats_of(sau);
     rows.push_back(row);
   }
   const double base = rows.front().samples_per_s_per_accelerator.median;
@@ -116,7 +118,7 @@ void keep_practical_knee(scaling_analysis& a) {
   const auto& h = a.knee.hinge;
   bool fails_beyond = false;
   for (const auto& row : a.counts)
-    if (row.accelerators > h.breakpoint && row.accelerator_utilization.median < a.au_threshold)
+    if (row.accelerators > h.breakpoint && row.storage_au.median < a.au_threshold)
       fails_beyond = true;
   if (h.slope_after <= kPracticalKneeSlopeRatio * h.slope_before || fails_beyond)
     return;
@@ -217,7 +219,7 @@ scaling_analysis analyse_scaling(const std::vector<run_point>& runs, double au_t
 
   bool passing = true;
   for (const auto& row : a.counts) {
-    const double au = row.accelerator_utilization.median;
+    const double au = row.storage_au.median;
     const bool pass = std::isfinite(au) && au >= au_threshold;
     if (!pass && !a.au_knee)
       a.au_knee = row.accelerators;

@@ -22,6 +22,9 @@ struct run_point {
   double samples_per_s = 0;
   double samples_per_s_per_accelerator = 0;
   double accelerator_utilization = std::nan(""); // NaN when the run has none
+  // AU with a modelled allreduce's exposed time counted as the accelerator's own (the verdict's,
+  // summary.storage_au); NaN: the same as accelerator_utilization (no allreduce).
+  double storage_au = std::nan("");
   bool au_pass = false;
   double hit_ratio = std::nan(""); // measured share of reads a cache served; NaN: not known
   // What held AU below 1 (analysis/limit_verdict): client-limited runs stay out of the
@@ -45,6 +48,7 @@ struct count_row {
   std::size_t runs = 0;
   value_stats read_bytes_per_s, samples_per_s, samples_per_s_per_accelerator;
   value_stats accelerator_utilization, hit_ratio;
+  value_stats storage_au; // the verdict's AU (accelerator_utilization without an allreduce)
   std::size_t au_passes = 0;
   // Median samples/s per accelerator ÷ that of the smallest count.
   double scaling_efficiency = std::nan("");
@@ -55,6 +59,7 @@ struct scaling_analysis {
   std::vector<count_row> counts;  // ascending accelerator counts
   std::optional<linear_fit> line; // every run; none with fewer than two distinct counts
   knee_test knee;
+  // By the verdict's AU (storage_au): a modelled allreduce's share is the job's, not storage's.
   std::optional<double> au_knee;      // smallest count whose median AU is below the threshold
   std::optional<double> most_passing; // largest count up to which every median AU passes
   double best_bytes_per_s = 0;        // highest median bandwidth measured

@@ -68,6 +68,7 @@ nlohmann::json count_row_json(const analysis::count_row& r) {
           {"samples_per_s", stats_json(r.samples_per_s)},
           {"samples_per_s_per_accelerator", stats_json(r.samples_per_s_per_accelerator)},
           {"accelerator_utilization", stats_json(r.accelerator_utilization)},
+          {"storage_au", stats_json(r.storage_au)},
           {"au_passes", r.au_passes},
           {"scaling_efficiency", number_or_null(r.scaling_efficiency)},
           {"hit_ratio", stats_json(r.hit_ratio)}};
@@ -105,6 +106,7 @@ nlohmann::json projection_json(const analysis::projection& p) {
           {"dataset_bytes", p.dataset_bytes},
           {"hit_ratio", p.hit_ratio},
           {"hit_ratio_source", p.hit_ratio_source},
+          {"scaling_efficiency", p.scaling_efficiency},
           {"reads_bytes_per_s", p.reads},
           {"reads_interval", std::isfinite(p.reads_low)
                                  ? nlohmann::json::array({p.reads_low, p.reads_high})

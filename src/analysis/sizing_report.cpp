@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "analysis/scaling_model.hpp"
+#include "analysis/size_scaling.hpp"
 #include "analysis/sizing_json.hpp"
 #include "analysis/stats.hpp"
 #include "core/error.hpp"
@@ -43,12 +44,32 @@ std::string command_text(const nlohmann::json& argv) {
   return out;
 }
 
+// The modelled efficiency over the measured counts and the targets, beside the measured one.
+nlohmann::json scaling_of(const analysis::scaling_inputs& in, const analysis::scaling_analysis& a,
+                          const sizing_request& req) {
+  std::vector<double> counts = req.targets;
+  for (const auto& row : a.counts)
+    counts.push_back(row.accelerators);
+  nlohmann::json j = analysis::scaling_section(in, counts);
+  for (auto& point : j["curve"]) {
+    nlohmann::json measured = nullptr;
+    for (const auto& row : a.counts)
+      if (row.accelerators == point["accelerators"].get<double>())
+        measured = number_or_null(row.scaling_efficiency);
+    point["measured_scaling_efficiency"] = measured;
+  }
+  j["note"] = "the reads each target asks of storage are the requirement's line (the job's "
+              "demand without the allreduce: bytes read ÷ MLPerf AU) × the modelled efficiency";
+  return j;
+}
+
 nlohmann::json analyse(const series& s, const sizing_request& req,
                        std::vector<std::string>& reproduce) {
   std::vector<analysis::run_point> runs;
   std::vector<double> thresholds, demands, hits, ram, nodes, sample_bytes;
   nlohmann::json warnings = nlohmann::json::array();
   const auto& first = *s.reports.front();
+  std::vector<analysis::recorded_report> recorded;
   std::set<std::string> may_differ = backend_settings();
   may_differ.insert({"accelerators", "accelerators-per-rank"});
   for (const auto* lr : s.reports) {
@@ -60,6 +81,8 @@ nlohmann::json analyse(const series& s, const sizing_request& req,
     p.samples_per_s = number_at(r, "/summary/samples_per_s");
     p.samples_per_s_per_accelerator = number_at(r, "/summary/samples_per_s_per_accelerator");
     p.accelerator_utilization = number_at(r, "/summary/accelerator_utilization");
+    p.storage_au = number_at(r, "/summary/storage_au");
+    recorded.push_back({lr->file, &r});
     p.au_pass = r["summary"].value("au_pass", false);
     p.hit_ratio = number_at(r, "/storage/hit_ratio");
     p.limit = report::limit_of(r).kind;
@@ -109,6 +132,9 @@ nlohmann::json analyse(const series& s, const sizing_request& req,
   po.dataset_bytes = s.dataset_bytes;
   po.measured_hit_ratio = measured_hit;
   po.demand_per_accelerator = demand;
+  const auto allreduce = analysis::series_allreduce(recorded, req.accelerators_per_node);
+  if (allreduce)
+    po.efficiency = [in = *allreduce](double n) { return analysis::efficiency_at(in, n); };
   std::string cache_source;
   const double client_ram = analysis::median(ram);
   const double clients = std::isfinite(analysis::median(nodes)) ? analysis::median(nodes) : 1;
@@ -156,7 +182,7 @@ nlohmann::json analyse(const series& s, const sizing_request& req,
     proj.push_back(projection_json(p));
   std::optional<std::uint64_t> modelled;
   if (a.ceiling) { // the ceiling is in reads: no cache to take off
-    modelled = analysis::max_accelerators_at_threshold(a, *a.ceiling, 0, demand);
+    modelled = analysis::max_accelerators_at_threshold(a, *a.ceiling, 0, demand, po.efficiency);
     // A count that passed is carried, whatever the model says.
     if (a.most_passing)
       modelled = std::max(*modelled, static_cast<std::uint64_t>(*a.most_passing));
@@ -208,6 +234,7 @@ nlohmann::json analyse(const series& s, const sizing_request& req,
         {"cache_bytes", po.cache_bytes},
         {"cache_bytes_source", cache_source},
         {"model", analysis::cache_model_name(req.cache_model)}}},
+      {"scaling", allreduce ? scaling_of(*allreduce, a, req) : nlohmann::json(nullptr)},
       {"limit_bytes_per_s", limit > 0 ? nlohmann::json(limit) : nlohmann::json(nullptr)},
       {"limit_source", limit > 0 ? nlohmann::json(po.limit_source) : nlohmann::json(nullptr)},
       {"projections", proj},

@@ -26,6 +26,9 @@ struct sizing_request {
   double front_end_bandwidth = 0; // the storage front end's limit; 0: not given
   analysis::cache_model_kind cache_model = analysis::cache_model_kind::lru;
   double cache_bytes = -1; // --client-ram × --clients; < 0: from the reports
+  // The target's accelerators per node for a modelled allreduce (--accelerators-per-node);
+  // 0: as in the runs.
+  std::uint64_t accelerators_per_node = 0;
   double alpha = analysis::kKneeAlpha;
 };
 

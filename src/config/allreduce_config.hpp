@@ -51,6 +51,17 @@ struct allreduce_setup {
   nlohmann::json to_json(const model::job_layout& l, double compute_s) const;
 };
 
+// What a report's topology.allreduce section (allreduce_setup::to_json) records: the setup, the
+// run's layout and the compute time per step it was computed for (backward_s ÷
+// backward_fraction). For size, which models other counts of the same job. Throws usage_error
+// naming source and key for a section that is not what to_json writes.
+struct recorded_allreduce {
+  allreduce_setup setup;
+  model::job_layout layout;
+  double compute_s = 0;
+};
+recorded_allreduce allreduce_from_json(const nlohmann::json& section, const std::string& source);
+
 // Throws usage_error naming the option: --allreduce without model.parameters (or with
 // --accelerator none or cuda), a type without interconnect defaults and no bandwidths given,
 // bad values, a bad calibration file.

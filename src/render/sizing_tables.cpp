@@ -10,6 +10,11 @@
 namespace dlsize::render {
 namespace {
 
+// Whether the series' runs modelled an allreduce (older documents have no scaling section).
+bool has_scaling(const nlohmann::json& s) {
+  return s.contains("scaling") && s["scaling"].is_object();
+}
+
 std::string median_range(const nlohmann::json& s, bool rate, bool au = false) {
   if (s.is_null())
     return "–";
@@ -136,6 +141,23 @@ text_table model_table(const nlohmann::json& s) {
                                 cache["cache_bytes_source"].get<std::string>(),
                                 number_text(cache["measured_hit_ratio"], "{:.3f}"),
                                 cache["model"].get<std::string>())});
+  if (has_scaling(s)) {
+    const auto& sc = s["scaling"];
+    std::string curve;
+    for (const auto& p : sc["curve"])
+      curve += fmt::format(
+          "{}{:g} ({:g} × {:g}): {:.3f}{}", curve.empty() ? "" : "; ",
+          p["accelerators"].get<double>(), p["nodes"].get<double>(),
+          p["accelerators_per_node"].get<double>(), p["scaling_efficiency"].get<double>(),
+          p["measured_scaling_efficiency"].is_number()
+              ? fmt::format(" (measured {:.3f})", p["measured_scaling_efficiency"].get<double>())
+              : "");
+    t.rows.push_back(
+        {"scaling efficiency (modelled allreduce)",
+         fmt::format("{} over {:g} accelerators per node, overlap {:g}: {}",
+                     sc["algorithm"].get<std::string>(), sc["accelerators_per_node"].get<double>(),
+                     sc["overlap"].get<double>(), curve)});
+  }
   if (!s["limit_bytes_per_s"].is_null())
     t.rows.push_back({"physical limit", fmt::format("{} ({})", rate_text(s["limit_bytes_per_s"]),
                                                     s["limit_source"].get<std::string>())});
@@ -143,6 +165,7 @@ text_table model_table(const nlohmann::json& s) {
 }
 
 text_table projection_table(const nlohmann::json& s) {
+  const bool scaling = has_scaling(s);
   text_table t{{"accelerators", "data growth", "hit ratio", "reads",
                 "storage must deliver (95 % PI)", "provision with headroom", "within limit",
                 "backend holds it", "expected AU", "most accelerators at threshold", "flags"},
@@ -162,7 +185,12 @@ text_table projection_table(const nlohmann::json& s) {
                       p["within_limit"].is_null() ? "no limit given" : yes_no(p["within_limit"]),
                       yes_no(p["backend_holds"]), au_cell(p["expected_accelerator_utilization"]),
                       number_text(p["max_accelerators_at_threshold"], "{:g}"), w});
+    if (scaling)
+      t.rows.back().insert(t.rows.back().begin() + 1,
+                           number_text(p["scaling_efficiency"], "{:.3f}"));
   }
+  if (scaling)
+    t.header.insert(t.header.begin() + 1, "scaling efficiency");
   return t;
 }
 
@@ -185,13 +213,16 @@ std::vector<std::string> summary_lines(const nlohmann::json& sizing) {
       if (p["data_growth"].get<double>() != 1.0)
         continue;
       const auto& iv = p["required_interval"];
-      needs += fmt::format("{}{} accelerators: {} GB/s{}", needs.empty() ? "" : "; ",
-                           number_text(p["accelerators"], "{:g}"),
-                           render::human(p["required_bytes_per_s"].get<double>() / 1e9),
-                           iv.is_array() ? fmt::format(" (95 % PI {}–{})",
-                                                       render::human(iv[0].get<double>() / 1e9),
-                                                       render::human(iv[1].get<double>() / 1e9))
-                                         : "");
+      needs += fmt::format(
+          "{}{} accelerators: {} GB/s{}{}", needs.empty() ? "" : "; ",
+          number_text(p["accelerators"], "{:g}"),
+          render::human(p["required_bytes_per_s"].get<double>() / 1e9),
+          iv.is_array() ? fmt::format(" (95 % PI {}–{})", render::human(iv[0].get<double>() / 1e9),
+                                      render::human(iv[1].get<double>() / 1e9))
+                        : "",
+          has_scaling(s) ? fmt::format(" at scaling efficiency {}",
+                                       number_text(p["scaling_efficiency"], "{:.3f}"))
+                         : "");
     }
     out.push_back(fmt::format(
         "{}: most accelerators at AU ≥ {}: measured {}{}, modelled {}; ceiling {}. Storage "

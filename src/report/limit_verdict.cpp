@@ -59,7 +59,11 @@ limit_kind parse_limit_kind(const std::string& t) {
 
 limit_figures limit_figures_of(const nlohmann::json& r) {
   limit_figures f;
-  f.au = number_at(r, "/summary/accelerator_utilization");
+  // The waits on data decide, so a modelled allreduce's time is the accelerator's own
+  // (storage_au; absent in reports older than the allreduce model, where it equals AU).
+  f.au = number_at(r, "/summary/storage_au");
+  if (!std::isfinite(f.au))
+    f.au = number_at(r, "/summary/accelerator_utilization");
   f.busiest_reader_cpu = number_at(r, "/io/reader_time/busiest_cpu_share");
   f.host_cpu = number_at(r, "/summary/cpu_utilization/host");
   f.queue_full_share = number_at(r, "/io/reader_time/queue_full_share");

@@ -32,6 +32,7 @@ for r in range(repeats):
         j["io"].pop("reader_time", None)
         s["read_bytes_per_s"] = min(n * demand, cap) * wobble[r % len(wobble)]
         s["accelerator_utilization"] = au
+        s["storage_au"] = au  # no allreduce: the verdict's AU is AU
         s["au_pass"] = au >= s["au_threshold"]
         s["samples_per_s_per_accelerator"] = per * au
         s["samples_per_s"] = n * per * au

@@ -39,6 +39,28 @@ expect_rc 0 "overlap hides part of it" -- "$DLSIZE" "${train[@]}" --accelerators
 [[ $(json "$SCRATCH/ov.json" "abs(r['topology']['allreduce']['exposed_s'] - max(0, r['topology']['allreduce']['comm_s'] - 0.1)) < 1e-9") == True ]] \
   && pass "exposed = comm - overlap x 2/3 of the step" || fail "overlap: $(json "$SCRATCH/ov.json" "r['topology']['allreduce']")"
 
+# size follows the job's scaling efficiency: 4 and 8 accelerators on nodes of 4 (1 and 2 nodes),
+# projected to 64 (16 nodes): the reads are the requirement's line (bytes ÷ MLPerf AU, the job
+# without its allreduce) × the modelled efficiency, and the AU knee judges storage AU.
+for n in 4 8; do
+  expect_rc 0 "$n accelerators on nodes of 4" -- "$DLSIZE" "${train[@]}" --accelerators $n --allreduce hierarchical \
+    "${slow[@]}" --accelerators-per-node 4 --out "$SCRATCH/sz$n.json"
+done
+expect_rc 0 "size over allreduce runs" -- "$DLSIZE" size "$SCRATCH/sz4.json" "$SCRATCH/sz8.json" --target-accelerators 64 \
+  --data-growth 1 --out "$SCRATCH/sized"
+expect_text "scaling efficiency" "size prints the efficiency next to the bandwidth"
+check=$(json "$SCRATCH/sized.json" "(lambda s: (lambda p, c: all([s['scaling']['algorithm'] == 'hierarchical',
+  s['scaling']['accelerators_per_node'] == 4, [x['accelerators'] for x in c] == [4, 8, 64], c[2]['nodes'] == 16,
+  abs(c[2]['scaling_efficiency'] - p['scaling_efficiency']) < 1e-12, p['scaling_efficiency'] < 0.5,
+  abs(p['reads_bytes_per_s'] - (s['requirement']['fit']['intercept'] + 64 * s['requirement']['fit']['slope']) * p['scaling_efficiency']) < 1,
+  c[0]['measured_scaling_efficiency'] == 1, s['au_knee']['all_pass']]))(s['projections'][0], s['scaling']['curve']))(r['series'][0])")
+[[ $check == True ]] && pass "size: reads at 64 = the line x the modelled efficiency; storage AU judges the knee" \
+  || fail "size with the allreduce: $(json "$SCRATCH/sized.json" "r['series'][0]['scaling'], r['series'][0]['projections'][0]")"
+expect_rc 0 "a run without the allreduce" -- "$DLSIZE" "${train[@]}" --accelerators 4 --out "$SCRATCH/plain4.json"
+expect_rc 2 "size refuses to pool runs with and without the allreduce" -- "$DLSIZE" size "$SCRATCH/sz8.json" \
+  "$SCRATCH/plain4.json" --out "$SCRATCH/mixed"
+expect_text "plain4.json" "the refusal names the run without it"
+
 expect_rc 2 "cosmoflow has no parameters" -- "$DLSIZE" bench --workload cosmoflow --dataset "$ds" --accelerator emulated:h100 --allreduce ring
 expect_text "model.parameters" "the refusal names model.parameters"
 expect_rc 2 "no allreduce without accelerators" -- "$DLSIZE" bench --workload resnet50 --dataset "$ds" --allreduce ring

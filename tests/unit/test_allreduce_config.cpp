@@ -76,3 +76,28 @@ TEST_CASE("a declared layout groups ranks or accelerators into nodes on one host
   r.accelerators_per_node = 5;
   CHECK_THAT(usage_error_message([&] { resolve_layout(r, 16, 1, 1); }), Contains("divide"));
 }
+
+TEST_CASE("a report's allreduce section reads back as the setup, layout and compute time",
+          "[allreduce][config]") {
+  const workload_profile w = load_workload("resnet50");
+  allreduce_request r;
+  r.algorithm = "hierarchical";
+  r.overlap = "0.5";
+  const allreduce_setup s = resolve_allreduce(r, w, emulated(w, "v100"));
+  const dlsize::model::job_layout l{2, 4};
+  const recorded_allreduce back = allreduce_from_json(s.to_json(l, 0.12), "run.json");
+  CHECK(back.setup.algorithm == s.algorithm);
+  CHECK(back.setup.gradient_bytes == s.gradient_bytes);
+  CHECK(back.setup.nic_bytes_per_s == Approx(s.nic_bytes_per_s));
+  CHECK(back.layout.nodes == 2);
+  CHECK(back.layout.per_node == 4);
+  CHECK(back.compute_s == Approx(0.12));
+  // The same setup gives the same time at any layout.
+  const dlsize::model::job_layout big{8, 8};
+  CHECK(back.setup.exposed_s(big, back.compute_s) == Approx(s.exposed_s(big, 0.12)));
+
+  nlohmann::json bad = s.to_json(l, 0.12);
+  bad["gradient_bytes"] = "lots";
+  CHECK_THAT(usage_error_message([&] { allreduce_from_json(bad, "run.json"); }),
+             Contains("run.json") && Contains("topology.allreduce.gradient_bytes"));
+}

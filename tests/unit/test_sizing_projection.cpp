@@ -159,3 +159,35 @@ TEST_CASE("data growth uses the measured hit ratio, then the cache model, never 
   CHECK(p[1].required == Approx(p[1].reads * (1 - analysis::lru_hit_ratio(50e9, 200e9))));
   CHECK(p[1].required > p[0].required); // more data, fewer hits, more bandwidth
 }
+
+TEST_CASE("a modelled scaling efficiency scales the reads, the interval and the most accelerators",
+          "[sizing]") {
+  const double demand = 100e6;
+  const auto a = analysis::analyse_scaling(capped_runs({1, 2, 4, 8}, demand, 1e12), 0.9);
+  auto o = options(demand);
+  o.targets = {64};
+  o.growth = {1};
+  const auto plain = analysis::project(a, o);
+  // An efficiency that falls with the count: 1 / (1 + n / 64), so 0.5 at 64.
+  o.efficiency = [](double n) { return 1 / (1 + n / 64); };
+  const auto scaled = analysis::project(a, o);
+  REQUIRE(plain.size() == 1);
+  REQUIRE(scaled.size() == 1);
+  CHECK(plain[0].scaling_efficiency == 1);
+  CHECK(scaled[0].scaling_efficiency == Approx(0.5));
+  CHECK(scaled[0].reads == Approx(plain[0].reads * 0.5));
+  REQUIRE(std::isfinite(plain[0].reads_high));
+  CHECK(scaled[0].reads_high - scaled[0].reads ==
+        Approx((plain[0].reads_high - plain[0].reads) * 0.5));
+  // 3.2 GB/s of storage at AU 0.9 carries 35 linearly; with the efficiency n·e(n)·1e8 ≤ 3.56e9
+  // gives n = 79 (79 · 64/143 · 1e8 = 3.54e9, 80 · 64/144 · 1e8 = 3.56e9 just above).
+  const double storage = 3.2e9;
+  const auto linear = analysis::max_accelerators_at_threshold(a, storage, 0, demand);
+  const auto eff = analysis::max_accelerators_at_threshold(a, storage, 0, demand, o.efficiency);
+  CHECK(linear == 35);
+  CHECK(eff > linear);
+  const double reads = storage / 0.9;
+  const auto need = [&](double n) { return a.demand_line->predict(n) * o.efficiency(n); };
+  CHECK(need(static_cast<double>(eff)) <= reads);
+  CHECK(need(static_cast<double>(eff + 1)) > reads);
+}
