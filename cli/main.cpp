@@ -20,6 +20,7 @@
 #include "core/error.hpp"
 #include "core/stop.hpp"
 #include "dlsize/build_config.hpp"
+#include "io/uring_engine.hpp"
 #include "report/report_io.hpp"
 
 namespace {
@@ -98,7 +99,9 @@ int run(int argc, char** argv) {
       if (root) {
         std::cout << "dlsize " << DLSIZE_VERSION << " (commit " << dlsize::report::tool_commit()
                   << ")\n";
-        for (const auto& line : dlsize::report::feature_lines())
+        std::string uring_unusable;
+        dlsize::io::uring_engine::available(uring_unusable);
+        for (const auto& line : dlsize::report::feature_lines(uring_unusable))
           std::cout << "  " << line << "\n";
         std::cout << "  " << dlsize::accel::cuda_backend::version_line() << "\n";
       }

@@ -16,8 +16,8 @@ std::string job_key(const config::allreduce_setup& s, double compute_s) {
   return fmt::format("{} {} B, intra {} B/s {} s, inter {} B/s {} s, overlap {}, backward {}, "
                      "compute {:.6g} s",
                      model::to_string(s.algorithm), s.gradient_bytes, s.fabric.intra_bytes_per_s,
-                     s.fabric.intra_latency_s, s.fabric.inter_bytes_per_s,
-                     s.fabric.inter_latency_s, s.overlap, s.backward_fraction, compute_s);
+                     s.fabric.intra_latency_s, s.fabric.inter_bytes_per_s, s.fabric.inter_latency_s,
+                     s.overlap, s.backward_fraction, compute_s);
 }
 
 const nlohmann::json* allreduce_section(const nlohmann::json& report) {

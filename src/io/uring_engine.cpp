@@ -618,6 +618,13 @@ uring_engine::uring_engine(const engine_options& opt, const file_set& files)
     : basic_engine(opt, files) {}
 
 bool uring_engine::available(std::string& why) {
+  // As if the kernel refused rings (sysctl kernel.io_uring_disabled, a seccomp filter): for
+  // the tests of the psync fallback and of the skips, and for users who must avoid io_uring.
+  const char* off = std::getenv("DLSIZE_DISABLE_IO_URING");
+  if (off && *off && std::string_view(off) != "0") {
+    why = "DLSIZE_DISABLE_IO_URING is set";
+    return false;
+  }
   io_uring ring{};
   const int rc = io_uring_queue_init(4, &ring, 0);
   if (rc < 0) {

@@ -38,9 +38,12 @@ nlohmann::json tool_json() {
             {"cuda", DLSIZE_HAVE_CUDA != 0}}}};
 }
 
-std::vector<std::string> feature_lines() {
+std::vector<std::string> feature_lines(const std::string& uring_unusable) {
   return {
-      std::string("io_uring: yes (liburing ") + DLSIZE_LIBURING_VERSION + ")",
+      uring_unusable.empty()
+          ? std::string("io_uring: yes (liburing ") + DLSIZE_LIBURING_VERSION + ")"
+          : fmt::format("io_uring: no (liburing {} built in, but {}; bench falls back to psync)",
+                        DLSIZE_LIBURING_VERSION, uring_unusable),
       "psync: yes",
       fmt::format("crc32c: {}", crc32c_hardware() ? "sse4.2" : "table"),
       DLSIZE_HAVE_MPI ? fmt::format("mpi: yes ({}; launch with mpiexec.mpich or srun --mpi=pmi2)",

@@ -20,8 +20,9 @@ nlohmann::json report_header(const std::string& kind, const nlohmann::json& comm
 std::string tool_commit();
 // {"name", "version", "commit", "build_type", "features": {...}} of this build.
 nlohmann::json tool_json();
-// One line per feature for --version.
-std::vector<std::string> feature_lines();
+// One line per feature for --version; uring_unusable: why this kernel refuses io_uring rings
+// now (io::uring_engine::available), empty when it takes them.
+std::vector<std::string> feature_lines(const std::string& uring_unusable = {});
 // The command line as given, one string per argument.
 nlohmann::json command_line_json(int argc, const char* const* argv);
 // {"hosts": [this host]}, with gpus (an array, empty when none), nvml (how GPUs were seen) and

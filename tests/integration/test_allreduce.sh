@@ -4,6 +4,7 @@
 # curve; calibrate --allreduce on nccl-tests output; and over MPI (mpiexec -np 2), 1 x 4 against
 # 2 x 2 layouts of one job with a --sync-steps control, the modelled time (about 100 ms per step)
 # far above the run link's jitter.
+# labels: perf
 source "$(dirname "$0")/lib.sh"
 data=$(dirname "$0")/data
 
@@ -99,7 +100,7 @@ expect_text "all_reduce_perf" "the refusal says what was expected"
 # Over MPI: 2 ranks of 2 accelerators as 1 node of 4 or 2 nodes of 2, and a --sync-steps control.
 MPIEXEC=${DLSIZE_MPIEXEC:-}
 if [[ -z $MPIEXEC ]] || ! "$DLSIZE" --version | grep -q "mpi: yes"; then
-  echo "skip: the MPI part: this build has no MPI"
+  skip_part "the MPI part: this build has no MPI"
   finish
   exit
 fi

@@ -10,7 +10,7 @@ unset DLSIZE_CUDA_MODULE DLSIZE_FAKE_CUDA
 grep -q "cuda module: " "$SCRATCH/version" && pass "--version lists the cuda module" || fail "--version: $(cat "$SCRATCH/version")"
 
 if nvidia-smi -L >/dev/null 2>&1; then
-  echo "skipped: this machine has a GPU, so the driverless messages cannot be checked here"
+  skip_part "this machine has a GPU, so the driverless messages cannot be checked here"
 elif grep -q "cuda: yes" "$SCRATCH/version"; then
   expect_rc 2 "calibrate without a driver" -- "$DLSIZE" calibrate --workload resnet50 --accelerator cuda
   expect_text "--accelerator cuda: no NVIDIA driver: libcuda.so.1 was not found" "message names the missing driver"

@@ -56,6 +56,6 @@ if [[ -n ${DLSIZE_MPIEXEC:-} ]] && "$DLSIZE" --version | grep -q "mpi: yes"; the
   [[ $(json "$SCRATCH/two.json" "[(a['rank'], a['gpu']['device']['allreduce_buckets'] > 0) for a in r['accelerators']]") == "[(0, True), (1, True)]" ]] \
     && pass "each rank drove its GPU, joined for the allreduce" || fail "two ranks: $(json "$SCRATCH/two.json" "r['accelerators']")"
 else
-  echo "skip: no MPI in this build; the multi-rank GPU checks did not run"
+  skip_part "no MPI in this build; the multi-rank GPU checks did not run"
 fi
 finish

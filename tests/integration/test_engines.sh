@@ -2,6 +2,7 @@
 # Both engines, every cache mode and both open modes read identical bytes (same content digest,
 # every record verified); the psync fallback runs when asked for.
 source "$(dirname "$0")/lib.sh"
+require_io_uring
 for layout in files shards; do
   ds=$SCRATCH/$layout
   "$DLSIZE" datagen --workload resnet50 --layout $layout --records-per-file $([[ $layout == shards ]] && echo 97 || echo 1) --dataset "$ds" --size 96MiB --quiet >/dev/null

@@ -4,6 +4,7 @@
 # ranks; each accelerator reads the same samples whether 4 sit in one rank or in 4; and the
 # failures: a bad path on one rank, options that differ, a killed rank, a rank that stops
 # answering, an interrupt. Each ends every rank, with a message and exit code, in bounded time.
+# labels: perf
 source "$(dirname "$0")/lib.sh"
 MPIEXEC=${DLSIZE_MPIEXEC:-}
 if [[ -z $MPIEXEC ]] || ! "$DLSIZE" --version | grep -q "mpi: yes"; then
@@ -109,15 +110,28 @@ expect_text "storage every rank shares" "message says why"
 expect_rc 2 "plan as a job of 2 ranks" -- mpi 2 "$DLSIZE" plan --workload resnet50 --accelerator h100
 expect_text "runs in one process" "message says why"
 
+# rank_pid PATTERN RANK: the dlsize process of that MPI rank (PMI_RANK in its environment) among
+# those whose command line has PATTERN; the launcher and its proxies carry the pattern too, so
+# neither the newest pid nor the last one is a rank's.
+rank_pid() {
+  local pid
+  for pid in $(pgrep -f "$1"); do
+    [[ $(cat "/proc/$pid/comm" 2>/dev/null) == dlsize ]] || continue
+    tr '\0' '\n' <"/proc/$pid/environ" 2>/dev/null | grep -qx "PMI_RANK=$2" && { echo "$pid"; return 0; }
+  done
+  return 1
+}
+
 # signal_last_rank SIGNAL NAME: runs a long job of 3 ranks writing $SCRATCH/NAME.json, sends
-# SIGNAL to its last rank after 3 s, and waits for the job; sets rc, and t0 (when it was sent).
+# SIGNAL to its last rank (rank 2) after 3 s, and waits for the job; sets rc, and t0 (when it
+# was sent).
 long=("${train[@]}" --epochs 200 --rank-timeout 3s)
 signal_last_rank() {
   mpi 3 "$DLSIZE" "${long[@]}" --out "$SCRATCH/$2.json" >"$SCRATCH/$2.out" 2>&1 &
   local job=$!
   sleep 3
   local victim
-  victim=$(pgrep -f "$2.json" | sort -n | tail -1)
+  victim=$(rank_pid "$2.json" 2) || { fail "$2: no process of rank 2 found"; kill -KILL $job; wait $job; return; }
   t0=$(date +%s.%N)
   kill "-$1" "$victim"
   wait $job
