@@ -25,6 +25,9 @@ struct run_point {
   // AU with a modelled allreduce's exposed time counted as the accelerator's own (the verdict's,
   // summary.storage_au); NaN: the same as accelerator_utilization (no allreduce).
   double storage_au = std::nan("");
+  // Nodes the accelerators ran on: the declared layout's (--accelerators-per-node), else the
+  // real hosts'.
+  double nodes = 1;
   bool au_pass = false;
   double hit_ratio = std::nan(""); // measured share of reads a cache served; NaN: not known
   // What held AU below 1 (analysis/limit_verdict): client-limited runs stay out of the

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "analysis/layouts.hpp"
 #include "analysis/scaling_model.hpp"
 #include "analysis/size_scaling.hpp"
 #include "analysis/sizing_json.hpp"
@@ -82,6 +83,9 @@ nlohmann::json analyse(const series& s, const sizing_request& req,
     p.samples_per_s_per_accelerator = number_at(r, "/summary/samples_per_s_per_accelerator");
     p.accelerator_utilization = number_at(r, "/summary/accelerator_utilization");
     p.storage_au = number_at(r, "/summary/storage_au");
+    p.nodes = std::isfinite(number_at(r, "/topology/declared/nodes"))
+                  ? number_at(r, "/topology/declared/nodes")
+                  : std::max(1.0, number_at(r, "/topology/nodes"));
     recorded.push_back({lr->file, &r});
     p.au_pass = r["summary"].value("au_pass", false);
     p.hit_ratio = number_at(r, "/storage/hit_ratio");
@@ -234,6 +238,7 @@ nlohmann::json analyse(const series& s, const sizing_request& req,
         {"cache_bytes", po.cache_bytes},
         {"cache_bytes_source", cache_source},
         {"model", analysis::cache_model_name(req.cache_model)}}},
+      {"layouts", analysis::layout_rows(runs)},
       {"scaling", allreduce ? scaling_of(*allreduce, a, req) : nlohmann::json(nullptr)},
       {"limit_bytes_per_s", limit > 0 ? nlohmann::json(limit) : nlohmann::json(nullptr)},
       {"limit_source", limit > 0 ? nlohmann::json(po.limit_source) : nlohmann::json(nullptr)},

@@ -15,25 +15,37 @@ std::string compare_html(const nlohmann::json& c) {
                              c["created_at"].get<std::string>(),
                              c["tool"]["version"].get<std::string>(),
                              c["dataset"].get<std::string>()));
+  // Bars carry the backend's label (its --label, else "PATH (FS_TYPE)"); the legend the rest.
   std::vector<std::string> labels, legend;
   for (std::size_t i = 0; i < c["backends"].size(); ++i) {
-    labels.push_back(fmt::format("backend {}", i + 1));
-    legend.push_back(fmt::format("backend {}: {}; reports: {}", i + 1,
-                                 c["backends"][i]["backend"].get<std::string>(),
-                                 fmt::join(c["backends"][i]["reports"], ", ")));
+    const auto& b = c["backends"][i];
+    const std::string label = b.value("label", "");
+    labels.push_back(label.empty() ? fmt::format("backend {}", i + 1) : label);
+    legend.push_back(fmt::format("{}: {}; reports: {}", labels.back(),
+                                 b["backend"].get<std::string>(), fmt::join(b["reports"], ", ")));
   }
   page.list(legend);
-  auto bars = [&](const char* metric, const char* title, const char* unit, double scale) {
-    std::vector<double> v;
-    for (const auto& b : c["backends"]) {
-      const auto& m = b["metrics"][metric];
-      v.push_back(m.is_null() ? 0.0 : m["median"].get<double>() * scale);
+  auto bars = [&](const char* metric, const char* title, const char* unit, double scale,
+                  std::optional<reference_line> threshold = std::nullopt) {
+    std::vector<bar> v;
+    for (std::size_t i = 0; i < c["backends"].size(); ++i) {
+      const auto& m = c["backends"][i]["metrics"][metric];
+      bar b{labels[i], m.is_null() ? 0.0 : m["median"].get<double>() * scale};
+      if (m.is_object() && m.contains("min") && m["min"].is_number() && m["max"].is_number()) {
+        b.low = m["min"].get<double>() * scale;
+        b.high = m["max"].get<double>() * scale;
+      }
+      v.push_back(b);
     }
-    page.figure(svg_bar_chart(title, unit, labels, v),
-                fmt::format("{}: median per backend.", title));
+    page.figure(svg_bar_chart(title, unit, v, threshold),
+                fmt::format("{}: median per backend, the runs' range as error bars.", title));
   };
   bars("samples_per_s", "Samples/s", "samples/s", 1);
-  bars("accelerator_utilization", "Accelerator utilization", "AU", 1);
+  std::optional<reference_line> au_line;
+  if (c.contains("au_threshold") && c["au_threshold"].is_number())
+    au_line = reference_line{fmt::format("AU threshold {:.2f}", c["au_threshold"].get<double>()),
+                             c["au_threshold"].get<double>()};
+  bars("accelerator_utilization", "Accelerator utilization", "AU", 1, au_line);
   bars("read_bytes_per_s", "Read bandwidth", "MB/s", 1e-6);
   page.table(compare_table(c));
   page.list(c["warnings"], "warnings");

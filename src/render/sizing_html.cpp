@@ -27,7 +27,10 @@ std::vector<xy> runs_of(const nlohmann::json& s, const char* field, double scale
 std::string bandwidth_chart(const nlohmann::json& s) {
   svg_chart c("Bandwidth against accelerators", "accelerators", "MB/s");
   const auto& f = s["fit"];
-  if (f.is_object()) {
+  const auto& k = s["knee"];
+  // Once a knee is chosen, the straight line over every run describes neither side of it: the
+  // hinge and the requirement's line replace it.
+  if (f.is_object() && !k["chosen"].get<bool>()) {
     std::vector<xy> low, high, fitted;
     for (const auto& q : f["curve"]) {
       const double x = q["accelerators"];
@@ -41,7 +44,6 @@ std::string bandwidth_chart(const nlohmann::json& s) {
       c.band("95 % prediction band", low, high, kBlue);
     c.line("line fit", fitted, kBlue);
   }
-  const auto& k = s["knee"];
   if (k["chosen"].get<bool>()) {
     const auto& h = k["hinge"];
     const double b = h["breakpoint"], x_hi = s["measured"].back()["accelerators"];
@@ -107,6 +109,10 @@ std::string sizing_html(const nlohmann::json& z) {
     page.figure(throughput_chart(s), "Samples/s per accelerator: flat while storage keeps up.");
     page.heading(3, "Measured");
     page.table(measured_table(s));
+    if (const auto layouts = layout_table(s); !layouts.rows.empty()) {
+      page.heading(3, "Scale-up against scale-out");
+      page.table(layouts);
+    }
     page.heading(3, "Model");
     page.table(model_table(s));
     page.heading(3, "Projections");

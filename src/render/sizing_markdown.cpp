@@ -16,6 +16,8 @@ std::string sizing_markdown(const nlohmann::json& z) {
   out += "\n";
   for (const auto& s : z["series"]) {
     out += "## " + series_title(s) + "\n\n### Measured\n\n" + markdown_table(measured_table(s));
+    if (const auto layouts = layout_table(s); !layouts.rows.empty())
+      out += "\n### Scale-up against scale-out\n\n" + markdown_table(layouts);
     out += "\n### Model\n\n" + markdown_table(model_table(s));
     out += "\n### Projections\n\n" + markdown_table(projection_table(s)) + "\n";
     for (const auto& n : projection_notes(s))

@@ -80,6 +80,25 @@ text_table measured_table(const nlohmann::json& s) {
   return t;
 }
 
+text_table layout_table(const nlohmann::json& s) {
+  text_table t{{"accelerators", "layout (nodes × per node)", "runs", "samples/s",
+                "efficiency vs linear", "against the fewest nodes"},
+               {}};
+  if (!s.contains("layouts"))
+    return t;
+  for (const auto& r : s["layouts"])
+    t.rows.push_back(
+        {number_text(r["accelerators"], "{:g}"),
+         fmt::format("{:g} × {:g}", r["nodes"].get<double>(),
+                     r["accelerators_per_node"].get<double>()),
+         number_text(r["runs"], "{:g}"), median_range(r["samples_per_s"], false),
+         number_text(r["efficiency_vs_linear"], "{:.3f}"),
+         r["difference_vs_fewest_nodes"].is_number()
+             ? fmt::format("{:+.1f} %", 100 * r["difference_vs_fewest_nodes"].get<double>())
+             : "–"});
+  return t;
+}
+
 text_table runs_table(const nlohmann::json& s) {
   text_table t{{"accelerators", "bandwidth MB/s", "fitted MB/s", "residual MB/s", "AU",
                 "limited by", "seed", "report"},

@@ -15,6 +15,9 @@ std::string series_title(const nlohmann::json& series);
 // Per accelerator count: runs, bandwidth, samples/s in total and per accelerator, efficiency,
 // AU (passes), hit ratio.
 text_table measured_table(const nlohmann::json& series);
+// Scale-up against scale-out at equal accelerator counts; no rows when no count was measured on
+// two layouts.
+text_table layout_table(const nlohmann::json& series);
 // Every run: its count, bandwidth, fitted value and residual, AU, seed, file.
 text_table runs_table(const nlohmann::json& series);
 // The fit, the knee test, the ceiling and the most accelerators at the threshold, one line each.

@@ -26,9 +26,26 @@ axis axis_for(double lo, double hi) {
   return a;
 }
 
+// Plain numbers on the axes: 12,000 rather than 1.2e+04, 0.0005 rather than 5e-04.
 std::string tick_text(double v) {
-  if (std::fabs(v) < 1e-12)
+  const double a = std::fabs(v);
+  if (a < 1e-12)
     return "0";
+  if (a >= 1e4 && a < 1e15) {
+    const std::string digits = fmt::format("{:.0f}", a);
+    std::string grouped = v < 0 ? "-" : "";
+    for (std::size_t i = 0; i < digits.size(); ++i) {
+      if (i > 0 && (digits.size() - i) % 3 == 0)
+        grouped += ',';
+      grouped += digits[i];
+    }
+    return grouped;
+  }
+  if (a < 1e-4) {
+    std::string s = fmt::format("{:.10f}", v);
+    s.erase(s.find_last_not_of('0') + 1);
+    return s;
+  }
   return fmt::format("{:g}", v);
 }
 
@@ -194,12 +211,13 @@ std::string svg_chart::render(int width, int height) const {
 }
 
 std::string svg_bar_chart(const std::string& title, const std::string& y_label,
-                          const std::vector<std::string>& labels, const std::vector<double>& values,
+                          const std::vector<bar>& bars, std::optional<reference_line> threshold,
                           int width, int height) {
-  double hi = 0;
-  for (double v : values)
-    if (std::isfinite(v))
-      hi = std::max(hi, v);
+  double hi = threshold ? threshold->y : 0;
+  for (const auto& b : bars)
+    for (double v : {b.value, b.high})
+      if (std::isfinite(v))
+        hi = std::max(hi, v);
   const axis ay = axis_for(0, hi * 1.05);
   const double pw = width - kLeft - kRight, ph = height - kTop - kBottom;
   auto sy = [&](double y) { return kTop + ph - (y - ay.lo) / (ay.hi - ay.lo) * ph; };
@@ -213,18 +231,34 @@ std::string svg_bar_chart(const std::string& title, const std::string& y_label,
                      "transform=\"rotate(-90 14 {:.1f})\">{}</text>\n",
                      kTop + ph / 2, kTop + ph / 2, html_escape(y_label));
   static const char* colors[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"};
-  const double slot = pw / static_cast<double>(std::max<std::size_t>(1, labels.size()));
-  for (std::size_t i = 0; i < labels.size(); ++i) {
-    const double v = i < values.size() && std::isfinite(values[i]) ? values[i] : 0;
-    const double x = kLeft + slot * static_cast<double>(i) + slot * 0.2;
+  const double slot = pw / static_cast<double>(std::max<std::size_t>(1, bars.size()));
+  for (std::size_t i = 0; i < bars.size(); ++i) {
+    const bar& b = bars[i];
+    const double v = std::isfinite(b.value) ? b.value : 0;
+    const double x = kLeft + slot * static_cast<double>(i) + slot * 0.2, mid = x + slot * 0.3;
     out += fmt::format("<rect class=\"bar\" x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" "
-                       "height=\"{:.1f}\" fill=\"{}\"/>\n<text x=\"{:.1f}\" y=\"{:.1f}\" "
-                       "text-anchor=\"middle\">{}</text>\n<text x=\"{:.1f}\" y=\"{:.1f}\" "
-                       "text-anchor=\"middle\" font-size=\"11\">{}</text>\n",
-                       x, sy(v), slot * 0.6, sy(ay.lo) - sy(v), colors[i % 6], x + slot * 0.3,
-                       sy(v) - 4, tick_text(std::round(v * 1000) / 1000), x + slot * 0.3,
-                       kTop + ph + 16, html_escape(labels[i]));
+                       "height=\"{:.1f}\" fill=\"{}\"/>\n",
+                       x, sy(v), slot * 0.6, sy(ay.lo) - sy(v), colors[i % 6]);
+    // The spread of the runs (min to max) as an error bar.
+    const bool spread = std::isfinite(b.low) && std::isfinite(b.high) && b.high > b.low;
+    if (spread)
+      out += fmt::format("<g class=\"error-bar\" stroke=\"#222222\"><line x1=\"{0:.1f}\" "
+                         "y1=\"{1:.1f}\" x2=\"{0:.1f}\" y2=\"{2:.1f}\"/><line x1=\"{3:.1f}\" "
+                         "y1=\"{1:.1f}\" x2=\"{4:.1f}\" y2=\"{1:.1f}\"/><line x1=\"{3:.1f}\" "
+                         "y1=\"{2:.1f}\" x2=\"{4:.1f}\" y2=\"{2:.1f}\"/></g>\n",
+                         mid, sy(b.low), sy(b.high), mid - 5, mid + 5);
+    out += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\">{}</text>\n"
+                       "<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\" "
+                       "font-size=\"11\">{}</text>\n",
+                       mid + (spread ? 14 : 0), sy(v) - 4, tick_text(std::round(v * 1000) / 1000),
+                       mid, kTop + ph + 16, html_escape(b.label));
   }
+  if (threshold)
+    out += fmt::format(
+        "<line class=\"threshold\" x1=\"{0}\" y1=\"{1:.1f}\" x2=\"{2:.1f}\" "
+        "y2=\"{1:.1f}\" stroke=\"#d62728\" stroke-dasharray=\"6 4\"/>\n<text "
+        "x=\"{2:.1f}\" y=\"{3:.1f}\" text-anchor=\"end\" fill=\"#d62728\">{4}</text>\n",
+        kLeft, sy(threshold->y), kLeft + pw, sy(threshold->y) - 4, html_escape(threshold->label));
   out += fmt::format(
       "<line x1=\"{}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"#888888\"/>\n", kLeft,
       sy(ay.lo), kLeft + pw, sy(ay.lo));

@@ -2,6 +2,8 @@
 // Small inline SVG charts for the HTML reports: an x-y chart of points, lines, a shaded band
 // and reference lines on linear axes from zero, and a bar chart. The output is a standalone
 // <svg> element (no scripts, no external fonts or styles).
+#include <cmath>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,10 +37,24 @@ private:
   std::vector<series> m_series;
 };
 
-// Vertical bars, one per label, on an axis from zero.
+// One bar: its label (the backend's), the value and the spread of the runs behind it (NaN:
+// none drawn).
+struct bar {
+  std::string label;
+  double value = 0;
+  double low = std::nan(""), high = std::nan("");
+};
+struct reference_line {
+  std::string label;
+  double y = 0;
+};
+
+// Vertical bars in distinct colours on an axis from zero, each with its label under it, its
+// value above it and its spread as an error bar; a dashed reference line (a threshold) if given.
 std::string svg_bar_chart(const std::string& title, const std::string& y_label,
-                          const std::vector<std::string>& labels, const std::vector<double>& values,
-                          int width = 640, int height = 300);
+                          const std::vector<bar>& bars,
+                          std::optional<reference_line> threshold = std::nullopt, int width = 640,
+                          int height = 300);
 
 // A step of 1, 2 or 5 × 10^k that cuts [0, span] into about `ticks` parts.
 double nice_step(double span, int ticks = 5);

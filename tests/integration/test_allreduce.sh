@@ -57,6 +57,13 @@ check=$(json "$SCRATCH/sized.json" "(lambda s: (lambda p, c: all([s['scaling']['
   c[0]['measured_scaling_efficiency'] == 1, s['au_knee']['all_pass']]))(s['projections'][0], s['scaling']['curve']))(r['series'][0])")
 [[ $check == True ]] && pass "size: reads at 64 = the line x the modelled efficiency; storage AU judges the knee" \
   || fail "size with the allreduce: $(json "$SCRATCH/sized.json" "r['series'][0]['scaling'], r['series'][0]['projections'][0]")"
+# Scale-up against scale-out: 16 accelerators as 2 x 8 and as 4 x 4 side by side in size.
+expect_rc 0 "size over two layouts of 16" -- "$DLSIZE" size "$SCRATCH/sz4.json" "$SCRATCH/n8.json" "$SCRATCH/n4.json" \
+  --target-accelerators 64 --data-growth 1 --out "$SCRATCH/layouts"
+check=$(json "$SCRATCH/layouts.json" "(lambda l: all([[(x['accelerators'], x['nodes'], x['accelerators_per_node']) for x in l] == [(16, 2, 8), (16, 4, 4)],
+  l[0]['difference_vs_fewest_nodes'] == 0, l[1]['difference_vs_fewest_nodes'] < -0.1, 0 < l[1]['efficiency_vs_linear'] < l[0]['efficiency_vs_linear']]))(r['series'][0]['layouts'])")
+[[ $check == True ]] && pass "layouts: 4 x 4 gives fewer samples/s than 2 x 8 at 16" || fail "layouts: $(json "$SCRATCH/layouts.json" "r['series'][0]['layouts']")"
+grep -q "Scale-up against scale-out" "$SCRATCH/layouts.md" && pass "the Markdown has the scale-up/scale-out table" || fail "no layout table in the Markdown"
 expect_rc 0 "a run without the allreduce" -- "$DLSIZE" "${train[@]}" --accelerators 4 --out "$SCRATCH/plain4.json"
 expect_rc 2 "size refuses to pool runs with and without the allreduce" -- "$DLSIZE" size "$SCRATCH/sz8.json" \
   "$SCRATCH/plain4.json" --out "$SCRATCH/mixed"

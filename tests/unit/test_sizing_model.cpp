@@ -9,6 +9,7 @@
 #include "test_support.hpp"
 
 #include "analysis/cache_model.hpp"
+#include "analysis/layouts.hpp"
 #include "analysis/linear_fit.hpp"
 #include "analysis/plan.hpp"
 #include "analysis/student_t.hpp"
@@ -148,4 +149,31 @@ TEST_CASE("plan sizes bandwidth, accelerators and the dataset of a valid run", "
   const auto q = analysis::make_plan(in);
   CHECK(q["required_bytes_per_s"].get<double>() == Approx(8 * 0.9 * demand * amp));
   CHECK_FALSE(q.contains("max_accelerators_at_threshold"));
+}
+
+TEST_CASE("layouts put equal counts on different node counts side by side", "[sizing]") {
+  std::vector<analysis::run_point> runs;
+  auto add = [&](double n, double nodes, double sps) {
+    analysis::run_point p;
+    p.accelerators = n;
+    p.nodes = nodes;
+    p.samples_per_s = sps;
+    p.samples_per_s_per_accelerator = sps / n;
+    runs.push_back(p);
+  };
+  add(1, 1, 100);
+  add(8, 1, 780);
+  add(8, 2, 720);
+  add(8, 2, 740);
+  add(4, 1, 400); // one layout only: no row
+  const auto rows = analysis::layout_rows(runs);
+  REQUIRE(rows.size() == 2);
+  CHECK(rows[0]["nodes"] == 1);
+  CHECK(rows[1]["nodes"] == 2);
+  CHECK(rows[1]["accelerators_per_node"] == 4);
+  CHECK(rows[1]["runs"] == 2);
+  CHECK(rows[1]["samples_per_s"]["median"].get<double>() == Approx(730));
+  CHECK(rows[0]["efficiency_vs_linear"].get<double>() == Approx(780.0 / 800));
+  CHECK(rows[1]["difference_vs_fewest_nodes"].get<double>() == Approx(730.0 / 780 - 1));
+  CHECK(analysis::layout_rows({}).empty());
 }

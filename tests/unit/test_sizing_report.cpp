@@ -145,10 +145,36 @@ TEST_CASE("the sizing Markdown and HTML hold the tables, the charts and the comm
   for (auto at = html.find("<svg"); at != std::string::npos; at = html.find("<svg", at + 1))
     ++svgs;
   CHECK(svgs == 3);
-  CHECK_THAT(html, Contains("class=\"band\""));
+  // A knee was chosen: the hinge and the requirement replace the line over every run.
+  CHECK_THAT(html, Contains("hinge fit"));
+  CHECK(html.find(">line fit<") == std::string::npos);
   CHECK_THAT(html, Contains("threshold 0.90"));
+  // A straight series keeps the line and its prediction band.
+  const std::string linear = render::sizing_html(
+      analysis::make_sizing(sweep_of(1e12, {1, 2, 3, 4, 6, 8}), {}, {"dlsize", "size", "x"}));
+  CHECK_THAT(linear, Contains(">line fit<"));
+  CHECK_THAT(linear, Contains("class=\"band\""));
   CHECK(html.find("<script") == std::string::npos);
   CHECK(html.find("http://") == html.find("http://www.w3.org/2000/svg"));
+}
+
+TEST_CASE("bar charts label bars, draw spreads and thresholds, and print plain numbers",
+          "[report]") {
+  const std::string svg = render::svg_bar_chart(
+      "Samples/s", "samples/s", {{"vm-disk", 12000, 11800, 12100}, {"vm-disk-cap500MBps", 7000}},
+      render::reference_line{"AU threshold 0.90", 0.9});
+  CHECK_THAT(svg, Contains(">vm-disk<"));
+  CHECK_THAT(svg, Contains(">vm-disk-cap500MBps<"));
+  CHECK_THAT(svg, Contains(">12,000<"));
+  CHECK(svg.find("e+") == std::string::npos);
+  std::size_t error_bars = 0;
+  for (auto at = svg.find("class=\"error-bar\""); at != std::string::npos;
+       at = svg.find("class=\"error-bar\"", at + 1))
+    ++error_bars;
+  CHECK(error_bars == 1); // the second bar has no spread
+  CHECK_THAT(svg, Contains("class=\"threshold\""));
+  CHECK_THAT(svg, Contains("fill=\"#1f77b4\""));
+  CHECK_THAT(svg, Contains("fill=\"#d62728\""));
 }
 
 TEST_CASE("html_escape and nice_step", "[report]") {
