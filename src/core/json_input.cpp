@@ -35,8 +35,9 @@ std::string file_type_text(mode_t mode) {
 [[noreturn]] void over_limit(const fs::path& path, const json_limits& l, const std::string& size) {
   throw usage_error(fmt::format("'{}' is {}, over the {} limit for a {}. valid: a {} of at most "
                                 "{} bytes",
-                                path.string(), size, units::format_bytes_binary(double(l.max_bytes)),
-                                l.kind, l.kind, l.max_bytes));
+                                path.string(), size,
+                                units::format_bytes_binary(double(l.max_bytes)), l.kind, l.kind,
+                                l.max_bytes));
 }
 
 // Closes the descriptor on every path out of read_input_file.
@@ -114,8 +115,8 @@ private:
     for (std::size_t i = 1; i < m_path.size(); ++i)
       out += "/" + m_path[i];
     if (!m_stack.empty())
-      out += "/" + (m_stack.back()->is_array() ? std::to_string(m_stack.back()->size())
-                                               : escaped(m_key));
+      out += "/" +
+             (m_stack.back()->is_array() ? std::to_string(m_stack.back()->size()) : escaped(m_key));
     return out.empty() ? "/" : out;
   }
 
@@ -148,7 +149,7 @@ private:
     if (m_stack.size() >= m_limits.max_depth)
       fail(fmt::format("nested deeper than {} levels. valid: a {} nested at most {} deep",
                        m_limits.max_depth, m_limits.kind, m_limits.max_depth));
-    m_path.push_back(m_stack.empty() ? ""
+    m_path.push_back(m_stack.empty()              ? ""
                      : m_stack.back()->is_array() ? std::to_string(m_stack.back()->size())
                                                   : escaped(m_key));
     m_stack.push_back(place(std::move(container)));
