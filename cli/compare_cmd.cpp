@@ -5,6 +5,7 @@
 
 #include "analysis/compare.hpp"
 #include "analysis/report_set.hpp"
+#include "analysis/report_shape.hpp"
 #include "commands.hpp"
 #include "core/error.hpp"
 #include "core/output_file.hpp"
@@ -27,8 +28,11 @@ int run_compare(const compare_cli& o) {
   auto out = reserve_if_given(given("--out"), o.out, "--out");
   auto markdown = reserve_if_given(given("--markdown"), o.markdown, "--markdown");
   auto html = reserve_if_given(given("--html"), o.html, "--html");
-  const nlohmann::json c = analysis::compare_reports(analysis::load_reports(o.reports).reports);
-  const std::string md = render::compare_markdown(c);
+  const auto inputs = analysis::load_reports(o.reports);
+  const nlohmann::json c = analysis::reading_reports(
+      inputs.reports, [&] { return analysis::compare_reports(inputs.reports); });
+  const std::string md =
+      analysis::reading_reports(inputs.reports, [&] { return render::compare_markdown(c); });
   std::fputs(md.c_str(), stdout);
   bool fell_back = commit_output(out, c.dump(2) + "\n", "comparison");
   fell_back |= commit_output(markdown, md, "markdown");

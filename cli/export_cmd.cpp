@@ -2,6 +2,7 @@
 #include <cstdio>
 
 #include "analysis/report_set.hpp"
+#include "analysis/report_shape.hpp"
 #include "commands.hpp"
 #include "core/error.hpp"
 #include "core/output_file.hpp"
@@ -22,7 +23,8 @@ int run_export(const export_cli& o) {
   const auto inputs = analysis::load_reports(o.reports);
   for (const auto& n : inputs.notes)
     std::fprintf(stderr, "export: note: %s\n", n.c_str());
-  const std::string text = render::reports_csv(inputs.reports);
+  const std::string text = analysis::reading_reports(
+      inputs.reports, [&] { return render::reports_csv(inputs.reports); });
   if (!out) {
     std::fwrite(text.data(), 1, text.size(), stdout);
     return 0;

@@ -18,6 +18,7 @@
 #include "commands.hpp"
 #include "core/clock.hpp"
 #include "core/error.hpp"
+#include "core/json_input.hpp"
 #include "core/stop.hpp"
 #include "dlsize/build_config.hpp"
 #include "io/uring_engine.hpp"
@@ -127,6 +128,17 @@ int run(int argc, char** argv) {
     if (root)
       print_error(e.exit_code(), e.what());
     return e.exit_code();
+  } catch (const nlohmann::json::exception& e) {
+    // A JSON input of a shape that no check before caught: the user's to fix, and said in
+    // words, without the library's exception prefix.
+    const std::string message =
+        "a JSON input has a value of another type or shape than expected: " +
+        dlsize::core::json_error_text(e);
+    if (comm.size() == 1) {
+      print_error(2, message);
+      return 2;
+    }
+    return job_failure(comm, 2, message, nullptr);
   } catch (const std::exception& e) {
     const int code = dlsize::cluster::exit_code_of(e);
     if (comm.size() == 1) {

@@ -8,9 +8,9 @@
 #include <fmt/format.h>
 
 #include "config/embedded_workloads.hpp"
-#include "core/atomic_file.hpp"
 #include "core/error.hpp"
 #include "core/json_checks.hpp"
+#include "core/json_input.hpp"
 
 namespace dlsize::cli {
 namespace {
@@ -58,6 +58,17 @@ nlohmann::json typed(const std::string& s) {
   return s;
 }
 
+// What an option takes, in words, for the message of a config value it refuses.
+std::string expected_text(const CLI::Option& opt) {
+  const std::string t = opt.get_type_name();
+  const std::string each = t == "UINT"    ? "a non-negative integer"
+                           : t == "INT"   ? "an integer"
+                           : t == "FLOAT" ? "a number"
+                           : t == "TEXT"  ? "a string"
+                                          : "a value of the form " + t;
+  return opt.get_items_expected_max() > 1 ? each + ", or an array of them" : each;
+}
+
 } // namespace
 
 CLI::Validator uint64_range() {
@@ -79,7 +90,7 @@ CLI::Validator uint64_range() {
 void apply_run_config(CLI::App& cmd, const std::string& file_or_name) {
   std::string text, source;
   if (core::names_a_file(file_or_name)) {
-    text = read_text_file(file_or_name);
+    text = core::read_input_file(file_or_name, core::kConfigJson);
     source = file_or_name;
   } else {
     std::vector<std::string> names;
@@ -95,7 +106,7 @@ void apply_run_config(CLI::App& cmd, const std::string& file_or_name) {
           fmt::format("--config: no embedded config '{}'. known: {}; or a path to a JSON file",
                       file_or_name, fmt::join(names, ", ")));
   }
-  apply_run_config_object(cmd, core::parse_json(text, source), source);
+  apply_run_config_object(cmd, core::parse_json(text, source, core::kConfigJson), source);
 }
 
 void apply_run_config_object(CLI::App& cmd, const nlohmann::json& j, const std::string& source) {
@@ -119,9 +130,12 @@ void apply_run_config_object(CLI::App& cmd, const nlohmann::json& j, const std::
         inputs.push_back(v.dump());
       else
         throw usage_error(
-            fmt::format("{}: {}: {} is not a valid value. valid: a string, number or boolean",
-                        source, key, v.dump()));
+            fmt::format("{}: {}: {} is not a valid value. valid: {}", source, key, v.dump(),
+                        opt->get_expected_min() == 0 ? "true or false" : expected_text(*opt)));
     };
+    if (value.is_array() && opt->get_items_expected_max() <= 1)
+      throw usage_error(fmt::format("{}: {}: {} is an array. valid: {} (--{} takes one value)",
+                                    source, key, value.dump(), expected_text(*opt), key));
     if (value.is_array()) {
       for (const auto& v : value)
         add(v);
@@ -139,13 +153,14 @@ void apply_run_config_object(CLI::App& cmd, const nlohmann::json& j, const std::
         opt->add_result(in);
       opt->run_callback();
     } catch (const CLI::Error& e) {
-      throw usage_error(fmt::format("{}: {}: {}", source, key, e.what()));
+      throw usage_error(fmt::format("{}: {}: {} is not valid ({}). valid: {}", source, key,
+                                    value.dump(), e.what(), expected_text(*opt)));
     }
   }
 }
 
 std::uint64_t apply_replay(CLI::App& cmd, const std::string& report_file) {
-  const nlohmann::json r = read_json_file(report_file);
+  const nlohmann::json r = core::read_json_file(report_file, core::kReportJson);
   if (!r.is_object() || r.value("schema", "") != "dlsize.report/1" || !r.contains("config"))
     throw usage_error(fmt::format("--replay: '{}' is not a dlsize bench report (schema "
                                   "dlsize.report/1 with a config block)",
@@ -153,10 +168,6 @@ std::uint64_t apply_replay(CLI::App& cmd, const std::string& report_file) {
   apply_run_config_object(cmd, r["config"], report_file + " (config)");
   const auto& ranks = r.value("/topology/ranks"_json_pointer, nlohmann::json());
   return ranks.is_number_unsigned() ? ranks.get<std::uint64_t>() : 0;
-}
-
-nlohmann::json read_json_file(const std::string& path) {
-  return core::parse_json(read_text_file(path), path);
 }
 
 nlohmann::json given_options(const CLI::App& cmd) {

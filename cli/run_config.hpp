@@ -22,10 +22,6 @@ void apply_run_config_object(CLI::App& cmd, const nlohmann::json& j, const std::
 // wins) and returns the ranks of the run it records (0 when the report does not say).
 std::uint64_t apply_replay(CLI::App& cmd, const std::string& report_file);
 
-// A JSON file read whole and parsed; usage_error naming the file when it cannot be. The one
-// place the CLI reads JSON files, so a bounded reader can take its place.
-nlohmann::json read_json_file(const std::string& path);
-
 // The options the user set (on the command line, by --config or --replay), as effective_config.
 nlohmann::json given_options(const CLI::App& cmd);
 

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "analysis/report_shape.hpp"
 #include "analysis/sizing_report.hpp"
 #include "commands.hpp"
 #include "core/atomic_file.hpp"
@@ -76,8 +77,9 @@ int run_size(const size_cli& o, const cli_context& ctx) {
                       static_cast<double>(o.clients);
 
   const auto inputs = analysis::load_reports(o.inputs);
-  const nlohmann::json z =
-      analysis::make_sizing(inputs, req, report::command_line_json(ctx.argc, ctx.argv));
+  const nlohmann::json z = analysis::reading_reports(inputs.reports, [&] {
+    return analysis::make_sizing(inputs, req, report::command_line_json(ctx.argc, ctx.argv));
+  });
   for (const auto& l : render::summary_lines(z))
     std::printf("%s\n", l.c_str());
   for (const auto& s : z["series"]) {

@@ -6,8 +6,8 @@
 
 #include "commands.hpp"
 #include "core/error.hpp"
+#include "core/json_input.hpp"
 #include "report/schemas.hpp"
-#include "run_config.hpp"
 
 namespace dlsize::cli {
 namespace {
@@ -21,7 +21,7 @@ struct validate_cli {
 int validate_one(const std::string& file, bool quiet) {
   nlohmann::json doc;
   try {
-    doc = read_json_file(file);
+    doc = core::read_json_file(file, core::kReportJson);
   } catch (const usage_error& e) {
     std::fprintf(stderr, "%s: cannot validate: %s\n", file.c_str(), e.what());
     return 2;

@@ -6,9 +6,10 @@
 
 #include <fmt/format.h>
 
-#include "core/atomic_file.hpp"
+#include "analysis/report_shape.hpp"
 #include "core/error.hpp"
 #include "core/json_checks.hpp"
+#include "core/json_input.hpp"
 #include "report/report_io.hpp"
 #include "sweep/sweep_index.hpp"
 
@@ -19,20 +20,26 @@ namespace fs = std::filesystem;
 namespace {
 
 nlohmann::json read_json(const fs::path& p) {
-  return core::parse_json(read_text_file(p), p.string());
+  return core::read_json_file(p, core::kReportJson);
+}
+
+loaded_report read_report(const fs::path& p) {
+  nlohmann::json j = read_json(p);
+  check_report_shape(j, p.string());
+  return {p.string(), std::move(j)};
 }
 
 void load_folder(const fs::path& dir, report_inputs& in) {
   const fs::path index = dir / sweep::kSweepIndexName;
   std::size_t found = 0;
   if (fs::exists(index)) {
-    const nlohmann::json j = read_json(index);
-    if (j.value("schema", "") != sweep::kSweepSchema)
+    const nlohmann::json j = core::read_json_file(index, core::kIndexJson);
+    if (!j.is_object() || j.value("schema", "") != sweep::kSweepSchema)
       throw usage_error(fmt::format("{}: not a dlsize sweep index (schema {})", index.string(),
                                     sweep::kSweepSchema));
     for (const auto& rel : sweep::done_reports(j)) {
       const fs::path p = dir / rel;
-      in.reports.push_back({p.string(), read_json(p)});
+      in.reports.push_back(read_report(p));
       ++found;
     }
     in.sweeps.push_back({{"folder", dir.string()},
@@ -59,6 +66,7 @@ void load_folder(const fs::path& dir, report_inputs& in) {
         in.notes.push_back(fmt::format("{}: not a dlsize bench report, passed over", p.string()));
         continue;
       }
+      check_report_shape(j, p.string());
       in.reports.push_back({p.string(), std::move(j)});
       ++found;
     }
@@ -93,7 +101,11 @@ std::vector<std::string> duplicate_runs(const std::vector<loaded_report>& report
 }
 
 bool is_bench_report(const nlohmann::json& j) {
-  return j.is_object() && j.value("schema", "") == kReportSchema && j.value("kind", "") == "bench";
+  auto text = [&](const char* key) {
+    const auto it = j.find(key);
+    return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
+  };
+  return j.is_object() && text("schema") == kReportSchema && text("kind") == "bench";
 }
 
 report_inputs load_reports(const std::vector<std::string>& args) {
@@ -103,7 +115,7 @@ report_inputs load_reports(const std::vector<std::string>& args) {
     if (fs::is_directory(a, ec)) {
       load_folder(a, in);
     } else if (fs::exists(a, ec)) {
-      in.reports.push_back({a, read_json(a)});
+      in.reports.push_back(read_report(a));
     } else {
       throw usage_error(fmt::format("'{}' does not exist. valid: report files, a folder of "
                                     "reports, or a sweep folder",

@@ -2,9 +2,9 @@
 
 #include <fmt/format.h>
 
-#include "core/atomic_file.hpp"
 #include "core/error.hpp"
 #include "core/json_checks.hpp"
+#include "core/json_input.hpp"
 
 namespace dlsize::config {
 
@@ -38,7 +38,7 @@ void require_trainable(const workload_profile& w) {
 accelerator_preset parse_calibration(const std::string& json_text, const std::string& source,
                                      const std::string& workload) {
   json_checker c(source);
-  const nlohmann::json j = parse_json(json_text, source);
+  const nlohmann::json j = parse_json(json_text, source, core::kCalibrationJson);
   if (!j.is_object())
     c.fail("", "must be a JSON object");
   c.only_keys(j, "",
@@ -123,7 +123,7 @@ accelerator_spec resolve_accelerator(const std::string& spec, const workload_pro
   const std::string type = spec.substr(prefix.size());
   a.kind = accelerator_kind::emulated;
   if (names_a_file(type)) {
-    a.preset = parse_calibration(read_text_file(type), type, w.name);
+    a.preset = parse_calibration(core::read_input_file(type, core::kCalibrationJson), type, w.name);
     a.type = a.preset.name;
     a.origin = type;
   } else {

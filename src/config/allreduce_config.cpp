@@ -7,9 +7,9 @@
 #include <fmt/format.h>
 
 #include "config/interconnect_spec.hpp"
-#include "core/atomic_file.hpp"
 #include "core/error.hpp"
 #include "core/json_checks.hpp"
+#include "core/json_input.hpp"
 #include "core/units.hpp"
 
 namespace dlsize::config {
@@ -41,7 +41,7 @@ double overlap_of(const std::string& text) {
 // One calibration file's link: its fitted per-hop latency and bus bandwidth.
 void apply_calibration(const std::string& file, allreduce_setup& s) {
   json_checker c(file);
-  const nlohmann::json j = parse_json(read_text_file(file), file);
+  const nlohmann::json j = core::read_json_file(file, core::kCalibrationJson);
   if (!j.is_object())
     c.fail("", "must be a JSON object");
   const std::string schema = c.string(j, "", "schema");

@@ -3,9 +3,9 @@
 #include <fmt/format.h>
 
 #include "config/embedded_workloads.hpp"
-#include "core/atomic_file.hpp"
 #include "core/error.hpp"
 #include "core/json_checks.hpp"
+#include "core/json_input.hpp"
 
 namespace dlsize::config {
 
@@ -29,7 +29,7 @@ file_layout parse_layout(const std::string& text, const std::string& where) {
 
 workload_profile parse_workload(const std::string& json_text, const std::string& source) {
   json_checker c(source);
-  const nlohmann::json j = parse_json(json_text, source);
+  const nlohmann::json j = parse_json(json_text, source, core::kWorkloadJson);
   c.only_keys(
       j, "", {"name", "description", "source", "dataset", "au_threshold", "accelerators", "model"});
   workload_profile p;
@@ -90,7 +90,7 @@ std::vector<std::string> known_workloads() {
 
 workload_profile load_workload(const std::string& name_or_path) {
   if (names_a_file(name_or_path))
-    return parse_workload(read_text_file(name_or_path), name_or_path);
+    return parse_workload(core::read_input_file(name_or_path, core::kWorkloadJson), name_or_path);
   for (const auto& w : embedded_workloads()) {
     if (w.name == name_or_path) {
       auto p = parse_workload(std::string(w.json), "workloads/" + std::string(w.name) + ".json");

@@ -93,14 +93,6 @@ std::uint64_t json_checker::integer_or(const nlohmann::json& obj, std::string_vi
   return obj.contains(key) ? integer(obj, path, key, min, max) : fallback;
 }
 
-nlohmann::json parse_json(const std::string& text, const std::string& source) {
-  try {
-    return nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
-    throw usage_error(fmt::format("{}: not valid JSON: {}", source, e.what()));
-  }
-}
-
 bool names_a_file(std::string_view name) {
   return name.find('/') != std::string_view::npos ||
          (name.size() > 5 && name.substr(name.size() - 5) == ".json");

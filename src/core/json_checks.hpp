@@ -37,9 +37,6 @@ private:
 
 std::string join_path(std::string_view path, std::string_view key);
 
-// Parses JSON text; throws usage_error "SOURCE: not valid JSON: ..." when it is not.
-nlohmann::json parse_json(const std::string& text, const std::string& source);
-
 // Whether a name given for a profile, calibration or config means a file (it has a '/' or
 // ends in .json) rather than an embedded or preset name.
 bool names_a_file(std::string_view name);

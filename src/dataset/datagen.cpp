@@ -14,6 +14,8 @@
 #include "core/atomic_file.hpp"
 #include "core/clock.hpp"
 #include "core/error.hpp"
+#include "core/json_checks.hpp"
+#include "core/json_input.hpp"
 #include "core/progress.hpp"
 #include "core/stop.hpp"
 #include "core/sysinfo.hpp"
@@ -62,12 +64,12 @@ bool check_folder(const fs::path& dir, const dataset_params& params) {
       continue;
     nlohmann::json j;
     try {
-      j = nlohmann::json::parse(read_text_file(p));
-    } catch (const nlohmann::json::parse_error& e) {
-      throw usage_error(fmt::format("{}: not valid JSON ({}); dlsize will not touch this folder",
-                                    p.string(), e.what()));
+      j = core::read_json_file(p, core::kManifestJson);
+    } catch (const usage_error& e) {
+      throw usage_error(fmt::format("{}; dlsize will not touch this folder", e.what()));
     }
-    auto theirs = dataset_params::from_json(j.at("params"), p.string());
+    auto theirs = dataset_params::from_json(core::json_checker(p.string()).object(j, "", "params"),
+                                            p.string());
     if (!(theirs == params))
       throw usage_error(fmt::format(
           "--dataset: '{}' holds a different dataset ({}: {}); dlsize never overwrites one. "
@@ -237,7 +239,7 @@ std::string generation_of(const fs::path& dir) {
   if (!fs::exists(dir / kStateName, ec))
     return "";
   try {
-    return nlohmann::json::parse(read_text_file(dir / kStateName)).value("generation", "");
+    return core::read_json_file(dir / kStateName, core::kManifestJson).value("generation", "");
   } catch (const std::exception&) {
     return "";
   }

@@ -5,9 +5,9 @@
 
 #include <fmt/format.h>
 
-#include "core/atomic_file.hpp"
 #include "core/error.hpp"
 #include "core/json_checks.hpp"
+#include "core/json_input.hpp"
 #include "core/rng.hpp"
 #include "dataset/record.hpp"
 
@@ -123,15 +123,11 @@ dataset_layout open_dataset(const fs::path& dir) {
                                   "valid: a folder made by `dlsize datagen`",
                                   dir.string(), manifest.string()));
   }
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(read_text_file(manifest));
-  } catch (const nlohmann::json::parse_error& e) {
-    throw usage_error(fmt::format("{}: not valid JSON: {}", manifest.string(), e.what()));
-  }
-  if (j.value("schema", "") != "dlsize.dataset/1")
+  const nlohmann::json j = core::read_json_file(manifest, core::kManifestJson);
+  if (!j.is_object() || j.value("schema", "") != "dlsize.dataset/1")
     throw usage_error(fmt::format("{}: schema: expected 'dlsize.dataset/1'", manifest.string()));
-  auto params = dataset_params::from_json(j.at("params"), manifest.string());
+  auto params = dataset_params::from_json(
+      core::json_checker(manifest.string()).object(j, "", "params"), manifest.string());
   return dataset_layout(dir, params);
 }
 

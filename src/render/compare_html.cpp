@@ -21,8 +21,10 @@ std::string compare_html(const nlohmann::json& c) {
     const auto& b = c["backends"][i];
     const std::string label = b.value("label", "");
     labels.push_back(label.empty() ? fmt::format("backend {}", i + 1) : label);
-    legend.push_back(fmt::format("{}: {}; reports: {}", labels.back(),
-                                 b["backend"].get<std::string>(), fmt::join(b["reports"], ", ")));
+    const std::string backend = b["backend"].get<std::string>();
+    legend.push_back(fmt::format("{}{}; reports: {}", labels.back(),
+                                 backend == labels.back() ? "" : ": " + backend,
+                                 fmt::join(b["reports"], ", ")));
   }
   page.list(legend);
   auto bars = [&](const char* metric, const char* title, const char* unit, double scale,

@@ -5,6 +5,7 @@
 
 #include "config/embedded_workloads.hpp"
 #include "core/json_checks.hpp"
+#include "core/json_input.hpp"
 
 namespace dlsize::report {
 namespace {
@@ -14,8 +15,8 @@ const std::map<std::string, std::unique_ptr<json_schema>>& table() {
   static const auto t = [] {
     std::map<std::string, std::unique_ptr<json_schema>> m;
     for (const auto& e : config::embedded_schemas()) {
-      auto j =
-          core::parse_json(std::string(e.json), "docs/" + std::string(e.name) + ".schema.json");
+      auto j = core::parse_json(e.json, "docs/" + std::string(e.name) + ".schema.json",
+                                core::kSchemaJson);
       const auto kind = j.value("/properties/schema/const"_json_pointer, std::string());
       if (!kind.empty())
         m.emplace(kind, std::make_unique<json_schema>(std::move(j)));

@@ -9,6 +9,7 @@
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
 #include "core/json_checks.hpp"
+#include "core/json_input.hpp"
 #include "report/report_io.hpp"
 
 namespace dlsize::sweep {
@@ -42,8 +43,8 @@ bool complete_report(const fs::path& p) {
   if (!fs::exists(p, ec))
     return false;
   try {
-    const auto j = core::parse_json(read_text_file(p), p.string());
-    return j.value("status", "") == "complete";
+    const auto j = core::read_json_file(p, core::kReportJson);
+    return j.is_object() && j.value("status", "") == "complete";
   } catch (const usage_error&) {
     return false;
   }
@@ -112,8 +113,8 @@ sweep_index::sweep_index(const fs::path& dir, const sweep_config& config,
     save();
     return;
   }
-  m_index = core::parse_json(read_text_file(index), index.string());
-  if (m_index.value("schema", "") != kSweepSchema)
+  m_index = core::read_json_file(index, core::kIndexJson);
+  if (!m_index.is_object() || m_index.value("schema", "") != kSweepSchema)
     throw usage_error(
         fmt::format("{}: not a dlsize sweep index (schema {})", index.string(), kSweepSchema));
   if (m_index["config"] != config.given)

@@ -5,9 +5,9 @@
 
 #include <fmt/format.h>
 
-#include "core/atomic_file.hpp"
 #include "core/error.hpp"
 #include "core/json_checks.hpp"
+#include "core/json_input.hpp"
 #include "core/stop.hpp"
 #include "core/units.hpp"
 #include "report/report_io.hpp"
@@ -44,8 +44,12 @@ std::string log_tail(const std::filesystem::path& log, std::size_t lines = 5) {
 // The figures a point's report gives, for the progress line and the index.
 nlohmann::json summary_of(const std::filesystem::path& report) {
   try {
-    const auto r = core::parse_json(read_text_file(report), report.string());
-    const auto s = r.value("summary", nlohmann::json::object());
+    const auto r = core::read_json_file(report, core::kReportJson);
+    if (!r.is_object())
+      return nullptr;
+    auto s = r.value("summary", nlohmann::json::object());
+    if (!s.is_object())
+      s = nlohmann::json::object();
     return {
         {"status", r.value("status", "")},
         {"accelerator_utilization", s.value("accelerator_utilization", nlohmann::json(nullptr))},
@@ -71,7 +75,7 @@ std::string summary_text(const nlohmann::json& s) {
 } // namespace
 
 int run_sweep(const sweep_options& o) {
-  const nlohmann::json given = core::parse_json(read_text_file(o.config_file), o.config_file);
+  const nlohmann::json given = core::read_json_file(o.config_file, core::kConfigJson);
   const sweep_config c = parse_sweep_config(given, o.config_file, o.bench_keys);
   const std::vector<sweep_point> points = expand_points(c);
   const std::filesystem::path dir = o.out_dir;

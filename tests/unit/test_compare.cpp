@@ -159,7 +159,8 @@ TEST_CASE("compare's table and HTML show every backend and metric", "[compare]")
   const std::string html = render::compare_html(c);
   CHECK_THAT(html, Contains("<table>"));
   CHECK_THAT(html, Contains("class=\"bar\""));
-  CHECK_THAT(html, Contains("backend 2: /b (nfs4)"));
+  CHECK_THAT(html, Contains(">/b (nfs4)</text>")); // the bar's label
+  CHECK_THAT(html, Contains("/b (nfs4); reports: b1"));
 }
 
 TEST_CASE("compare tells the same load spread over other nodes and ranks apart", "[compare]") {

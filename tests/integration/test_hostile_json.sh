@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# Hostile JSON inputs (issue 12 item 2): nesting 100000 deep, a key given twice, a report whose
+# summary is an array, a folder, /dev/zero and pipes, given to bench --config, bench --replay,
+# size, compare, validate and export. Each is refused with its own exit code (2; validate 1 for
+# a document of the wrong shape) and a message naming the file, never the library's exception
+# text, never a crash (exit >= 128) or a hang (each run under a 20 s timeout).
+source "$(dirname "$0")/lib.sh"
+template="$(dirname "$0")/../../results/quickstart-resnet50-emulated-a100.json"
+[[ -f $template ]] || { echo "skip: $template is missing"; exit 77; }
+h=$SCRATCH/h
+mkdir -p "$h/folder.json"
+/usr/bin/python3 - "$template" "$h" <<'PY' || { echo "could not make the inputs"; exit 1; }
+import json, sys
+t, h = json.load(open(sys.argv[1])), sys.argv[2]
+open(f"{h}/deep.json", "w").write("[" * 100000 + "]" * 100000)
+open(f"{h}/dup.json", "w").write('{"schema": "dlsize.report/1", "summary": {"samples": 1, "samples": 2}}')
+json.dump(t, open(f"{h}/good.json", "w"))
+t["summary"] = [1, 2]
+json.dump(t, open(f"{h}/arr.json", "w"))
+t["config"] = [1]
+json.dump(t, open(f"{h}/cfgarr.json", "w"))
+PY
+
+# check NAME WANT_RC TEXT -- command...: the exit code, TEXT in the message, no library text,
+# no crash, and the time it took.
+check() {
+  local name=$1 want=$2 text=$3
+  shift 4
+  local t0 t1
+  t0=$(date +%s.%N)
+  ERR=$(timeout 20 "$@" 2>&1 >"$SCRATCH/stdout" </dev/null)
+  local rc=$?
+  t1=$(date +%s.%N)
+  OUT=$(cat "$SCRATCH/stdout")
+  local secs
+  secs=$(/usr/bin/python3 -c "print(f'{$t1 - $t0:.2f}')")
+  if [[ $rc -eq $want && "$ERR$OUT" == *"$text"* && "$ERR$OUT" != *json.exception* ]]; then
+    pass "$name: exit $rc in $secs s, names '$text'"
+  else
+    fail "$name: exit $rc (wanted $want) in $secs s; wanted '$text' and no json.exception: $ERR"
+  fi
+}
+
+for f in deep dup folder; do
+  p=$h/$f.json
+  check "bench --config $f" 2 "$p" -- "$DLSIZE" bench --config "$p"
+  check "bench --replay $f" 2 "$p" -- "$DLSIZE" bench --replay "$p"
+  check "validate $f" 2 "$p" -- "$DLSIZE" validate "$p"
+done
+for f in deep dup; do
+  p=$h/$f.json
+  check "size $f" 2 "$p" -- "$DLSIZE" size "$p" --out "$SCRATCH/size-$f"
+  check "compare $f" 2 "$p" -- "$DLSIZE" compare "$h/good.json" "$p"
+  check "export $f" 2 "$p" -- "$DLSIZE" export "$p" --csv -
+done
+check "deep JSON is refused at the nesting limit" 2 "nested deeper than 64 levels" -- "$DLSIZE" size "$h/deep.json" --out "$SCRATCH/size-deep"
+check "a duplicate key is named with its path" 2 "/summary/samples: the key \"samples\" is given twice" -- "$DLSIZE" compare "$h/good.json" "$h/dup.json"
+check "size on a folder without reports" 2 "$h/folder.json: no dlsize bench reports" -- "$DLSIZE" size "$h/folder.json" --out "$SCRATCH/size-folder"
+
+# The issue's case: compare on a report whose summary is an array.
+check "compare, summary an array" 2 "$h/arr.json: /summary: is an array. valid: an object" -- "$DLSIZE" compare "$h/good.json" "$h/arr.json"
+check "size, summary an array" 2 "$h/arr.json: /summary: is an array" -- "$DLSIZE" size "$h/good.json" "$h/arr.json" --out "$SCRATCH/size-arr"
+check "export, summary an array" 2 "$h/arr.json: /summary: is an array" -- "$DLSIZE" export "$h/arr.json" --csv -
+check "validate, summary an array" 1 "/summary" -- "$DLSIZE" validate "$h/arr.json"
+check "bench --replay, config an array" 2 "$h/cfgarr.json (config): a run config must be a JSON object" -- "$DLSIZE" bench --replay "$h/cfgarr.json"
+
+for cmd in "bench --config" "bench --replay" validate; do
+  # shellcheck disable=SC2086
+  check "$cmd /dev/zero" 2 "'/dev/zero' is a character device" -- "$DLSIZE" $cmd /dev/zero
+done
+check "size /dev/zero" 2 "'/dev/zero' is a character device" -- "$DLSIZE" size /dev/zero --out "$SCRATCH/size-zero"
+check "compare /dev/zero" 2 "'/dev/zero' is a character device" -- "$DLSIZE" compare "$h/good.json" /dev/zero
+
+# Pipes: read, with the byte cap of their kind; what they carry is checked as a file's would be.
+check "a config pipe past 1 MiB" 2 "over the 1.00 MiB limit for a config" -- "$DLSIZE" bench --config <(head -c 2000000 /dev/zero | tr '\0' ' ')
+check "a config pipe with a duplicate key" 2 "/readers: the key \"readers\" is given twice" -- "$DLSIZE" bench --config <(echo '{"readers": 2, "readers": 4}')
+check "a report pipe nested too deep" 2 "nested deeper than 64 levels" -- "$DLSIZE" compare "$h/good.json" <(cat "$h/deep.json")
+check "a report pipe with the summary an array" 2 "/summary: is an array" -- "$DLSIZE" size <(cat "$h/arr.json") --out "$SCRATCH/size-pipe"
+mkfifo "$h/fifo.json"
+(head -c 3000000 /dev/zero | tr '\0' ' ' >"$h/fifo.json") 2>/dev/null &
+check "a named FIFO past the limit" 2 "$h/fifo.json' is more than that (read from a pipe), over the 1.00 MiB limit" -- "$DLSIZE" bench --config "$h/fifo.json"
+wait
+
+# Item 7: a config key given an array, an object or text where one number is expected.
+check "a config array for a number" 2 "readers: [1,2] is an array. valid: a non-negative integer" -- "$DLSIZE" bench --config <(echo '{"readers": [1, 2]}')
+check "a config object for a number" 2 "readers: {\"a\":1} is not a valid value. valid: a non-negative integer" -- "$DLSIZE" bench --config <(echo '{"readers": {"a": 1}}')
+check "config text for a number" 2 "readers: \"many\" is not valid" -- "$DLSIZE" bench --config <(echo '{"readers": "many"}')
+[[ ! -e $SCRATCH/size-arr.json && ! -e $SCRATCH/size-deep.json ]] && pass "a refused size writes nothing" || fail "a refused size left files"
+rm -rf "$h" # the hostile inputs are this test's, not documents dlsize made to validate
+finish
