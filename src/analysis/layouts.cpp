@@ -13,10 +13,9 @@ nlohmann::json layout_rows(const std::vector<run_point>& runs) {
   if (runs.empty())
     return rows;
   // Linear scaling's reference: samples/s per accelerator at the smallest count, all layouts.
-  const double smallest =
-      std::min_element(runs.begin(), runs.end(), [](auto& a, auto& b) {
-        return a.accelerators < b.accelerators;
-      })->accelerators;
+  const double smallest = std::min_element(runs.begin(), runs.end(), [](auto& a, auto& b) {
+                            return a.accelerators < b.accelerators;
+                          })->accelerators;
   std::vector<double> base;
   std::map<double, std::map<double, std::vector<double>>> by_count; // count -> nodes -> samples/s
   for (const auto& r : runs) {

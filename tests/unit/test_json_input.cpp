@@ -12,6 +12,7 @@
 #include "core/json_input.hpp"
 #include "test_support.hpp"
 
+using Catch::Matchers::Contains;
 using dlsize::core::json_limits;
 using dlsize::core::kConfigJson;
 using dlsize::core::parse_json;
@@ -19,7 +20,6 @@ using dlsize::core::read_input_file;
 using dlsize::core::read_json_file;
 using dlsize::test::temp_dir;
 using dlsize::test::usage_error_message;
-using Catch::Matchers::Contains;
 
 namespace {
 
@@ -69,8 +69,8 @@ TEST_CASE("parse_json refuses a key given twice, naming its path", "[json_input]
 
 TEST_CASE("parse_json names the file and path of a syntax error, without the library prefix",
           "[json_input]") {
-  const auto msg = usage_error_message(
-      [] { (void)parse_json(R"({"a": [1, 2, }])", "bad.json", kConfigJson); });
+  const auto msg =
+      usage_error_message([] { (void)parse_json(R"({"a": [1, 2, }])", "bad.json", kConfigJson); });
   CHECK_THAT(msg, Contains("bad.json: /a/2: not valid JSON: parse error at line 1"));
   CHECK_THAT(msg, !Contains("json.exception"));
   CHECK_THAT(usage_error_message([] { (void)parse_json("  \n", "e.json", kConfigJson); }),
@@ -129,9 +129,8 @@ TEST_CASE("check_report_shape names the file, key and type a report field must h
                                   "b.json");
              }),
              Contains("b.json: /dataset/bytes: is a string. valid: a number"));
-  CHECK_THAT(
-      usage_error_message([] { check_report_shape(nlohmann::json::array(), "c.json"); }),
-      Contains("c.json: /: is an array"));
+  CHECK_THAT(usage_error_message([] { check_report_shape(nlohmann::json::array(), "c.json"); }),
+             Contains("c.json: /: is an array"));
   CHECK_NOTHROW(check_report_shape(
       nlohmann::json::parse(R"({"summary": {"au_pass": null}, "topology": {"ranks": 2}})"),
       "ok.json"));
