@@ -11,42 +11,74 @@ double sec(std::uint64_t ns) {
 }
 } // namespace
 
-accelerator_figures figures_of(const std::vector<step_record>& steps) {
-  accelerator_figures f;
-  f.steps = steps.size();
-  if (steps.empty())
-    return f;
-  f.first_step_wait_s = sec(steps.front().wait_ns);
-  for (const auto& s : steps) {
-    f.total_samples += s.samples;
-    f.total_bytes += s.bytes;
-  }
-  std::uint64_t compute = 0, wait = 0, sync = 0, comm = 0;
-  for (std::size_t i = 1; i < steps.size(); ++i) {
-    const auto& s = steps[i];
-    compute += s.compute_ns;
-    wait += s.wait_ns;
-    sync += s.sync_ns;
-    comm += s.comm_ns;
+void step_accumulator::add(const step_record& s) {
+  auto& f = m_figures;
+  const bool first = f.steps == 0;
+  const bool new_epoch = first || s.epoch != m_last_epoch;
+  ++f.steps;
+  f.total_samples += s.samples;
+  f.total_bytes += s.bytes;
+  if (first) {
+    f.first_step_wait_s = sec(s.wait_ns);
+    m_first_end = s.end_ns;
+  } else {
+    m_compute += s.compute_ns;
+    m_wait += s.wait_ns;
+    m_sync += s.sync_ns;
+    m_comm += s.comm_ns;
     f.samples += s.samples;
     f.bytes += s.bytes;
     f.data_wait.record(s.wait_ns);
   }
-  f.measured_steps = steps.size() - 1;
-  if (f.measured_steps == 0)
+  if (s.epoch < m_epochs) {
+    if (m_epoch_partials.size() < m_epochs)
+      m_epoch_partials.resize(m_epochs);
+    auto& e = m_epoch_partials[s.epoch];
+    // DLIO: within each epoch, this accelerator's first step is outside the window.
+    if (!new_epoch) {
+      e.dlio_compute_ns += s.compute_ns;
+      e.dlio_window_ns += s.end_ns - m_last_end;
+    }
+    ++e.steps;
+    e.samples += s.samples;
+    e.bytes += s.bytes;
+    if (!first) { // the run's first step is outside every AU window
+      e.measured_samples += s.samples;
+      e.measured_bytes += s.bytes;
+      e.compute_ns += s.compute_ns;
+      e.wait_ns += s.wait_ns;
+      e.begin_ns = std::min(e.begin_ns, m_last_end);
+      e.end_ns = std::max(e.end_ns, s.end_ns);
+    }
+  }
+  m_last_end = s.end_ns;
+  m_last_epoch = s.epoch;
+}
+
+accelerator_figures step_accumulator::figures() const {
+  accelerator_figures f = m_figures;
+  if (f.steps < 2)
     return f;
+  f.measured_steps = f.steps - 1;
   f.measured = true;
-  f.compute_s = sec(compute);
-  f.data_wait_s = sec(wait);
-  f.sync_wait_s = sec(sync);
-  f.comm_s = sec(comm);
-  f.window_s = sec(steps.back().end_ns - steps.front().end_ns);
+  f.compute_s = sec(m_compute);
+  f.data_wait_s = sec(m_wait);
+  f.sync_wait_s = sec(m_sync);
+  f.comm_s = sec(m_comm);
+  f.window_s = sec(m_last_end - m_first_end);
   if (f.window_s > 0) {
     f.utilization = std::min(1.0, f.compute_s / f.window_s);
     f.storage_au = std::min(1.0, (f.compute_s + f.comm_s) / f.window_s);
     f.samples_per_s = static_cast<double>(f.samples) / f.window_s;
   }
   return f;
+}
+
+accelerator_figures figures_of(const std::vector<step_record>& steps) {
+  step_accumulator acc(0);
+  for (const auto& s : steps)
+    acc.add(s);
+  return acc.figures();
 }
 
 overall_figures overall_of(const std::vector<accelerator_figures>& per_accelerator) {
@@ -151,31 +183,11 @@ std::vector<epoch_partial>
 epoch_partials(const std::vector<std::vector<step_record>>& per_accelerator, std::uint64_t epochs) {
   std::vector<epoch_partial> e(epochs);
   for (const auto& steps : per_accelerator) {
-    // DLIO: within each epoch, this accelerator's first step is outside the window.
-    std::size_t first_of_epoch = 0;
-    for (std::size_t i = 0; i < steps.size(); ++i) {
-      const auto& s = steps[i];
-      if (s.epoch >= epochs)
-        continue;
-      if (i == 0 || steps[i - 1].epoch != s.epoch)
-        first_of_epoch = i;
-      auto& a = e[s.epoch];
-      if (i > first_of_epoch) {
-        a.dlio_compute_ns += s.compute_ns;
-        a.dlio_window_ns += s.end_ns - steps[i - 1].end_ns;
-      }
-      ++a.steps;
-      a.samples += s.samples;
-      a.bytes += s.bytes;
-      if (i == 0)
-        continue; // the first step is outside every AU window
-      a.measured_samples += s.samples;
-      a.measured_bytes += s.bytes;
-      a.compute_ns += s.compute_ns;
-      a.wait_ns += s.wait_ns;
-      a.begin_ns = std::min(a.begin_ns, steps[i - 1].end_ns);
-      a.end_ns = std::max(a.end_ns, s.end_ns);
-    }
+    step_accumulator acc(epochs);
+    for (const auto& s : steps)
+      acc.add(s);
+    for (std::size_t i = 0; i < acc.epochs().size(); ++i)
+      e[i].merge(acc.epochs()[i]);
   }
   return e;
 }

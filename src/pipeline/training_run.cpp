@@ -318,7 +318,8 @@ training_result training_run::run(const nlohmann::json& command_line) {
 
   const std::uint64_t total_steps = smp.total_steps();
   const std::uint64_t spe = smp.steps_per_epoch();
-  std::vector<std::vector<step_record>> records(local);
+  // Steps are folded in as they end: a run's memory does not grow with its steps.
+  std::vector<step_accumulator> records(local, step_accumulator(opt.epochs));
   // Syncs: a step ends, for every accelerator of the job, when the slowest one's compute ends
   // (its deadline, not when threads happen to wake), as an allreduce or a barrier would end.
   std::uint64_t t0 = 0; // the common start; set before any accelerator thread starts
@@ -336,7 +337,6 @@ training_result training_run::run(const nlohmann::json& command_line) {
 
   auto accel_loop = [&](std::uint64_t a) {
     auto& recs = records[a];
-    recs.reserve(total_steps);
     std::uint64_t prev_end = t0;
     for (std::uint64_t t = 0; t < total_steps && !halt.load(std::memory_order_acquire); ++t) {
       const batch_board::batch b = board.wait(a, t);
@@ -383,8 +383,9 @@ training_result training_run::run(const nlohmann::json& command_line) {
       const std::uint64_t sync = after - end;
       after += held;
       const sample_slot sl = smp.slot(smp.first_job(t, first + a));
-      recs.push_back(
-          {t, sl.epoch, start - prev_end, compute, sync, after, preset.batch_size, b.bytes, held});
+      // Times count from the common start, so that ranks' epochs line up on rank 0.
+      recs.add({t, sl.epoch, start - prev_end, compute, sync, after - std::min(after, t0),
+                preset.batch_size, b.bytes, held});
       live[a].compute_ns.fetch_add(compute, std::memory_order_relaxed);
       live[a].samples.fetch_add(preset.batch_size, std::memory_order_relaxed);
       live[a].steps.fetch_add(1, std::memory_order_relaxed);
@@ -469,21 +470,21 @@ training_result training_run::run(const nlohmann::json& command_line) {
   r.first_accelerator = first;
   r.steps_min = UINT64_MAX;
   for (std::uint64_t a = 0; a < local; ++a) {
-    // Times count from the common start, so that ranks' epochs line up on rank 0.
-    for (auto& s : records[a])
-      s.end_ns -= std::min(s.end_ns, t0);
     r.devices.push_back(accels[a]->device());
     r.details.push_back(m->gpus[a] ? gpu_details(*m->gpus[a], gpu_steps[a], gpus, totals.timeseries)
                                    : nlohmann::json(nullptr));
-    r.accelerators.push_back(figures_of(records[a]));
+    r.accelerators.push_back(records[a].figures());
     r.sample_digests.push_back(consumer.digest(a));
-    r.steps_run += records[a].size();
-    r.steps_min = std::min<std::uint64_t>(r.steps_min, records[a].size());
-    r.samples += records[a].size() * preset.batch_size;
+    r.steps_run += records[a].steps();
+    r.steps_min = std::min<std::uint64_t>(r.steps_min, records[a].steps());
+    r.samples += records[a].steps() * preset.batch_size;
   }
   if (r.steps_min == UINT64_MAX)
     r.steps_min = 0;
-  r.epochs = epoch_partials(records, opt.epochs);
+  r.epochs.assign(opt.epochs, epoch_partial{});
+  for (const auto& acc : records)
+    for (std::size_t e = 0; e < acc.epochs().size(); ++e)
+      r.epochs[e].merge(acc.epochs()[e]);
   r.io = merge_stats(ran.readers);
   r.engine = m->eng->name();
   r.uncached_method = m->eng->uncached_method();

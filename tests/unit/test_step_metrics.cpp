@@ -208,3 +208,25 @@ TEST_CASE("epoch_mean_au is null when no epoch has a measured window", "[step_me
   CHECK(j[0].at("dlio_accelerator_utilization").is_null());
   CHECK(epoch_mean_au(j).is_null());
 }
+
+TEST_CASE("a million steps fold into constant memory with the figures of the records",
+          "[step_metrics]") {
+  // 1,000,000 steps over 4 epochs: 2 ms of wait and 8 ms of compute each, 16 samples of 1 KB.
+  constexpr std::uint64_t n = 1'000'000, spe = n / 4, ms = 1'000'000;
+  dlsize::pipeline::step_accumulator acc(4);
+  std::uint64_t end = 0;
+  for (std::uint64_t i = 0; i < n; ++i) {
+    end += 10 * ms;
+    acc.add({i, i / spe, 2 * ms, 8 * ms, 0, end, 16, 16'000});
+  }
+  const auto f = acc.figures();
+  CHECK(acc.steps() == n);
+  CHECK(acc.epochs().size() == 4); // what it holds: one partial per epoch, not per step
+  CHECK(f.measured_steps == n - 1);
+  CHECK(f.utilization == Approx(0.8));
+  CHECK(f.window_s == Approx((n - 1) * 0.010));
+  CHECK(f.samples_per_s == Approx(1600));
+  CHECK(f.data_wait.count() == n - 1);
+  CHECK(acc.epochs()[1].steps == spe);
+  CHECK(acc.epochs()[1].dlio_compute_ns == (spe - 1) * 8 * ms);
+}
