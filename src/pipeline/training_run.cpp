@@ -17,6 +17,7 @@
 #include "cluster/agreement.hpp"
 #include "core/clock.hpp"
 #include "core/error.hpp"
+#include "core/memory_budget.hpp"
 #include "core/rng.hpp"
 #include "core/sysinfo.hpp"
 #include "core/units.hpp"
@@ -186,6 +187,17 @@ training_run::training_run(const training_options& opt, cluster::communicator& c
   m = std::make_unique<state>(opt, comm);
   m->local = opt.accelerators / ranks;
   m->first = static_cast<std::uint64_t>(comm.rank()) * m->local;
+  // Each accelerator keeps a record per step and the run a row per epoch, sized up front.
+  const std::uint64_t records = core::saturating_mul(
+      core::saturating_mul(m->smp.total_steps(), m->local), sizeof(step_record));
+  const std::uint64_t rows = core::saturating_mul(opt.epochs, sizeof(epoch_partial));
+  core::check_memory_budget(
+      records > UINT64_MAX - rows ? UINT64_MAX : records + rows,
+      fmt::format("--epochs {} × {} steps per epoch × {} accelerators on this rank (a record per "
+                  "step)",
+                  opt.epochs, m->smp.steps_per_epoch(), m->local),
+      "fewer --epochs (with --time-limit, only as many as the limit allows), or fewer "
+      "--accelerators per rank");
   m->files = check_files(m->layout);
   m->eng = io::make_engine(opt.io, m->files, m->fallback);
   m->mount = sysinfo::mount_of(opt.dataset.string());
