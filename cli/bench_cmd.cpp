@@ -84,9 +84,6 @@ io::engine_options engine_options_of(const bench_cli& o) {
     throw usage_error(
         fmt::format("--engine: invalid value '{}'. valid: io_uring, psync", o.engine));
   e.cache = io::parse_cache_mode(o.cache);
-  if (o.queue_depth < 1 || o.queue_depth > 4096)
-    throw usage_error(
-        fmt::format("--queue-depth: {} is out of range. valid: 1 to 4096", o.queue_depth));
   e.queue_depth = o.queue_depth;
   const auto rs = units::parse_size(o.request_size, "--request-size");
   if (rs > (64u << 20) || rs < 4096 || rs % 4096)
@@ -94,8 +91,6 @@ io::engine_options engine_options_of(const bench_cli& o) {
         "--request-size: '{}' is not valid. valid: a multiple of 4 KiB from 4 KiB to 64 MiB",
         o.request_size));
   e.request_size = static_cast<std::uint32_t>(rs);
-  if (o.readers < 1 || o.readers > 256)
-    throw usage_error(fmt::format("--readers: {} is out of range. valid: 1 to 256", o.readers));
   e.readers = o.readers;
   e.max_read_rate =
       o.max_read_rate.empty() ? 0 : units::parse_rate(o.max_read_rate, "--max-read-rate");
@@ -105,6 +100,7 @@ io::engine_options engine_options_of(const bench_cli& o) {
                     "per-sample (open, read, close each sample, as framework loaders do)",
                     o.open));
   e.keep_open = o.open == "keep";
+  io::check_engine_options(e);
   return e;
 }
 

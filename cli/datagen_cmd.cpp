@@ -12,6 +12,7 @@
 #include "core/units.hpp"
 #include "dataset/datagen.hpp"
 #include "dataset/datagen_job.hpp"
+#include "dataset/layout.hpp"
 #include "run_config.hpp"
 
 namespace dlsize::cli {
@@ -25,6 +26,8 @@ struct datagen_cli {
   std::uint64_t seed = 0;
   std::string layout;
   std::uint64_t records_per_file = 0;
+  bool files_given = false; // given as 0 is refused, not taken as "not given"
+  bool records_per_file_given = false;
   unsigned threads = 0;
   bool quiet = false;
 };
@@ -80,17 +83,23 @@ dataset::datagen_options options_of(const datagen_cli& o, std::uint64_t ram) {
   auto profile = config::load_workload(o.workload);
   dataset::dataset_params p = dataset::params_from_profile(profile);
   p.layout = o.layout.empty() ? profile.layout : config::parse_layout(o.layout, "--layout");
+  if (o.records_per_file_given)
+    dataset::check_records_per_file(o.records_per_file, "--records-per-file");
   p.records_per_file = p.layout == config::file_layout::files          ? 1
-                       : o.records_per_file                            ? o.records_per_file
+                       : o.records_per_file_given                      ? o.records_per_file
                        : profile.layout == config::file_layout::shards ? profile.records_per_file
                                                                        : 1024;
   if (p.layout == config::file_layout::files && o.records_per_file > 1)
     throw usage_error("--records-per-file: must be 1 with --layout files");
   p.seed = o.seed;
-  if (o.size.empty() == (o.files == 0))
+  if (o.size.empty() == !o.files_given)
     throw usage_error("datagen: give exactly one of --size SIZE or --files N");
-  p.files =
-      o.files ? o.files : dataset::files_for_size(p, units::parse_size(o.size, "--size", ram));
+  if (o.files_given)
+    dataset::check_files(o.files, "--files");
+  p.files = o.files_given ? o.files
+                          : dataset::files_for_size(p, units::parse_size(o.size, "--size", ram));
+  dataset::check_shape(p.files, p.records_per_file,
+                       o.files_given ? "--files" : "the files --size makes", "--records-per-file");
   dataset::datagen_options opt;
   opt.dir = o.dataset;
   opt.params = p;
@@ -111,18 +120,22 @@ void setup_datagen(CLI::App& app, cli_context& ctx) {
       ->required();
   sub->add_option("--size", o->size,
                   "Dataset size: 2GiB, 500GB, 1.5TiB, or a multiple of RAM such as 5x-ram");
-  sub->add_option("--files", o->files, "Number of files instead of --size");
+  auto* files = sub->add_option("--files", o->files, "Number of files instead of --size");
   sub->add_option("--seed", o->seed, "Seed of sizes and contents")
       ->check(uint64_range())
       ->capture_default_str();
   sub->add_option(
       "--layout", o->layout,
       "files (one sample per file) or shards (records per file); default from the profile");
-  sub->add_option("--records-per-file", o->records_per_file,
-                  "Records per shard file (layout shards)");
+  auto* records = sub->add_option("--records-per-file", o->records_per_file,
+                                  "Records per shard file (layout shards)");
   sub->add_option("--threads", o->threads, "Writer threads (default: one per CPU)");
   sub->add_flag("--quiet", o->quiet, "No progress line");
-  sub->callback([o, &ctx] { ctx.exit_code = run_datagen(*o); });
+  sub->callback([o, files, records, &ctx] {
+    o->files_given = files->count() > 0;
+    o->records_per_file_given = records->count() > 0;
+    ctx.exit_code = run_datagen(*o);
+  });
 }
 
 } // namespace dlsize::cli

@@ -43,10 +43,10 @@ workload_profile parse_workload(const std::string& json_text, const std::string&
   p.layout = parse_layout(c.string(d, "dataset", "layout"), source + ": dataset.layout");
   if (d.contains("format"))
     p.format = c.string(d, "dataset", "format");
-  p.records_per_file = c.integer_or(d, "dataset", "records_per_file", 1, 1'000'000, 1);
+  p.records_per_file = c.integer_or(d, "dataset", "records_per_file", 1, kMaxRecordsPerFile, 1);
   if (p.layout == file_layout::files && p.records_per_file != 1)
     c.fail("dataset.records_per_file", "must be 1 for layout 'files'");
-  p.files = c.integer_or(d, "dataset", "files", 1, 1'000'000'000, 1024);
+  p.files = c.integer_or(d, "dataset", "files", 1, kMaxDatasetFiles, 1024);
   const auto& sb = c.object(d, "dataset", "sample_bytes");
   c.only_keys(sb, "dataset.sample_bytes", {"mean", "stdev", "source"});
   p.sample_bytes_mean = c.number(sb, "dataset.sample_bytes", "mean", 64, 4e9);

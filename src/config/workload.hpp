@@ -15,6 +15,11 @@
 namespace dlsize::config {
 
 enum class file_layout { files, shards };
+
+// The ranges a dataset's shape is held to wherever it is given: profiles, datagen's options,
+// manifests read by bench and verify (dataset::check_shape adds their product's bound).
+inline constexpr std::uint64_t kMaxRecordsPerFile = 1'000'000;
+inline constexpr std::uint64_t kMaxDatasetFiles = 1'000'000'000;
 std::string to_string(file_layout l);
 file_layout parse_layout(const std::string& text, const std::string& where);
 

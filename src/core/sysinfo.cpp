@@ -1,5 +1,6 @@
 #include "core/sysinfo.hpp"
 
+#include <sys/statvfs.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -25,6 +26,17 @@ std::uint64_t ram_bytes() {
       return kib * 1024;
   }
   return 0;
+}
+
+std::uint64_t available_bytes(const std::string& path) {
+  std::error_code ec;
+  std::filesystem::path p = std::filesystem::absolute(path, ec);
+  while (!p.empty() && !std::filesystem::exists(p, ec) && p != p.parent_path())
+    p = p.parent_path();
+  struct statvfs vfs {};
+  if (statvfs(p.c_str(), &vfs) != 0)
+    return UINT64_MAX;
+  return static_cast<std::uint64_t>(vfs.f_bavail) * vfs.f_frsize;
 }
 
 unsigned online_cpus() {

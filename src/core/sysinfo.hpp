@@ -9,6 +9,10 @@ namespace dlsize::sysinfo {
 
 std::uint64_t ram_bytes(); // MemTotal from /proc/meminfo
 unsigned online_cpus();
+// Bytes the calling user may still write on the file system that holds path (statvfs f_bavail
+// × f_frsize; root's reserve is left out), asked of the nearest folder of path that exists.
+// UINT64_MAX when statvfs fails (unknown). Quotas and NFS servers may still refuse less.
+std::uint64_t available_bytes(const std::string& path);
 std::string hostname();
 std::string kernel_release();
 std::string cpu_model();

@@ -43,19 +43,11 @@ nlohmann::json manifest_json(const dataset_layout& layout, const char* state) {
           {"created_by", "dlsize " DLSIZE_VERSION}};
 }
 
-// Refuses a folder that is neither empty, nor a dlsize dataset, nor an unfinished generation.
-// Returns true if the dataset there is already complete with the same parameters.
+// Refuses a folder (made by claim_dataset_folder) that is neither empty, nor a dlsize dataset,
+// nor an unfinished generation. Returns true if the dataset there is already complete with the
+// same parameters.
 bool check_folder(const fs::path& dir, const dataset_params& params) {
   std::error_code ec;
-  if (!fs::exists(dir, ec)) {
-    fs::create_directories(dir, ec);
-    if (ec)
-      throw usage_error(
-          fmt::format("--dataset: cannot create '{}': {}", dir.string(), ec.message()));
-    return false;
-  }
-  if (!fs::is_directory(dir, ec))
-    throw usage_error(fmt::format("--dataset: '{}' exists and is not a folder", dir.string()));
   if (access(dir.c_str(), W_OK) != 0)
     throw usage_error(fmt::format("--dataset: folder '{}' is not writable", dir.string()));
   for (const char* name : {kManifestName, kStateName}) {
@@ -83,6 +75,48 @@ bool check_folder(const fs::path& dir, const dataset_params& params) {
                                   "new or empty folder",
                                   dir.string()));
   return false;
+}
+
+// Bytes of file f, summed record by record: no index is built for a figure needed once.
+std::uint64_t file_bytes_of(const dataset_params& params, std::uint64_t f) {
+  std::uint64_t bytes = 0;
+  for (std::uint64_t k = 0; k < params.records_per_file; ++k)
+    bytes += record_size(params, f * params.records_per_file + k);
+  return bytes;
+}
+
+// The bytes a generation still has to write into dir, weighed against `have`: none when a
+// manifest is there (complete, or another dataset that check_folder refuses), those of the files
+// not yet complete when a state file is (an interrupted run), all of them otherwise. Where the
+// bounds of a record's size decide, the records are not summed one by one.
+struct room_need {
+  std::uint64_t bytes = 0;
+  bool at_least = false; // a lower bound, already more than `have`
+};
+
+room_need bytes_to_write(const fs::path& dir, const dataset_params& params, std::uint64_t have) {
+  std::error_code ec;
+  if (fs::exists(dir / kManifestName, ec))
+    return {};
+  const bool resume = fs::exists(dir / kStateName, ec);
+  if (!resume) {
+    const double records = static_cast<double>(params.files * params.records_per_file);
+    const double lo = std::max(static_cast<double>(kMinRecordBytes),
+                               params.sample_bytes_mean - 3 * params.sample_bytes_stdev);
+    const double hi = params.sample_bytes_mean + 3 * params.sample_bytes_stdev + 1;
+    if (records * lo > static_cast<double>(have))
+      return {static_cast<std::uint64_t>(records * lo), true};
+    if (records * hi <= static_cast<double>(have))
+      return {static_cast<std::uint64_t>(records * hi), false};
+  }
+  room_need need;
+  for (std::uint64_t f = 0; f < params.files; ++f) {
+    const std::uint64_t want = file_bytes_of(params, f);
+    const fs::path p = dir / relative_file_path(f);
+    if (!resume || !fs::is_regular_file(p, ec) || fs::file_size(p, ec) != want)
+      need.bytes += want;
+  }
+  return need;
 }
 
 class file_writer {
@@ -113,7 +147,12 @@ public:
           int err = errno;
           close(fd);
           unlink(tmp.c_str());
-          throw_syscall_error("write", err, __FILE__, __LINE__, ctx);
+          throw_syscall_error("write", err, __FILE__, __LINE__,
+                              err == ENOSPC || err == EDQUOT
+                                  ? ctx + "; the free space checked at the start was enough, "
+                                          "but quotas, NFS servers and other writers can "
+                                          "still refuse later"
+                                  : ctx);
         }
         done += static_cast<std::uint64_t>(w);
       }
@@ -132,6 +171,27 @@ private:
 };
 
 } // namespace
+
+core::folder_lock claim_dataset_folder(const datagen_options& opt) {
+  const std::uint64_t have = sysinfo::available_bytes(opt.dir.string());
+  const room_need need = bytes_to_write(opt.dir, opt.params, have);
+  if (need.bytes > have)
+    throw usage_error(fmt::format(
+        "--dataset: datagen would write {}{} bytes ({}) but the file system of '{}' has {} bytes "
+        "({}) free for this user (statvfs f_bavail); nothing was written. valid: a smaller "
+        "--size or --files, or a folder on a file system with room",
+        need.at_least ? "at least " : "", need.bytes,
+        units::format_bytes_binary(static_cast<double>(need.bytes)), opt.dir.string(), have,
+        units::format_bytes_binary(static_cast<double>(have))));
+  std::error_code ec;
+  fs::create_directories(opt.dir, ec);
+  if (ec)
+    throw usage_error(
+        fmt::format("--dataset: cannot create '{}': {}", opt.dir.string(), ec.message()));
+  if (!fs::is_directory(opt.dir, ec))
+    throw usage_error(fmt::format("--dataset: '{}' exists and is not a folder", opt.dir.string()));
+  return core::folder_lock(opt.dir, "--dataset", "datagen");
+}
 
 bool prepare_dataset_folder(const datagen_options& opt) {
   if (check_folder(opt.dir, opt.params))
@@ -255,6 +315,7 @@ void seal_dataset(const datagen_options& opt) {
 
 datagen_result generate_dataset(const datagen_options& opt) {
   const auto t0 = now_s();
+  const core::folder_lock lock = claim_dataset_folder(opt);
   if (prepare_dataset_folder(opt)) {
     datagen_result res;
     res.already_complete = true;

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <string>
 
+#include "core/folder_lock.hpp"
 #include "dataset/layout.hpp"
 
 namespace dlsize::dataset {
@@ -30,6 +31,13 @@ struct datagen_result {
 // Throws usage_error for a folder that holds foreign files or another dataset, run_error on
 // I/O failure.
 datagen_result generate_dataset(const datagen_options& opt);
+
+// The first step of a generation, by the one rank that prepares it: checks that the file system
+// has room for the bytes still to write (statvfs f_bavail; all of them in a new folder, those of
+// the files not yet complete in an unfinished one), creates the folder and locks it for as long
+// as the lock lives. Throws usage_error naming both figures when room is short, or when another
+// datagen holds the folder. Where the file system cannot lock, warns and goes on.
+core::folder_lock claim_dataset_folder(const datagen_options& opt);
 
 // The phases of a generation, for ranks that share it (cluster::generate_dataset_job runs them
 // with agreements between). prepare_dataset_folder (one rank): checks the folder, writes the

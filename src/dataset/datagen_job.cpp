@@ -1,6 +1,7 @@
 #include "dataset/datagen_job.hpp"
 
 #include <filesystem>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -45,8 +46,14 @@ datagen_result generate_dataset_job(const datagen_options& opt, cluster::communi
         opt.dir.string(), file));
   };
   datagen_result res;
+  // Only rank 0 checks the room and locks the folder: one generation, one holder, however many
+  // ranks write into it.
+  std::optional<core::folder_lock> lock;
   const auto complete = cluster::agree(comm, [&] {
-    return root ? nlohmann::json(prepare_dataset_folder(opt)) : nlohmann::json(nullptr);
+    if (!root)
+      return nlohmann::json(nullptr);
+    lock.emplace(claim_dataset_folder(opt));
+    return nlohmann::json(prepare_dataset_folder(opt));
   });
   if (complete[0].get<bool>()) {
     res.already_complete = true;

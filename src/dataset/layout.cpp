@@ -8,6 +8,7 @@
 #include "core/error.hpp"
 #include "core/json_checks.hpp"
 #include "core/json_input.hpp"
+#include "core/memory_budget.hpp"
 #include "core/rng.hpp"
 #include "dataset/record.hpp"
 
@@ -40,8 +41,10 @@ dataset_params dataset_params::from_json(const nlohmann::json& j, const std::str
   p.workload = c.string(j, "", "workload");
   p.layout = config::parse_layout(c.string(j, "", "layout"), source + ": layout");
   p.format = c.string(j, "", "format");
-  p.records_per_file = c.integer(j, "", "records_per_file", 1, 1'000'000);
-  p.files = c.integer(j, "", "files", 1, 1'000'000'000);
+  p.records_per_file = c.integer(j, "", "records_per_file", 1, config::kMaxRecordsPerFile);
+  p.files = c.integer(j, "", "files", 1, config::kMaxDatasetFiles);
+  check_shape(p.files, p.records_per_file, source + ": params.files",
+              source + ": params.records_per_file");
   const auto& sb = c.object(j, "", "sample_bytes");
   p.sample_bytes_mean = c.number(sb, "sample_bytes", "mean", 64, 4e9);
   p.sample_bytes_stdev = c.number(sb, "sample_bytes", "stdev", 0, 4e9);
@@ -62,9 +65,43 @@ std::uint64_t record_size(const dataset_params& p, std::uint64_t index) {
   return std::max<std::uint64_t>(kMinRecordBytes, static_cast<std::uint64_t>(std::llround(v)));
 }
 
+void check_files(std::uint64_t files, const std::string& name) {
+  if (files < 1 || files > config::kMaxDatasetFiles)
+    throw usage_error(fmt::format("{}: {} is out of range. valid: 1 to {}", name, files,
+                                  config::kMaxDatasetFiles));
+}
+
+void check_records_per_file(std::uint64_t records_per_file, const std::string& name) {
+  if (records_per_file < 1 || records_per_file > config::kMaxRecordsPerFile)
+    throw usage_error(fmt::format("{}: {} is out of range. valid: 1 to {}", name, records_per_file,
+                                  config::kMaxRecordsPerFile));
+}
+
+void check_shape(std::uint64_t files, std::uint64_t records_per_file, const std::string& files_name,
+                 const std::string& records_name) {
+  check_files(files, files_name);
+  check_records_per_file(records_per_file, records_name);
+  // Samples are 32-bit indexes in the sampler and the read jobs.
+  if (files * records_per_file > kMaxRecords)
+    throw usage_error(fmt::format("{} × {}: {} × {} = {} records, more than a dataset may hold. "
+                                  "valid: at most {} records",
+                                  files_name, records_name, files, records_per_file,
+                                  files * records_per_file, kMaxRecords));
+}
+
 dataset_layout::dataset_layout(fs::path root, dataset_params params)
     : m_root(std::move(root)), m_params(std::move(params)) {
+  check_shape(m_params.files, m_params.records_per_file, "dataset files", "records per file");
   const std::uint64_t n = records();
+  // Checked before allocating: the record index here, and each file's path, size and
+  // descriptor in the commands' file tables.
+  const std::uint64_t per_file = 3 * sizeof(std::uint64_t) + sizeof(int) + sizeof(std::string) +
+                                 m_root.native().size() + relative_file_path(0).size() + 1;
+  core::check_memory_budget(
+      n * 2 * sizeof(std::uint64_t) + m_params.files * per_file,
+      fmt::format("the record index and file table of {} files × {} records per file",
+                  m_params.files, m_params.records_per_file),
+      "a dataset of fewer files or records (dlsize datagen --size, --files, --records-per-file)");
   m_record_bytes.resize(n);
   m_record_offset.resize(n);
   m_file_bytes.assign(m_params.files, 0);
@@ -81,7 +118,7 @@ dataset_layout::dataset_layout(fs::path root, dataset_params params)
   }
 }
 
-std::string dataset_layout::relative_path(std::uint64_t file) const {
+std::string relative_file_path(std::uint64_t file) {
   return fmt::format("data/{:05d}/file-{:08d}.rec", file / kFilesPerDir, file);
 }
 
@@ -100,6 +137,14 @@ std::uint64_t files_for_size(dataset_params p, std::uint64_t bytes) {
         "--size: {} bytes is smaller than one record of workload '{}' ({} bytes). valid: at "
         "least {} bytes",
         bytes, p.workload, first, first));
+  // No record is larger than mean + 3 stdev: a size that needs more records than a dataset
+  // may hold is refused before counting them one by one.
+  const double largest = p.sample_bytes_mean + 3 * p.sample_bytes_stdev;
+  if (static_cast<double>(bytes) / largest > static_cast<double>(kMaxRecords))
+    throw usage_error(fmt::format(
+        "--size: {} bytes of workload '{}' (records of at most {:.0f} bytes) need more than {} "
+        "records, more than a dataset may hold. valid: a smaller --size",
+        bytes, p.workload, largest, kMaxRecords));
   std::uint64_t total = 0;
   std::uint64_t r = 0;
   std::uint64_t files = 0;

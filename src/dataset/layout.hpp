@@ -34,12 +34,27 @@ struct dataset_params {
   bool operator==(const dataset_params&) const = default;
 };
 
+// Samples are 32-bit indexes (the sampler, read jobs).
+inline constexpr std::uint64_t kMaxRecords = UINT32_MAX;
+
+// Throws usage_error, naming files_name or records_name (options, or a manifest's keys), when
+// files or records per file are outside the ranges every command holds a dataset to
+// (config::kMaxDatasetFiles, config::kMaxRecordsPerFile) or their product exceeds kMaxRecords.
+void check_shape(std::uint64_t files, std::uint64_t records_per_file, const std::string& files_name,
+                 const std::string& records_name);
+// The two ranges alone (a count given before the other is known).
+void check_files(std::uint64_t files, const std::string& name);
+void check_records_per_file(std::uint64_t records_per_file, const std::string& name);
+
 // A profile's dataset parameters (layout, records per file, sample sizes), with files = 0 and
 // seed 0 for the caller to set.
 dataset_params params_from_profile(const config::workload_profile& profile);
 
 // Size in bytes of record `index` (header included) for these parameters.
 std::uint64_t record_size(const dataset_params& p, std::uint64_t index);
+
+// A file's path relative to the dataset's root, as stored: data/00012/file-00012345.rec
+std::string relative_file_path(std::uint64_t file);
 
 class dataset_layout {
 public:
@@ -52,8 +67,7 @@ public:
   std::uint64_t total_bytes() const { return m_total_bytes; }
 
   std::filesystem::path file_path(std::uint64_t file) const;
-  // Relative to the root, as stored: data/00012/file-00012345.rec
-  std::string relative_path(std::uint64_t file) const;
+  std::string relative_path(std::uint64_t file) const { return relative_file_path(file); }
   std::uint64_t file_bytes(std::uint64_t file) const;
   std::uint64_t first_record(std::uint64_t file) const { return file * m_params.records_per_file; }
   std::uint64_t record_bytes(std::uint64_t record) const { return m_record_bytes[record]; }

@@ -7,6 +7,8 @@
 
 #include "core/clock.hpp"
 #include "core/error.hpp"
+#include "core/memory_budget.hpp"
+#include "core/units.hpp"
 #include "io/psync_engine.hpp"
 #include "io/uring_engine.hpp"
 
@@ -61,8 +63,7 @@ int open_flags(cache_mode m) {
   return flags;
 }
 
-std::unique_ptr<engine> make_engine(const engine_options& opt, const file_set& files,
-                                    std::string& fallback_reason) {
+void check_engine_options(const engine_options& opt) {
   if (opt.queue_depth < 1 || opt.queue_depth > 4096)
     throw usage_error(
         fmt::format("--queue-depth: {} is out of range. valid: 1 to 4096", opt.queue_depth));
@@ -72,6 +73,25 @@ std::unique_ptr<engine> make_engine(const engine_options& opt, const file_set& f
     throw usage_error(fmt::format("--request-size: {} is not valid. valid: a multiple of 4 KiB "
                                   "from 4 KiB to 64 MiB",
                                   opt.request_size));
+  // Each io_uring reader registers queue depth buffers of a request each (pinned memory); a
+  // psync reader has one.
+  const std::uint64_t buffers = opt.engine == "psync" ? 1 : opt.queue_depth;
+  const std::uint64_t bytes =
+      core::saturating_mul(core::saturating_mul(buffers, opt.request_size), opt.readers);
+  core::check_memory_budget(
+      bytes,
+      opt.engine == "psync"
+          ? fmt::format("--request-size {} × --readers {} (one read buffer per reader)",
+                        units::format_bytes_binary(opt.request_size), opt.readers)
+          : fmt::format("--queue-depth {} × --request-size {} × --readers {} (the readers' "
+                        "registered buffers)",
+                        opt.queue_depth, units::format_bytes_binary(opt.request_size), opt.readers),
+      "a smaller --queue-depth or --request-size, or fewer --readers");
+}
+
+std::unique_ptr<engine> make_engine(const engine_options& opt, const file_set& files,
+                                    std::string& fallback_reason) {
+  check_engine_options(opt);
   if (opt.engine == "psync")
     return std::make_unique<psync_engine>(opt, files);
   if (opt.engine != "io_uring")

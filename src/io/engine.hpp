@@ -143,8 +143,12 @@ public:
   virtual std::string stuck_read(std::uint64_t min_age_ns) const = 0;
 };
 
-// Makes the engine asked for. io_uring falls back to psync when rings cannot be set up
-// (ENOSYS, EPERM); fallback_reason then says why.
+// Throws usage_error for an option out of its range, or for buffers (queue depth × request
+// size × readers) larger than this host's RAM, naming the options and the figure.
+void check_engine_options(const engine_options& opt);
+
+// Makes the engine asked for (checking the options first). io_uring falls back to psync when rings
+// cannot be set up (ENOSYS, EPERM); fallback_reason then says why.
 std::unique_ptr<engine> make_engine(const engine_options& opt, const file_set& files,
                                     std::string& fallback_reason);
 

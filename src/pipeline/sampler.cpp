@@ -1,5 +1,7 @@
 #include "pipeline/sampler.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "core/error.hpp"
@@ -19,6 +21,12 @@ sampler::sampler(std::uint64_t samples, std::uint64_t accelerators, std::uint64_
     throw usage_error("--epochs: must be at least 1");
   if (samples > UINT32_MAX)
     throw usage_error("--dataset: more than 2^32 samples");
+  // Jobs are numbered over the whole run: epochs × samples must not wrap.
+  if (epochs > (UINT64_MAX >> 1) / std::max<std::uint64_t>(samples, 1))
+    throw usage_error(fmt::format("--epochs {} × {} dataset samples: more reads than a run can "
+                                  "number (2^63). valid: at most {} epochs",
+                                  epochs, samples,
+                                  (UINT64_MAX >> 1) / std::max<std::uint64_t>(samples, 1)));
   // Compared before multiplying, so that a huge batch cannot wrap the product around.
   if (batch_size <= samples / accelerators) {
     m_global_batch = accelerators * batch_size;

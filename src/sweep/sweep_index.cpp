@@ -1,9 +1,5 @@
 #include "sweep/sweep_index.hpp"
 
-#include <fcntl.h>
-#include <sys/file.h>
-#include <unistd.h>
-
 #include <fmt/format.h>
 
 #include "core/atomic_file.hpp"
@@ -92,12 +88,7 @@ sweep_index::sweep_index(const fs::path& dir, const sweep_config& config,
     throw run_error(fmt::format("cannot create the sweep folder. path: {}; error: {}", dir.string(),
                                 ec.message()));
 
-  // The lock is on the folder itself: no lock file to leave behind in a folder people commit.
-  const std::string lock = dir.string();
-  m_lock_fd =
-      DLSIZE_SYSCALL(::open(lock.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC), "path: " + lock);
-  if (flock(m_lock_fd, LOCK_EX | LOCK_NB) != 0)
-    throw usage_error(fmt::format("--out: another dlsize sweep is running in '{}'", dir.string()));
+  m_lock = std::make_unique<core::folder_lock>(dir, "--out", "sweep");
 
   if (!resume) {
     m_index = {{"schema", kSweepSchema},
@@ -144,10 +135,7 @@ sweep_index::sweep_index(const fs::path& dir, const sweep_config& config,
   save();
 }
 
-sweep_index::~sweep_index() {
-  if (m_lock_fd >= 0)
-    close(m_lock_fd);
-}
+sweep_index::~sweep_index() = default;
 
 void sweep_index::begin_attempt(std::size_t i) {
   auto& e = point(i);

@@ -3,11 +3,13 @@
 // and every point with its state, so that an interrupted or failed sweep resumes where it
 // stopped and `dlsize size DIR` reads the reports of the points that are done.
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "core/folder_lock.hpp"
 #include "sweep/sweep_config.hpp"
 
 namespace dlsize::sweep {
@@ -46,7 +48,7 @@ public:
 private:
   std::filesystem::path m_dir;
   nlohmann::json m_index;
-  int m_lock_fd = -1;
+  std::unique_ptr<core::folder_lock> m_lock;
 };
 
 } // namespace dlsize::sweep

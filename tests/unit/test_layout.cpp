@@ -209,3 +209,16 @@ TEST_CASE("dataset_id differs when the seed or record parameters differ", "[layo
   CHECK(per_file.dataset_id() != p.dataset_id());
   CHECK(workload.dataset_id() != p.dataset_id());
 }
+
+TEST_CASE("a dataset's counts are held to one set of ranges, and their product too",
+          "[dataset][limits]") {
+  CHECK_NOTHROW(check_shape(1, 1, "--files", "--records-per-file"));
+  CHECK_THROWS_WITH(check_shape(0, 1, "--files", "--records-per-file"),
+                    Catch::Contains("--files: 0 is out of range. valid: 1 to 1000000000"));
+  CHECK_THROWS_WITH(check_shape(1, 0, "--files", "--records-per-file"),
+                    Catch::Contains("--records-per-file: 0 is out of range. valid: 1 to 1000000"));
+  CHECK_THROWS_WITH(
+      check_shape(1'000'000'000, 1'000'000, "m: params.files", "m: params.records_per_file"),
+      Catch::Contains("m: params.files × m: params.records_per_file") &&
+          Catch::Contains("at most 4294967295 records"));
+}
