@@ -247,6 +247,10 @@ void add_cache_figures(nlohmann::json& report, pipeline::cache_emulation* emulat
   if (emulation) {
     emulation->stop();
     report["cache_emulation"] = emulation->to_json();
+    // The client's RAM is the emulated one: what size takes for the cache in its projections.
+    const double ram = report["cache_emulation"]["client_ram_bytes"].get<double>();
+    report["dataset"]["client_ram_bytes"] = report["cache_emulation"]["client_ram_bytes"];
+    report["dataset"]["bytes_over_ram"] = report["dataset"]["bytes"].get<double>() / ram;
   }
   if (report.contains("storage"))
     report["storage"]["warm_epochs"] = pipeline::warm_storage_json(report);
