@@ -27,8 +27,10 @@
 #include "dataset/datagen.hpp"
 #include "dataset/datagen_job.hpp"
 #include "dataset/layout.hpp"
+#include "pipeline/cache_emulation.hpp"
 #include "pipeline/storage_bench.hpp"
 #include "pipeline/training_run.hpp"
+#include "pipeline/warm_storage.hpp"
 #include "report/backend_identity.hpp"
 #include "report/partial_report.hpp"
 #include "report/report_io.hpp"
@@ -61,6 +63,7 @@ struct bench_cli {
   std::string out;
   std::string engine = "io_uring";
   std::string cache = "direct";
+  std::string client_ram; // the cache emulation's RAM; empty: none
   unsigned queue_depth = 16;
   std::string request_size = "1MiB";
   unsigned readers = 1;
@@ -234,13 +237,30 @@ pipeline::status_hook partial_writer(output_file* out, const nlohmann::json& cmd
           }};
 }
 
+// The figures a finished report gets from outside the run: the warm epochs' storage, and the
+// cache emulation's, which ends here (the process leaves its cgroup before the report is written).
+void add_cache_figures(nlohmann::json& report, pipeline::cache_emulation* emulation) {
+  if (emulation) {
+    emulation->stop();
+    report["cache_emulation"] = emulation->to_json();
+    // The client's RAM is the emulated one: what size takes for the cache in its projections.
+    const double ram = report["cache_emulation"]["client_ram_bytes"].get<double>();
+    report["dataset"]["client_ram_bytes"] = report["cache_emulation"]["client_ram_bytes"];
+    report["dataset"]["bytes_over_ram"] = report["dataset"]["bytes"].get<double>() / ram;
+  }
+  if (report.contains("storage"))
+    report["storage"]["warm_epochs"] = pipeline::warm_storage_json(report);
+}
+
 int finish(nlohmann::json report, const std::string& summary, bool failed, const bench_cli& o,
            std::optional<output_file>& out, const nlohmann::json& config_given,
-           const std::vector<std::string>& abandoned) {
+           const std::vector<std::string>& abandoned,
+           pipeline::cache_emulation* emulation = nullptr) {
   if (report.is_null()) {
     name_abandoned(abandoned);
     return failed ? 1 : 0; // not rank 0: rank 0 writes the job's report
   }
+  add_cache_figures(report, emulation);
   if (!o.quiet)
     std::fputs(with_backend_line(summary, report).c_str(), stdout);
   report["config_given"] = config_given;
@@ -271,6 +291,7 @@ int run_bench(const bench_cli& o, const CLI::App& cmd, const cli_context& ctx) {
   io::engine_options eo;
   double interval = 0, time_limit = 0, preprocess_s = 0, au_threshold = 0, stall_timeout = 0,
          status_s = 0;
+  std::uint64_t client_ram = 0;
   std::optional<output_file> out;
   std::uint64_t accelerators = 0;
   config::allreduce_setup allreduce;
@@ -330,6 +351,10 @@ int run_bench(const bench_cli& o, const CLI::App& cmd, const cli_context& ctx) {
                                     "record reads by index), stream (each shard read sequentially)",
                                     o.shard_read));
     eo = engine_options_of(o);
+    if (!o.client_ram.empty()) {
+      client_ram = units::parse_size(o.client_ram, "--client-ram");
+      pipeline::check_cache_emulation(client_ram, eo, comm.size());
+    }
     if (spec.kind == config::accelerator_kind::none) {
       for (const char* opt : {"--accelerators", "--accelerators-per-rank", "--prefetch",
                               "--sync-steps", "--preprocess", "--au-threshold", "--precision"})
@@ -381,6 +406,10 @@ int run_bench(const bench_cli& o, const CLI::App& cmd, const cli_context& ctx) {
   const auto cmdline = report::command_line_json(ctx.argc, ctx.argv);
   const nlohmann::json config_given = given_options(cmd);
   nlohmann::json config = replayable_config(cmd, spec.kind, accelerators, ranks, au_threshold);
+  // Before the readers' rings and buffers exist, so that all they use is charged to the child.
+  std::unique_ptr<pipeline::cache_emulation> emulation;
+  if (client_ram)
+    emulation = std::make_unique<pipeline::cache_emulation>(client_ram, o.dataset);
 
   if (spec.kind == config::accelerator_kind::none) {
     pipeline::storage_bench_options opt;
@@ -399,7 +428,8 @@ int run_bench(const bench_cli& o, const CLI::App& cmd, const cli_context& ctx) {
     opt.config = config;
     opt.status = partial_writer(out ? &*out : nullptr, cmdline, config, status_s);
     auto res = pipeline::run_storage_bench(opt, cmdline);
-    return finish(res.report, res.summary_text, res.failed, o, out, config_given, res.abandoned);
+    return finish(res.report, res.summary_text, res.failed, o, out, config_given, res.abandoned,
+                  emulation.get());
   }
 
   pipeline::training_options opt;
@@ -446,8 +476,8 @@ int run_bench(const bench_cli& o, const CLI::App& cmd, const cli_context& ctx) {
     }
     cluster::await_abort(comm);
   }
-  const int code =
-      finish(res.report, res.summary_text, res.failed, o, out, config_given, res.abandoned);
+  const int code = finish(res.report, res.summary_text, res.failed, o, out, config_given,
+                          res.abandoned, emulation.get());
   // Every rank ends as rank 0's report says, and only once every rank got here: a rank lost now
   // would hang the others in MPI_Finalize; this wait has the rank timeout (then rank 0, whose
   // report is written, ends the job).
@@ -522,6 +552,10 @@ void setup_bench(CLI::App& app, cli_context& ctx) {
   sub->add_option("--engine", o->engine, "I/O engine: io_uring or psync (pread threads)");
   sub->add_option("--cache", o->cache,
                   "direct (O_DIRECT), buffered, or uncached (RWF_DONTCACHE or fadvise)");
+  sub->add_option("--client-ram", o->client_ram,
+                  "Emulate a client with this much RAM (256MiB): the readers run in a child memory "
+                  "cgroup whose limit is this plus the process's own memory, the dataset's pages "
+                  "evicted first; needs --cache buffered");
   sub->add_option("--queue-depth", o->queue_depth, "Requests in flight per reader (io_uring)");
   sub->add_option("--request-size", o->request_size, "Largest read request, a multiple of 4 KiB");
   sub->add_option("--readers", o->readers,

@@ -8,6 +8,8 @@
 #include <sstream>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "telemetry/fact_files.hpp"
 
 namespace dlsize::telemetry {
@@ -96,24 +98,125 @@ nlohmann::json io_json(const io_limits& io) {
 
 } // namespace
 
-nlohmann::json cgroup_limits_json(std::string_view proc_self_cgroup, const fs::path& root) {
-  std::string v2_path, memory_path, blkio_path;
-  for (const auto line : lines_of(proc_self_cgroup)) {
+cgroup_membership parse_proc_self_cgroup(std::string_view text) {
+  cgroup_membership m;
+  for (const auto line : lines_of(text)) {
     // hierarchy-id:controllers:path
     const auto a = line.find(':'), b = line.find(':', a == std::string_view::npos ? a : a + 1);
     if (a == std::string_view::npos || b == std::string_view::npos)
       continue;
     const std::string controllers(line.substr(a + 1, b - a - 1)), path(line.substr(b + 1));
     if (line.substr(0, a) == "0" && controllers.empty())
-      v2_path = path;
+      m.v2_path = path;
     std::istringstream ss(controllers);
-    for (std::string c; std::getline(ss, c, ',');) {
-      if (c == "memory")
-        memory_path = path;
-      if (c == "blkio")
-        blkio_path = path;
+    for (std::string c; std::getline(ss, c, ',');)
+      if (!c.empty() && c.rfind("name=", 0) != 0)
+        m.v1_paths[c] = path;
+  }
+  return m;
+}
+
+namespace {
+
+// mountinfo escapes blanks in paths as octal (\040).
+std::string unescape_mount_path(std::string_view s) {
+  std::string out;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '\\' && s.size() - i >= 4) {
+      const int v = (s[i + 1] - '0') * 64 + (s[i + 2] - '0') * 8 + (s[i + 3] - '0');
+      out.push_back(static_cast<char>(v));
+      i += 3;
+    } else {
+      out.push_back(s[i]);
     }
   }
+  return out;
+}
+
+struct cgroup_mount {
+  std::string root, point;
+};
+
+// The mount of the v1 hierarchy holding `controller`, or of cgroup2 when controller is empty.
+std::optional<cgroup_mount> find_cgroup_mount(std::string_view mountinfo,
+                                              const std::string& controller) {
+  for (const auto line : lines_of(mountinfo)) {
+    // ID PARENT MAJ:MIN ROOT MOUNT_POINT OPTIONS [OPTIONAL...] - FSTYPE SOURCE SUPER_OPTIONS
+    std::istringstream ss{std::string(line)};
+    std::vector<std::string> f;
+    for (std::string w; ss >> w;)
+      f.push_back(w);
+    const auto dash = std::find(f.begin(), f.end(), "-");
+    if (f.size() < 5 || dash == f.end() || f.end() - dash < 4)
+      continue;
+    const std::string& type = dash[1];
+    bool match = controller.empty() && type == "cgroup2";
+    if (!controller.empty() && type == "cgroup") {
+      std::istringstream opts(dash[3]);
+      for (std::string o; std::getline(opts, o, ',');)
+        match = match || o == controller;
+    }
+    if (match)
+      return cgroup_mount{unescape_mount_path(f[3]), unescape_mount_path(f[4])};
+  }
+  return std::nullopt;
+}
+
+// The directory of cgroup `path` in a mount of its hierarchy, when the path lies under the
+// mount's root.
+std::optional<fs::path> dir_in_mount(const cgroup_mount& m, const std::string& path) {
+  const fs::path rel = fs::path(path).lexically_relative(m.root);
+  if (rel.empty() || *rel.begin() == "..")
+    return std::nullopt;
+  return (fs::path(m.point) / rel).lexically_normal();
+}
+
+} // namespace
+
+memory_cgroup_location locate_memory_cgroup(std::string_view proc_self_cgroup,
+                                            std::string_view mountinfo) {
+  const cgroup_membership m = parse_proc_self_cgroup(proc_self_cgroup);
+  memory_cgroup_location loc;
+  const auto try_one = [&](int version, const std::string& path, const std::string& controller) {
+    const auto mount = find_cgroup_mount(mountinfo, controller);
+    const std::string what = version == 1 ? "v1 memory hierarchy" : "v2 (cgroup2) hierarchy";
+    if (!mount) {
+      loc.tried.push_back(fmt::format("{} of cgroup {}: not mounted", what, path));
+      return false;
+    }
+    const auto dir = dir_in_mount(*mount, path);
+    if (!dir) {
+      loc.tried.push_back(fmt::format("{} of cgroup {}: mounted at {} from {}, which does not "
+                                      "hold the cgroup",
+                                      what, path, mount->point, mount->root));
+      return false;
+    }
+    loc.version = version;
+    loc.cgroup_path = path;
+    loc.dir = *dir;
+    return true;
+  };
+  if (const auto it = m.v1_paths.find("memory"); it != m.v1_paths.end()) {
+    if (try_one(1, it->second, "memory"))
+      return loc;
+  } else {
+    loc.tried.push_back("v1 memory controller: not in /proc/self/cgroup");
+  }
+  if (m.v2_path.empty())
+    loc.tried.push_back("v2: no 0:: line in /proc/self/cgroup");
+  else
+    try_one(2, m.v2_path, "");
+  return loc;
+}
+
+nlohmann::json cgroup_limits_json(std::string_view proc_self_cgroup, const fs::path& root) {
+  const cgroup_membership m = parse_proc_self_cgroup(proc_self_cgroup);
+  const std::string& v2_path = m.v2_path;
+  const auto v1 = [&](const char* c) {
+    const auto it = m.v1_paths.find(c);
+    return it == m.v1_paths.end() ? std::string() : it->second;
+  };
+  const std::string memory_path = v1("memory"), blkio_path = v1("blkio");
   std::optional<std::uint64_t> memory;
   io_limits io;
   nlohmann::json version = nullptr, path = nullptr;
