@@ -58,6 +58,10 @@ public:
   }
 };
 
+// How a read job ended: every byte read, failed (its error says why), or abandoned at a stop
+// (not an error: the run was asked to stop).
+enum class job_outcome { done, failed, interrupted };
+
 // Where bytes go. Calls for one job come from one reader thread; with ordered() the data of a
 // job arrives in file order, otherwise in completion order.
 class job_consumer {
@@ -67,9 +71,10 @@ public:
   virtual void on_start(unsigned reader, const read_job& job) = 0;
   virtual void on_data(unsigned reader, const read_job& job, std::uint64_t file_offset,
                        const std::byte* data, std::size_t bytes) = 0;
-  // bytes: what the reads returned (alignment padding included); error: empty when fine.
+  // bytes: what the reads returned (alignment padding included); error: what failed, empty
+  // unless outcome is failed.
   virtual void on_done(unsigned reader, const read_job& job, std::uint64_t bytes,
-                       std::uint64_t latency_ns, const std::string& error) = 0;
+                       std::uint64_t latency_ns, job_outcome outcome, const std::string& error) = 0;
 };
 
 // What one reader saw.

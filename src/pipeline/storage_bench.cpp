@@ -26,6 +26,7 @@
 #include "pipeline/run_report.hpp"
 #include "report/provenance.hpp"
 #include "report/report_io.hpp"
+#include "report/run_status.hpp"
 #include "telemetry/cpu_usage.hpp"
 #include "telemetry/host_provenance.hpp"
 #include "telemetry/sampler.hpp"
@@ -127,20 +128,22 @@ public:
     t.job_crc[i] = crc32c(t.job_crc[i], data, bytes);
   }
   void on_done(unsigned reader, const io::read_job& job, std::uint64_t bytes,
-               std::uint64_t latency_ns, const std::string& error) override {
+               std::uint64_t latency_ns, io::job_outcome outcome,
+               const std::string& error) override {
     auto& t = m_tally[reader];
     const std::uint64_t epoch = job.tag / m_plan.units;
     t.bytes.fetch_add(bytes, std::memory_order_relaxed);
     t.epoch_bytes[epoch] += bytes;
+    const bool done = outcome == io::job_outcome::done;
     if (m_verify) {
       const std::size_t vi = find_index(reader, job.tag);
       auto& v = t.verifiers[vi].second;
-      if (error.empty())
+      if (done)
         t.digest +=
             splitmix64(t.job_crc[vi] ^ (std::uint64_t{job.file} << 32) ^ splitmix64(job.offset));
-      if (error.empty() && !v.complete())
+      if (done && !v.complete())
         v.fail("ended before all its records were read");
-      if (error.empty() || error == "interrupted") {
+      if (outcome != io::job_outcome::failed) {
         t.records_verified += v.checked();
         t.mismatches += v.mismatches();
         if (v.mismatches() && t.problems.size() < 100)
@@ -150,8 +153,8 @@ public:
         if (p.first == job.tag)
           p.first = UINT64_MAX;
     }
-    if (!error.empty()) {
-      if (error != "interrupted" && t.failed_jobs++ == 0)
+    if (!done) {
+      if (outcome == io::job_outcome::failed && t.failed_jobs++ == 0)
         t.first_error = error;
       return;
     }
@@ -242,7 +245,7 @@ storage_bench_result run_storage_bench(const storage_bench_options& opt,
   const telemetry::nvml gpus;
   telemetry::sampler tele(mount, gpus);
   const nlohmann::json memory_start = telemetry::memory_json();
-  std::string stop_reason;
+  stop_event stop_asked;
   run_monitor monitor(
       tele,
       {opt.sample_interval_s, opt.time_limit_s, opt.progress, 0, opt.stall_timeout_s,
@@ -261,10 +264,10 @@ storage_bench_result run_storage_bench(const storage_bench_options& opt,
                            el > 0 ? static_cast<double>(c.samples) / el : 0,
                            frac > 0 ? el * (1 - frac) / frac : 0);
       },
-      [&](const std::string& why) {
-        stop_reason = why;
-        // A signal abandons the jobs in flight; the time limit lets them finish.
-        if (why != "time limit reached")
+      [&](const stop_event& why) {
+        stop_asked = why;
+        // A signal or a stall abandons the jobs in flight; the time limit lets them finish.
+        if (why.cause != stop_cause::time_limit)
           stop.store(true);
         source.close();
       });
@@ -315,27 +318,20 @@ storage_bench_result run_storage_bench(const storage_bench_options& opt,
   add_run_warnings(warnings, opt.io, *eng, layout, fallback);
   for (const auto& a : ran.abandoned)
     warnings.push_back(a);
+  report::status_inputs si;
+  si.failure = engine_error;
+  si.stop = stop_asked;
   // A stop the monitor saw after the last job completed stopped nothing.
-  if (samples == plan.units * plan.samples_per_unit * opt.epochs)
-    stop_reason.clear();
-
-  std::string status = "complete", reason;
-  if (!engine_error.empty()) {
-    status = "incomplete";
-    reason = engine_error;
-  } else if (!stop_reason.empty() && stop_reason != "time limit reached") {
-    status = "incomplete";
-    reason = stop_reason;
-  } else if (all.errors || failed_jobs) {
-    status = "incomplete";
-    reason = fmt::format("{} read errors; first: {}", std::max(all.errors, failed_jobs),
-                         all.first_error.empty() ? first_job_error : all.first_error);
-  } else if (mismatches) {
-    status = "incomplete";
-    reason = fmt::format("{} records failed verification; first: {}", mismatches, problems.front());
-  }
-  if (stop_reason == "time limit reached")
-    warnings.push_back("stopped at --time-limit before all epochs were read");
+  si.work_done = samples == plan.units * plan.samples_per_unit * opt.epochs;
+  si.problems = {{std::max(all.errors, failed_jobs), "read errors",
+                  all.first_error.empty() ? first_job_error : all.first_error},
+                 {mismatches, "records failed verification",
+                  problems.empty() ? std::string() : problems.front()}};
+  const report::status_decision decided = report::decide_status(si);
+  const std::string status = report::to_string(decided.status);
+  const std::string& reason = decided.reason;
+  if (decided.stopped_at_time_limit)
+    warnings.push_back(report::time_limit_warning(true));
 
   nlohmann::json storage_sec = storage_json(tele.storage().available(), tele.storage().source(),
                                             totals.storage_bytes, all.bytes, wall, memory_start,

@@ -12,6 +12,7 @@
 #include "report/limit_verdict.hpp"
 #include "report/provenance.hpp"
 #include "report/report_io.hpp"
+#include "report/run_status.hpp"
 
 namespace dlsize::pipeline {
 namespace {
@@ -58,12 +59,12 @@ double cpu_seconds(const telemetry::cpu_usage& u) {
   return u.process_user_s + u.process_system_s;
 }
 
-std::string rank_status(const rank_result& r, std::uint64_t total_steps) {
+report::rank_status rank_status(const rank_result& r, std::uint64_t total_steps) {
   if (!r.fail_reason.empty())
-    return "failed";
+    return report::rank_status::failed;
   if (r.steps_min < total_steps)
-    return "stopped";
-  return "complete";
+    return report::rank_status::stopped;
+  return report::rank_status::complete;
 }
 
 nlohmann::json rank_row(const rank_result& r, std::uint64_t total_steps) {
@@ -92,10 +93,45 @@ nlohmann::json rank_row(const rank_result& r, std::uint64_t total_steps) {
       {"read_latency", percentiles_json(r.io.read_latency)},
       {"failed_samples", r.failed_samples},
       {"wall_s", r.wall_s},
-      {"status", rank_status(r, total_steps)}};
+      {"status", report::to_string(rank_status(r, total_steps))}};
   if (!r.fail_reason.empty())
     row["reason"] = r.fail_reason;
   return row;
+}
+
+// The job's status: a rank's failure (as the rank it came from said it), a stop that stopped
+// something, read errors, then ranks that never sent their results.
+report::status_decision decide_job_status(const report_context& c,
+                                          const std::vector<rank_result>& ranks,
+                                          std::uint64_t steps_min, std::uint64_t failed_samples,
+                                          const std::string& first_error,
+                                          const io::reader_stats& all) {
+  const int origin = c.outcome.origin;
+  const std::string named = c.comm.size() > 1 ? c.comm.rank_name(origin) + ": " : "";
+  const rank_result* from = nullptr;
+  for (const auto& r : ranks)
+    if (r.rank == origin)
+      from = &r;
+  report::status_inputs si;
+  if (c.outcome.failed) {
+    si.failure =
+        named + (from && !from->fail_reason.empty() ? from->fail_reason : c.outcome.reason);
+    if (from && from->failed_samples)
+      si.failure += fmt::format("; first read error: {}", from->first_error);
+  }
+  if (c.outcome.halted && !c.outcome.failed) {
+    // The time limit is rank 0's alone; a signal or a stall may come from any rank, named in the
+    // reason. A rank whose results never came stopped for a reason only its text says.
+    si.stop = from && from->stop.cause != stop_cause::none ? from->stop
+                                                           : stop_event{stop_cause::signal, 0, ""};
+    si.stop_said = named + c.outcome.reason;
+  }
+  si.work_done = c.outcome.missing.empty() && steps_min == c.smp.total_steps();
+  si.problems = {{std::max(failed_samples, all.errors), "samples could not be read",
+                  first_error.empty() ? all.first_error : first_error}};
+  for (int m : c.outcome.missing)
+    si.missing_ranks.push_back(c.comm.rank_name(m));
+  return report::decide_status(si);
 }
 
 } // namespace
@@ -157,7 +193,6 @@ training_result build_training_report(const report_context& c,
   const bool multi = c.comm.size() > 1;
   const std::uint64_t total_steps = c.smp.total_steps();
   const std::uint64_t spe = c.smp.steps_per_epoch();
-  auto named = [&](int rank) { return multi ? c.comm.rank_name(rank) + ": " : std::string(); };
 
   std::vector<accelerator_figures> figs;
   nlohmann::json accel_json = nlohmann::json::array(), rank_rows = nlohmann::json::array();
@@ -204,7 +239,7 @@ training_result build_training_report(const report_context& c,
   for (int m : c.outcome.missing)
     rank_rows.push_back({{"rank", m},
                          {"host", c.comm.where().rank_hosts.at(static_cast<std::size_t>(m))},
-                         {"status", "missing"}});
+                         {"status", report::to_string(report::rank_status::missing)}});
   std::sort(rank_rows.begin(), rank_rows.end(),
             [](const auto& a, const auto& b) { return a["rank"] < b["rank"]; });
   if (steps_min == UINT64_MAX)
@@ -281,8 +316,6 @@ training_result build_training_report(const report_context& c,
   const bool au_pass = measured && overall.storage_au >= threshold;
   const auto accels_total = static_cast<double>(opt.accelerators);
 
-  const bool time_limit =
-      c.outcome.halted && !c.outcome.failed && c.outcome.reason == "time limit reached";
   if (c.smp.dropped_per_epoch())
     warn(fmt::format("{} samples per epoch do not fill a step of {} accelerators × batch {} and "
                      "are not read (drop_last)",
@@ -293,8 +326,6 @@ training_result build_training_report(const report_context& c,
   if (!measured)
     warn("fewer than two steps per accelerator ran: AU is not measured (the first step is "
          "excluded)");
-  if (time_limit)
-    warn("stopped at --time-limit before all epochs ran");
   if (!cuda && preset.compute_time_s <= 0)
     warn("compute time 0: the accelerators consume batches as fast as storage delivers them, so AU "
          "is 0 by definition; read samples/s and the read rate (the storage's rate under this "
@@ -305,37 +336,12 @@ training_result build_training_report(const report_context& c,
   if (opt.sync_steps && opt.accelerators == 1)
     warn("--sync-steps with one accelerator has no one to wait for");
 
-  // Status: a failure first (as the rank it came from said it), then a stop that stopped
-  // something, then read errors, then ranks that never sent their results.
-  std::string status = "complete", reason;
-  const int origin = c.outcome.origin;
-  const rank_result* from = nullptr;
-  for (const auto& r : ranks)
-    if (r.rank == origin)
-      from = &r;
-  const bool all_done = c.outcome.missing.empty() && steps_min == total_steps;
-  if (c.outcome.failed) {
-    status = "incomplete";
-    reason =
-        named(origin) + (from && !from->fail_reason.empty() ? from->fail_reason : c.outcome.reason);
-    if (from && from->failed_samples)
-      reason += fmt::format("; first read error: {}", from->first_error);
-  } else if (c.outcome.halted && !time_limit && !all_done) {
-    status = "incomplete";
-    reason = named(origin) + c.outcome.reason;
-  } else if (failed_samples || all.errors) {
-    status = "incomplete";
-    reason = fmt::format("{} samples could not be read; first: {}", failed_samples,
-                         first_error.empty() ? all.first_error : first_error);
-  }
-  if (!c.outcome.missing.empty()) {
-    status = "incomplete";
-    std::vector<std::string> names;
-    for (int m : c.outcome.missing)
-      names.push_back(c.comm.rank_name(m));
-    reason +=
-        fmt::format("{}no results from {}", reason.empty() ? "" : "; ", fmt::join(names, ", "));
-  }
+  const report::status_decision decided =
+      decide_job_status(c, ranks, steps_min, failed_samples, first_error, all);
+  if (decided.stopped_at_time_limit)
+    warn(report::time_limit_warning(false));
+  const std::string status = report::to_string(decided.status);
+  const std::string& reason = decided.reason;
 
   const rank_result* first_rank = ranks.empty() ? nullptr : &ranks.front();
   nlohmann::json storage_sec = storage_json(
