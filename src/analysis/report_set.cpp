@@ -32,7 +32,7 @@ void load_folder(const fs::path& dir, report_inputs& in) {
                                     sweep::kSweepSchema));
     for (const auto& rel : sweep::done_reports(j)) {
       const fs::path p = dir / rel;
-      in.reports.push_back({p.string(), read_json(p)});
+      in.reports.push_back(loaded_report::of(p.string(), read_json(p)));
       ++found;
     }
     in.sweeps.push_back({{"folder", dir.string()},
@@ -59,7 +59,7 @@ void load_folder(const fs::path& dir, report_inputs& in) {
         in.notes.push_back(fmt::format("{}: not a dlsize bench report, passed over", p.string()));
         continue;
       }
-      in.reports.push_back({p.string(), std::move(j)});
+      in.reports.push_back(loaded_report::of(p.string(), std::move(j)));
       ++found;
     }
   }
@@ -75,10 +75,9 @@ std::vector<std::string> duplicate_runs(const std::vector<loaded_report>& report
   std::vector<std::string> ids;
   std::map<std::string, std::vector<std::string>> files;
   for (const auto& r : reports) {
-    const auto it = r.report.find("run_id");
-    if (it == r.report.end() || !it->is_string())
+    if (!r.typed || !r.typed->run_id.has_value())
       continue;
-    const std::string id = it->get<std::string>();
+    const std::string id = *r.typed->run_id;
     if (!files.count(id))
       ids.push_back(id);
     files[id].push_back(r.file);
@@ -92,8 +91,24 @@ std::vector<std::string> duplicate_runs(const std::vector<loaded_report>& report
   return out;
 }
 
-bool is_bench_report(const nlohmann::json& j) {
-  return j.is_object() && j.value("schema", "") == kReportSchema && j.value("kind", "") == "bench";
+loaded_report loaded_report::of(std::string file, nlohmann::json report) {
+  loaded_report r{std::move(file), std::move(report), std::nullopt};
+  if (!is_bench_report(r.report))
+    return r;
+  try {
+    r.typed = bench_report::from_json(r.report);
+  } catch (const usage_error& e) {
+    throw usage_error(fmt::format("{}: {}", r.file, e.what()));
+  }
+  return r;
+}
+
+std::vector<loaded_report> typed_reports(const std::vector<loaded_report>& reports) {
+  std::vector<loaded_report> out;
+  out.reserve(reports.size());
+  for (const auto& r : reports)
+    out.push_back(loaded_report::of(r.file, r.report));
+  return out;
 }
 
 report_inputs load_reports(const std::vector<std::string>& args) {
@@ -103,7 +118,7 @@ report_inputs load_reports(const std::vector<std::string>& args) {
     if (fs::is_directory(a, ec)) {
       load_folder(a, in);
     } else if (fs::exists(a, ec)) {
-      in.reports.push_back({a, read_json(a)});
+      in.reports.push_back(loaded_report::of(a, read_json(a)));
     } else {
       throw usage_error(fmt::format("'{}' does not exist. valid: report files, a folder of "
                                     "reports, or a sweep folder",

@@ -9,6 +9,7 @@
 #include "core/units.hpp"
 #include "pipeline/run_report.hpp"
 #include "pipeline/step_metrics.hpp"
+#include "report/bench_report.hpp"
 #include "report/limit_verdict.hpp"
 #include "report/provenance.hpp"
 #include "report/report_io.hpp"
@@ -461,7 +462,8 @@ training_result build_training_report(const report_context& c,
   });
   if (!reason.empty())
     report["reason"] = reason;
-  report["summary"]["limited_by"] = report::limited_by_block(report);
+  report["summary"]["limited_by"] =
+      report::limited_by_block(report::bench_report::from_json(report));
   report::add_provenance(report);
 
   training_result res;

@@ -9,6 +9,7 @@
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
 #include "core/json_checks.hpp"
+#include "report/bench_report.hpp"
 #include "report/report_io.hpp"
 
 namespace dlsize::sweep {
@@ -43,7 +44,7 @@ bool complete_report(const fs::path& p) {
     return false;
   try {
     const auto j = core::parse_json(read_text_file(p), p.string());
-    return j.value("status", "") == "complete";
+    return report::is_bench_report(j) && report::bench_report::from_json(j).complete();
   } catch (const usage_error&) {
     return false;
   }

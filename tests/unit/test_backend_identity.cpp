@@ -59,7 +59,7 @@ analysis::loaded_report run_at(const std::string& file, const std::string& label
         {"au_pass", au >= 0.9},
         {"demand_bytes_per_s_per_accelerator", 40e6}}}};
   r["backend"] = report::backend_json(r);
-  return {file, r};
+  return analysis::loaded_report::of(file, r);
 }
 
 } // namespace
