@@ -29,7 +29,9 @@
 #include "dataset/layout.hpp"
 #include "pipeline/storage_bench.hpp"
 #include "pipeline/training_run.hpp"
+#include "render/terminal_summary.hpp"
 #include "report/backend_identity.hpp"
+#include "report/bench_report.hpp"
 #include "report/partial_report.hpp"
 #include "report/report_io.hpp"
 #include "run_config.hpp"
@@ -163,16 +165,6 @@ std::uint64_t job_accelerators(const bench_cli& o, std::uint64_t ranks) {
   return o.accelerators;
 }
 
-// The summary with the backend's name under its first line, so every summary says which
-// storage it measured.
-std::string with_backend_line(const std::string& summary, const nlohmann::json& report) {
-  const auto nl = summary.find('\n');
-  const std::string line =
-      fmt::format("  backend     {}\n", report::backend_identity_of(report).display_name());
-  return nl == std::string::npos ? summary + "\n" + line
-                                 : summary.substr(0, nl + 1) + line + summary.substr(nl + 1);
-}
-
 // Readers the kernel holds (a hung server) are named once the report is safe on disk; the
 // process then ends without them.
 void name_abandoned(const std::vector<std::string>& abandoned) {
@@ -238,15 +230,14 @@ pipeline::status_hook partial_writer(output_file* out, const nlohmann::json& cmd
           }};
 }
 
-int finish(nlohmann::json report, const std::string& summary, bool failed, const bench_cli& o,
-           std::optional<output_file>& out, const nlohmann::json& config_given,
-           const std::vector<std::string>& abandoned) {
+int finish(nlohmann::json report, bool failed, const bench_cli& o, std::optional<output_file>& out,
+           const nlohmann::json& config_given, const std::vector<std::string>& abandoned) {
   if (report.is_null()) {
     name_abandoned(abandoned);
     return failed ? 1 : 0; // not rank 0: rank 0 writes the job's report
   }
   if (!o.quiet)
-    std::fputs(with_backend_line(summary, report).c_str(), stdout);
+    std::fputs(render::bench_summary(report::bench_report::from_json(report)).c_str(), stdout);
   report["config_given"] = config_given;
   const output_place where = out->commit(report.dump(2) + "\n");
   if (!where.path.empty())
@@ -403,7 +394,7 @@ int run_bench(const bench_cli& o, const CLI::App& cmd, const cli_context& ctx) {
     opt.config = config;
     opt.status = partial_writer(out ? &*out : nullptr, cmdline, config, status_s);
     auto res = pipeline::run_storage_bench(opt, cmdline);
-    return finish(res.report, res.summary_text, res.failed, o, out, config_given, res.abandoned);
+    return finish(res.report, res.failed, o, out, config_given, res.abandoned);
   }
 
   pipeline::training_options opt;
@@ -440,7 +431,7 @@ int run_bench(const bench_cli& o, const CLI::App& cmd, const cli_context& ctx) {
     // A rank is gone and the job cannot end cleanly: rank 0 writes what it has, then ends it;
     // without rank 0, rank 1 says why and ends it.
     if (comm.rank() == 0) {
-      finish(res.report, res.summary_text, true, o, out, config_given, res.abandoned);
+      finish(res.report, true, o, out, config_given, res.abandoned);
       comm.abort(1);
     }
     if (res.root_lost && comm.rank() == 1) {
@@ -450,8 +441,7 @@ int run_bench(const bench_cli& o, const CLI::App& cmd, const cli_context& ctx) {
     }
     cluster::await_abort(comm);
   }
-  const int code =
-      finish(res.report, res.summary_text, res.failed, o, out, config_given, res.abandoned);
+  const int code = finish(res.report, res.failed, o, out, config_given, res.abandoned);
   // Every rank ends as rank 0's report says, and only once every rank got here: a rank lost now
   // would hang the others in MPI_Finalize; this wait has the rank timeout (then rank 0, whose
   // report is written, ends the job).

@@ -127,6 +127,8 @@ void visit(section_of<accelerator_section> auto& s, auto& op) {
 
 void visit(section_of<workload_section> auto& s, auto& op) {
   op("name", s.name);
+  op("epochs", s.epochs);
+  op("epochs_source", s.epochs_source);
   op("mean_sample_bytes", s.mean_sample_bytes);
   op.section("accelerator", s.accelerator);
 }

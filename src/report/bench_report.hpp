@@ -66,7 +66,8 @@ struct accelerator_section {
 };
 
 struct workload_section {
-  field<std::string> name;
+  field<std::string> name, epochs_source;
+  field<std::uint64_t> epochs; // what the workload trains; null: the profile names none
   field<double> mean_sample_bytes;
   std::optional<accelerator_section> accelerator; // absent: a storage-only run
   nlohmann::json extra = nlohmann::json::object();

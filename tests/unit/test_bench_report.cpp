@@ -8,8 +8,8 @@
 
 #include "test_support.hpp"
 
-#include "core/json_checks.hpp"
 #include "core/atomic_file.hpp"
+#include "core/json_checks.hpp"
 #include "report/bench_report.hpp"
 
 using namespace dlsize;
