@@ -13,6 +13,7 @@
 #include "cluster/agreement.hpp"
 #include "cluster/communicator.hpp"
 #include "cluster/hosts.hpp"
+#include "cluster/job_end.hpp"
 #include "commands.hpp"
 #include "config/accelerator_spec.hpp"
 #include "config/label.hpp"
@@ -82,22 +83,11 @@ struct bench_cli {
 io::engine_options engine_options_of(const bench_cli& o) {
   io::engine_options e;
   e.engine = o.engine;
-  if (o.engine != "io_uring" && o.engine != "psync")
-    throw usage_error(
-        fmt::format("--engine: invalid value '{}'. valid: io_uring, psync", o.engine));
   e.cache = io::parse_cache_mode(o.cache);
-  if (o.queue_depth < 1 || o.queue_depth > 4096)
-    throw usage_error(
-        fmt::format("--queue-depth: {} is out of range. valid: 1 to 4096", o.queue_depth));
   e.queue_depth = o.queue_depth;
-  const auto rs = units::parse_size(o.request_size, "--request-size");
-  if (rs > (64u << 20) || rs < 4096 || rs % 4096)
-    throw usage_error(fmt::format(
-        "--request-size: '{}' is not valid. valid: a multiple of 4 KiB from 4 KiB to 64 MiB",
-        o.request_size));
-  e.request_size = static_cast<std::uint32_t>(rs);
-  if (o.readers < 1 || o.readers > 256)
-    throw usage_error(fmt::format("--readers: {} is out of range. valid: 1 to 256", o.readers));
+  // Larger than any valid size stays invalid (the rule is the engine's).
+  e.request_size = static_cast<std::uint32_t>(
+      std::min<std::uint64_t>(units::parse_size(o.request_size, "--request-size"), UINT32_MAX));
   e.readers = o.readers;
   e.max_read_rate =
       o.max_read_rate.empty() ? 0 : units::parse_rate(o.max_read_rate, "--max-read-rate");
@@ -107,6 +97,7 @@ io::engine_options engine_options_of(const bench_cli& o) {
                     "per-sample (open, read, close each sample, as framework loaders do)",
                     o.open));
   e.keep_open = o.open == "keep";
+  io::check_engine_options(e);
   return e;
 }
 
@@ -427,25 +418,9 @@ int run_bench(const bench_cli& o, const CLI::App& cmd, const cli_context& ctx) {
   cluster::require_same(comm, fingerprints, "run (options and dataset)");
   run->join_ranks();
   auto res = run->run(cmdline);
-  if (res.broken) {
-    // A rank is gone and the job cannot end cleanly: rank 0 writes what it has, then ends it;
-    // without rank 0, rank 1 says why and ends it.
-    if (comm.rank() == 0) {
-      finish(res.report, true, o, out, config_given, res.abandoned);
-      comm.abort(1);
-    }
-    if (res.root_lost && comm.rank() == 1) {
-      std::fprintf(stderr, "dlsize: failed: %s (no report: rank 0 writes it)\n",
-                   res.reason.c_str());
-      comm.abort(1);
-    }
-    cluster::await_abort(comm);
-  }
-  const int code = finish(res.report, res.failed, o, out, config_given, res.abandoned);
-  // Every rank ends as rank 0's report says, and only once every rank got here: a rank lost now
-  // would hang the others in MPI_Finalize; this wait has the rank timeout (then rank 0, whose
-  // report is written, ends the job).
-  return std::stoi(comm.allgather(std::to_string(code)).at(0));
+  return cluster::end_job(comm, {res.broken, res.root_lost, res.reason}, [&](bool broken) {
+    return finish(res.report, broken || res.failed, o, out, config_given, res.abandoned);
+  });
 }
 
 } // namespace

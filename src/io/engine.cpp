@@ -61,8 +61,10 @@ int open_flags(cache_mode m) {
   return flags;
 }
 
-std::unique_ptr<engine> make_engine(const engine_options& opt, const file_set& files,
-                                    std::string& fallback_reason) {
+void check_engine_options(const engine_options& opt) {
+  if (opt.engine != "io_uring" && opt.engine != "psync")
+    throw usage_error(
+        fmt::format("--engine: invalid value '{}'. valid: io_uring, psync", opt.engine));
   if (opt.queue_depth < 1 || opt.queue_depth > 4096)
     throw usage_error(
         fmt::format("--queue-depth: {} is out of range. valid: 1 to 4096", opt.queue_depth));
@@ -72,11 +74,13 @@ std::unique_ptr<engine> make_engine(const engine_options& opt, const file_set& f
     throw usage_error(fmt::format("--request-size: {} is not valid. valid: a multiple of 4 KiB "
                                   "from 4 KiB to 64 MiB",
                                   opt.request_size));
+}
+
+std::unique_ptr<engine> make_engine(const engine_options& opt, const file_set& files,
+                                    std::string& fallback_reason) {
+  check_engine_options(opt);
   if (opt.engine == "psync")
     return std::make_unique<psync_engine>(opt, files);
-  if (opt.engine != "io_uring")
-    throw usage_error(
-        fmt::format("--engine: invalid value '{}'. valid: io_uring, psync", opt.engine));
   std::string why;
   if (!uring_engine::available(why)) {
     fallback_reason = fmt::format("io_uring unavailable ({}); using psync", why);

@@ -148,8 +148,13 @@ public:
   virtual std::string stuck_read(std::uint64_t min_age_ns) const = 0;
 };
 
-// Makes the engine asked for. io_uring falls back to psync when rings cannot be set up
-// (ENOSYS, EPERM); fallback_reason then says why.
+// The rules of engine options, in one place (bench's options and make_engine check them here):
+// --engine, --queue-depth, --readers, --request-size. Throws usage_error naming the option and
+// what is valid.
+void check_engine_options(const engine_options& opt);
+
+// Makes the engine asked for (check_engine_options first). io_uring falls back to psync when
+// rings cannot be set up (ENOSYS, EPERM); fallback_reason then says why.
 std::unique_ptr<engine> make_engine(const engine_options& opt, const file_set& files,
                                     std::string& fallback_reason);
 
