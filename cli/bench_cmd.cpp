@@ -13,6 +13,7 @@
 #include "cluster/agreement.hpp"
 #include "cluster/communicator.hpp"
 #include "cluster/hosts.hpp"
+#include "cluster/job_end.hpp"
 #include "commands.hpp"
 #include "config/accelerator_spec.hpp"
 #include "config/label.hpp"
@@ -31,7 +32,9 @@
 #include "pipeline/storage_bench.hpp"
 #include "pipeline/training_run.hpp"
 #include "pipeline/warm_storage.hpp"
+#include "render/terminal_summary.hpp"
 #include "report/backend_identity.hpp"
+#include "report/bench_report.hpp"
 #include "report/partial_report.hpp"
 #include "report/report_io.hpp"
 #include "run_config.hpp"
@@ -83,17 +86,11 @@ struct bench_cli {
 io::engine_options engine_options_of(const bench_cli& o) {
   io::engine_options e;
   e.engine = o.engine;
-  if (o.engine != "io_uring" && o.engine != "psync")
-    throw usage_error(
-        fmt::format("--engine: invalid value '{}'. valid: io_uring, psync", o.engine));
   e.cache = io::parse_cache_mode(o.cache);
   e.queue_depth = o.queue_depth;
-  const auto rs = units::parse_size(o.request_size, "--request-size");
-  if (rs > (64u << 20) || rs < 4096 || rs % 4096)
-    throw usage_error(fmt::format(
-        "--request-size: '{}' is not valid. valid: a multiple of 4 KiB from 4 KiB to 64 MiB",
-        o.request_size));
-  e.request_size = static_cast<std::uint32_t>(rs);
+  // Larger than any valid size stays invalid (the rule is the engine's).
+  e.request_size = static_cast<std::uint32_t>(
+      std::min<std::uint64_t>(units::parse_size(o.request_size, "--request-size"), UINT32_MAX));
   e.readers = o.readers;
   e.max_read_rate =
       o.max_read_rate.empty() ? 0 : units::parse_rate(o.max_read_rate, "--max-read-rate");
@@ -160,16 +157,6 @@ std::uint64_t job_accelerators(const bench_cli& o, std::uint64_t ranks) {
         "--accelerators-per-rank",
         o.accelerators, ranks, ranks));
   return o.accelerators;
-}
-
-// The summary with the backend's name under its first line, so every summary says which
-// storage it measured.
-std::string with_backend_line(const std::string& summary, const nlohmann::json& report) {
-  const auto nl = summary.find('\n');
-  const std::string line =
-      fmt::format("  backend     {}\n", report::backend_identity_of(report).display_name());
-  return nl == std::string::npos ? summary + "\n" + line
-                                 : summary.substr(0, nl + 1) + line + summary.substr(nl + 1);
 }
 
 // Readers the kernel holds (a hung server) are named once the report is safe on disk; the
@@ -252,9 +239,8 @@ void add_cache_figures(nlohmann::json& report, pipeline::cache_emulation* emulat
     report["storage"]["warm_epochs"] = pipeline::warm_storage_json(report);
 }
 
-int finish(nlohmann::json report, const std::string& summary, bool failed, const bench_cli& o,
-           std::optional<output_file>& out, const nlohmann::json& config_given,
-           const std::vector<std::string>& abandoned,
+int finish(nlohmann::json report, bool failed, const bench_cli& o, std::optional<output_file>& out,
+           const nlohmann::json& config_given, const std::vector<std::string>& abandoned,
            pipeline::cache_emulation* emulation = nullptr) {
   if (report.is_null()) {
     name_abandoned(abandoned);
@@ -262,7 +248,7 @@ int finish(nlohmann::json report, const std::string& summary, bool failed, const
   }
   add_cache_figures(report, emulation);
   if (!o.quiet)
-    std::fputs(with_backend_line(summary, report).c_str(), stdout);
+    std::fputs(render::bench_summary(report::bench_report::from_json(report)).c_str(), stdout);
   report["config_given"] = config_given;
   const output_place where = out->commit(report.dump(2) + "\n");
   if (!where.path.empty())
@@ -428,8 +414,7 @@ int run_bench(const bench_cli& o, const CLI::App& cmd, const cli_context& ctx) {
     opt.config = config;
     opt.status = partial_writer(out ? &*out : nullptr, cmdline, config, status_s);
     auto res = pipeline::run_storage_bench(opt, cmdline);
-    return finish(res.report, res.summary_text, res.failed, o, out, config_given, res.abandoned,
-                  emulation.get());
+    return finish(res.report, res.failed, o, out, config_given, res.abandoned, emulation.get());
   }
 
   pipeline::training_options opt;
@@ -462,26 +447,10 @@ int run_bench(const bench_cli& o, const CLI::App& cmd, const cli_context& ctx) {
   cluster::require_same(comm, fingerprints, "run (options and dataset)");
   run->join_ranks();
   auto res = run->run(cmdline);
-  if (res.broken) {
-    // A rank is gone and the job cannot end cleanly: rank 0 writes what it has, then ends it;
-    // without rank 0, rank 1 says why and ends it.
-    if (comm.rank() == 0) {
-      finish(res.report, res.summary_text, true, o, out, config_given, res.abandoned);
-      comm.abort(1);
-    }
-    if (res.root_lost && comm.rank() == 1) {
-      std::fprintf(stderr, "dlsize: failed: %s (no report: rank 0 writes it)\n",
-                   res.reason.c_str());
-      comm.abort(1);
-    }
-    cluster::await_abort(comm);
-  }
-  const int code = finish(res.report, res.summary_text, res.failed, o, out, config_given,
-                          res.abandoned, emulation.get());
-  // Every rank ends as rank 0's report says, and only once every rank got here: a rank lost now
-  // would hang the others in MPI_Finalize; this wait has the rank timeout (then rank 0, whose
-  // report is written, ends the job).
-  return std::stoi(comm.allgather(std::to_string(code)).at(0));
+  return cluster::end_job(comm, {res.broken, res.root_lost, res.reason}, [&](bool broken) {
+    return finish(res.report, broken || res.failed, o, out, config_given, res.abandoned,
+                  emulation.get());
+  });
 }
 
 } // namespace

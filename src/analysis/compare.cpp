@@ -11,8 +11,8 @@
 #include "analysis/welch.hpp"
 #include "core/error.hpp"
 #include "report/backend_identity.hpp"
+#include "report/bench_report.hpp"
 #include "report/limit_verdict.hpp"
-#include "report/report_fields.hpp"
 #include "report/report_io.hpp"
 #include "report/run_identity.hpp"
 
@@ -21,27 +21,52 @@ namespace dlsize::analysis {
 using namespace report; // the report envelope, identity and fields
 namespace {
 
-// What a comparison lines up, where in a report it lives, and which direction is better.
+// What a comparison lines up, the report's figure for it (NaN when absent), and which
+// direction is better.
 struct metric {
   const char* name;
   const char* unit;
-  nlohmann::json::json_pointer where;
+  double (*of)(const bench_report&);
   bool higher_is_better;
 };
 
+const summary_section& summary_of(const bench_report& r) {
+  return or_empty(r.summary);
+}
+
+const latency_summary& latency_of(const bench_report& r) {
+  return or_empty(or_empty(r.io).latency);
+}
+
 const std::vector<metric>& metrics() {
-  using ptr = nlohmann::json::json_pointer;
+  using num = bench_report;
   static const std::vector<metric> m = {
-      {"samples_per_s", "samples/s", ptr("/summary/samples_per_s"), true},
-      {"samples_per_s_per_accelerator", "samples/s", ptr("/summary/samples_per_s_per_accelerator"),
+      {"samples_per_s", "samples/s",
+       [](const bench_report& r) { return num::number(summary_of(r).samples_per_s); }, true},
+      {"samples_per_s_per_accelerator", "samples/s",
+       [](const bench_report& r) {
+         return num::number(summary_of(r).samples_per_s_per_accelerator);
+       },
        true},
-      {"accelerator_utilization", "fraction", ptr("/summary/accelerator_utilization"), true},
-      {"read_bytes_per_s", "bytes/s", ptr("/summary/read_bytes_per_s"), true},
-      {"latency_p50_s", "s", ptr("/io/latency/p50_s"), false},
-      {"latency_p90_s", "s", ptr("/io/latency/p90_s"), false},
-      {"latency_p99_s", "s", ptr("/io/latency/p99_s"), false},
-      {"data_wait_p99_s", "s", ptr("/summary/data_wait/p99_s"), false},
-      {"cpu_process", "cores", ptr("/summary/cpu_utilization/process"), false},
+      {"accelerator_utilization", "fraction",
+       [](const bench_report& r) { return num::number(summary_of(r).accelerator_utilization); },
+       true},
+      {"read_bytes_per_s", "bytes/s",
+       [](const bench_report& r) { return num::number(summary_of(r).read_bytes_per_s); }, true},
+      {"latency_p50_s", "s", [](const bench_report& r) { return num::number(latency_of(r).p50_s); },
+       false},
+      {"latency_p90_s", "s", [](const bench_report& r) { return num::number(latency_of(r).p90_s); },
+       false},
+      {"latency_p99_s", "s", [](const bench_report& r) { return num::number(latency_of(r).p99_s); },
+       false},
+      {"data_wait_p99_s", "s",
+       [](const bench_report& r) { return num::number(or_empty(summary_of(r).data_wait).p99_s); },
+       false},
+      {"cpu_process", "cores",
+       [](const bench_report& r) {
+         return num::number(or_empty(summary_of(r).cpu_utilization).process);
+       },
+       false},
   };
   return m;
 }
@@ -61,13 +86,13 @@ void check_same_load(const loaded_report& first, const loaded_report& other,
         fmt::format("compare: the dataset of {} has {}, that of {} has {}: not the same "
                     "load. valid: the same dataset (same datagen options) on each backend",
                     other.file, dataset_shape(b), first.file, dataset_shape(a)));
-  const auto id = [](const nlohmann::json& r) {
-    return r.value("dataset", nlohmann::json::object()).value("dataset_id", "");
+  const auto id = [](const loaded_report& r) {
+    return or_empty(r.typed->dataset).dataset_id.value_or("");
   };
-  if (id(a) != id(b))
+  if (id(first) != id(other))
     warnings.push_back(
         fmt::format("datasets of the same shape but other contents (dataset_id {} in {}, {} in {})",
-                    id(a), first.file, id(b), other.file));
+                    id(first), first.file, id(other), other.file));
   std::set<std::string> may_differ = backend_settings();
   may_differ.insert({"accelerators", "label"});
   for (const auto& w : setting_differences(a, first.file, b, other.file, may_differ))
@@ -82,7 +107,7 @@ bool is_latency(const metric& m) {
 // Whether a run's reads went through --max-read-rate: its latencies are the token bucket's,
 // lower than the real storage's, not a property of any backend.
 bool capped(const loaded_report& r) {
-  return std::isfinite(report::number_at(r.report, "/io/max_read_rate"));
+  return std::isfinite(bench_report::number(or_empty(r.typed->io).max_read_rate));
 }
 
 using metric_stats = std::map<std::string, std::pair<double, double>>; // median, spread
@@ -152,7 +177,7 @@ nlohmann::json compare_count(const std::vector<const loaded_report*>& reports,
   auto seeds_of = [&](const std::string& b) {
     std::vector<std::string> s;
     for (const auto* r : groups[b])
-      s.push_back(text_of(r->report["config"].value("seed", nlohmann::json(nullptr))));
+      s.push_back(text_of(r->typed->option("seed")));
     std::sort(s.begin(), s.end());
     return s;
   };
@@ -177,17 +202,17 @@ nlohmann::json compare_count(const std::vector<const loaded_report*>& reports,
     std::map<std::string, int> limits;
     for (const auto* r : groups[b]) {
       files.push_back(r->file);
-      if (r->report["summary"].value("au_pass", false))
+      if (summary_of(*r->typed).au_pass.value_or(false))
         ++passes;
       synthetic = synthetic || capped(*r);
-      ++limits[report::to_string(report::limit_of(r->report).kind)];
+      ++limits[report::to_string(report::limit_of(*r->typed).kind)];
     }
     std::vector<double> sps;
     for (const auto& m : metrics()) {
       std::vector<double> v;
       for (const auto* r : groups[b])
-        if (r->report.contains(m.where) && r->report[m.where].is_number())
-          v.push_back(r->report[m.where].get<double>());
+        if (const double x = m.of(*r->typed); !std::isnan(x))
+          v.push_back(x);
       if (std::string(m.name) == "samples_per_s")
         sps = v;
       if (v.empty()) {
@@ -237,11 +262,13 @@ nlohmann::json compare_count(const std::vector<const loaded_report*>& reports,
 
 } // namespace
 
-nlohmann::json compare_reports(const std::vector<loaded_report>& reports) {
+nlohmann::json compare_reports(const std::vector<loaded_report>& given) {
+  const std::vector<loaded_report> reports = typed_reports(given);
   if (reports.size() < 2)
     throw usage_error("compare: give at least two reports");
+  refuse_duplicate_runs(reports);
   for (const auto& r : reports)
-    if (!is_bench_report(r.report))
+    if (!r.typed)
       throw usage_error(fmt::format(
           "{}: not a dlsize bench report (schema {}). valid: reports written by dlsize bench --out",
           r.file, kReportSchema));
@@ -249,13 +276,13 @@ nlohmann::json compare_reports(const std::vector<loaded_report>& reports) {
   nlohmann::json left_out = nlohmann::json::array();
   std::vector<const loaded_report*> kept;
   for (const auto& r : reports) {
-    if (r.report.value("status", "") == "complete") {
+    if (r.typed->complete()) {
       kept.push_back(&r);
       continue;
     }
     left_out.push_back({{"file", r.file},
-                        {"reason", fmt::format("status {}: {}", r.report.value("status", "?"),
-                                               r.report.value("reason", ""))}});
+                        {"reason", fmt::format("status {}: {}", r.typed->status_text(),
+                                               r.typed->reason.value_or(""))}});
   }
   if (kept.size() < 2)
     throw usage_error(fmt::format("compare: {} complete reports of {}; at least two are needed "
@@ -287,8 +314,6 @@ nlohmann::json compare_reports(const std::vector<loaded_report>& reports) {
   const nlohmann::json& head = sections[best];
   if (most < 2)
     warnings.push_back("no accelerator count has two backends: this compares repeats of one run");
-  for (const auto& w : duplicate_runs(reports))
-    warnings.push_back(w);
   for (const auto& b : head["backends"])
     if (b["synthetic_latency"].get<bool>())
       warnings.push_back(fmt::format("{}: request latency is the --max-read-rate token bucket's, "

@@ -14,12 +14,13 @@
 #include "config/accelerator_spec.hpp"
 #include "config/workload.hpp"
 #include "io/engine.hpp"
+#include "report/mlperf_validity.hpp"
 
 namespace dlsize::analysis {
 
 inline constexpr const char* kPlanSchema = "dlsize.plan/1";
-inline constexpr std::uint64_t kMinStepsPerEpoch = 500;
-inline constexpr double kMinDatasetOverRam = 5.0;
+inline constexpr std::uint64_t kMinStepsPerEpoch = report::kMlperfMinStepsPerEpoch;
+inline constexpr double kMinDatasetOverRam = report::kMlperfMinDatasetOverRam;
 
 struct plan_inputs {
   config::workload_profile workload;

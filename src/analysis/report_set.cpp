@@ -26,7 +26,7 @@ nlohmann::json read_json(const fs::path& p) {
 loaded_report read_report(const fs::path& p) {
   nlohmann::json j = read_json(p);
   check_report_shape(j, p.string());
-  return {p.string(), std::move(j)};
+  return loaded_report::of(p.string(), std::move(j));
 }
 
 void load_folder(const fs::path& dir, report_inputs& in) {
@@ -67,7 +67,7 @@ void load_folder(const fs::path& dir, report_inputs& in) {
         continue;
       }
       check_report_shape(j, p.string());
-      in.reports.push_back({p.string(), std::move(j)});
+      in.reports.push_back(loaded_report::of(p.string(), std::move(j)));
       ++found;
     }
   }
@@ -83,10 +83,11 @@ std::vector<std::string> duplicate_runs(const std::vector<loaded_report>& report
   std::vector<std::string> ids;
   std::map<std::string, std::vector<std::string>> files;
   for (const auto& r : reports) {
-    const auto it = r.report.find("run_id");
-    if (it == r.report.end() || !it->is_string())
-      continue;
-    const std::string id = it->get<std::string>();
+    // The run_id names a run; a report without one (older dlsize) is known by its content.
+    const std::string id =
+        r.typed && r.typed->run_id.has_value()
+            ? *r.typed->run_id
+            : fmt::format("content {:016x}", std::hash<std::string>{}(r.report.dump()));
     if (!files.count(id))
       ids.push_back(id);
     files[id].push_back(r.file);
@@ -100,12 +101,30 @@ std::vector<std::string> duplicate_runs(const std::vector<loaded_report>& report
   return out;
 }
 
-bool is_bench_report(const nlohmann::json& j) {
-  auto text = [&](const char* key) {
-    const auto it = j.find(key);
-    return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
-  };
-  return j.is_object() && text("schema") == kReportSchema && text("kind") == "bench";
+void refuse_duplicate_runs(const std::vector<loaded_report>& reports) {
+  const auto copies = duplicate_runs(reports);
+  if (!copies.empty())
+    throw usage_error(fmt::format("{}", fmt::join(copies, "; ")));
+}
+
+loaded_report loaded_report::of(std::string file, nlohmann::json report) {
+  loaded_report r{std::move(file), std::move(report), std::nullopt};
+  if (!is_bench_report(r.report))
+    return r;
+  try {
+    r.typed = bench_report::from_json(r.report);
+  } catch (const usage_error& e) {
+    throw usage_error(fmt::format("{}: {}", r.file, e.what()));
+  }
+  return r;
+}
+
+std::vector<loaded_report> typed_reports(const std::vector<loaded_report>& reports) {
+  std::vector<loaded_report> out;
+  out.reserve(reports.size());
+  for (const auto& r : reports)
+    out.push_back(loaded_report::of(r.file, r.report));
+  return out;
 }
 
 report_inputs load_reports(const std::vector<std::string>& args) {

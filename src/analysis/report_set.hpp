@@ -1,17 +1,26 @@
 #pragma once
 // Reports named on a command line: files, folders of reports, and sweep folders (the reports
 // of the points their index lists as done).
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "report/bench_report.hpp"
+
 namespace dlsize::analysis {
 
-// A report and the file it came from.
+// A report and the file it came from; typed when it is a bench report (what the analyses read:
+// they retype their inputs on entry, so that a caller may edit `report` first).
 struct loaded_report {
   std::string file;
   nlohmann::json report;
+  std::optional<report::bench_report> typed;
+
+  // Throws usage_error naming the file and key when a bench report's typed key has the wrong
+  // type.
+  static loaded_report of(std::string file, nlohmann::json report);
 };
 
 struct report_inputs {
@@ -27,11 +36,14 @@ struct report_inputs {
 // not JSON, and a folder that holds no report.
 report_inputs load_reports(const std::vector<std::string>& args);
 
-// One warning per run_id that several reports share ("a.json, b.json are one run (run_id …):
-// copies, not repeats"); reports without a run_id (older ones) are never duplicates.
-std::vector<std::string> duplicate_runs(const std::vector<loaded_report>& reports);
+// The reports with `typed` made from `report` (loaded_report::of each).
+std::vector<loaded_report> typed_reports(const std::vector<loaded_report>& reports);
 
-// Whether j is a report written by dlsize bench (schema dlsize.report/1, kind bench).
-bool is_bench_report(const nlohmann::json& j);
+// One line per run that several reports are ("a.json, b.json are one run (run_id …): copies,
+// not repeats"): by run_id, or by content for reports without one (older dlsize).
+std::vector<std::string> duplicate_runs(const std::vector<loaded_report>& reports);
+// Throws usage_error with those lines when there are any: a copy counted as a repeat would
+// narrow every interval and weigh its run twice.
+void refuse_duplicate_runs(const std::vector<loaded_report>& reports);
 
 } // namespace dlsize::analysis

@@ -15,8 +15,8 @@
 #include "core/error.hpp"
 #include "core/units.hpp"
 #include "report/backend_identity.hpp"
+#include "report/bench_report.hpp"
 #include "report/limit_verdict.hpp"
-#include "report/report_fields.hpp"
 #include "report/report_io.hpp"
 #include "report/run_identity.hpp"
 
@@ -25,7 +25,8 @@ namespace dlsize::analysis {
 using namespace report; // the report envelope, identity and fields
 namespace {
 
-using report::number_at;
+using report::or_empty;
+constexpr auto number = [](const auto& f) { return bench_report::number(f); };
 
 // The reports of one series, in input order.
 struct series {
@@ -75,28 +76,32 @@ nlohmann::json analyse(const series& s, const sizing_request& req,
   may_differ.insert({"accelerators", "accelerators-per-rank"});
   for (const auto* lr : s.reports) {
     const auto& r = lr->report;
+    const bench_report& t = *lr->typed;
+    const auto& sm = or_empty(t.summary);
     analysis::run_point p;
     p.file = lr->file;
     p.accelerators = static_cast<double>(accelerators_of(r));
-    p.read_bytes_per_s = number_at(r, "/summary/read_bytes_per_s");
-    p.samples_per_s = number_at(r, "/summary/samples_per_s");
-    p.samples_per_s_per_accelerator = number_at(r, "/summary/samples_per_s_per_accelerator");
-    p.accelerator_utilization = number_at(r, "/summary/accelerator_utilization");
-    p.storage_au = number_at(r, "/summary/storage_au");
-    p.nodes = std::isfinite(number_at(r, "/topology/declared/nodes"))
-                  ? number_at(r, "/topology/declared/nodes")
-                  : std::max(1.0, number_at(r, "/topology/nodes"));
+    p.read_bytes_per_s = number(sm.read_bytes_per_s);
+    p.samples_per_s = number(sm.samples_per_s);
+    p.samples_per_s_per_accelerator = number(sm.samples_per_s_per_accelerator);
+    p.accelerator_utilization = number(sm.accelerator_utilization);
+    p.storage_au = number(sm.storage_au);
+    const auto& tp = or_empty(t.topology);
+    const double declared = tp.declared.has_value() && tp.declared.value->is_object()
+                                ? tp.declared.value->value("nodes", 0.0)
+                                : 0.0;
+    p.nodes = declared > 0 ? declared : std::max(1.0, number(tp.nodes));
     recorded.push_back({lr->file, &r});
-    p.au_pass = r["summary"].value("au_pass", false);
-    p.hit_ratio = number_at(r, "/storage/hit_ratio");
-    p.limit = report::limit_of(r).kind;
+    p.au_pass = sm.au_pass.value_or(false);
+    p.hit_ratio = number(or_empty(t.storage).hit_ratio);
+    p.limit = report::limit_of(t).kind;
     runs.push_back(p);
-    thresholds.push_back(number_at(r, "/summary/au_threshold"));
-    demands.push_back(number_at(r, "/summary/demand_bytes_per_s_per_accelerator"));
+    thresholds.push_back(number(sm.au_threshold));
+    demands.push_back(number(sm.demand_bytes_per_s_per_accelerator));
     hits.push_back(p.hit_ratio);
-    ram.push_back(number_at(r, "/dataset/client_ram_bytes"));
-    nodes.push_back(number_at(r, "/topology/nodes"));
-    sample_bytes.push_back(number_at(r, "/workload/mean_sample_bytes"));
+    ram.push_back(number(or_empty(t.dataset).client_ram_bytes));
+    nodes.push_back(number(or_empty(t.topology).nodes));
+    sample_bytes.push_back(number(or_empty(t.workload).mean_sample_bytes));
     if (lr != &first)
       for (const auto& w : setting_differences(first.report, first.file, r, lr->file, may_differ))
         warnings.push_back(w);
@@ -168,14 +173,11 @@ nlohmann::json analyse(const series& s, const sizing_request& req,
         {"au_pass", p.au_pass},
         {"hit_ratio", number_or_null(p.hit_ratio)},
         {"limited_by", report::to_string(p.limit)},
-        {"seed", s.reports[i]
-                     ->report.value("config", nlohmann::json::object())
-                     .value("seed", nlohmann::json(nullptr))},
+        {"seed", s.reports[i]->typed->option("seed")},
         {"fitted",
          a.line ? nlohmann::json(a.line->predict(p.accelerators)) : nlohmann::json(nullptr)},
         {"residual", a.line ? nlohmann::json(a.line->residuals[i]) : nlohmann::json(nullptr)},
-        {"command",
-         command_text(s.reports[i]->report.value("command_line", nlohmann::json::array()))}};
+        {"command", command_text(s.reports[i]->typed->command_line.value_or({}))}};
     runs_json.push_back(j);
   }
   nlohmann::json measured = nlohmann::json::array();
@@ -191,7 +193,7 @@ nlohmann::json analyse(const series& s, const sizing_request& req,
     if (a.most_passing)
       modelled = std::max(*modelled, static_cast<std::uint64_t>(*a.most_passing));
   }
-  reproduce.push_back(command_text(first.report.value("command_line", nlohmann::json::array())));
+  reproduce.push_back(command_text(first.typed->command_line.value_or({})));
 
   return {
       {"workload", s.workload},
@@ -253,18 +255,21 @@ nlohmann::json make_sizing(const report_inputs& in, const sizing_request& req,
   nlohmann::json inputs = nlohmann::json::array();
   std::vector<series> groups;
   std::map<std::string, std::size_t> by_key;
-  for (const auto& lr : in.reports) {
+  const std::vector<loaded_report> reports = typed_reports(in.reports);
+  refuse_duplicate_runs(reports);
+  for (const auto& lr : reports) {
     const auto& r = lr.report;
     std::string why;
-    if (!is_bench_report(r))
+    if (!lr.typed)
       throw usage_error(fmt::format("{}: not a dlsize bench report (schema {}). valid: reports "
                                     "written by dlsize bench --out, or a sweep folder",
                                     lr.file, kReportSchema));
-    if (r.value("status", "") != "complete")
-      why = fmt::format("status {}: {}", r.value("status", "?"), r.value("reason", ""));
+    const bench_report& t = *lr.typed;
+    if (!t.complete())
+      why = fmt::format("status {}: {}", t.status_text(), t.reason.value_or(""));
     else if (accelerator_type_of(r) == "none" || accelerators_of(r) == 0)
       why = "a storage-only run (no accelerators)";
-    else if (!r["summary"].contains("read_bytes_per_s"))
+    else if (!or_empty(t.summary).read_bytes_per_s.present)
       why = "no summary.read_bytes_per_s";
     inputs.push_back({{"file", lr.file},
                       {"included", why.empty()},
@@ -276,7 +281,7 @@ nlohmann::json make_sizing(const report_inputs& in, const sizing_request& req,
     s.accelerator = accelerator_type_of(r);
     s.identity = backend_identity_of(r);
     s.cache_mode = s.identity.cache_mode;
-    s.dataset_bytes = r.value("dataset", nlohmann::json::object()).value("bytes", 0.0);
+    s.dataset_bytes = static_cast<double>(or_empty(t.dataset).bytes.value_or(0));
     const std::string key =
         fmt::format("{}|{}|{}|{}", s.workload, s.accelerator, s.identity.key(), s.dataset_bytes);
     auto it = by_key.find(key);
@@ -317,8 +322,6 @@ nlohmann::json make_sizing(const report_inputs& in, const sizing_request& req,
   nlohmann::json warnings = nlohmann::json::array();
   for (const auto& n : in.notes)
     warnings.push_back(n);
-  for (const auto& w : duplicate_runs(in.reports))
-    warnings.push_back(w);
   return {
       {"schema", kSizingSchema},
       {"created_at", utc_now()},

@@ -30,8 +30,9 @@ file_layout parse_layout(const std::string& text, const std::string& where) {
 workload_profile parse_workload(const std::string& json_text, const std::string& source) {
   json_checker c(source);
   const nlohmann::json j = parse_json(json_text, source, core::kWorkloadJson);
-  c.only_keys(
-      j, "", {"name", "description", "source", "dataset", "au_threshold", "accelerators", "model"});
+  c.only_keys(j, "",
+              {"name", "description", "source", "dataset", "au_threshold", "epochs",
+               "epochs_source", "accelerators", "model"});
   workload_profile p;
   p.raw = j;
   p.origin = source;
@@ -54,6 +55,9 @@ workload_profile parse_workload(const std::string& json_text, const std::string&
   if (sb.contains("source"))
     p.sample_bytes_source = c.string(sb, "dataset.sample_bytes", "source");
   p.au_threshold = c.number_or(j, "", "au_threshold", 0, 1, 0.9);
+  p.epochs = c.integer_or(j, "", "epochs", 1, 1'000'000, 0);
+  if (j.contains("epochs_source"))
+    p.epochs_source = c.string(j, "", "epochs_source");
   if (j.contains("accelerators")) {
     const auto& acc = c.object(j, "", "accelerators");
     for (const auto& [name, a] : acc.items()) {

@@ -47,6 +47,9 @@ struct workload_profile {
   double sample_bytes_stdev = 0;
   std::string sample_bytes_source;
   double au_threshold = 0.9;
+  // The epochs the workload trains (MLPerf Storage's run length); 0: the profile names none.
+  std::uint64_t epochs = 0;
+  std::string epochs_source;
   std::map<std::string, accelerator_preset> accelerators;
   nlohmann::json model; // model facts (parameters, MACs, input, source); kept as given
   // The trainable model of model.layers, parsed and shape-checked; null without layers.

@@ -64,6 +64,9 @@ int open_flags(cache_mode m) {
 }
 
 void check_engine_options(const engine_options& opt) {
+  if (opt.engine != "io_uring" && opt.engine != "psync")
+    throw usage_error(
+        fmt::format("--engine: invalid value '{}'. valid: io_uring, psync", opt.engine));
   if (opt.queue_depth < 1 || opt.queue_depth > 4096)
     throw usage_error(
         fmt::format("--queue-depth: {} is out of range. valid: 1 to 4096", opt.queue_depth));
@@ -94,9 +97,6 @@ std::unique_ptr<engine> make_engine(const engine_options& opt, const file_set& f
   check_engine_options(opt);
   if (opt.engine == "psync")
     return std::make_unique<psync_engine>(opt, files);
-  if (opt.engine != "io_uring")
-    throw usage_error(
-        fmt::format("--engine: invalid value '{}'. valid: io_uring, psync", opt.engine));
   std::string why;
   if (!uring_engine::available(why)) {
     fallback_reason = fmt::format("io_uring unavailable ({}); using psync", why);

@@ -58,6 +58,10 @@ public:
   }
 };
 
+// How a read job ended: every byte read, failed (its error says why), or abandoned at a stop
+// (not an error: the run was asked to stop).
+enum class job_outcome { done, failed, interrupted };
+
 // Where bytes go. Calls for one job come from one reader thread; with ordered() the data of a
 // job arrives in file order, otherwise in completion order.
 class job_consumer {
@@ -67,9 +71,10 @@ public:
   virtual void on_start(unsigned reader, const read_job& job) = 0;
   virtual void on_data(unsigned reader, const read_job& job, std::uint64_t file_offset,
                        const std::byte* data, std::size_t bytes) = 0;
-  // bytes: what the reads returned (alignment padding included); error: empty when fine.
+  // bytes: what the reads returned (alignment padding included); error: what failed, empty
+  // unless outcome is failed.
   virtual void on_done(unsigned reader, const read_job& job, std::uint64_t bytes,
-                       std::uint64_t latency_ns, const std::string& error) = 0;
+                       std::uint64_t latency_ns, job_outcome outcome, const std::string& error) = 0;
 };
 
 // What one reader saw.
@@ -143,12 +148,14 @@ public:
   virtual std::string stuck_read(std::uint64_t min_age_ns) const = 0;
 };
 
-// Throws usage_error for an option out of its range, or for buffers (queue depth × request
-// size × readers) larger than this host's RAM, naming the options and the figure.
+// The rules of engine options, in one place (bench's options and make_engine check them here):
+// --engine, --queue-depth, --readers, --request-size, and buffers (queue depth × request size ×
+// readers) no larger than this host's RAM. Throws usage_error naming the options, the figure and
+// what is valid.
 void check_engine_options(const engine_options& opt);
 
-// Makes the engine asked for (checking the options first). io_uring falls back to psync when rings
-// cannot be set up (ENOSYS, EPERM); fallback_reason then says why.
+// Makes the engine asked for (check_engine_options first). io_uring falls back to psync when
+// rings cannot be set up (ENOSYS, EPERM); fallback_reason then says why.
 std::unique_ptr<engine> make_engine(const engine_options& opt, const file_set& files,
                                     std::string& fallback_reason);
 

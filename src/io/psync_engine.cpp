@@ -60,17 +60,18 @@ engine_result psync_engine::run(job_source& source, job_consumer& consumer,
           error =
               fmt::format("open failed: {}. file: {}", errno_text(errno), m_files.paths[job.file]);
       }
+      bool interrupted = false; // abandoned at a stop
       std::uint64_t begin = 0, end = 0, bytes = 0;
       read_range(job, begin, end);
       const std::uint64_t size = m_files.sizes[job.file];
-      for (std::uint64_t pos = begin; error.empty() && pos < end;) {
+      for (std::uint64_t pos = begin; error.empty() && !interrupted && pos < end;) {
         if (halted()) {
-          error = "interrupted";
+          interrupted = true;
           break;
         }
         const auto len = static_cast<std::size_t>(std::min<std::uint64_t>(request_size, end - pos));
         if (limiter.active() && !sleep_until_ns_or(limiter.reserve(len, now_ns()), halted)) {
-          error = "interrupted";
+          interrupted = true;
           break;
         }
         std::size_t filled = 0;
@@ -131,11 +132,15 @@ engine_result psync_engine::run(job_source& source, job_consumer& consumer,
       }
       st.bytes += bytes;
       ++st.jobs;
-      if (!error.empty() && error != "interrupted") {
+      if (!error.empty()) {
         if (st.errors++ == 0)
           st.first_error = error;
       }
-      consumer.on_done(id, job, bytes, now_ns() - t_job, error);
+      consumer.on_done(id, job, bytes, now_ns() - t_job,
+                       !error.empty() ? job_outcome::failed
+                       : interrupted  ? job_outcome::interrupted
+                                      : job_outcome::done,
+                       error);
     }
     clock.stop(st);
   };

@@ -125,8 +125,8 @@ public:
         more = false;
         for (unsigned i = 0; i < m_jobs.size(); ++i) {
           auto& j = m_jobs[i];
-          if (j.active && !j.closing && j.error.empty()) {
-            j.error = "interrupted";
+          if (j.active && !j.closing && !j.ended()) {
+            j.interrupted = true;
             stop_requests(i);
             maybe_finish(i);
           }
@@ -205,7 +205,15 @@ private:
     unsigned outstanding = 0;
     std::uint64_t bytes = 0;
     std::uint64_t t_start = 0;
-    std::string error;
+    std::string error;        // the failure, when it failed
+    bool interrupted = false; // abandoned at a stop
+    // The job reads no further: it failed or was abandoned.
+    bool ended() const { return interrupted || !error.empty(); }
+    job_outcome outcome() const {
+      return !error.empty() ? job_outcome::failed
+             : interrupted  ? job_outcome::interrupted
+                            : job_outcome::done;
+    }
   };
 
   // A submission can block in the kernel itself: file systems that do not honour IOCB_NOWAIT
@@ -443,7 +451,7 @@ private:
       j.opening = false;
       m_st.open_latency.record(now_ns() - j.t_start);
       if (res < 0) {
-        if (j.error.empty())
+        if (!j.ended())
           j.error =
               fmt::format("open failed: {}. file: {}", errno_text(-res), m_files.paths[j.job.file]);
         j.next = j.end;
@@ -463,13 +471,13 @@ private:
     m_board.end(m_id, r);
     ++m_st.requests;
     const std::uint64_t size = m_files.sizes[j.job.file];
-    if ((res == -EAGAIN || res == -EINTR) && j.error.empty()) { // not once stopped
+    if ((res == -EAGAIN || res == -EINTR) && !j.ended()) { // not once stopped
       ++m_st.retries;
       prep_read(r);
       return;
     }
     if (res < 0) {
-      if (j.error.empty())
+      if (!j.ended())
         j.error = fmt::format("read failed: {}. file: {}; offset: {}; length: {}", errno_text(-res),
                               m_files.paths[j.job.file], q.start + q.filled, q.len - q.filled);
       stop_requests(q.job);
@@ -480,7 +488,7 @@ private:
     const std::uint64_t reached = q.start + q.filled;
     if (q.filled < q.len && reached < size) {
       if (res == 0) {
-        if (j.error.empty())
+        if (!j.ended())
           j.error = fmt::format("file ended early at {} bytes, expected {} (truncated?). file: {}",
                                 reached, size, m_files.paths[j.job.file]);
         stop_requests(q.job);
@@ -517,7 +525,7 @@ private:
   void deliver(unsigned r) {
     request& q = m_reqs[r];
     job_state& j = m_jobs[q.job];
-    if (j.error.empty() && q.filled) {
+    if (!j.ended() && q.filled) {
       m_consumer->on_data(m_id, j.job, q.start, q.buf, q.filled);
       if (m_fadvise && m_table)
         drop_cached(m_table->fd(j.job.file), q.start, q.filled);
@@ -540,7 +548,7 @@ private:
     job_state& j = m_jobs[i];
     if (!j.active || j.closing || j.opening || j.next < j.end)
       return;
-    if (!j.error.empty()) {
+    if (j.ended()) {
       // Requests held for ordering behind a failed one are dropped with the job.
       for (unsigned r = 0; r < m_reqs.size(); ++r) {
         request& q = m_reqs[r];
@@ -555,7 +563,7 @@ private:
     if (j.outstanding > 0)
       return;
     ++m_st.jobs;
-    if (!j.error.empty() && j.error != "interrupted" && m_st.errors++ == 0)
+    if (!j.error.empty() && m_st.errors++ == 0)
       m_st.first_error = j.error;
     if (m_table || !j.opened) {
       // A slot whose open failed holds no descriptor: closing it would fail and count the
@@ -574,7 +582,7 @@ private:
       if (m_fadvise)
         drop_cached_file(m_files.paths[j.job.file]);
     }
-    m_consumer->on_done(m_id, j.job, j.bytes, now_ns() - j.t_start, j.error);
+    m_consumer->on_done(m_id, j.job, j.bytes, now_ns() - j.t_start, j.outcome(), j.error);
   }
 
   const engine_options& m_opt;

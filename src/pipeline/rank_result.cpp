@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "report/run_status.hpp"
 
 namespace dlsize::pipeline {
 
@@ -84,7 +85,9 @@ nlohmann::json rank_result::to_json() const {
           {"host_facts", host_facts},
           {"warnings", warnings},
           {"fail_reason", fail_reason},
-          {"stop_reason", stop_reason}};
+          {"stop_cause", report::to_string(stop.cause)},
+          {"stop_signal", stop.signal},
+          {"stop_detail", stop.detail}};
 }
 
 rank_result rank_result::from_json(const nlohmann::json& j) {
@@ -135,7 +138,9 @@ rank_result rank_result::from_json(const nlohmann::json& j) {
     r.host_facts = j.at("host_facts");
     r.warnings = j.at("warnings");
     r.fail_reason = j.at("fail_reason").get<std::string>();
-    r.stop_reason = j.at("stop_reason").get<std::string>();
+    r.stop.cause = report::stop_cause_from_string(j.at("stop_cause").get<std::string>());
+    r.stop.signal = j.at("stop_signal").get<int>();
+    r.stop.detail = j.at("stop_detail").get<std::string>();
     return r;
   } catch (const nlohmann::json::exception& e) {
     throw run_error(fmt::format("a rank's results could not be read: {}", e.what()));

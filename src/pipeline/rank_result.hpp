@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/histogram.hpp"
+#include "core/stop.hpp"
 #include "io/engine.hpp"
 #include "pipeline/step_metrics.hpp"
 #include "telemetry/cpu_usage.hpp"
@@ -48,7 +49,8 @@ struct rank_result {
   nlohmann::json timeseries = nlohmann::json::array();
   nlohmann::json host_facts; // the report's system.hosts entry for its host
   nlohmann::json warnings = nlohmann::json::array();
-  std::string fail_reason, stop_reason; // as this rank saw them
+  std::string fail_reason; // as this rank saw it
+  stop_event stop;         // a stop this rank's monitor asked for
 
   nlohmann::json to_json() const;
   // Throws run_error naming the field when the JSON is not a rank result.

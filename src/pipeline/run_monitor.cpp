@@ -75,7 +75,7 @@ void run_monitor::loop() {
   run_counters seen;
   std::uint64_t progress_at = m_t0;
   const auto stall_ns = static_cast<std::uint64_t>(m_opt.stall_timeout_s * 1e9);
-  auto ask_stop = [&](const std::string& why, std::uint64_t t) {
+  auto ask_stop = [&](const stop_event& why, std::uint64_t t) {
     m_stopped = true;
     m_stopped_at = t;
     m_stop(why);
@@ -90,9 +90,9 @@ void run_monitor::loop() {
     const std::uint64_t t = now_ns();
     const double el = static_cast<double>(t - m_t0) * 1e-9;
     if (!m_stopped && stop_requested())
-      ask_stop(fmt::format("interrupted by signal {}", stop_signal()), t);
+      ask_stop({stop_cause::signal, stop_signal(), ""}, t);
     if (!m_stopped && m_opt.time_limit_s > 0 && el >= m_opt.time_limit_s)
-      ask_stop("time limit reached", t);
+      ask_stop({stop_cause::time_limit, 0, ""}, t);
     const run_counters c = m_counters();
     if (c.bytes != seen.bytes || c.samples != seen.samples || c.compute_ns != seen.compute_ns)
       progress_at = t;
@@ -100,11 +100,11 @@ void run_monitor::loop() {
     if (!m_stopped && stall_ns && m_opt.stuck && t - progress_at >= stall_ns) {
       const std::string what = m_opt.stuck(stall_ns);
       if (!what.empty())
-        ask_stop(fmt::format("stalled: no byte read and no step for {:.1f} s (--stall-timeout "
-                             "{:g}s); {}",
-                             static_cast<double>(t - progress_at) * 1e-9, m_opt.stall_timeout_s,
-                             what),
-                 t);
+        ask_stop(
+            {stop_cause::stall, 0,
+             fmt::format("no byte read and no step for {:.1f} s (--stall-timeout {:g}s); {}",
+                         static_cast<double>(t - progress_at) * 1e-9, m_opt.stall_timeout_s, what)},
+            t);
     }
     if (m_stopped && m_opt.hard_stop &&
         static_cast<double>(t - m_stopped_at) * 1e-9 >= m_opt.hard_stop_after_s)

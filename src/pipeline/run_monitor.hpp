@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/stop.hpp"
 #include "telemetry/sampler.hpp"
 
 namespace dlsize::pipeline {
@@ -60,8 +61,8 @@ class run_monitor {
 public:
   using counters_fn = std::function<run_counters()>;
   using line_fn = std::function<std::string(double elapsed_s, const run_counters&)>;
-  // Called once from the monitor thread: "interrupted by signal 2" or "time limit reached".
-  using stop_fn = std::function<void(const std::string& reason)>;
+  // Called once from the monitor thread, with a signal's, the time limit's or a stall's stop.
+  using stop_fn = std::function<void(const stop_event& why)>;
 
   run_monitor(telemetry::sampler& tele, monitor_options opt, counters_fn counters, line_fn line,
               stop_fn stop);

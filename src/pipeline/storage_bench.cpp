@@ -24,8 +24,10 @@
 #include "pipeline/epoch_order.hpp"
 #include "pipeline/run_monitor.hpp"
 #include "pipeline/run_report.hpp"
+#include "pipeline/storage_rollup.hpp"
 #include "report/provenance.hpp"
 #include "report/report_io.hpp"
+#include "report/run_status.hpp"
 #include "telemetry/cpu_usage.hpp"
 #include "telemetry/host_provenance.hpp"
 #include "telemetry/sampler.hpp"
@@ -71,18 +73,11 @@ private:
   std::atomic<bool> m_closed{false};
 };
 
+// One reader's counts (what the rollup adds up), with the totals the monitor reads while it runs.
 struct alignas(64) reader_tally {
   std::atomic<std::uint64_t> bytes{0};
   std::atomic<std::uint64_t> samples{0};
-  std::vector<std::uint64_t> epoch_samples, epoch_bytes;
-  std::vector<std::uint64_t> epoch_end_ns;
-  histogram sample_latency;
-  std::uint64_t failed_jobs = 0;
-  std::uint64_t records_verified = 0;
-  std::uint64_t mismatches = 0;
-  std::vector<std::string> problems;
-  std::string first_error;
-  std::uint64_t digest = 0; // order-independent sum over jobs of hash(file, offset, crc of bytes)
+  reader_counts counts;
   // In-flight verifiers, keyed by job tag, with the running CRC of the job's bytes.
   std::vector<std::pair<std::uint64_t, dataset::record_verifier>> verifiers;
   std::vector<std::uint32_t> job_crc;
@@ -94,9 +89,9 @@ public:
                  std::uint64_t epochs, bool verify)
       : m_layout(layout), m_plan(plan), m_verify(verify), m_tally(readers) {
     for (auto& t : m_tally) {
-      t.epoch_samples.assign(epochs, 0);
-      t.epoch_bytes.assign(epochs, 0);
-      t.epoch_end_ns.assign(epochs, 0);
+      t.counts.epoch_samples.assign(epochs, 0);
+      t.counts.epoch_bytes.assign(epochs, 0);
+      t.counts.epoch_end_ns.assign(epochs, 0);
     }
   }
   bool ordered() const override { return m_verify; }
@@ -127,40 +122,51 @@ public:
     t.job_crc[i] = crc32c(t.job_crc[i], data, bytes);
   }
   void on_done(unsigned reader, const io::read_job& job, std::uint64_t bytes,
-               std::uint64_t latency_ns, const std::string& error) override {
+               std::uint64_t latency_ns, io::job_outcome outcome,
+               const std::string& error) override {
     auto& t = m_tally[reader];
+    auto& n = t.counts;
     const std::uint64_t epoch = job.tag / m_plan.units;
     t.bytes.fetch_add(bytes, std::memory_order_relaxed);
-    t.epoch_bytes[epoch] += bytes;
+    n.epoch_bytes[epoch] += bytes;
+    const bool done = outcome == io::job_outcome::done;
     if (m_verify) {
       const std::size_t vi = find_index(reader, job.tag);
       auto& v = t.verifiers[vi].second;
-      if (error.empty())
-        t.digest +=
+      if (done)
+        n.digest +=
             splitmix64(t.job_crc[vi] ^ (std::uint64_t{job.file} << 32) ^ splitmix64(job.offset));
-      if (error.empty() && !v.complete())
+      if (done && !v.complete())
         v.fail("ended before all its records were read");
-      if (error.empty() || error == "interrupted") {
-        t.records_verified += v.checked();
-        t.mismatches += v.mismatches();
-        if (v.mismatches() && t.problems.size() < 100)
-          t.problems.push_back(v.first_error());
+      if (outcome != io::job_outcome::failed) {
+        n.records_verified += v.checked();
+        n.mismatches += v.mismatches();
+        if (v.mismatches() && n.problems.size() < 100)
+          n.problems.push_back(v.first_error());
       }
       for (auto& p : t.verifiers)
         if (p.first == job.tag)
           p.first = UINT64_MAX;
     }
-    if (!error.empty()) {
-      if (error != "interrupted" && t.failed_jobs++ == 0)
-        t.first_error = error;
+    if (!done) {
+      if (outcome == io::job_outcome::failed && n.failed_jobs++ == 0)
+        n.first_error = error;
       return;
     }
     t.samples.fetch_add(m_plan.samples_per_unit, std::memory_order_relaxed);
-    t.epoch_samples[epoch] += m_plan.samples_per_unit;
-    t.epoch_end_ns[epoch] = std::max(t.epoch_end_ns[epoch], now_ns());
-    t.sample_latency.record(latency_ns);
+    n.epoch_samples[epoch] += m_plan.samples_per_unit;
+    n.epoch_end_ns[epoch] = std::max(n.epoch_end_ns[epoch], now_ns());
+    n.sample_latency.record(latency_ns);
   }
-  std::vector<reader_tally>& tallies() { return m_tally; }
+  // Every reader's counts, once the readers are done.
+  std::vector<reader_counts> counts() const {
+    std::vector<reader_counts> out;
+    for (const auto& t : m_tally) {
+      out.push_back(t.counts);
+      out.back().samples = t.samples.load();
+    }
+    return out;
+  }
   std::uint64_t bytes() const {
     std::uint64_t b = 0;
     for (auto& t : m_tally)
@@ -203,11 +209,9 @@ private:
   std::vector<reader_tally> m_tally;
 };
 
-} // namespace
-
-storage_bench_result run_storage_bench(const storage_bench_options& opt,
-                                       const nlohmann::json& command_line) {
-  dataset_layout layout = dataset::open_dataset(opt.dataset);
+// What one read job covers, checked against the dataset. Throws usage_error for a dataset of
+// another workload, no epochs, or more units than a tag can name.
+unit_plan plan_units(const storage_bench_options& opt, const dataset_layout& layout) {
   const auto& params = layout.params();
   if (!opt.workload.empty() && params.workload != opt.workload)
     throw usage_error(fmt::format("--dataset: '{}' was generated for workload '{}', not '{}'. "
@@ -227,188 +231,194 @@ storage_bench_result run_storage_bench(const storage_bench_options& opt,
   }
   if (plan.units > UINT32_MAX)
     throw usage_error("--dataset: more than 2^32 read units");
-  const io::file_set files = check_files(layout);
+  return plan;
+}
 
-  std::string fallback;
-  auto eng = io::make_engine(opt.io, files, fallback);
-  epoch_source source(layout, plan, opt.seed, opt.epochs);
-  bench_consumer consumer(layout, plan, opt.io.readers, opt.epochs, opt.verify);
+// What the bench reads from and with: fixed before the first read.
+struct storage_context {
+  const storage_bench_options& opt;
+  const nlohmann::json& command_line;
+  const dataset_layout& layout;
+  unit_plan plan;
+  sysinfo::mount_info mount;
+  nlohmann::json provenance; // taken before any read: a stat of a hung mount hangs too
+  std::string fallback;      // why the engine asked for is not the one used ("" if it is)
+  std::unique_ptr<io::engine> eng;
+};
 
+// What the monitored reads left.
+struct storage_reads {
+  io::engine_result ran;
+  run_totals totals;
+  stop_event stop; // a stop the monitor asked for
+  std::uint64_t t0 = 0;
+  io::reader_stats all;  // the readers' stats, merged
+  storage_rollup rollup; // their counts, added up
+};
+
+std::string progress_line(double el, const run_counters& c, std::uint64_t planned_bytes) {
+  const double frac =
+      static_cast<double>(c.bytes) / static_cast<double>(std::max<std::uint64_t>(1, planned_bytes));
+  return fmt::format("bench: {} of {} ({:.0f} %), {}, {:.0f} samples/s, ETA {:.0f} s",
+                     units::format_bytes_binary(static_cast<double>(c.bytes)),
+                     units::format_bytes_binary(static_cast<double>(planned_bytes)), 100 * frac,
+                     units::format_rate_both(el > 0 ? static_cast<double>(c.bytes) / el : 0),
+                     el > 0 ? static_cast<double>(c.samples) / el : 0,
+                     frac > 0 ? el * (1 - frac) / frac : 0);
+}
+
+storage_reads run_reads(const storage_context& c, telemetry::sampler& tele) {
+  const storage_bench_options& opt = c.opt;
+  epoch_source source(c.layout, c.plan, opt.seed, opt.epochs);
+  bench_consumer consumer(c.layout, c.plan, opt.io.readers, opt.epochs, opt.verify);
   std::atomic<bool> stop{false};
-  const std::uint64_t total_bytes_planned = layout.total_bytes() * opt.epochs;
-  const auto mount = sysinfo::mount_of(opt.dataset.string());
-  // Before any read: a stat of a mount whose server hangs a read can hang as well.
-  const nlohmann::json provenance = telemetry::host_provenance(opt.dataset);
-  const telemetry::nvml gpus;
-  telemetry::sampler tele(mount, gpus);
-  const nlohmann::json memory_start = telemetry::memory_json();
-  std::string stop_reason;
+  const std::uint64_t planned_bytes = c.layout.total_bytes() * opt.epochs;
+  storage_reads out;
   run_monitor monitor(
       tele,
       {opt.sample_interval_s, opt.time_limit_s, opt.progress, 0, opt.stall_timeout_s,
-       [&](std::uint64_t age) { return eng->stuck_read(age); }, &stop, 0.5, opt.status},
+       [&](std::uint64_t age) { return c.eng->stuck_read(age); }, &stop, 0.5, opt.status},
       [&] {
         return run_counters{consumer.bytes(), consumer.samples(), 0};
       },
-      [&](double el, const run_counters& c) {
-        const double frac = static_cast<double>(c.bytes) /
-                            static_cast<double>(std::max<std::uint64_t>(1, total_bytes_planned));
-        return fmt::format("bench: {} of {} ({:.0f} %), {}, {:.0f} samples/s, ETA {:.0f} s",
-                           units::format_bytes_binary(static_cast<double>(c.bytes)),
-                           units::format_bytes_binary(static_cast<double>(total_bytes_planned)),
-                           100 * frac,
-                           units::format_rate_both(el > 0 ? static_cast<double>(c.bytes) / el : 0),
-                           el > 0 ? static_cast<double>(c.samples) / el : 0,
-                           frac > 0 ? el * (1 - frac) / frac : 0);
-      },
-      [&](const std::string& why) {
-        stop_reason = why;
-        // A signal abandons the jobs in flight; the time limit lets them finish.
-        if (why != "time limit reached")
+      [&](double el, const run_counters& rc) { return progress_line(el, rc, planned_bytes); },
+      [&](const stop_event& why) {
+        out.stop = why;
+        // A signal or a stall abandons the jobs in flight; the time limit lets them finish.
+        if (why.cause != stop_cause::time_limit)
           stop.store(true);
         source.close();
       });
-  const std::uint64_t t0 = monitor.start();
-  const io::engine_result ran = eng->run(source, consumer, stop);
-  const std::string& engine_error = ran.error;
-  const std::vector<io::reader_stats>& stats = ran.readers;
-  run_totals totals = monitor.finish();
-  const double wall = totals.wall_s;
-  const auto& cpu = totals.cpu;
+  out.t0 = monitor.start();
+  out.ran = c.eng->run(source, consumer, stop);
+  out.totals = monitor.finish();
+  out.all = merge_stats(out.ran.readers);
+  out.rollup = roll_up(consumer.counts(), opt.epochs);
+  return out;
+}
 
-  const io::reader_stats all = merge_stats(stats);
-  histogram sample_latency;
-  std::uint64_t samples = 0, verified = 0, mismatches = 0, failed_jobs = 0, digest = 0;
-  std::vector<std::string> problems;
-  std::string first_job_error;
-  for (auto& t : consumer.tallies()) {
-    samples += t.samples.load();
-    verified += t.records_verified;
-    mismatches += t.mismatches;
-    failed_jobs += t.failed_jobs;
-    if (first_job_error.empty())
-      first_job_error = t.first_error;
-    sample_latency.merge(t.sample_latency);
-    digest += t.digest;
-    for (auto& p : t.problems)
-      problems.push_back(p);
-  }
-  std::sort(problems.begin(), problems.end());
-  const double cpu_s = cpu.process_user_s + cpu.process_system_s;
-  const double gib = static_cast<double>(all.bytes) / (1024.0 * 1024.0 * 1024.0);
-
+nlohmann::json epochs_json(const storage_rollup& r, std::uint64_t t0) {
   nlohmann::json epochs = nlohmann::json::array();
-  for (std::uint64_t e = 0; e < opt.epochs; ++e) {
-    std::uint64_t es = 0, eb = 0, end = 0;
-    for (auto& t : consumer.tallies()) {
-      es += t.epoch_samples[e];
-      eb += t.epoch_bytes[e];
-      end = std::max(end, t.epoch_end_ns[e]);
-    }
+  for (std::size_t e = 0; e < r.epochs.size(); ++e) {
+    const epoch_counts& ec = r.epochs[e];
     epochs.push_back({{"epoch", e},
-                      {"samples", es},
-                      {"read_bytes", eb},
-                      {"end_s", end ? static_cast<double>(end - t0) * 1e-9 : 0.0}});
+                      {"samples", ec.samples},
+                      {"read_bytes", ec.read_bytes},
+                      {"end_s", ec.end_ns ? static_cast<double>(ec.end_ns - t0) * 1e-9 : 0.0}});
   }
+  return epochs;
+}
 
-  nlohmann::json warnings = nlohmann::json::array();
-  add_run_warnings(warnings, opt.io, *eng, layout, fallback);
-  for (const auto& a : ran.abandoned)
-    warnings.push_back(a);
+// A failure of the engine, a stop that cut the reads short, read errors, then mismatches.
+report::status_decision storage_status(const storage_context& c, const storage_reads& reads) {
+  const io::reader_stats& all = reads.all;
+  const storage_rollup& r = reads.rollup;
+  report::status_inputs si;
+  si.failure = reads.ran.error;
+  si.stop = reads.stop;
   // A stop the monitor saw after the last job completed stopped nothing.
-  if (samples == plan.units * plan.samples_per_unit * opt.epochs)
-    stop_reason.clear();
+  si.work_done = r.samples == c.plan.units * c.plan.samples_per_unit * c.opt.epochs;
+  si.problems = {{std::max(all.errors, r.failed_jobs), "read errors",
+                  all.first_error.empty() ? r.first_error : all.first_error},
+                 {r.mismatches, "records failed verification",
+                  r.problems.empty() ? std::string() : r.problems.front()}};
+  return report::decide_status(si);
+}
 
-  std::string status = "complete", reason;
-  if (!engine_error.empty()) {
-    status = "incomplete";
-    reason = engine_error;
-  } else if (!stop_reason.empty() && stop_reason != "time limit reached") {
-    status = "incomplete";
-    reason = stop_reason;
-  } else if (all.errors || failed_jobs) {
-    status = "incomplete";
-    reason = fmt::format("{} read errors; first: {}", std::max(all.errors, failed_jobs),
-                         all.first_error.empty() ? first_job_error : all.first_error);
-  } else if (mismatches) {
-    status = "incomplete";
-    reason = fmt::format("{} records failed verification; first: {}", mismatches, problems.front());
-  }
-  if (stop_reason == "time limit reached")
-    warnings.push_back("stopped at --time-limit before all epochs were read");
-
-  nlohmann::json storage_sec = storage_json(tele.storage().available(), tele.storage().source(),
-                                            totals.storage_bytes, all.bytes, wall, memory_start,
-                                            telemetry::memory_json(), mount.fs_type, warnings);
-  const bool whole_files = !plan.per_record;
+nlohmann::json storage_summary_json(const storage_context& c, const storage_reads& reads) {
+  const io::reader_stats& all = reads.all;
+  const storage_rollup& r = reads.rollup;
+  const double wall = reads.totals.wall_s;
+  const bool whole_files = !c.plan.per_record;
+  // Epochs every unit of which was read (a stop ends the run inside one).
+  const std::uint64_t per_epoch = c.plan.units * c.plan.samples_per_unit;
+  const auto completed = static_cast<std::uint64_t>(
+      std::count_if(r.epochs.begin(), r.epochs.end(),
+                    [&](const epoch_counts& e) { return e.samples == per_epoch; }));
   nlohmann::json summary = {
       {"wall_s", wall},
-      {"epochs", opt.epochs},
-      {"samples", samples},
+      {"epochs", c.opt.epochs},
+      {"epochs_completed", completed},
+      {"samples", r.samples},
       {"read_bytes", all.bytes},
       {"read_bytes_per_s", wall > 0 ? static_cast<double>(all.bytes) / wall : 0.0},
-      {"samples_per_s", wall > 0 ? static_cast<double>(samples) / wall : 0.0},
+      {"samples_per_s", wall > 0 ? static_cast<double>(r.samples) / wall : 0.0},
       {"files_per_s", whole_files && wall > 0 ? nlohmann::json(static_cast<double>(all.jobs) / wall)
                                               : nlohmann::json(nullptr)},
       {"requests", all.requests},
   };
-  add_cpu_cost(summary, cpu, all.bytes, samples);
-  const nlohmann::json io_sec = io_json(opt.io, eng->name(), eng->uncached_method(), all,
-                                        sample_latency, plan.per_record ? "record" : "file");
-  nlohmann::json report = report::report_header("bench", command_line);
+  add_cpu_cost(summary, reads.totals.cpu, all.bytes, r.samples);
+  return summary;
+}
+
+nlohmann::json storage_document(const storage_context& c, storage_reads& reads,
+                                const telemetry::sampler& tele, const telemetry::nvml& gpus,
+                                const nlohmann::json& memory_start,
+                                const report::status_decision& decided) {
+  const storage_bench_options& opt = c.opt;
+  const auto& params = c.layout.params();
+  const io::reader_stats& all = reads.all;
+  const storage_rollup& r = reads.rollup;
+  nlohmann::json warnings = nlohmann::json::array();
+  add_run_warnings(warnings, opt.io, *c.eng, c.layout, c.fallback);
+  for (const auto& a : reads.ran.abandoned)
+    warnings.push_back(a);
+  if (decided.stopped_at_time_limit)
+    warnings.push_back(report::time_limit_warning(true));
+  nlohmann::json storage_sec = storage_json(
+      tele.storage().available(), tele.storage().source(), reads.totals.storage_bytes, all.bytes,
+      reads.totals.wall_s, memory_start, telemetry::memory_json(), c.mount.fs_type, warnings);
+  nlohmann::json report = report::report_header("bench", c.command_line);
   report.update({
       {"config", opt.config},
       {"workload",
        {{"name", params.workload},
         {"layout", config::to_string(params.layout)},
         {"format", params.format}}},
-      {"dataset", dataset_json(opt.dataset, layout, mount)},
-      {"system", report::system_json(gpus.devices(), gpus.status(), provenance)},
+      {"dataset", dataset_json(opt.dataset, c.layout, c.mount)},
+      {"system", report::system_json(gpus.devices(), gpus.status(), c.provenance)},
       {"topology", {{"ranks", 1}, {"nodes", 1}, {"accelerators", 0}, {"accelerators_per_node", 0}}},
-      {"summary", summary},
-      {"epochs", epochs},
-      {"io", io_sec},
+      {"summary", storage_summary_json(c, reads)},
+      {"epochs", epochs_json(r, reads.t0)},
+      {"io", io_json(opt.io, c.eng->name(), c.eng->uncached_method(), all, r.sample_latency,
+                     c.plan.per_record ? "record" : "file")},
       {"storage", storage_sec},
-      {"timeseries", std::move(totals.timeseries)},
+      {"timeseries", std::move(reads.totals.timeseries)},
       {"warnings", warnings},
-      {"status", status},
+      {"status", report::to_string(decided.status)},
   });
-  if (!reason.empty())
-    report["reason"] = reason;
+  if (!decided.reason.empty())
+    report["reason"] = decided.reason;
   report::add_provenance(report);
   if (opt.verify)
-    report["verify"] = {{"records_checked", verified},
-                        {"mismatches", mismatches},
-                        {"problems", problems},
-                        {"content_digest", fmt::format("{:016x}", digest)}};
+    report["verify"] = {{"records_checked", r.verified},
+                        {"mismatches", r.mismatches},
+                        {"problems", r.problems},
+                        {"content_digest", fmt::format("{:016x}", r.digest)}};
+  return report;
+}
+
+} // namespace
+
+storage_bench_result run_storage_bench(const storage_bench_options& opt,
+                                       const nlohmann::json& command_line) {
+  const dataset_layout layout = dataset::open_dataset(opt.dataset);
+  storage_context c{opt, command_line, layout, plan_units(opt, layout), {}, {}, {}, {}};
+  const io::file_set files = check_files(layout);
+  c.eng = io::make_engine(opt.io, files, c.fallback);
+  c.mount = sysinfo::mount_of(opt.dataset.string());
+  // Before any read: a stat of a mount whose server hangs a read can hang as well.
+  c.provenance = telemetry::host_provenance(opt.dataset);
+  const telemetry::nvml gpus;
+  telemetry::sampler tele(c.mount, gpus);
+  const nlohmann::json memory_start = telemetry::memory_json();
+  storage_reads reads = run_reads(c, tele);
+  const report::status_decision decided = storage_status(c, reads);
 
   storage_bench_result res;
-  res.failed = status != "complete";
-  res.summary_text = fmt::format(
-      "engine {} ({} cache{}), readers {}, queue depth {}, request {}\n"
-      "  read        {} in {:.2f} s: {}\n"
-      "  samples/s   {:.1f}{}\n"
-      "  latency     p50 {:.3f} ms  p90 {:.3f} ms  p99 {:.3f} ms  p99.9 {:.3f} ms (per request)\n"
-      "  cpu         process {:.1f} % of one core, host {:.1f} %; {:.3f} CPU s per GiB\n"
-      "  status      {}{}\n",
-      eng->name(), io::to_string(opt.io.cache),
-      eng->uncached_method().empty() ? "" : ", " + eng->uncached_method(), opt.io.readers,
-      opt.io.queue_depth, units::format_bytes_binary(opt.io.request_size),
-      units::format_bytes_binary(static_cast<double>(all.bytes)), wall,
-      units::format_rate_both(wall > 0 ? static_cast<double>(all.bytes) / wall : 0),
-      wall > 0 ? static_cast<double>(samples) / wall : 0,
-      whole_files && wall > 0
-          ? fmt::format("   files/s {:.1f}", static_cast<double>(all.jobs) / wall)
-          : "",
-      all.read_latency.quantile(0.5) * 1e-6, all.read_latency.quantile(0.9) * 1e-6,
-      all.read_latency.quantile(0.99) * 1e-6, all.read_latency.quantile(0.999) * 1e-6,
-      cpu.process_utilization * 100, cpu.host_utilization * 100, gib > 0 ? cpu_s / gib : 0.0,
-      status, reason.empty() ? "" : ": " + reason);
-  if (opt.verify)
-    res.summary_text +=
-        fmt::format("  verify      {} records checked, {} mismatches\n", verified, mismatches);
-  res.report = std::move(report);
-  res.abandoned = ran.abandoned;
+  res.failed = decided.status != report::run_status::complete;
+  res.abandoned = reads.ran.abandoned;
+  res.report = storage_document(c, reads, tele, gpus, memory_start, decided);
   return res;
 }
 

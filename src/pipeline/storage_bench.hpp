@@ -32,9 +32,8 @@ struct storage_bench_options {
 };
 
 struct storage_bench_result {
-  nlohmann::json report; // the whole report, status included
-  bool failed = false;   // read errors or checksum mismatches
-  std::string summary_text;
+  nlohmann::json report;              // the whole report, status included
+  bool failed = false;                // read errors or checksum mismatches
   std::vector<std::string> abandoned; // readers left in the kernel (engine_result::abandoned)
 };
 

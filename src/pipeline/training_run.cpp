@@ -33,6 +33,7 @@
 #include "pipeline/training_report.hpp"
 #include "pipeline/training_source.hpp"
 #include "report/report_io.hpp"
+#include "report/run_status.hpp"
 #include "telemetry/host_provenance.hpp"
 #include "telemetry/nvml.hpp"
 #include "telemetry/sampler.hpp"
@@ -78,14 +79,15 @@ public:
       pre.feed(data + (lo - off), static_cast<std::size_t>(hi - lo));
   }
   void on_done(unsigned reader, const io::read_job& job, std::uint64_t bytes,
-               std::uint64_t latency_ns, const std::string& error) override {
+               std::uint64_t latency_ns, io::job_outcome outcome,
+               const std::string& error) override {
     auto& t = m_tally[reader];
-    const bool failed = !error.empty() && error != "interrupted";
+    const bool failed = outcome == io::job_outcome::failed;
     if (failed && t.failed++ == 0)
       t.first_error = error;
     const sample_slot sl = m_sampler.slot(job.tag);
     const std::uint64_t a = sl.accelerator - m_first;
-    if (error.empty()) {
+    if (outcome == io::job_outcome::done) {
       t.sample_latency.record(latency_ns);
       t.pre->finish_sample();
       // What this accelerator read at this step, independent of the order of completions.
@@ -294,7 +296,8 @@ training_result training_run::run(const nlohmann::json& command_line) {
 
   std::atomic<bool> stop_io{false}, halt{false};
   std::mutex reason_m;
-  std::string stop_reason, fail_reason; // this rank's own
+  std::string fail_reason; // this rank's own
+  stop_event stop;
   auto halt_here = [&] {
     halt.store(true, std::memory_order_release);
     stop_io.store(true);
@@ -428,13 +431,13 @@ training_result training_run::run(const nlohmann::json& command_line) {
             units::format_rate_both(el > 0 ? static_cast<double>(c.bytes) / el : 0), 100 * au,
             frac > 0 ? el * (1 - frac) / frac : 0);
       },
-      [&](const std::string& why) {
+      [&](const stop_event& why) {
         {
           std::lock_guard lk(reason_m);
-          if (stop_reason.empty())
-            stop_reason = why;
+          if (stop.cause == stop_cause::none)
+            stop = why;
         }
-        link->stop(why);
+        link->stop(report::stop_reason_text(why));
       });
   t0 = link->start();
   monitor.start(t0);
@@ -463,7 +466,7 @@ training_result training_run::run(const nlohmann::json& command_line) {
   if (!ran.error.empty()) {
     {
       std::lock_guard lk(reason_m);
-      stop_reason.clear();
+      stop = {};
       fail_reason = ran.error;
     }
     fail_here(ran.error);
@@ -525,7 +528,7 @@ training_result training_run::run(const nlohmann::json& command_line) {
   {
     std::lock_guard lk(reason_m);
     r.fail_reason = fail_reason;
-    r.stop_reason = stop_reason;
+    r.stop = stop;
   }
 
   const std::uint64_t end_ns = now_ns();

@@ -50,12 +50,11 @@ struct training_options {
 };
 
 struct training_result {
-  nlohmann::json report;  // rank 0 only (null elsewhere)
-  bool failed = false;    // the job's run failed or was interrupted (every rank knows)
-  bool broken = false;    // a rank stopped answering: the job cannot end cleanly
-  bool root_lost = false; // ... and that rank is rank 0 (this rank is not)
-  std::string reason;     // the job's halt, as its rank said it
-  std::string summary_text;
+  nlohmann::json report;              // rank 0 only (null elsewhere)
+  bool failed = false;                // the job's run failed or was interrupted (every rank knows)
+  bool broken = false;                // a rank stopped answering: the job cannot end cleanly
+  bool root_lost = false;             // ... and that rank is rank 0 (this rank is not)
+  std::string reason;                 // the job's halt, as its rank said it
   std::vector<std::string> abandoned; // this rank's readers left in the kernel
 };
 

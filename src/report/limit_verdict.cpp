@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "report/report_fields.hpp"
+#include "report/bench_report.hpp"
 
 namespace dlsize::report {
 namespace {
@@ -11,10 +11,10 @@ nlohmann::json num(double v) {
   return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr);
 }
 
-double mean_device_busy(const nlohmann::json& r) {
+double mean_device_busy(const bench_report& r) {
   double sum = 0;
   int n = 0;
-  for (const auto& p : r.value("timeseries", nlohmann::json::array()))
+  for (const auto& p : r.extra.value("timeseries", nlohmann::json::array()))
     if (p.contains("device_busy") && p["device_busy"].is_number()) {
       // A multi-host timeseries adds host figures up: a share stays within 1.
       sum += std::min(1.0, p["device_busy"].get<double>());
@@ -57,23 +57,30 @@ limit_kind parse_limit_kind(const std::string& t) {
   return limit_kind::unknown;
 }
 
-limit_figures limit_figures_of(const nlohmann::json& r) {
+limit_figures limit_figures_of(const bench_report& r) {
+  using num = bench_report;
   limit_figures f;
-  // The waits on data decide, so a modelled allreduce's time is the accelerator's own
-  // (storage_au; absent in reports older than the allreduce model, where it equals AU).
-  f.au = number_at(r, "/summary/storage_au");
-  if (!std::isfinite(f.au))
-    f.au = number_at(r, "/summary/accelerator_utilization");
-  f.busiest_reader_cpu = number_at(r, "/io/reader_time/busiest_cpu_share");
-  f.host_cpu = number_at(r, "/summary/cpu_utilization/host");
-  f.queue_full_share = number_at(r, "/io/reader_time/queue_full_share");
-  f.completion_wait_share = number_at(r, "/io/reader_time/completion_wait_share");
-  f.mean_in_flight = number_at(r, "/io/reader_time/mean_in_flight");
-  f.queue_depth = number_at(r, "/io/queue_depth");
-  f.readers = number_at(r, "/io/readers");
+  if (r.summary) {
+    // The waits on data decide, so a modelled allreduce's time is the accelerator's own
+    // (storage_au; absent in reports older than the allreduce model, where it equals AU).
+    f.au = r.summary->storage_au.has_value() ? num::number(r.summary->storage_au)
+                                             : num::number(r.summary->accelerator_utilization);
+    f.read_bytes_per_s = num::number(r.summary->read_bytes_per_s);
+    if (r.summary->cpu_utilization)
+      f.host_cpu = num::number(r.summary->cpu_utilization->host);
+  }
+  if (r.io) {
+    f.queue_depth = num::number(r.io->queue_depth);
+    f.readers = num::number(r.io->readers);
+    f.max_read_rate = num::number(r.io->max_read_rate);
+    if (const auto& t = r.io->reader_time) {
+      f.busiest_reader_cpu = num::number(t->busiest_cpu_share);
+      f.queue_full_share = num::number(t->queue_full_share);
+      f.completion_wait_share = num::number(t->completion_wait_share);
+      f.mean_in_flight = num::number(t->mean_in_flight);
+    }
+  }
   f.device_busy = mean_device_busy(r);
-  f.max_read_rate = number_at(r, "/io/max_read_rate");
-  f.read_bytes_per_s = number_at(r, "/summary/read_bytes_per_s");
   return f;
 }
 
@@ -166,7 +173,7 @@ nlohmann::json limit_json(const limit_verdict& v) {
             {"read_bytes_per_s", num(f.read_bytes_per_s)}}}};
 }
 
-nlohmann::json limited_by_block(const nlohmann::json& report) {
+nlohmann::json limited_by_block(const bench_report& report) {
   return limit_json(decide_limit(limit_figures_of(report)));
 }
 
@@ -177,14 +184,14 @@ std::string limit_line(const nlohmann::json& b) {
                      advice.is_string() ? " (" + advice.get<std::string>() + ")" : "");
 }
 
-limit_verdict limit_of(const nlohmann::json& r) {
-  const nlohmann::json::json_pointer p("/summary/limited_by");
+limit_verdict limit_of(const bench_report& r) {
   limit_verdict v = decide_limit(limit_figures_of(r));
-  if (r.contains(p) && r[p].is_object()) {
-    v.kind = parse_limit_kind(r[p].value("verdict", ""));
-    v.reason = r[p].value("reason", v.reason);
-    v.synthetic = r[p].value("synthetic", false);
-    const auto& a = r[p].value("advice", nlohmann::json(nullptr));
+  if (r.summary && r.summary->limited_by.has_value()) {
+    const nlohmann::json& b = *r.summary->limited_by;
+    v.kind = parse_limit_kind(b.value("verdict", ""));
+    v.reason = b.value("reason", v.reason);
+    v.synthetic = b.value("synthetic", false);
+    const auto& a = b.value("advice", nlohmann::json(nullptr));
     v.advice = a.is_string() ? a.get<std::string>() : "";
   }
   return v;

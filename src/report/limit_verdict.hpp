@@ -11,6 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "report/bench_report.hpp"
+
 namespace dlsize::report {
 
 inline constexpr double kUnlimitedAu = 0.99;         // less than 1 % of the time waiting on data
@@ -51,7 +53,7 @@ struct limit_verdict {
 };
 
 // The figures of a bench report (summary, io.reader_time, timeseries device_busy).
-limit_figures limit_figures_of(const nlohmann::json& report);
+limit_figures limit_figures_of(const bench_report& report);
 
 // The verdict on those figures, by the rules in the order: nothing (AU ≥ 0.99), a reader at
 // ≥ 90 % of a core, the cap reached (≥ 95 % of --max-read-rate), queues full ≥ half the time
@@ -63,13 +65,13 @@ limit_verdict decide_limit(const limit_figures& f);
 nlohmann::json limit_json(const limit_verdict& v);
 
 // The block a bench report gets at the end of its run: limit_json of its own figures.
-nlohmann::json limited_by_block(const nlohmann::json& report);
+nlohmann::json limited_by_block(const bench_report& report);
 
 // One line for the terminal summary: "storage: readers waited ...".
 std::string limit_line(const nlohmann::json& block);
 
 // The verdict a report carries, or one decided from its figures for reports made before the
 // verdict existed.
-limit_verdict limit_of(const nlohmann::json& report);
+limit_verdict limit_of(const bench_report& report);
 
 } // namespace dlsize::report

@@ -6,6 +6,7 @@
 #include "core/error.hpp"
 #include "core/json_checks.hpp"
 #include "core/json_input.hpp"
+#include "report/bench_report.hpp"
 #include "report/report_io.hpp"
 
 namespace dlsize::sweep {
@@ -40,7 +41,7 @@ bool complete_report(const fs::path& p) {
     return false;
   try {
     const auto j = core::read_json_file(p, core::kReportJson);
-    return j.is_object() && j.value("status", "") == "complete";
+    return report::is_bench_report(j) && report::bench_report::from_json(j).complete();
   } catch (const usage_error&) {
     return false;
   }

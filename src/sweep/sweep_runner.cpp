@@ -10,6 +10,7 @@
 #include "core/json_input.hpp"
 #include "core/stop.hpp"
 #include "core/units.hpp"
+#include "report/bench_report.hpp"
 #include "report/report_io.hpp"
 #include "sweep/child_process.hpp"
 #include "sweep/sweep_config.hpp"
@@ -44,18 +45,16 @@ std::string log_tail(const std::filesystem::path& log, std::size_t lines = 5) {
 // The figures a point's report gives, for the progress line and the index.
 nlohmann::json summary_of(const std::filesystem::path& report) {
   try {
-    const auto r = core::read_json_file(report, core::kReportJson);
-    if (!r.is_object())
-      return nullptr;
-    auto s = r.value("summary", nlohmann::json::object());
-    if (!s.is_object())
-      s = nlohmann::json::object();
-    return {
-        {"status", r.value("status", "")},
-        {"accelerator_utilization", s.value("accelerator_utilization", nlohmann::json(nullptr))},
-        {"au_pass", s.value("au_pass", nlohmann::json(nullptr))},
-        {"read_bytes_per_s", s.value("read_bytes_per_s", nlohmann::json(nullptr))},
-        {"samples_per_s", s.value("samples_per_s", nlohmann::json(nullptr))}};
+    const auto r = report::bench_report::from_json(core::read_json_file(report, core::kReportJson));
+    const auto& s = report::or_empty(r.summary);
+    const auto value = [](const auto& f) {
+      return f.has_value() ? nlohmann::json(*f) : nlohmann::json(nullptr);
+    };
+    return {{"status", r.status.has_value() ? report::to_string(*r.status) : ""},
+            {"accelerator_utilization", value(s.accelerator_utilization)},
+            {"au_pass", value(s.au_pass)},
+            {"read_bytes_per_s", value(s.read_bytes_per_s)},
+            {"samples_per_s", value(s.samples_per_s)}};
   } catch (const usage_error&) {
     return nullptr;
   }

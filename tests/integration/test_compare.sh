@@ -43,8 +43,10 @@ schema_ok() {
   fi
 }
 # variant SRC DST PYTHON: a copy of report SRC with the statements PYTHON applied to its JSON r.
+# variant IN OUT EXPR: a made-up run from a real report (EXPR edits r); a run of its own, so it
+# gets a run_id of its own (a copy with the same run_id is refused as a duplicate).
 variant() {
-  python3 -c "import json,sys; r=json.load(open(sys.argv[1])); $3; json.dump(r, open(sys.argv[2], 'w'))" "$1" "$2"
+  python3 -c "import json,sys,uuid; r=json.load(open(sys.argv[1])); $3; r['run_id'] = uuid.uuid4().hex; json.dump(r, open(sys.argv[2], 'w'))" "$1" "$2"
 }
 ds=$SCRATCH/r50
 "$DLSIZE" datagen --workload resnet50 --dataset "$ds" --size 256MiB --quiet >/dev/null || { echo "datagen failed"; exit 1; }
@@ -118,13 +120,18 @@ expect_rc 0 "storage-only run" -- "$DLSIZE" bench --workload resnet50 --dataset 
 expect_rc 2 "compare refuses a different load" -- "$DLSIZE" compare "$SCRATCH/a.json" "$SCRATCH/s.json"
 expect_text "not the same load" "message says why"
 expect_text "s.json" "message names the file"
-# Storage-only repeats of one backend: no AU, so null metrics, a warning that there is only one
-# backend, and one that the copy is the same run (one run_id).
-cp "$SCRATCH/s.json" "$SCRATCH/s2.json"
+# A copy of a report is the same run (one run_id): refused, not counted as a repeat.
+mkdir -p "$SCRATCH/copies"
+cp "$SCRATCH/s.json" "$SCRATCH/copies/s-copy.json"
+expect_rc 2 "compare refuses a copy given as a repeat" -- "$DLSIZE" compare "$SCRATCH/s.json" "$SCRATCH/copies/s-copy.json"
+expect_text "copies, not repeats" "the refusal says the two are one run"
+expect_text "s-copy.json" "the refusal names the copy"
+# Storage-only repeats of one backend: no AU, so null metrics, and a warning that there is only
+# one backend.
+expect_rc 0 "a second storage-only run" -- "$DLSIZE" bench --workload resnet50 --dataset "$ds" --accelerator none --quiet --out "$SCRATCH/s2.json"
 expect_rc 0 "compare storage-only repeats of one backend" -- "$DLSIZE" compare "$SCRATCH/s.json" "$SCRATCH/s2.json" --out "$SCRATCH/same.json"
 check=$(json "$SCRATCH/same.json" "r['accelerator'] == 'none' and r['accelerators'] == 0 and len(r['backends']) == 1 and
-  r['backends'][0]['metrics']['accelerator_utilization'] is None and len(r['warnings']) == 2 and
-  'copies, not repeats' in r['warnings'][1]")
+  r['backends'][0]['metrics']['accelerator_utilization'] is None and len(r['warnings']) == 1")
 [[ $check == True ]] && pass "storage-only: no AU, one backend, warned" || fail "storage-only: $(cat "$SCRATCH/same.json")"
 schema_ok "$SCRATCH/same.json"
 echo '{"schema": "something/1"}' >"$SCRATCH/x.json"

@@ -59,7 +59,7 @@ analysis::loaded_report run_at(const std::string& file, const std::string& label
         {"au_pass", au >= 0.9},
         {"demand_bytes_per_s_per_accelerator", 40e6}}}};
   r["backend"] = report::backend_json(r);
-  return {file, r};
+  return analysis::loaded_report::of(file, r);
 }
 
 } // namespace
@@ -177,6 +177,17 @@ TEST_CASE("reports of one run_id are named as copies, not repeats", "[label]") {
   CHECK_THAT(w[0], Contains("a.json, copy.json are one run (run_id " +
                             a.report["run_id"].get<std::string>() + ")"));
   CHECK(analysis::duplicate_runs({a, b}).empty());
-  const auto c = analysis::compare_reports({a, copy});
-  CHECK_THAT(c["warnings"].dump(), Contains("copies, not repeats"));
+  // Refused, not warned: a copy counted as a repeat narrows every interval.
+  CHECK_THAT(test::usage_error_message([&] {
+               (void)analysis::compare_reports({a, copy});
+             }),
+             Contains("copies, not repeats"));
+  analysis::report_inputs in;
+  in.reports = {a, copy};
+  CHECK_THAT(test::usage_error_message([&] { (void)analysis::make_sizing(in, {}, {}); }),
+             Contains("copy.json"));
+  // Without a run_id (older reports) the content decides.
+  a.report.erase("run_id");
+  copy.report.erase("run_id");
+  CHECK(analysis::duplicate_runs({a, copy}).size() == 1);
 }

@@ -35,7 +35,7 @@ analysis::loaded_report fake(const std::string& file, const std::string& path, d
         {"read_bytes_per_s", sps * 1e5},
         {"data_wait", {{"p99_s", 0.01}}},
         {"cpu_utilization", {{"process", 0.5}}}}}};
-  return {file, r};
+  return analysis::loaded_report::of(file, r);
 }
 
 const nlohmann::json& metric(const nlohmann::json& c, const std::string& name) {

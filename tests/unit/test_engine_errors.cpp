@@ -39,9 +39,9 @@ public:
   void on_start(unsigned, const io::read_job&) override {}
   void on_data(unsigned, const io::read_job&, std::uint64_t, const std::byte*,
                std::size_t) override {}
-  void on_done(unsigned, const io::read_job&, std::uint64_t, std::uint64_t,
-               const std::string& error) override {
-    (error.empty() ? ok : failed)++;
+  void on_done(unsigned, const io::read_job&, std::uint64_t, std::uint64_t, io::job_outcome outcome,
+               const std::string&) override {
+    (outcome == io::job_outcome::done ? ok : failed)++;
   }
   int ok = 0, failed = 0;
 };

@@ -74,12 +74,15 @@ TEST_CASE("AU of 0.99 or more is limited by nothing, and no AU is unknown", "[li
 }
 
 TEST_CASE("limit_of reads a report's verdict, or decides one from its figures", "[limit]") {
-  nlohmann::json r = {{"summary", {{"accelerator_utilization", 0.5}, {"read_bytes_per_s", 1e8}}},
+  nlohmann::json r = {{"schema", kReportSchema},
+                      {"kind", "bench"},
+                      {"summary", {{"accelerator_utilization", 0.5}, {"read_bytes_per_s", 1e8}}},
                       {"io", {{"max_read_rate", 1e8}, {"queue_depth", 16}}}};
-  CHECK(limit_of(r).kind == limit_kind::storage);
-  r["summary"]["limited_by"] = limit_json(decide_limit(limit_figures_of(r)));
+  const auto typed = [&] { return bench_report::from_json(r); };
+  CHECK(limit_of(typed()).kind == limit_kind::storage);
+  r["summary"]["limited_by"] = limit_json(decide_limit(limit_figures_of(typed())));
   CHECK(r["summary"]["limited_by"]["verdict"] == "storage");
   CHECK(r["summary"]["limited_by"]["figures"]["max_read_rate"] == 1e8);
   r["summary"]["limited_by"]["verdict"] = "client_cpu";
-  CHECK(limit_of(r).kind == limit_kind::client_cpu);
+  CHECK(limit_of(typed()).kind == limit_kind::client_cpu);
 }

@@ -45,7 +45,8 @@ analysis::loaded_report run(double n, int seed, double cap, const std::string& p
         {"au_threshold", 0.9},
         {"au_pass", au >= 0.9},
         {"demand_bytes_per_s_per_accelerator", 40e6}}}};
-  return {"n" + std::to_string(static_cast<int>(n)) + "-r" + std::to_string(seed) + ".json", r};
+  return analysis::loaded_report::of(
+      "n" + std::to_string(static_cast<int>(n)) + "-r" + std::to_string(seed) + ".json", r);
 }
 
 analysis::report_inputs sweep_of(double cap, const std::vector<double>& counts) {

@@ -177,7 +177,8 @@ TEST_CASE("a sweep index resumes, refuses another config and foreign folders", "
     REQUIRE(index.size() == 9);
     index.begin_attempt(0);
     CHECK(index.point(0)["report"] == "reports/n1-r1.json");
-    std::ofstream(dir / "reports/n1-r1.json") << R"({"status": "complete"})";
+    std::ofstream(dir / "reports/n1-r1.json")
+        << R"({"schema": "dlsize.report/1", "kind": "bench", "status": "complete"})";
     index.point(0)["status"] = "done";
     index.begin_attempt(1);
     index.point(1)["status"] = "failed";

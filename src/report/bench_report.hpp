@@ -1,0 +1,180 @@
+#pragma once
+// The typed bench report (`dlsize.report/1`): what bench writes and what size, compare and sweep
+// read, as one struct tree with to_json/from_json (docs/report-schema.md lists every field).
+//
+// The fields a reader or the terminal summary uses are typed; every other field rides along in
+// the `extra` object of its section. The rule, for every section: from_json moves each typed key
+// out of the object into its field and keeps every other key (known or unknown) in `extra`;
+// to_json writes `extra` and then the typed fields over it. So a report read and written again
+// is equal to the one read, a typed field absent from the input stays absent, and a null stays
+// null. A typed key of the wrong type is a usage_error naming the key ("summary.wall_s: ...").
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "report/report_io.hpp"
+#include "report/run_status.hpp"
+
+namespace dlsize::report {
+
+// A report value a run may leave out (absent: not this kind of run's) or write as null (not
+// measured).
+template <class T> struct field {
+  bool present = false;
+  std::optional<T> value;
+
+  field() = default;
+  field(T v) : present(true), value(std::move(v)) {} // NOLINT: a value is a present field
+  static field null() {
+    field f;
+    f.present = true;
+    return f;
+  }
+  // A present value, or null when there is none.
+  static field of(std::optional<T> v) {
+    field f;
+    f.present = true;
+    f.value = std::move(v);
+    return f;
+  }
+  bool has_value() const { return value.has_value(); }
+  const T& operator*() const { return *value; }
+  T value_or(T fallback) const { return value.value_or(std::move(fallback)); }
+};
+
+// count, mean and percentiles of a latency (seconds); the histogram, if any, rides in extra.
+struct latency_summary {
+  field<std::uint64_t> count;
+  field<double> mean_s, p50_s, p90_s, p99_s, p999_s, max_s;
+  nlohmann::json extra = nlohmann::json::object();
+};
+
+struct cpu_summary {
+  field<double> process, host; // fractions of one core (process) and of the host
+  nlohmann::json extra = nlohmann::json::object();
+};
+
+struct accelerator_section {
+  field<std::string> type;
+  field<std::uint64_t> batch_size;
+  field<double> compute_time_s;
+  nlohmann::json extra = nlohmann::json::object();
+};
+
+struct workload_section {
+  field<std::string> name, epochs_source;
+  field<std::uint64_t> epochs; // what the workload trains; null: the profile names none
+  field<double> mean_sample_bytes;
+  std::optional<accelerator_section> accelerator; // absent: a storage-only run
+  nlohmann::json extra = nlohmann::json::object();
+};
+
+struct dataset_section {
+  field<std::string> path, fs_type, dataset_id;
+  field<std::uint64_t> bytes, files, samples, records_per_file, client_ram_bytes;
+  field<double> bytes_over_ram;
+  nlohmann::json extra = nlohmann::json::object();
+};
+
+struct topology_section {
+  field<std::uint64_t> ranks, nodes, accelerators, accelerators_per_rank, ranks_per_node;
+  field<std::string> communicator;
+  field<nlohmann::json> declared; // nodes declared on one host (--ranks-per-node), or null
+  nlohmann::json extra = nlohmann::json::object();
+};
+
+struct summary_section {
+  field<double> wall_s, samples_per_s, samples_per_s_per_accelerator, read_bytes_per_s, files_per_s;
+  field<std::uint64_t> read_bytes, samples, requests;
+  field<double> accelerator_utilization, accelerator_utilization_min, au_threshold;
+  field<bool> au_pass;
+  field<double> demand_bytes_per_s_per_accelerator, demand_bytes_per_s;
+  field<std::uint64_t> epochs, epochs_completed, steps_per_epoch, steps;
+  field<double> storage_au;
+  field<nlohmann::json> limited_by; // the limit verdict (report/limit_verdict.hpp)
+  std::optional<latency_summary> data_wait;
+  std::optional<cpu_summary> cpu_utilization;
+  field<double> cpu_s_per_gib, cpu_s_per_1000_samples;
+  nlohmann::json extra = nlohmann::json::object();
+};
+
+// Where the readers' time went (docs/metrics.md): what the limit verdict judges the client by.
+struct reader_time_section {
+  field<double> busiest_cpu_share, queue_full_share, completion_wait_share, mean_in_flight;
+  nlohmann::json extra = nlohmann::json::object();
+};
+
+struct io_section {
+  field<std::string> engine, cache_mode, uncached_method;
+  field<std::uint64_t> queue_depth, request_size, readers;
+  field<double> max_read_rate;
+  std::optional<latency_summary> latency; // per request
+  std::optional<reader_time_section> reader_time;
+  nlohmann::json extra = nlohmann::json::object();
+};
+
+struct storage_section {
+  field<double> hit_ratio, read_bytes_per_s;
+  nlohmann::json extra = nlohmann::json::object();
+};
+
+struct verify_section {
+  field<std::uint64_t> records_checked, mismatches;
+  field<std::string> content_digest;
+  nlohmann::json extra = nlohmann::json::object();
+};
+
+struct accelerator_row {
+  field<std::uint64_t> id;
+  field<std::string> device;
+  nlohmann::json extra = nlohmann::json::object();
+};
+
+struct bench_report {
+  std::string schema = "dlsize.report/1";
+  std::string kind = "bench";
+  field<std::vector<std::string>> command_line;
+  field<nlohmann::json> config; // the effective options, keyed by long option name
+  field<run_status> status;
+  field<std::string> reason, run_id;
+  field<std::vector<std::string>> warnings;
+  std::optional<workload_section> workload;
+  std::optional<dataset_section> dataset;
+  std::optional<topology_section> topology;
+  std::optional<summary_section> summary;
+  std::optional<io_section> io;
+  std::optional<storage_section> storage;
+  std::optional<verify_section> verify;
+  std::optional<std::vector<accelerator_row>> accelerators;
+  nlohmann::json extra = nlohmann::json::object(); // every other top-level key
+
+  nlohmann::json to_json() const;
+  // Throws usage_error when j is not an object of schema dlsize.report/1, or a typed key has
+  // the wrong type (naming the key).
+  static bench_report from_json(const nlohmann::json& j);
+
+  bool complete() const { return status.value_or(run_status::incomplete) == run_status::complete; }
+  // The status as the report says it ("?" when absent).
+  std::string status_text() const;
+  // An effective option's value (config is keyed by long option name); null when not there.
+  nlohmann::json option(const std::string& name) const;
+  // The report's figures as numbers for the analyses: the value, or NaN when absent or null.
+  static double number(const field<double>& f);
+  static double number(const field<std::uint64_t>& f);
+};
+
+// A section, or an empty one (every field absent) when the report has none: readers then see
+// NaN or their fallback instead of testing each level.
+template <class S> const S& or_empty(const std::optional<S>& s) {
+  static const S empty;
+  return s ? *s : empty;
+}
+
+// Whether j is a report written by dlsize bench (schema dlsize.report/1, kind bench).
+bool is_bench_report(const nlohmann::json& j);
+
+} // namespace dlsize::report

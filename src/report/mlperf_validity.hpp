@@ -1,0 +1,38 @@
+#pragma once
+// MLPerf Storage's rules for a valid run, judged on one bench report: every rule with what the
+// run measured, where the rule comes from, and the dlsize command that judges it (or sizes a
+// run that meets it). Rules over several runs (five after a warm-up, within 5 %) are size's
+// and compare's, not a single run's.
+#include <string>
+#include <vector>
+
+#include "report/bench_report.hpp"
+
+namespace dlsize::report {
+
+inline constexpr std::uint64_t kMlperfMinStepsPerEpoch = 500;
+inline constexpr double kMlperfMinDatasetOverRam = 5.0;
+
+enum class rule_verdict { pass, fail, not_judged };
+std::string to_string(rule_verdict v); // "PASS", "FAIL", "not judged"
+
+struct validity_rule {
+  std::string rule; // "≥ 500 steps per epoch"
+  rule_verdict verdict = rule_verdict::not_judged;
+  std::string measured; // what the run had, or why it is not judged
+  std::string source;   // where the rule comes from
+  std::string judge;    // the command that judges it
+};
+
+struct validity {
+  std::vector<validity_rule> rules;
+  // Every rule judged passes (rules not judged leave the run unproven, not invalid).
+  bool valid() const;
+  bool proven() const; // every rule judged and passed
+};
+
+// The rules of one run. A storage-only run (no accelerators) is no MLPerf Storage run: its
+// training rules are not judged; the dataset rule is.
+validity mlperf_validity(const bench_report& r);
+
+} // namespace dlsize::report

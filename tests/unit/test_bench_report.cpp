@@ -1,0 +1,167 @@
+// Unit tests for src/report/bench_report.hpp: a report read typed and written again is the
+// report read (typed fields, nulls, absent keys and unknown fields alike), typed fields read
+// what the JSON says, and a wrong type names its key.
+#include <filesystem>
+#include <string>
+
+#include <catch2/catch.hpp>
+
+#include "test_support.hpp"
+
+#include "core/atomic_file.hpp"
+#include "core/json_checks.hpp"
+#include "core/json_input.hpp"
+#include "report/bench_report.hpp"
+
+using namespace dlsize;
+using Catch::Matchers::Contains;
+using report::bench_report;
+
+namespace {
+
+nlohmann::json training_report() {
+  return {
+      {"schema", "dlsize.report/1"},
+      {"kind", "bench"},
+      {"created_at", "2026-12-03T09:00:00Z"},
+      {"command_line", {"dlsize", "bench", "--accelerators", "4"}},
+      {"config", {{"seed", 7}, {"accelerators", 4}, {"queue-depth", 16}}},
+      {"workload",
+       {{"name", "resnet50"},
+        {"mean_sample_bytes", 114660.5},
+        {"accelerator",
+         {{"type", "h100"}, {"batch_size", 16}, {"compute_time_s", 0.02}, {"source", "profile"}}}}},
+      {"dataset",
+       {{"path", "/data/r50"},
+        {"fs_type", "nfs4"},
+        {"bytes", 1000000000},
+        {"samples", 8000},
+        {"client_ram_bytes", 8000000000},
+        {"bytes_over_ram", 0.125},
+        {"dataset_id", "00ff"}}},
+      {"topology",
+       {{"ranks", 2},
+        {"nodes", 1},
+        {"accelerators", 4},
+        {"accelerators_per_rank", 2},
+        {"ranks_per_node", nullptr},
+        {"communicator", "mpi"}}},
+      {"summary",
+       {{"samples_per_s", 3000.0},
+        {"read_bytes_per_s", 3.4e8},
+        {"accelerator_utilization", nullptr},
+        {"au_pass", false},
+        {"au_threshold", 0.9},
+        {"epochs", 2},
+        {"steps_per_epoch", 125},
+        {"data_wait", {{"count", 10}, {"p99_s", 0.004}, {"max_s", 0.01}}},
+        {"cpu_utilization", {{"process", 0.5}, {"host", 0.25}, {"process_user_s", 1.0}}},
+        {"cpu_s_per_gib", nullptr},
+        {"steps_total", 500}}},
+      {"io",
+       {{"engine", "io_uring"},
+        {"cache_mode", "direct"},
+        {"max_read_rate", nullptr},
+        {"latency", {{"p50_s", 0.001}, {"p99_s", 0.003}}},
+        {"open_latency", nullptr},
+        {"histogram", {{"buckets", nlohmann::json::array()}}}}},
+      {"storage", {{"hit_ratio", nullptr}, {"counter", "diskstats"}}},
+      {"accelerators", {{{"id", 0}, {"device", "emulated:h100"}, {"steps", 250}}}},
+      {"timeseries", {{{"t_s", 1.0}, {"read_bytes_per_s", 3e8}}}},
+      {"warnings", {"a warning"}},
+      {"status", "incomplete"},
+      {"reason", "interrupted by signal 2"},
+      {"a_field_of_a_later_version", {{"nested", true}}}};
+}
+
+} // namespace
+
+TEST_CASE("a report read typed and written again equals the report read", "[bench_report]") {
+  const nlohmann::json j = training_report();
+  CHECK(bench_report::from_json(j).to_json() == j);
+}
+
+TEST_CASE("typed fields read what the report says", "[bench_report]") {
+  const bench_report r = bench_report::from_json(training_report());
+  CHECK_FALSE(r.complete());
+  CHECK(r.status_text() == "incomplete");
+  CHECK(r.reason.value_or("") == "interrupted by signal 2");
+  CHECK(r.option("seed") == 7);
+  CHECK(r.option("no-such-option").is_null());
+  REQUIRE(r.workload);
+  REQUIRE(r.workload->accelerator);
+  CHECK(r.workload->accelerator->batch_size.value_or(0) == 16);
+  CHECK(r.topology->accelerators_per_rank.value_or(0) == 2);
+  // Null: present, without a value; absent: not present.
+  CHECK(r.topology->ranks_per_node.present);
+  CHECK_FALSE(r.topology->ranks_per_node.has_value());
+  CHECK_FALSE(r.summary->files_per_s.present);
+  CHECK(r.summary->data_wait->p99_s.value_or(0) == Approx(0.004));
+  CHECK(r.summary->cpu_utilization->process.value_or(0) == Approx(0.5));
+  CHECK(r.io->latency->p99_s.value_or(0) == Approx(0.003));
+  CHECK(r.accelerators->front().device.value_or("") == "emulated:h100");
+  // What is not typed rides in its section's extra.
+  CHECK(r.summary->extra.at("steps_total") == 500);
+  CHECK(r.summary->cpu_utilization->extra.at("process_user_s") == 1.0);
+  CHECK(r.extra.contains("timeseries"));
+  CHECK(r.extra.at("a_field_of_a_later_version").at("nested") == true);
+}
+
+TEST_CASE("a typed field set by a writer is written, a null one as null", "[bench_report]") {
+  bench_report r;
+  r.status = report::run_status::complete;
+  report::summary_section s;
+  s.read_bytes_per_s = 1e9;
+  s.files_per_s = report::field<double>::null();
+  r.summary = s;
+  const nlohmann::json j = r.to_json();
+  CHECK(j.at("schema") == "dlsize.report/1");
+  CHECK(j.at("status") == "complete");
+  CHECK(j.at("summary").at("read_bytes_per_s") == 1e9);
+  CHECK(j.at("summary").at("files_per_s").is_null());
+  CHECK_FALSE(j.at("summary").contains("samples_per_s"));
+  CHECK_FALSE(j.contains("reason"));
+}
+
+TEST_CASE("a typed key of the wrong type is refused, naming the key", "[bench_report]") {
+  auto j = training_report();
+  j["summary"]["read_bytes_per_s"] = "fast";
+  CHECK_THAT(test::usage_error_message([&] { (void)bench_report::from_json(j); }),
+             Contains("summary.read_bytes_per_s") && Contains("a number"));
+  j = training_report();
+  j["topology"]["accelerators"] = -4;
+  CHECK_THAT(test::usage_error_message([&] { (void)bench_report::from_json(j); }),
+             Contains("topology.accelerators"));
+  j = training_report();
+  j["status"] = "done";
+  CHECK_THAT(test::usage_error_message([&] { (void)bench_report::from_json(j); }),
+             Contains("status") && Contains("complete or incomplete"));
+  j = training_report();
+  j["accelerators"][0]["device"] = 3;
+  CHECK_THAT(test::usage_error_message([&] { (void)bench_report::from_json(j); }),
+             Contains("accelerators[0].device"));
+}
+
+TEST_CASE("a document that is not a bench report is refused", "[bench_report]") {
+  auto j = training_report();
+  j["schema"] = "dlsize.report/2";
+  CHECK_THAT(test::usage_error_message([&] { (void)bench_report::from_json(j); }),
+             Contains("not a dlsize bench report"));
+  CHECK_FALSE(report::is_bench_report(nlohmann::json::array()));
+}
+
+TEST_CASE("every bench report in results/ survives the round trip", "[bench_report]") {
+  std::size_t n = 0;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(
+           std::filesystem::path(DLSIZE_SOURCE_DIR) / "results")) {
+    if (e.path().extension() != ".json")
+      continue;
+    const auto j = core::read_json_file(e.path(), core::kReportJson);
+    if (!report::is_bench_report(j))
+      continue;
+    INFO(e.path().string());
+    CHECK(bench_report::from_json(j).to_json() == j);
+    ++n;
+  }
+  CHECK(n >= 3);
+}
