@@ -75,15 +75,16 @@ struct scaling_analysis {
   // run the client did not limit. None with fewer than two distinct counts there.
   std::optional<linear_fit> demand_line;
   std::string demand_basis;
-  // Run-to-run variation of repeats (pooled coefficient of variation) and the model's error
-  // (relative lack of fit of the count medians, at least kModelErrorFloor): both widen the
-  // requirement's prediction interval.
+  // Run-to-run variation of the repeats' bytes read ÷ AU (pooled coefficient of variation)
+  // and the model's error (relative lack of fit of the count medians, at least
+  // kModelErrorFloor): both widen the requirement's prediction interval.
   double repeat_cv = 0, model_cv = kModelErrorFloor;
   std::vector<std::string> warnings;
 
   // Half-width of the 95 % prediction interval of the requirement at x: the line's own
-  // uncertainty, a new run's noise (the fit's residuals or the repeats' variation, the larger)
-  // and the model's error. NaN without a line of three runs or more.
+  // uncertainty, a new run's noise (the repeats' variation times the level; the fit's residuals
+  // without repeats) and the model's error, times x ÷ the largest measured count past it. NaN
+  // without a line of three runs or more.
   double requirement_half_width(double x) const;
 
   double smallest() const { return counts.empty() ? 0 : counts.front().accelerators; }

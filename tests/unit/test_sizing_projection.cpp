@@ -191,3 +191,57 @@ TEST_CASE("a modelled scaling efficiency scales the reads, the interval and the 
   CHECK(need(static_cast<double>(eff)) <= reads);
   CHECK(need(static_cast<double>(eff + 1)) > reads);
 }
+
+TEST_CASE("the repeats' noise is that of bytes read ÷ AU, not of the bandwidth", "[sizing]") {
+  // At 8 accelerators the storage limits AU differently in each repeat (0.6 to 1), so the
+  // bandwidth spreads 40 % while every run would have read exactly 8 × 40 MB/s at AU 1.
+  std::vector<analysis::run_point> runs;
+  const double au8[] = {0.6, 0.8, 1.0};
+  for (int r = 0; r < 3; ++r)
+    for (double n : {1.0, 2.0, 4.0, 8.0}) {
+      analysis::run_point p;
+      p.file = "n" + std::to_string(static_cast<int>(n)) + "-r" + std::to_string(r);
+      p.accelerators = n;
+      p.accelerator_utilization = n == 8 ? au8[r] : 1.0;
+      p.read_bytes_per_s = n * 40e6 * p.accelerator_utilization;
+      p.samples_per_s_per_accelerator = 100 * p.accelerator_utilization;
+      p.samples_per_s = n * p.samples_per_s_per_accelerator;
+      p.limit = n == 8 ? report::limit_kind::storage : report::limit_kind::nothing;
+      runs.push_back(p);
+    }
+  const auto a = analysis::analyse_scaling(runs, 0.9);
+  CHECK(a.repeat_cv == Approx(0).margin(1e-12));
+  REQUIRE(a.demand_line);
+  // The interval is the model error's alone: t × 0.5 % of the prediction at 8.
+  CHECK(a.requirement_half_width(8) ==
+        Approx(a.demand_line->t975 * analysis::kModelErrorFloor * 320e6).epsilon(1e-6));
+  // The bandwidth's spread is still reported as two clusters.
+  bool clusters = false;
+  for (const auto& w : a.warnings)
+    clusters = clusters || w.find("two clusters") != std::string::npos;
+  CHECK(clusters);
+}
+
+TEST_CASE("the interval's noise follows the level and its model error grows past the range",
+          "[sizing]") {
+  // Noise proportional to the level (±0.5 % at every count): the absolute residuals come
+  // from the largest count and would make the interval at 1 accelerator far too wide.
+  const auto a = analysis::analyse_scaling(capped_runs({1, 2, 4, 8}, 40e6, 1e12), 0.9);
+  REQUIRE(a.demand_line);
+  const auto& f = *a.demand_line;
+  REQUIRE(a.repeat_cv > 0);
+  const auto expected = [&](double x, double reach) {
+    const double level = f.predict(x), d = x - f.mean_x;
+    const double line =
+        f.residual_stdev * f.residual_stdev * (1.0 / static_cast<double>(f.n) + d * d / f.sxx);
+    return f.t975 * std::sqrt(line + std::pow(a.repeat_cv * level, 2) +
+                              std::pow(a.model_cv * reach * level, 2));
+  };
+  CHECK(a.requirement_half_width(1) == Approx(expected(1, 1)));
+  CHECK(a.requirement_half_width(8) == Approx(expected(8, 1)));
+  CHECK(a.requirement_half_width(32) == Approx(expected(32, 4))); // 4 × the largest count
+  const double rel1 = a.requirement_half_width(1) / f.predict(1);
+  const double rel8 = a.requirement_half_width(8) / f.predict(8);
+  CHECK(rel1 < 2 * rel8);
+  CHECK(a.requirement_half_width(32) / f.predict(32) >= f.t975 * 4 * a.model_cv);
+}
