@@ -10,6 +10,7 @@
 #include "analysis/fisher_f.hpp"
 #include "analysis/linear_fit.hpp"
 #include "core/error.hpp"
+#include "core/units.hpp"
 
 namespace dlsize::analysis {
 namespace {
@@ -160,16 +161,16 @@ knee_test test_knee(const std::vector<double>& x, const std::vector<double>& y, 
   t.chosen = significant && slows;
   if (t.chosen)
     t.reason = fmt::format("knee at {:.3g} accelerators: the hinge fits better than the line "
-                           "(F = {:.4g}, p = {:.3g} < {})",
-                           t.hinge.breakpoint, t.f, t.p_value, alpha);
+                           "(F = {}, p = {:.3g} < {})",
+                           t.hinge.breakpoint, units::format_plain(t.f), t.p_value, alpha);
   else if (significant)
     t.reason = fmt::format("no knee: the hinge fits better (p = {:.3g}) but grows faster after its "
                            "breakpoint, which is not saturation",
                            t.p_value);
   else
     t.reason = fmt::format("no knee: the hinge does not fit significantly better than the line "
-                           "(F = {:.4g}, p = {:.3g} >= {})",
-                           t.f, t.p_value, alpha);
+                           "(F = {}, p = {:.3g} >= {})",
+                           units::format_plain(t.f), t.p_value, alpha);
   return t;
 }
 

@@ -220,4 +220,9 @@ std::string format_rate_both(double bytes_per_s) {
                      bytes_per_s / (1024.0 * 1024.0));
 }
 
+std::string format_plain(double v) {
+  return std::isfinite(v) && std::fabs(v) >= 1e4 ? fmt::format("{:.0f}", v)
+                                                 : fmt::format("{:.4g}", v);
+}
+
 } // namespace dlsize::units

@@ -29,5 +29,8 @@ std::string format_bytes_binary(double bytes);
 std::string format_bytes_decimal(double bytes);
 // "123.4 MB/s (117.7 MiB/s)": both, since people confuse them.
 std::string format_rate_both(double bytes_per_s);
+// A statistic in plain digits: 4 significant ones, but never an exponent for large values
+// (25060, not 2.506e+04), which tables meant for people must not show.
+std::string format_plain(double v);
 
 } // namespace dlsize::units

@@ -130,10 +130,11 @@ text_table model_table(const nlohmann::json& s) {
   t.rows.push_back({"knee (bandwidth stops growing)", k["reason"].get<std::string>()});
   if (k["tested"].get<bool>())
     t.rows.push_back(
-        {"knee test", fmt::format("{}; F = {}, df ({}, {}), p = {}, alpha {}",
-                                  k["test"].get<std::string>(), number_text(k["f"], "{:.4g}"),
-                                  number_text(k["df1"], "{:g}"), number_text(k["df2"], "{:g}"),
-                                  number_text(k["p_value"], "{:.3g}"), k["alpha"].get<double>())});
+        {"knee test",
+         fmt::format("{}; F = {}, df ({}, {}), p = {}, alpha {}", k["test"].get<std::string>(),
+                     (k["f"].is_number() ? units::format_plain(k["f"].get<double>()) : "–"),
+                     number_text(k["df1"], "{:g}"), number_text(k["df2"], "{:g}"),
+                     number_text(k["p_value"], "{:.3g}"), k["alpha"].get<double>())});
   const auto& au = s["au_knee"];
   t.rows.push_back({fmt::format("AU below the threshold {:.2f}", au["threshold"].get<double>()),
                     au["first_below_accelerators"].is_null()
