@@ -66,6 +66,33 @@ const std::vector<typed_field>& report_fields() {
   return f;
 }
 
+// The figures size and compare compute with, and their ranges: rates, sizes and times are never
+// negative; utilizations, thresholds and hit ratios are shares.
+struct ranged_field {
+  const char* pointer;
+  double max; // inclusive; the minimum is 0
+};
+const std::vector<ranged_field>& ranged_fields() {
+  constexpr double any = 1e300;
+  static const std::vector<ranged_field> f = {
+      {"/summary/read_bytes_per_s", any},
+      {"/summary/samples_per_s", any},
+      {"/summary/samples_per_s_per_accelerator", any},
+      {"/summary/demand_bytes_per_s_per_accelerator", any},
+      {"/summary/wall_s", any},
+      {"/summary/accelerator_utilization", 1},
+      {"/summary/storage_au", 1},
+      {"/summary/au_threshold", 1},
+      {"/storage/hit_ratio", 1},
+      {"/storage/read_bytes_per_s", any},
+      {"/dataset/bytes", any},
+      {"/dataset/client_ram_bytes", any},
+      {"/workload/mean_sample_bytes", any},
+      {"/io/max_read_rate", any},
+  };
+  return f;
+}
+
 bool has_type(const json& v, json::value_t t) {
   if (t == json::value_t::number_float)
     return v.is_number();
@@ -106,6 +133,15 @@ void check_report_shape(const json& j, const std::string& file) {
     if (!has_type(v, f.type))
       throw usage_error(fmt::format("{}: {}: is {}. valid: {}", file, f.pointer,
                                     type_text(v.type()), type_text(f.type)));
+  }
+  for (const auto& f : ranged_fields()) {
+    const json::json_pointer p(f.pointer);
+    if (!j.contains(p) || !j.at(p).is_number())
+      continue; // absent or null: not measured; another type: named above
+    const double v = j.at(p).get<double>();
+    if (!(v >= 0 && v <= f.max))
+      throw usage_error(fmt::format("{}: {}: {} is out of range. valid: {}", file, f.pointer, v,
+                                    f.max == 1 ? "a share from 0 to 1" : "a number >= 0"));
   }
 }
 

@@ -14,6 +14,7 @@
 #include "core/crc32c.hpp"
 #include "core/error.hpp"
 #include "core/histogram.hpp"
+#include "core/memory_budget.hpp"
 #include "core/progress.hpp"
 #include "core/rng.hpp"
 #include "core/stop.hpp"
@@ -231,6 +232,17 @@ unit_plan plan_units(const storage_bench_options& opt, const dataset_layout& lay
   }
   if (plan.units > UINT32_MAX)
     throw usage_error("--dataset: more than 2^32 read units");
+  // Jobs are numbered over every epoch, and each reader keeps a row of counts per epoch.
+  if (core::saturating_mul(plan.units, opt.epochs) >= (std::uint64_t{1} << 63))
+    throw usage_error(fmt::format("--epochs {} × {} read units per epoch: more reads than a job "
+                                  "number holds (2^63). valid: fewer --epochs, or --time-limit",
+                                  opt.epochs, plan.units));
+  core::check_memory_budget(
+      core::saturating_mul(core::saturating_mul(opt.epochs, opt.io.readers + 1),
+                           sizeof(epoch_counts)),
+      fmt::format("--epochs {} × --readers {} (a row of counts per epoch each)", opt.epochs,
+                  opt.io.readers),
+      "fewer --epochs (with --time-limit, only as many as the limit allows), or fewer --readers");
   return plan;
 }
 

@@ -47,6 +47,9 @@ expect_rc 2 "queue depth × request size × readers past RAM is refused" -- "$DL
 expect_text "--queue-depth 4096 × --request-size 64.00 MiB × --readers 256" "the message names the options"
 expect_text "64.00 TiB" "the message gives the figure"
 [[ ! -e $SCRATCH/big.json ]] && pass "no report for a refused run" || fail "a refused run left a report"
+expect_rc 2 "a storage-only run of 10^13 epochs is refused before it starts" -- "$DLSIZE" bench --workload resnet50 --dataset "$ds" --epochs 10000000000000 --quiet --out "$SCRATCH/epochs.json"
+expect_text "--epochs 10000000000000 × --readers" "the message names the options and the figure"
+[[ ! -e $SCRATCH/epochs.json ]] && pass "no report for a refused run" || fail "a report was left: $SCRATCH/epochs.json"
 
 # A manifest whose counts multiply past what a dataset may hold is refused before indexing.
 mkdir -p "$SCRATCH/huge"

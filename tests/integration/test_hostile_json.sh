@@ -15,6 +15,9 @@ t, h = json.load(open(sys.argv[1])), sys.argv[2]
 open(f"{h}/deep.json", "w").write("[" * 100000 + "]" * 100000)
 open(f"{h}/dup.json", "w").write('{"schema": "dlsize.report/1", "summary": {"samples": 1, "samples": 2}}')
 json.dump(t, open(f"{h}/good.json", "w"))
+neg = json.loads(json.dumps(t))
+neg["summary"]["read_bytes_per_s"] = -5e8
+json.dump(neg, open(f"{h}/neg.json", "w"))
 t["summary"] = [1, 2]
 json.dump(t, open(f"{h}/arr.json", "w"))
 t["config"] = [1]
@@ -62,6 +65,8 @@ check "compare, summary an array" 2 "$h/arr.json: /summary: is an array. valid: 
 check "size, summary an array" 2 "$h/arr.json: /summary: is an array" -- "$DLSIZE" size "$h/good.json" "$h/arr.json" --out "$SCRATCH/size-arr"
 check "export, summary an array" 2 "$h/arr.json: /summary: is an array" -- "$DLSIZE" export "$h/arr.json" --csv -
 check "validate, summary an array" 1 "/summary" -- "$DLSIZE" validate "$h/arr.json"
+check "compare, a negative bandwidth" 2 "$h/neg.json: /summary/read_bytes_per_s: -500000000 is out of range" -- "$DLSIZE" compare "$h/good.json" "$h/neg.json"
+check "size, a negative bandwidth" 2 "$h/neg.json: /summary/read_bytes_per_s" -- "$DLSIZE" size "$h/neg.json" --out "$SCRATCH/size-neg"
 check "bench --replay, config an array" 2 "$h/cfgarr.json (config): a run config must be a JSON object" -- "$DLSIZE" bench --replay "$h/cfgarr.json"
 
 for cmd in "bench --config" "bench --replay" validate; do

@@ -134,4 +134,20 @@ TEST_CASE("check_report_shape names the file, key and type a report field must h
   CHECK_NOTHROW(check_report_shape(
       nlohmann::json::parse(R"({"summary": {"au_pass": null}, "topology": {"ranks": 2}})"),
       "ok.json"));
+  // Ranges: a negative bandwidth, an AU above 1.
+  CHECK_THAT(
+      usage_error_message([] {
+        check_report_shape(nlohmann::json::parse(R"({"summary": {"read_bytes_per_s": -5}})"),
+                           "d.json");
+      }),
+      Contains("d.json: /summary/read_bytes_per_s: -5 is out of range. valid: a number >= 0"));
+  CHECK_THAT(usage_error_message([] {
+               check_report_shape(
+                   nlohmann::json::parse(R"({"summary": {"accelerator_utilization": 1.5}})"),
+                   "e.json");
+             }),
+             Contains("e.json: /summary/accelerator_utilization: 1.5 is out of range. valid: a "
+                      "share from 0 to 1"));
+  CHECK_NOTHROW(check_report_shape(
+      nlohmann::json::parse(R"({"summary": {"storage_au": null, "wall_s": 0}})"), "ok.json"));
 }
