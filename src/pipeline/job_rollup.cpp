@@ -71,7 +71,7 @@ double cpu_seconds(const telemetry::cpu_usage& u) {
 
 job_rollup roll_up(const std::vector<rank_result>& ranks, std::uint64_t epochs) {
   job_rollup j;
-  j.epochs.resize(epochs);
+  j.epochs.resize(epoch_rows(epochs));
   j.steps_min = UINT64_MAX;
   std::vector<io::reader_stats> stats;
   for (const auto& r : ranks)

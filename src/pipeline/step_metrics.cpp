@@ -31,9 +31,9 @@ void step_accumulator::add(const step_record& s) {
     f.data_wait.record(s.wait_ns);
   }
   if (s.epoch < m_epochs) {
-    if (m_epoch_partials.size() < m_epochs)
-      m_epoch_partials.resize(m_epochs);
-    auto& e = m_epoch_partials[s.epoch];
+    if (m_epoch_partials.size() < epoch_rows(m_epochs))
+      m_epoch_partials.resize(epoch_rows(m_epochs));
+    auto& e = m_epoch_partials[epoch_row(s.epoch)];
     // DLIO: within each epoch, this accelerator's first step is outside the window.
     if (!new_epoch) {
       e.dlio_compute_ns += s.compute_ns;
@@ -181,7 +181,7 @@ epoch_partial epoch_partial::from_json(const nlohmann::json& j) {
 
 std::vector<epoch_partial>
 epoch_partials(const std::vector<std::vector<step_record>>& per_accelerator, std::uint64_t epochs) {
-  std::vector<epoch_partial> e(epochs);
+  std::vector<epoch_partial> e(epoch_rows(epochs));
   for (const auto& steps : per_accelerator) {
     step_accumulator acc(epochs);
     for (const auto& s : steps)
@@ -193,7 +193,7 @@ epoch_partials(const std::vector<std::vector<step_record>>& per_accelerator, std
 }
 
 nlohmann::json epoch_figures(const std::vector<epoch_partial>& partials, std::uint64_t accelerators,
-                             std::uint64_t t0_ns) {
+                             std::uint64_t t0_ns, std::uint64_t epochs_total) {
   const double accels = static_cast<double>(std::max<std::uint64_t>(1, accelerators));
   nlohmann::json out = nlohmann::json::array();
   for (std::size_t i = 0; i < partials.size(); ++i) {
@@ -225,6 +225,10 @@ nlohmann::json epoch_figures(const std::vector<epoch_partial>& partials, std::ui
         a.dlio_window_ns
             ? nlohmann::json(std::min(1.0, sec(a.dlio_compute_ns) / sec(a.dlio_window_ns)))
             : nlohmann::json(nullptr);
+    if (i == kEpochRowsCap && epochs_total > kEpochRowsCap) {
+      j["last_epoch"] = epochs_total - 1;
+      j["epochs_in_row"] = epochs_total - kEpochRowsCap;
+    }
     out.push_back(std::move(j));
   }
   return out;
@@ -232,17 +236,19 @@ nlohmann::json epoch_figures(const std::vector<epoch_partial>& partials, std::ui
 
 nlohmann::json epoch_figures(const std::vector<std::vector<step_record>>& per_accelerator,
                              std::uint64_t epochs, std::uint64_t t0_ns) {
-  return epoch_figures(epoch_partials(per_accelerator, epochs), per_accelerator.size(), t0_ns);
+  return epoch_figures(epoch_partials(per_accelerator, epochs), per_accelerator.size(), t0_ns,
+                       epochs);
 }
 
 nlohmann::json epoch_mean_au(const nlohmann::json& epochs) {
-  double sum = 0;
-  int n = 0;
+  double sum = 0, n = 0;
   for (const auto& e : epochs) {
     const auto& v = e["dlio_accelerator_utilization"];
+    // The rest row (epochs past kEpochRowsCap) counts for the epochs it holds.
+    const double w = e.contains("epochs_in_row") ? e["epochs_in_row"].get<double>() : 1.0;
     if (v.is_number()) {
-      sum += v.get<double>();
-      ++n;
+      sum += w * v.get<double>();
+      n += w;
     }
   }
   return n ? nlohmann::json(sum / n) : nlohmann::json(nullptr);

@@ -77,6 +77,17 @@ struct epoch_partial {
   static epoch_partial from_json(const nlohmann::json& j);
 };
 
+// Per-epoch rows are kept for the first kEpochRowsCap epochs; every later epoch folds into one
+// row more ("the rest"), so memory and the report stay bounded at any --epochs (88 bytes a row
+// per accelerator and per rank, sent to rank 0).
+inline constexpr std::uint64_t kEpochRowsCap = 1000;
+inline std::uint64_t epoch_rows(std::uint64_t epochs) {
+  return epochs > kEpochRowsCap ? kEpochRowsCap + 1 : epochs;
+}
+inline std::uint64_t epoch_row(std::uint64_t epoch) {
+  return epoch > kEpochRowsCap ? kEpochRowsCap : epoch;
+}
+
 std::vector<epoch_partial>
 epoch_partials(const std::vector<std::vector<step_record>>& per_accelerator, std::uint64_t epochs);
 
@@ -101,9 +112,11 @@ private:
   std::uint64_t m_first_end = 0, m_last_end = 0, m_last_epoch = 0;
   std::vector<epoch_partial> m_epoch_partials;
 };
-// The per-epoch figures (below) from merged partials of `accelerators` accelerators.
+// The per-epoch figures (below) from merged partials of `accelerators` accelerators; with
+// epochs past kEpochRowsCap the last row is the rest ("epoch" kEpochRowsCap, "last_epoch",
+// "epochs_in_row").
 nlohmann::json epoch_figures(const std::vector<epoch_partial>& partials, std::uint64_t accelerators,
-                             std::uint64_t t0_ns);
+                             std::uint64_t t0_ns, std::uint64_t epochs_total = 0);
 
 // Per-epoch figures over all accelerators: steps, samples, bytes, wall (from the end of the
 // step before the epoch's first measured step to the epoch's last step end), AU (compute /

@@ -31,7 +31,7 @@ job_figures figures_of_job(const report_context& c, const job_rollup& job) {
   f.overall = overall_of(job.accelerators);
   // Figures per accelerator count the accelerators whose results came (all, unless a rank was
   // lost); the demand is the job's.
-  f.epochs = epoch_figures(job.epochs, job.accelerators.size(), 0);
+  f.epochs = epoch_figures(job.epochs, job.accelerators.size(), 0, c.opt.epochs);
   f.accelerators_present = static_cast<double>(std::max<std::size_t>(1, job.accelerators.size()));
   f.mean_sample_bytes =
       static_cast<double>(c.layout.total_bytes()) / static_cast<double>(c.layout.records());

@@ -17,7 +17,6 @@
 #include "cluster/agreement.hpp"
 #include "core/clock.hpp"
 #include "core/error.hpp"
-#include "core/memory_budget.hpp"
 #include "core/rng.hpp"
 #include "core/sysinfo.hpp"
 #include "core/units.hpp"
@@ -189,16 +188,8 @@ training_run::training_run(const training_options& opt, cluster::communicator& c
   m = std::make_unique<state>(opt, comm);
   m->local = opt.accelerators / ranks;
   m->first = static_cast<std::uint64_t>(comm.rank()) * m->local;
-  // Steps fold into running sums; what grows is a partial per epoch per accelerator, and the
-  // rank's merged row per epoch.
-  const std::uint64_t rows =
-      core::saturating_mul(core::saturating_mul(opt.epochs, m->local + 1), sizeof(epoch_partial));
-  core::check_memory_budget(
-      rows,
-      fmt::format("--epochs {} × {} accelerators on this rank (a row per epoch each)", opt.epochs,
-                  m->local),
-      "fewer --epochs (with --time-limit, only as many as the limit allows), or fewer "
-      "--accelerators per rank");
+  // Memory does not grow with steps or epochs: steps fold into running sums, and epoch rows
+  // stop at kEpochRowsCap + 1 (pipeline/step_metrics).
   m->files = check_files(m->layout);
   m->eng = io::make_engine(opt.io, m->files, m->fallback);
   m->mount = sysinfo::mount_of(opt.dataset.string());
@@ -495,7 +486,7 @@ training_result training_run::run(const nlohmann::json& command_line) {
   }
   if (r.steps_min == UINT64_MAX)
     r.steps_min = 0;
-  r.epochs.assign(opt.epochs, epoch_partial{});
+  r.epochs.assign(epoch_rows(opt.epochs), epoch_partial{});
   for (const auto& acc : records)
     for (std::size_t e = 0; e < acc.epochs().size(); ++e)
       r.epochs[e].merge(acc.epochs()[e]);

@@ -230,3 +230,25 @@ TEST_CASE("a million steps fold into constant memory with the figures of the rec
   CHECK(acc.epochs()[1].steps == spe);
   CHECK(acc.epochs()[1].dlio_compute_ns == (spe - 1) * 8 * ms);
 }
+
+TEST_CASE("epoch rows stop at the cap: later epochs fold into one row that says so",
+          "[step_metrics]") {
+  using namespace dlsize::pipeline;
+  constexpr std::uint64_t epochs = kEpochRowsCap + 500, ms = 1'000'000;
+  step_accumulator acc(epochs);
+  std::uint64_t end = 0;
+  for (std::uint64_t i = 0; i < epochs * 2; ++i) { // two steps an epoch
+    end += 10 * ms;
+    acc.add({i, i / 2, 2 * ms, 8 * ms, 0, end, 4, 4000});
+  }
+  REQUIRE(acc.epochs().size() == kEpochRowsCap + 1);
+  CHECK(acc.epochs()[kEpochRowsCap].steps == 2 * 500);
+  const auto rows = epoch_figures(acc.epochs(), 1, 0, epochs);
+  REQUIRE(rows.size() == kEpochRowsCap + 1);
+  CHECK(rows.back()["epoch"] == kEpochRowsCap);
+  CHECK(rows.back()["last_epoch"] == epochs - 1);
+  CHECK(rows.back()["epochs_in_row"] == 500);
+  CHECK(rows.back()["accelerator_utilization"].get<double>() == Approx(0.8));
+  // DLIO's mean weighs the rest row by the epochs it holds: every epoch here is the same.
+  CHECK(epoch_mean_au(rows).get<double>() == Approx(0.8));
+}
