@@ -11,9 +11,9 @@
 
 #include <fmt/format.h>
 
-#include "accel/cuda_accelerator.hpp"
+#include "accel/accelerator.hpp"
 #include "accel/device_select.hpp"
-#include "accel/emulated.hpp"
+#include "accel/make_accelerator.hpp"
 #include "cluster/agreement.hpp"
 #include "core/clock.hpp"
 #include "core/error.hpp"
@@ -125,10 +125,14 @@ struct alignas(64) accel_live {
 
 // A real GPU's row in the report: the device, its steps, and NVML's figures for it over the run
 // (found by PCI bus id, whatever CUDA_VISIBLE_DEVICES numbers it).
-nlohmann::json gpu_details(const accel::cuda_accelerator& gpu, const gpu_tally& steps,
-                           const telemetry::nvml& nvml, const nlohmann::json& timeseries) {
-  nlohmann::json d = {{"device", gpu.describe()}, {"steps", steps.to_json()}, {"nvml", nullptr}};
-  const int i = nvml.index_of_pci_bus_id(gpu.info().pci_bus_id);
+// Null for an emulated accelerator.
+nlohmann::json gpu_details(const accel::accelerator& acc, const telemetry::nvml& nvml,
+                           const nlohmann::json& timeseries) {
+  nlohmann::json d = acc.run_details();
+  if (d.is_null())
+    return d;
+  d["nvml"] = nullptr;
+  const int i = nvml.index_of_pci_bus_id(acc.pci_bus_id());
   const nlohmann::json all = telemetry::nvml::summarize(timeseries);
   if (i >= 0 && static_cast<std::size_t>(i) < all.size())
     d["nvml"] = all[static_cast<std::size_t>(i)];
@@ -165,7 +169,6 @@ struct training_run::state {
   sysinfo::mount_info mount;
   nlohmann::json provenance; // telemetry::host_provenance, taken before any read
   std::vector<std::unique_ptr<accel::accelerator>> accels; // this rank's
-  std::vector<accel::cuda_accelerator*> gpus;              // the same, null where emulated
 };
 
 training_run::training_run(const training_options& opt, cluster::communicator& comm) {
@@ -204,48 +207,35 @@ training_run::training_run(const training_options& opt, cluster::communicator& c
   m->mount = sysinfo::mount_of(opt.dataset.string());
   // Before any read: a stat of a mount whose server hangs a read can hang as well.
   m->provenance = telemetry::host_provenance(opt.dataset);
-  const auto& preset = opt.accelerator.preset;
+  accel::accelerator_request req;
+  req.spec = &opt.accelerator;
+  req.network = opt.workload.network.get();
+  req.precision = opt.precision;
+  req.slots = static_cast<std::uint32_t>(opt.prefetch + 1); // see gpu_feed.hpp
+  req.local_rank = comm.where().local_rank;
   for (std::uint64_t a = 0; a < m->local; ++a) {
     const std::uint64_t g = m->first + a; // the same seeds whichever rank drives it
-    const std::uint64_t seed = splitmix64(opt.seed ^ (g + 1) * 0x9e3779b97f4a7c15ull);
-    if (cuda) {
-      accel::cuda_options co;
-      // With one visible GPU per rank the local rank names a device that does not exist.
-      const int visible = accel::cuda_backend::get().require_device(-1).device_count;
-      co.device = accel::device_for_local_rank(comm.where().local_rank, visible);
-      co.batch_size = static_cast<std::uint32_t>(preset.batch_size);
-      co.precision = accel::parse_precision(opt.precision, "--precision");
-      co.slots = static_cast<std::uint32_t>(opt.prefetch + 1); // see gpu_feed.hpp
-      co.seed = seed;
-      auto gpu = std::make_unique<accel::cuda_accelerator>(*opt.workload.network, co);
-      m->gpus.push_back(gpu.get());
-      m->accels.push_back(std::move(gpu));
-    } else {
-      m->gpus.push_back(nullptr);
-      m->accels.push_back(std::make_unique<accel::emulated_accelerator>(
-          opt.accelerator.type,
-          accel::compute_model(preset.compute_time_s, preset.compute_time_stdev_s, seed),
-          preset.source));
-    }
+    req.seed = splitmix64(opt.seed ^ (g + 1) * 0x9e3779b97f4a7c15ull);
+    m->accels.push_back(accel::make_accelerator(req));
   }
 }
 
 void training_run::join_ranks() {
-  if (m->gpus.empty() || !m->gpus[0] || m->comm.size() == 1)
+  if (m->accels.empty() || !m->accels[0]->joins_ranks() || m->comm.size() == 1)
     return;
   // NCCL across the ranks' GPUs, bootstrapped over MPI: rank 0's id to every rank, then every
   // rank joins (a collective of NCCL's own: every rank's trainer exists by now).
   std::string id;
   if (m->comm.rank() == 0) {
-    const auto bytes = accel::cuda_accelerator::nccl_unique_id();
+    const auto bytes = m->accels[0]->new_job_id();
     id.assign(reinterpret_cast<const char*>(bytes.data()), bytes.size());
   }
   id = m->comm.broadcast(id);
   const std::vector<std::uint8_t> bytes(id.begin(), id.end());
   // NCCL refuses two ranks on one GPU, late and in its own words: every rank says first which
   // GPU it drives, and all refuse the same way.
-  const auto gpus = cluster::agree(
-      m->comm, [&] { return nlohmann::json(std::string(m->gpus[0]->info().pci_bus_id)); });
+  const auto gpus =
+      cluster::agree(m->comm, [&] { return nlohmann::json(m->accels[0]->pci_bus_id()); });
   std::vector<std::string> pci;
   for (const auto& g : gpus)
     pci.push_back(g.get<std::string>());
@@ -255,7 +245,7 @@ void training_run::join_ranks() {
                                   "per rank)",
                                   *dup));
   cluster::agree(m->comm, [&] {
-    m->gpus[0]->join(m->comm.rank(), m->comm.size(), bytes);
+    m->accels[0]->join(m->comm.rank(), m->comm.size(), bytes);
     return nlohmann::json(nullptr);
   });
 }
@@ -292,7 +282,6 @@ struct training_run::live_run {
   batch_board board;
   training_source source;
   gpu_feed feed;
-  std::vector<gpu_tally> gpu_steps;
   training_consumer consumer;
   const telemetry::nvml gpus;
   telemetry::sampler tele;
@@ -333,7 +322,7 @@ struct training_run::live_run {
 training_run::live_run::live_run(state& s)
     : m(s), opt(s.opt), smp(s.smp), local(s.local), first(s.first),
       preset(s.opt.accelerator.preset), board(local, opt.prefetch, preset.batch_size),
-      source(s.layout, smp, board, first, local), feed(s.gpus, smp, first), gpu_steps(local),
+      source(s.layout, smp, board, first, local), feed(s.accels, smp, first),
       consumer(smp, board, feed, first, local, opt.io.readers,
                static_cast<std::uint64_t>(opt.preprocess_s * 1e9), opt.io.request_size),
       tele(s.mount, gpus), memory_start(telemetry::memory_json()), live(local), link(open_link()),
@@ -407,20 +396,14 @@ void training_run::live_run::accel_loop(std::uint64_t a) {
     const std::uint64_t start = std::max(prev_end, b.ready_ns);
     board.take(a, t);
     source.notify();
-    std::uint64_t end = 0, compute = 0;
+    std::uint64_t end = 0;
     try {
       end = accels[a]->step(start);
     } catch (const std::exception& e) {
       fail_here(fmt::format("accelerator {} step {}: {}", first + a, t, e.what()));
       break;
     }
-    // A real GPU's compute is its busy time from CUDA events; an emulated one's, its hold.
-    if (m.gpus[a]) {
-      compute = std::min(end - start, accels[a]->last_busy_ns());
-      gpu_steps[a].add(m.gpus[a]->last());
-    } else {
-      compute = end - start;
-    }
+    const std::uint64_t compute = accels[a]->compute_ns(start, end);
     std::uint64_t after = end, held = 0;
     if (opt.step_sync() || (t + 1) % spe == 0) {
       std::uint64_t seen = phase_max_end.load(std::memory_order_relaxed);
@@ -527,8 +510,7 @@ void training_run::live_run::add_accelerators(rank_result& r, const nlohmann::js
   r.steps_min = UINT64_MAX;
   for (std::uint64_t a = 0; a < local; ++a) {
     r.devices.push_back(m.accels[a]->device());
-    r.details.push_back(m.gpus[a] ? gpu_details(*m.gpus[a], gpu_steps[a], gpus, timeseries)
-                                  : nlohmann::json(nullptr));
+    r.details.push_back(gpu_details(*m.accels[a], gpus, timeseries));
     r.accelerators.push_back(records[a].figures());
     r.sample_digests.push_back(consumer.digest(a));
     r.steps_run += records[a].steps();
