@@ -1,5 +1,8 @@
 #include "accel/cuda_accelerator.hpp"
 
+#include <algorithm>
+#include <cmath>
+
 #include <fmt/format.h>
 
 #include "core/clock.hpp"
@@ -113,11 +116,20 @@ std::uint64_t cuda_accelerator::step(std::uint64_t) {
   const int32_t flags = DLSIZE_CUDA_STEP_UPDATE | (m_time_ops ? DLSIZE_CUDA_STEP_TIME_OPS : 0);
   DLSIZE_CUDA_CALL(m_api.step(m_trainer, slot, flags, &m_last, &st), st);
   ++m_next;
+  m_tally.add(m_last);
   return now_ns();
 }
 
 std::uint64_t cuda_accelerator::last_busy_ns() const {
   return static_cast<std::uint64_t>(m_last.busy_ms * 1e6 + 0.5);
+}
+
+std::uint64_t cuda_accelerator::compute_ns(std::uint64_t start_ns, std::uint64_t end_ns) const {
+  return std::min(end_ns - start_ns, last_busy_ns());
+}
+
+nlohmann::json cuda_accelerator::run_details() const {
+  return {{"device", describe()}, {"steps", m_tally.to_json()}};
 }
 
 nlohmann::json cuda_accelerator::describe() const {
@@ -204,6 +216,35 @@ double cuda_accelerator::loss_only() {
   dlsize_cuda_step_result r{};
   DLSIZE_CUDA_CALL(m_api.step(m_trainer, m_synthetic ? 0 : slot_of(m_next++), 0, &r, &st), st);
   return r.loss;
+}
+
+void gpu_tally::add(const dlsize_cuda_step_result& r) {
+  if (steps == 0)
+    loss_first = r.loss;
+  loss_last = r.loss;
+  ++steps;
+  skipped += r.skipped ? 1 : 0;
+  busy_ms += r.busy_ms;
+  preprocess_ms += r.preprocess_ms;
+  forward_ms += r.forward_ms;
+  backward_ms += r.backward_ms;
+  optimizer_ms += r.optimizer_ms;
+}
+
+nlohmann::json gpu_tally::to_json() const {
+  const double n = steps ? static_cast<double>(steps) : 1.0;
+  auto finite = [](double v) {
+    return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr);
+  };
+  return {{"steps", steps},
+          {"skipped_steps", skipped},
+          {"loss_first", finite(loss_first)},
+          {"loss_last", finite(loss_last)},
+          {"busy_ms_mean", busy_ms / n},
+          {"preprocess_ms_mean", preprocess_ms / n},
+          {"forward_ms_mean", forward_ms / n},
+          {"backward_ms_mean", backward_ms / n},
+          {"optimizer_ms_mean", optimizer_ms / n}};
 }
 
 } // namespace dlsize::accel

@@ -45,7 +45,17 @@ cuda_model_abi to_abi(const model::model_spec& m);
 // the input in every spatial dimension, which it crops and flips.
 std::uint64_t staged_bytes_per_sample(const model::model_spec& m);
 
-class cuda_accelerator final : public accelerator {
+// A GPU's step results over a run: loss first and last, mean busy and phase times, steps
+// skipped by the fp16 loss scaling.
+struct gpu_tally {
+  std::uint64_t steps = 0, skipped = 0;
+  double loss_first = 0, loss_last = 0;
+  double busy_ms = 0, preprocess_ms = 0, forward_ms = 0, backward_ms = 0, optimizer_ms = 0;
+  void add(const dlsize_cuda_step_result& r);
+  nlohmann::json to_json() const;
+};
+
+class cuda_accelerator final : public accelerator, public batch_input {
 public:
   // Loads the backend, checks the device and builds the trainer. Throws usage_error when the
   // backend, driver or device is missing or the model does not fit; run_error on CUDA failures.
@@ -59,29 +69,36 @@ public:
   // Runs the next submitted batch (in batch order) and returns the monotonic time it ended.
   std::uint64_t step(std::uint64_t start_ns) override;
   std::uint64_t last_busy_ns() const override;
+  std::uint64_t compute_ns(std::uint64_t start_ns, std::uint64_t end_ns) const override;
   nlohmann::json describe() const override;
+  // {"device": describe(), "steps": the tally of every step run}.
+  nlohmann::json run_details() const override;
+  std::string pci_bus_id() const override { return m_info.pci_bus_id; }
+  batch_input* input() override { return this; }
+  bool joins_ranks() const override { return true; }
+  std::vector<std::uint8_t> new_job_id() const override { return nccl_unique_id(); }
 
   // Loader side, for batch k (its slot is k % slots): acquire waits until the slot is free.
-  void acquire(std::uint64_t batch);
+  void acquire(std::uint64_t batch) override;
   void stage_sample(std::uint64_t batch, std::uint32_t index, const std::byte* data,
                     std::size_t length);
   // A piece of a sample as a read completes: bytes [offset, offset + length) of sample_length.
   void stage_piece(std::uint64_t batch, std::uint32_t index, std::uint64_t offset,
-                   const std::byte* data, std::size_t length, std::uint64_t sample_length);
-  void submit(std::uint64_t batch, std::uint32_t samples);
+                   const std::byte* data, std::size_t length, std::uint64_t sample_length) override;
+  void submit(std::uint64_t batch, std::uint32_t samples) override;
   // Puts random bytes of seed on the device in slot 0 and keeps them for every later step: the
   // synthetic input of calibration and tests. Then step() reuses that batch.
   void use_synthetic(std::uint64_t seed);
 
   // Data parallel: call on every rank with the same id bytes (rank 0's nccl_unique_id()).
   static std::vector<std::uint8_t> nccl_unique_id();
-  void join(int rank, int nranks, const std::vector<std::uint8_t>& id);
+  void join(int rank, int nranks, const std::vector<std::uint8_t>& id) override;
 
   // Later steps time every layer (an event pair each) and fill last().op_ms per layer kind.
   void time_ops(bool on) { m_time_ops = on; }
   const dlsize_cuda_step_result& last() const { return m_last; }
   const dlsize_cuda_trainer_info& info() const { return m_info; }
-  std::uint32_t batch_size() const { return m_batch; }
+  std::uint32_t batch_size() const override { return m_batch; }
   const std::string& build() const { return m_build; }
 
   // Tests: parameters and the last step's gradients as fp32; step without update.
@@ -98,6 +115,7 @@ private:
   dlsize_cuda_trainer* m_trainer = nullptr;
   dlsize_cuda_trainer_info m_info{};
   dlsize_cuda_step_result m_last{};
+  gpu_tally m_tally; // every step that returned
   std::uint32_t m_batch = 0;
   cuda_precision m_precision;
   std::string m_build;

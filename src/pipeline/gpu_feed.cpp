@@ -1,17 +1,16 @@
 #include "pipeline/gpu_feed.hpp"
 
 #include <algorithm>
-#include <cmath>
 
 namespace dlsize::pipeline {
 
-gpu_feed::gpu_feed(std::vector<accel::cuda_accelerator*> gpus, const sampler& s,
+gpu_feed::gpu_feed(const std::vector<std::unique_ptr<accel::accelerator>>& accels, const sampler& s,
                    std::uint64_t first)
     : m_sampler(s), m_first(first) {
-  for (auto* g : gpus) {
+  for (const auto& acc : accels) {
     m_lanes.push_back(std::make_unique<lane>());
-    m_lanes.back()->gpu = g;
-    m_active = m_active || g != nullptr;
+    m_lanes.back()->gpu = acc->input();
+    m_active = m_active || m_lanes.back()->gpu != nullptr;
   }
 }
 
@@ -46,35 +45,6 @@ void gpu_feed::on_complete(std::uint64_t a, std::uint64_t t, std::uint64_t faile
     return;              // a failed batch is never stepped: the run halts
   acquire_through(a, t); // a batch of empty samples was never staged
   l.gpu->submit(t, l.gpu->batch_size());
-}
-
-void gpu_tally::add(const dlsize_cuda_step_result& r) {
-  if (steps == 0)
-    loss_first = r.loss;
-  loss_last = r.loss;
-  ++steps;
-  skipped += r.skipped ? 1 : 0;
-  busy_ms += r.busy_ms;
-  preprocess_ms += r.preprocess_ms;
-  forward_ms += r.forward_ms;
-  backward_ms += r.backward_ms;
-  optimizer_ms += r.optimizer_ms;
-}
-
-nlohmann::json gpu_tally::to_json() const {
-  const double n = steps ? static_cast<double>(steps) : 1.0;
-  auto finite = [](double v) {
-    return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr);
-  };
-  return {{"steps", steps},
-          {"skipped_steps", skipped},
-          {"loss_first", finite(loss_first)},
-          {"loss_last", finite(loss_last)},
-          {"busy_ms_mean", busy_ms / n},
-          {"preprocess_ms_mean", preprocess_ms / n},
-          {"forward_ms_mean", forward_ms / n},
-          {"backward_ms_mean", backward_ms / n},
-          {"optimizer_ms_mean", optimizer_ms / n}};
 }
 
 } // namespace dlsize::pipeline

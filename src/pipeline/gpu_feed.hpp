@@ -13,10 +13,7 @@
 #include <mutex>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
-#include "accel/cuda_abi.h"
-#include "accel/cuda_accelerator.hpp"
+#include "accel/accelerator.hpp"
 #include "io/engine.hpp"
 #include "pipeline/sampler.hpp"
 
@@ -24,8 +21,10 @@ namespace dlsize::pipeline {
 
 class gpu_feed {
 public:
-  // gpus: per local accelerator of the rank (its global ids first ...), null for emulated ones.
-  gpu_feed(std::vector<accel::cuda_accelerator*> gpus, const sampler& s, std::uint64_t first);
+  // accels: the rank's (its global ids first ...); those without a batch input (emulated) get
+  // no bytes.
+  gpu_feed(const std::vector<std::unique_ptr<accel::accelerator>>& accels, const sampler& s,
+           std::uint64_t first);
   bool active() const { return m_active; }
   // A piece of a job's bytes (file offset off; alignment padding included) from a reader.
   void on_data(const io::read_job& job, std::uint64_t off, const std::byte* data,
@@ -36,7 +35,7 @@ public:
 private:
   void acquire_through(std::uint64_t a, std::uint64_t t);
   struct alignas(64) lane {
-    accel::cuda_accelerator* gpu = nullptr;
+    accel::batch_input* gpu = nullptr;
     std::mutex m;
     std::uint64_t acquired = 0; // batches acquired so far (0 .. acquired − 1)
   };
@@ -44,16 +43,6 @@ private:
   std::uint64_t m_first;
   std::vector<std::unique_ptr<lane>> m_lanes;
   bool m_active = false;
-};
-
-// A GPU's step results over a run: loss first and last, mean busy and phase times, steps
-// skipped by the fp16 loss scaling.
-struct gpu_tally {
-  std::uint64_t steps = 0, skipped = 0;
-  double loss_first = 0, loss_last = 0;
-  double busy_ms = 0, preprocess_ms = 0, forward_ms = 0, backward_ms = 0, optimizer_ms = 0;
-  void add(const dlsize_cuda_step_result& r);
-  nlohmann::json to_json() const;
 };
 
 } // namespace dlsize::pipeline

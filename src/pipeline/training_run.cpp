@@ -11,9 +11,9 @@
 
 #include <fmt/format.h>
 
-#include "accel/cuda_accelerator.hpp"
+#include "accel/accelerator.hpp"
 #include "accel/device_select.hpp"
-#include "accel/emulated.hpp"
+#include "accel/make_accelerator.hpp"
 #include "cluster/agreement.hpp"
 #include "core/clock.hpp"
 #include "core/error.hpp"
@@ -124,10 +124,14 @@ struct alignas(64) accel_live {
 
 // A real GPU's row in the report: the device, its steps, and NVML's figures for it over the run
 // (found by PCI bus id, whatever CUDA_VISIBLE_DEVICES numbers it).
-nlohmann::json gpu_details(const accel::cuda_accelerator& gpu, const gpu_tally& steps,
-                           const telemetry::nvml& nvml, const nlohmann::json& timeseries) {
-  nlohmann::json d = {{"device", gpu.describe()}, {"steps", steps.to_json()}, {"nvml", nullptr}};
-  const int i = nvml.index_of_pci_bus_id(gpu.info().pci_bus_id);
+// Null for an emulated accelerator.
+nlohmann::json gpu_details(const accel::accelerator& acc, const telemetry::nvml& nvml,
+                           const nlohmann::json& timeseries) {
+  nlohmann::json d = acc.run_details();
+  if (d.is_null())
+    return d;
+  d["nvml"] = nullptr;
+  const int i = nvml.index_of_pci_bus_id(acc.pci_bus_id());
   const nlohmann::json all = telemetry::nvml::summarize(timeseries);
   if (i >= 0 && static_cast<std::size_t>(i) < all.size())
     d["nvml"] = all[static_cast<std::size_t>(i)];
@@ -164,7 +168,6 @@ struct training_run::state {
   sysinfo::mount_info mount;
   nlohmann::json provenance; // telemetry::host_provenance, taken before any read
   std::vector<std::unique_ptr<accel::accelerator>> accels; // this rank's
-  std::vector<accel::cuda_accelerator*> gpus;              // the same, null where emulated
 };
 
 training_run::training_run(const training_options& opt, cluster::communicator& comm) {
@@ -195,48 +198,35 @@ training_run::training_run(const training_options& opt, cluster::communicator& c
   m->mount = sysinfo::mount_of(opt.dataset.string());
   // Before any read: a stat of a mount whose server hangs a read can hang as well.
   m->provenance = telemetry::host_provenance(opt.dataset);
-  const auto& preset = opt.accelerator.preset;
+  accel::accelerator_request req;
+  req.spec = &opt.accelerator;
+  req.network = opt.workload.network.get();
+  req.precision = opt.precision;
+  req.slots = static_cast<std::uint32_t>(opt.prefetch + 1); // see gpu_feed.hpp
+  req.local_rank = comm.where().local_rank;
   for (std::uint64_t a = 0; a < m->local; ++a) {
     const std::uint64_t g = m->first + a; // the same seeds whichever rank drives it
-    const std::uint64_t seed = splitmix64(opt.seed ^ (g + 1) * 0x9e3779b97f4a7c15ull);
-    if (cuda) {
-      accel::cuda_options co;
-      // With one visible GPU per rank the local rank names a device that does not exist.
-      const int visible = accel::cuda_backend::get().require_device(-1).device_count;
-      co.device = accel::device_for_local_rank(comm.where().local_rank, visible);
-      co.batch_size = static_cast<std::uint32_t>(preset.batch_size);
-      co.precision = accel::parse_precision(opt.precision, "--precision");
-      co.slots = static_cast<std::uint32_t>(opt.prefetch + 1); // see gpu_feed.hpp
-      co.seed = seed;
-      auto gpu = std::make_unique<accel::cuda_accelerator>(*opt.workload.network, co);
-      m->gpus.push_back(gpu.get());
-      m->accels.push_back(std::move(gpu));
-    } else {
-      m->gpus.push_back(nullptr);
-      m->accels.push_back(std::make_unique<accel::emulated_accelerator>(
-          opt.accelerator.type,
-          accel::compute_model(preset.compute_time_s, preset.compute_time_stdev_s, seed),
-          preset.source));
-    }
+    req.seed = splitmix64(opt.seed ^ (g + 1) * 0x9e3779b97f4a7c15ull);
+    m->accels.push_back(accel::make_accelerator(req));
   }
 }
 
 void training_run::join_ranks() {
-  if (m->gpus.empty() || !m->gpus[0] || m->comm.size() == 1)
+  if (m->accels.empty() || !m->accels[0]->joins_ranks() || m->comm.size() == 1)
     return;
   // NCCL across the ranks' GPUs, bootstrapped over MPI: rank 0's id to every rank, then every
   // rank joins (a collective of NCCL's own: every rank's trainer exists by now).
   std::string id;
   if (m->comm.rank() == 0) {
-    const auto bytes = accel::cuda_accelerator::nccl_unique_id();
+    const auto bytes = m->accels[0]->new_job_id();
     id.assign(reinterpret_cast<const char*>(bytes.data()), bytes.size());
   }
   id = m->comm.broadcast(id);
   const std::vector<std::uint8_t> bytes(id.begin(), id.end());
   // NCCL refuses two ranks on one GPU, late and in its own words: every rank says first which
   // GPU it drives, and all refuse the same way.
-  const auto gpus = cluster::agree(
-      m->comm, [&] { return nlohmann::json(std::string(m->gpus[0]->info().pci_bus_id)); });
+  const auto gpus =
+      cluster::agree(m->comm, [&] { return nlohmann::json(m->accels[0]->pci_bus_id()); });
   std::vector<std::string> pci;
   for (const auto& g : gpus)
     pci.push_back(g.get<std::string>());
@@ -246,7 +236,7 @@ void training_run::join_ranks() {
                                   "per rank)",
                                   *dup));
   cluster::agree(m->comm, [&] {
-    m->gpus[0]->join(m->comm.rank(), m->comm.size(), bytes);
+    m->accels[0]->join(m->comm.rank(), m->comm.size(), bytes);
     return nlohmann::json(nullptr);
   });
 }
@@ -260,169 +250,206 @@ nlohmann::json training_run::fingerprint() const {
           {"config", m->opt.config}};
 }
 
-training_result training_run::run(const nlohmann::json& command_line) {
-  const training_options& opt = m->opt;
-  cluster::communicator& comm = m->comm;
-  const sampler& smp = m->smp;
-  const std::uint64_t local = m->local, first = m->first;
-  const bool root = comm.rank() == 0;
-  const auto& preset = opt.accelerator.preset;
+// One run() of a rank: what its accelerator threads, its readers, the run link and the monitor
+// share while the run goes on, and the pieces of the run that use it. Members are declared in
+// the order they must be built (the link's callbacks use the board and the counters; the
+// barrier's completion uses the link).
+struct training_run::live_run {
+  explicit live_run(state& s);
+  live_run(const live_run&) = delete;
+  live_run& operator=(const live_run&) = delete;
 
-  batch_board board(local, opt.prefetch, preset.batch_size);
-  training_source source(m->layout, smp, board, first, local);
-  const auto& accels = m->accels;
-  gpu_feed feed(m->gpus, smp, first);
-  if (feed.active())
-    board.on_complete([&](std::uint64_t a, std::uint64_t t, std::uint64_t failed) {
-      feed.on_complete(a, t, failed);
-    });
-  std::vector<gpu_tally> gpu_steps(local);
-  const auto preprocess_ns = static_cast<std::uint64_t>(opt.preprocess_s * 1e9);
-  training_consumer consumer(smp, board, feed, first, local, opt.io.readers, preprocess_ns,
-                             opt.io.request_size);
+  // The barrier's completion: one sync of the job per phase.
+  struct phase_done {
+    live_run* run;
+    void operator()() noexcept { run->on_phase(); }
+  };
 
+  state& m;
+  const training_options& opt;
+  const sampler& smp;
+  const std::uint64_t local, first;
+  const config::accelerator_preset& preset;
+  batch_board board;
+  training_source source;
+  gpu_feed feed;
+  training_consumer consumer;
   const telemetry::nvml gpus;
-  telemetry::sampler tele(m->mount, gpus);
-  const nlohmann::json memory_start = telemetry::memory_json();
-
+  telemetry::sampler tele;
+  const nlohmann::json memory_start;
   std::atomic<bool> stop_io{false}, halt{false};
   std::mutex reason_m;
   std::string fail_reason; // this rank's own
   stop_event stop;
-  auto halt_here = [&] {
-    halt.store(true, std::memory_order_release);
-    stop_io.store(true);
-    source.close();
-    board.close();
-  };
-  std::vector<accel_live> live(local);
-  auto counters = [&] {
-    cluster::job_counters c{consumer.bytes(), 0, 0,
-                            live.empty() ? 0 : live[0].steps.load(std::memory_order_relaxed)};
-    for (auto& l : live) {
-      c.samples += l.samples.load(std::memory_order_relaxed);
-      c.compute_ns += l.compute_ns.load(std::memory_order_relaxed);
-    }
-    return c;
-  };
-  cluster::run_link_options lo;
-  lo.on_halt = [&](const std::string&, bool) { halt_here(); };
-  lo.counters = counters;
-  lo.stall_timeout_s = opt.stall_timeout_s;
-  const auto link = comm.open_run_link(lo);
-  // This rank failed: it stops, and the job with it.
-  auto fail_here = [&](const std::string& why) {
-    {
-      std::lock_guard lk(reason_m);
-      if (fail_reason.empty())
-        fail_reason = why;
-    }
-    halt_here();
-    link->fail(why);
-  };
-
-  const std::uint64_t total_steps = smp.total_steps();
-  const std::uint64_t spe = smp.steps_per_epoch();
+  std::vector<accel_live> live;
+  const std::unique_ptr<cluster::run_link> link;
+  const std::uint64_t total_steps, spe;
   // Steps are folded in as they end: a run's memory does not grow with its steps.
-  std::vector<step_accumulator> records(local, step_accumulator(opt.epochs));
+  std::vector<step_accumulator> records;
   // Syncs: a step ends, for every accelerator of the job, when the slowest one's compute ends
   // (its deadline, not when threads happen to wake), as an allreduce or a barrier would end.
   std::uint64_t t0 = 0; // the common start; set before any accelerator thread starts
   std::atomic<std::uint64_t> phase_max_end{0};
   std::uint64_t phase_end = 0;
-  auto on_phase = [&]() noexcept {
-    const std::uint64_t mine = phase_max_end.exchange(0, std::memory_order_relaxed);
-    const cluster::sync_result r = link->sync(mine > t0 ? mine - t0 : 0);
-    phase_end = t0 + r.end_ns;
-  };
-  std::barrier step_barrier(static_cast<std::ptrdiff_t>(local), on_phase);
-  const auto comm_ns = static_cast<std::uint64_t>(
-      opt.allreduce.active() ? opt.allreduce.exposed_s(opt.layout, preset.compute_time_s) * 1e9
-                             : 0.0);
+  std::barrier<phase_done> step_barrier;
+  const std::uint64_t comm_ns;
 
-  auto accel_loop = [&](std::uint64_t a) {
-    auto& recs = records[a];
-    std::uint64_t prev_end = t0;
-    for (std::uint64_t t = 0; t < total_steps && !halt.load(std::memory_order_acquire); ++t) {
-      const batch_board::batch b = board.wait(a, t);
-      if (!b.ready || halt.load(std::memory_order_acquire))
-        break;
-      if (b.failed) {
-        fail_here(fmt::format("accelerator {} step {}: {} samples could not be read", first + a, t,
-                              b.failed));
-        break;
-      }
-      // A batch that was ready in time starts at the previous deadline, not at wake-up.
-      const std::uint64_t start = std::max(prev_end, b.ready_ns);
-      board.take(a, t);
-      source.notify();
-      std::uint64_t end = 0, compute = 0;
-      try {
-        end = accels[a]->step(start);
-      } catch (const std::exception& e) {
-        fail_here(fmt::format("accelerator {} step {}: {}", first + a, t, e.what()));
-        break;
-      }
-      // A real GPU's compute is its busy time from CUDA events; an emulated one's, its hold.
-      if (m->gpus[a]) {
-        compute = std::min(end - start, accels[a]->last_busy_ns());
-        gpu_steps[a].add(m->gpus[a]->last());
-      } else {
-        compute = end - start;
-      }
-      std::uint64_t after = end, held = 0;
-      if (opt.step_sync() || (t + 1) % spe == 0) {
-        std::uint64_t seen = phase_max_end.load(std::memory_order_relaxed);
-        while (seen < end &&
-               !phase_max_end.compare_exchange_weak(seen, end, std::memory_order_relaxed)) {
-        }
-        step_barrier.arrive_and_wait();
-        // After a halt the others may have left without arriving: no sync happened.
-        after = halt.load(std::memory_order_acquire) ? end : std::max(end, phase_end);
-      }
-      // The allreduce ends together for all (the barrier), then takes the same modelled time.
-      if (comm_ns && !halt.load(std::memory_order_acquire)) {
-        held = comm_ns;
-        sleep_until_ns(after + held);
-      }
-      const std::uint64_t sync = after - end;
-      after += held;
-      const sample_slot sl = smp.slot(smp.first_job(t, first + a));
-      // Times count from the common start, so that ranks' epochs line up on rank 0.
-      recs.add({t, sl.epoch, start - prev_end, compute, sync, after - std::min(after, t0),
-                preset.batch_size, b.bytes, held});
-      live[a].compute_ns.fetch_add(compute, std::memory_order_relaxed);
-      live[a].samples.fetch_add(preset.batch_size, std::memory_order_relaxed);
-      live[a].steps.fetch_add(1, std::memory_order_relaxed);
-      prev_end = after;
+  std::unique_ptr<cluster::run_link> open_link();
+  void halt_here();
+  // This rank failed: it stops, and the job with it.
+  void fail_here(const std::string& why);
+  cluster::job_counters counters();
+  void on_phase() noexcept;
+  void accel_loop(std::uint64_t a);
+  std::string progress_line(double el);
+  run_monitor make_monitor(bool root);
+  std::vector<std::thread> start_threads(run_monitor& monitor);
+  io::engine_result read_all();
+  void add_accelerators(rank_result& r, const nlohmann::json& timeseries);
+  void add_readers(rank_result& r, const io::engine_result& ran);
+  rank_result result(const io::engine_result& ran, run_totals totals);
+};
+
+training_run::live_run::live_run(state& s)
+    : m(s), opt(s.opt), smp(s.smp), local(s.local), first(s.first),
+      preset(s.opt.accelerator.preset), board(local, opt.prefetch, preset.batch_size),
+      source(s.layout, smp, board, first, local), feed(s.accels, smp, first),
+      consumer(smp, board, feed, first, local, opt.io.readers,
+               static_cast<std::uint64_t>(opt.preprocess_s * 1e9), opt.io.request_size),
+      tele(s.mount, gpus), memory_start(telemetry::memory_json()), live(local), link(open_link()),
+      total_steps(smp.total_steps()), spe(smp.steps_per_epoch()),
+      records(local, step_accumulator(opt.epochs)),
+      step_barrier(static_cast<std::ptrdiff_t>(local), phase_done{this}),
+      comm_ns(static_cast<std::uint64_t>(
+          opt.allreduce.active() ? opt.allreduce.exposed_s(opt.layout, preset.compute_time_s) * 1e9
+                                 : 0.0)) {
+  if (feed.active())
+    board.on_complete([this](std::uint64_t a, std::uint64_t t, std::uint64_t failed) {
+      feed.on_complete(a, t, failed);
+    });
+}
+
+std::unique_ptr<cluster::run_link> training_run::live_run::open_link() {
+  cluster::run_link_options lo;
+  lo.on_halt = [this](const std::string&, bool) { halt_here(); };
+  lo.counters = [this] { return counters(); };
+  lo.stall_timeout_s = opt.stall_timeout_s;
+  return m.comm.open_run_link(lo);
+}
+
+void training_run::live_run::halt_here() {
+  halt.store(true, std::memory_order_release);
+  stop_io.store(true);
+  source.close();
+  board.close();
+}
+
+void training_run::live_run::fail_here(const std::string& why) {
+  {
+    std::lock_guard lk(reason_m);
+    if (fail_reason.empty())
+      fail_reason = why;
+  }
+  halt_here();
+  link->fail(why);
+}
+
+cluster::job_counters training_run::live_run::counters() {
+  cluster::job_counters c{consumer.bytes(), 0, 0,
+                          live.empty() ? 0 : live[0].steps.load(std::memory_order_relaxed)};
+  for (auto& l : live) {
+    c.samples += l.samples.load(std::memory_order_relaxed);
+    c.compute_ns += l.compute_ns.load(std::memory_order_relaxed);
+  }
+  return c;
+}
+
+void training_run::live_run::on_phase() noexcept {
+  const std::uint64_t mine = phase_max_end.exchange(0, std::memory_order_relaxed);
+  const cluster::sync_result r = link->sync(mine > t0 ? mine - t0 : 0);
+  phase_end = t0 + r.end_ns;
+}
+
+void training_run::live_run::accel_loop(std::uint64_t a) {
+  auto& recs = records[a];
+  const auto& accels = m.accels;
+  std::uint64_t prev_end = t0;
+  for (std::uint64_t t = 0; t < total_steps && !halt.load(std::memory_order_acquire); ++t) {
+    const batch_board::batch b = board.wait(a, t);
+    if (!b.ready || halt.load(std::memory_order_acquire))
+      break;
+    if (b.failed) {
+      fail_here(fmt::format("accelerator {} step {}: {} samples could not be read", first + a, t,
+                            b.failed));
+      break;
     }
-    step_barrier.arrive_and_drop();
-  };
+    // A batch that was ready in time starts at the previous deadline, not at wake-up.
+    const std::uint64_t start = std::max(prev_end, b.ready_ns);
+    board.take(a, t);
+    source.notify();
+    std::uint64_t end = 0;
+    try {
+      end = accels[a]->step(start);
+    } catch (const std::exception& e) {
+      fail_here(fmt::format("accelerator {} step {}: {}", first + a, t, e.what()));
+      break;
+    }
+    const std::uint64_t compute = accels[a]->compute_ns(start, end);
+    std::uint64_t after = end, held = 0;
+    if (opt.step_sync() || (t + 1) % spe == 0) {
+      std::uint64_t seen = phase_max_end.load(std::memory_order_relaxed);
+      while (seen < end &&
+             !phase_max_end.compare_exchange_weak(seen, end, std::memory_order_relaxed)) {
+      }
+      step_barrier.arrive_and_wait();
+      // After a halt the others may have left without arriving: no sync happened.
+      after = halt.load(std::memory_order_acquire) ? end : std::max(end, phase_end);
+    }
+    // The allreduce ends together for all (the barrier), then takes the same modelled time.
+    if (comm_ns && !halt.load(std::memory_order_acquire)) {
+      held = comm_ns;
+      sleep_until_ns(after + held);
+    }
+    const std::uint64_t sync = after - end;
+    after += held;
+    const sample_slot sl = smp.slot(smp.first_job(t, first + a));
+    // Times count from the common start, so that ranks' epochs line up on rank 0.
+    recs.add({t, sl.epoch, start - prev_end, compute, sync, after - std::min(after, t0),
+              preset.batch_size, b.bytes, held});
+    live[a].compute_ns.fetch_add(compute, std::memory_order_relaxed);
+    live[a].samples.fetch_add(preset.batch_size, std::memory_order_relaxed);
+    live[a].steps.fetch_add(1, std::memory_order_relaxed);
+    prev_end = after;
+  }
+  step_barrier.arrive_and_drop();
+}
 
-  const std::uint64_t job_accels = opt.accelerators;
-  run_monitor monitor(
+std::string training_run::live_run::progress_line(double el) {
+  const cluster::job_counters c = link->totals(); // the job's, on rank 0
+  const double au = el > 0 ? static_cast<double>(c.compute_ns) * 1e-9 /
+                                 (el * static_cast<double>(opt.accelerators))
+                           : 0;
+  const double frac = static_cast<double>(c.steps) / static_cast<double>(total_steps);
+  return fmt::format(
+      "train: epoch {}/{} step {}/{}, {:.0f} samples/s, {}, AU {:.1f} %, ETA {:.0f} s",
+      std::min(opt.epochs, c.steps / spe + 1), opt.epochs, c.steps % spe, spe,
+      el > 0 ? static_cast<double>(c.samples) / el : 0,
+      units::format_rate_both(el > 0 ? static_cast<double>(c.bytes) / el : 0), 100 * au,
+      frac > 0 ? el * (1 - frac) / frac : 0);
+}
+
+run_monitor training_run::live_run::make_monitor(bool root) {
+  return run_monitor(
       tele,
       {opt.sample_interval_s, root ? opt.time_limit_s : 0, opt.progress && root, local,
-       opt.stall_timeout_s, [&](std::uint64_t age) { return m->eng->stuck_read(age); }, nullptr,
+       opt.stall_timeout_s, [this](std::uint64_t age) { return m.eng->stuck_read(age); }, nullptr,
        0.5, root ? opt.status : status_hook{}},
-      [&] {
+      [this] {
         const cluster::job_counters c = counters();
         return run_counters{c.bytes, c.samples, c.compute_ns};
       },
-      [&](double el, const run_counters&) {
-        const cluster::job_counters c = link->totals(); // the job's, on rank 0
-        const double au = el > 0 ? static_cast<double>(c.compute_ns) * 1e-9 /
-                                       (el * static_cast<double>(job_accels))
-                                 : 0;
-        const double frac = static_cast<double>(c.steps) / static_cast<double>(total_steps);
-        return fmt::format(
-            "train: epoch {}/{} step {}/{}, {:.0f} samples/s, {}, AU {:.1f} %, ETA {:.0f} s",
-            std::min(opt.epochs, c.steps / spe + 1), opt.epochs, c.steps % spe, spe,
-            el > 0 ? static_cast<double>(c.samples) / el : 0,
-            units::format_rate_both(el > 0 ? static_cast<double>(c.bytes) / el : 0), 100 * au,
-            frac > 0 ? el * (1 - frac) / frac : 0);
-      },
-      [&](const stop_event& why) {
+      [this](double el, const run_counters&) { return progress_line(el); },
+      [this](const stop_event& why) {
         {
           std::lock_guard lk(reason_m);
           if (stop.cause == stop_cause::none)
@@ -430,13 +457,13 @@ training_result training_run::run(const nlohmann::json& command_line) {
         }
         link->stop(report::stop_reason_text(why));
       });
-  t0 = link->start();
-  monitor.start(t0);
+}
 
+std::vector<std::thread> training_run::live_run::start_threads(run_monitor& monitor) {
   std::vector<std::thread> accel_threads;
   try {
     for (std::uint64_t a = 0; a < local; ++a)
-      accel_threads.emplace_back(accel_loop, a);
+      accel_threads.emplace_back([this, a] { accel_loop(a); });
   } catch (const std::system_error& e) {
     // Joinable threads must not be destroyed (std::terminate): the started ones are stopped and
     // joined, and the run fails with the limit named.
@@ -452,7 +479,11 @@ training_result training_run::run(const nlohmann::json& command_line) {
                                 "out; valid: fewer --accelerators-per-rank, or a higher limit",
                                 started + 1, local, e.what()));
   }
-  const io::engine_result ran = m->eng->run(source, consumer, stop_io);
+  return accel_threads;
+}
+
+io::engine_result training_run::live_run::read_all() {
+  io::engine_result ran = m.eng->run(source, consumer, stop_io);
   // A reader's failure outranks the stop it caused in the accelerators.
   if (!ran.error.empty()) {
     {
@@ -462,22 +493,15 @@ training_result training_run::run(const nlohmann::json& command_line) {
     }
     fail_here(ran.error);
   }
-  for (auto& th : accel_threads)
-    th.join();
-  run_totals totals = monitor.finish();
+  return ran;
+}
 
-  rank_result r;
-  const auto& w = comm.where();
-  r.rank = w.rank;
-  r.host = w.host;
-  r.node = w.node;
-  r.local_rank = w.local_rank;
+void training_run::live_run::add_accelerators(rank_result& r, const nlohmann::json& timeseries) {
   r.first_accelerator = first;
   r.steps_min = UINT64_MAX;
   for (std::uint64_t a = 0; a < local; ++a) {
-    r.devices.push_back(accels[a]->device());
-    r.details.push_back(m->gpus[a] ? gpu_details(*m->gpus[a], gpu_steps[a], gpus, totals.timeseries)
-                                   : nlohmann::json(nullptr));
+    r.devices.push_back(m.accels[a]->device());
+    r.details.push_back(gpu_details(*m.accels[a], gpus, timeseries));
     r.accelerators.push_back(records[a].figures());
     r.sample_digests.push_back(consumer.digest(a));
     r.steps_run += records[a].steps();
@@ -490,9 +514,12 @@ training_result training_run::run(const nlohmann::json& command_line) {
   for (const auto& acc : records)
     for (std::size_t e = 0; e < acc.epochs().size(); ++e)
       r.epochs[e].merge(acc.epochs()[e]);
+}
+
+void training_run::live_run::add_readers(rank_result& r, const io::engine_result& ran) {
   r.io = merge_stats(ran.readers);
-  r.engine = m->eng->name();
-  r.uncached_method = m->eng->uncached_method();
+  r.engine = m.eng->name();
+  r.uncached_method = m.eng->uncached_method();
   for (auto& t : consumer.tallies()) {
     r.sample_latency.merge(t.sample_latency);
     r.failed_samples += t.failed;
@@ -504,6 +531,17 @@ training_result training_run::run(const nlohmann::json& command_line) {
     r.pre_passes += t.pre->extra_passes();
     r.pre_digest ^= t.pre->digest();
   }
+}
+
+rank_result training_run::live_run::result(const io::engine_result& ran, run_totals totals) {
+  rank_result r;
+  const auto& w = m.comm.where();
+  r.rank = w.rank;
+  r.host = w.host;
+  r.node = w.node;
+  r.local_rank = w.local_rank;
+  add_accelerators(r, totals.timeseries);
+  add_readers(r, ran);
   r.wall_s = totals.wall_s;
   r.cpu = totals.cpu;
   r.storage_counter = tele.storage().available();
@@ -512,8 +550,8 @@ training_result training_run::run(const nlohmann::json& command_line) {
   r.memory_start = memory_start;
   r.memory_end = telemetry::memory_json();
   r.timeseries = std::move(totals.timeseries);
-  r.host_facts = report::system_json(gpus.devices(), gpus.status(), m->provenance)["hosts"][0];
-  add_run_warnings(r.warnings, opt.io, *m->eng, m->layout, m->fallback);
+  r.host_facts = report::system_json(gpus.devices(), gpus.status(), m.provenance)["hosts"][0];
+  add_run_warnings(r.warnings, opt.io, *m.eng, m.layout, m.fallback);
   for (const auto& a : ran.abandoned)
     r.warnings.push_back(fmt::format("rank {}: {}", w.rank, a));
   {
@@ -521,9 +559,23 @@ training_result training_run::run(const nlohmann::json& command_line) {
     r.fail_reason = fail_reason;
     r.stop = stop;
   }
+  return r;
+}
+
+training_result training_run::run(const nlohmann::json& command_line) {
+  const bool root = m->comm.rank() == 0;
+  live_run lr(*m);
+  run_monitor monitor = lr.make_monitor(root);
+  lr.t0 = lr.link->start();
+  monitor.start(lr.t0);
+  std::vector<std::thread> accel_threads = lr.start_threads(monitor);
+  const io::engine_result ran = lr.read_all();
+  for (auto& th : accel_threads)
+    th.join();
+  const rank_result r = lr.result(ran, monitor.finish());
 
   const std::uint64_t end_ns = now_ns();
-  const cluster::run_outcome outcome = link->finish(r.to_json().dump());
+  const cluster::run_outcome outcome = lr.link->finish(r.to_json().dump());
   const std::uint64_t gathered_ns = now_ns();
   training_result res;
   if (root) {
@@ -531,8 +583,8 @@ training_result training_run::run(const nlohmann::json& command_line) {
     for (const auto& p : outcome.payloads)
       if (!p.empty())
         ranks.push_back(rank_result::from_json(nlohmann::json::parse(p)));
-    res = build_training_report({opt, m->layout, m->mount, smp, comm, command_line, outcome,
-                                 process_start_ns(), t0, end_ns, gathered_ns},
+    res = build_training_report({m->opt, m->layout, m->mount, m->smp, m->comm, command_line,
+                                 outcome, process_start_ns(), lr.t0, end_ns, gathered_ns},
                                 ranks);
   }
   res.abandoned = ran.abandoned;

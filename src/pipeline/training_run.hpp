@@ -80,6 +80,7 @@ public:
 
 private:
   struct state;
+  struct live_run; // one run()'s shared state and its pieces
   std::unique_ptr<state> m;
 };
 
