@@ -24,6 +24,17 @@ for engine in "${engines[@]}"; do
   interrupt_after 1.0 -- "$DLSIZE" bench --workload resnet50 --dataset "$ds" --engine $engine --max-read-rate 1B/s --quiet --out "$SCRATCH/slow-$engine.json"
   [[ $(json "$SCRATCH/slow-$engine.json" "r['status']") == incomplete ]] && pass "1 B/s + SIGINT ($engine): incomplete report" || fail "1 B/s + SIGINT ($engine): no incomplete report"
 done
+# The same interrupt delivered twice (timeout and launchers signal the process and its group):
+# still one stop with its report; a second Ctrl-C a second later ends the process at once.
+"$DLSIZE" bench --workload resnet50 --dataset "$ds" --max-read-rate 1B/s --quiet --out "$SCRATCH/twice.json" 2>/dev/null &
+pid=$!
+for _ in $(seq 200); do compgen -G "$SCRATCH/twice.json.partial-*" >/dev/null && break; sleep 0.05; done
+sleep 0.5
+kill -INT $pid; kill -INT $pid
+wait $pid
+rc=$?
+[[ $rc -eq 1 && $(json "$SCRATCH/twice.json" "r['status']") == incomplete ]] && pass "a signal delivered twice at once: exit 1, incomplete report" \
+  || fail "a signal delivered twice: exit $rc"
 t0=$(date +%s.%N)
 expect_rc 0 "1 B/s with --time-limit 3s ends" -- "$DLSIZE" bench --workload resnet50 --dataset "$ds" --max-read-rate 1B/s --time-limit 3s --quiet --out "$SCRATCH/limit.json"
 t1=$(date +%s.%N)
@@ -36,14 +47,26 @@ expect_rc 0 "--seed 2^64-1 runs" -- "$DLSIZE" bench --workload resnet50 --datase
 expect_rc 2 "--seed -1 is refused" -- "$DLSIZE" bench --workload resnet50 --dataset "$ds" --seed -1
 expect_rc 2 "--seed 2^64 is refused" -- "$DLSIZE" bench --workload resnet50 --dataset "$ds" --seed 18446744073709551616
 
-# Thread limits: root ignores RLIMIT_NPROC, so as nobody with `ulimit -u 8`.
+# Thread limits: root ignores RLIMIT_NPROC, so as nobody with `ulimit -u 8`. nobody may not reach
+# the build folder (a private parent such as a CI checkout's): the binary and a small dataset go
+# to a folder of their own under /tmp, removed afterwards.
 if command -v setpriv >/dev/null && [[ $(id -u) -eq 0 ]]; then
-  chmod 755 "$SCRATCH"
-  expect_rc 2 "--readers 64 under ulimit -u 8 is refused up front" -- setpriv --reuid=65534 --regid=65534 --clear-groups \
-    bash -c 'ulimit -u 8 && exec "$0" bench --workload resnet50 --dataset "$1" --readers 64 --quiet' "$DLSIZE" "$ds"
-  expect_text "ulimit -u" "the message names the limit"
+  nobody=$(mktemp -d /tmp/dlsize-nobody.XXXXXX)
+  chmod 755 "$nobody"
+  cp "$DLSIZE" "$nobody/dlsize"
+  "$DLSIZE" datagen --workload resnet50 --layout files --dataset "$nobody/ds" --size 2MiB --quiet >/dev/null
+  chmod -R a+rX "$nobody"
+  as_nobody=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+  if "${as_nobody[@]}" "$nobody/dlsize" --version >/dev/null 2>&1; then
+    expect_rc 2 "--readers 64 under ulimit -u 8 is refused up front" -- "${as_nobody[@]}" \
+      bash -c 'ulimit -u 8 && exec "$0" bench --workload resnet50 --dataset "$1" --readers 64 --quiet' "$nobody/dlsize" "$nobody/ds"
+    expect_text "ulimit -u" "the message names the limit"
+  else
+    skip_part "the thread-limit case: an unprivileged user cannot run dlsize from /tmp here"
+  fi
+  rm -rf "$nobody"
 else
-  echo "note: thread-limit case needs root and setpriv to drop to an unprivileged user; not run"
+  skip_part "the thread-limit case needs root and setpriv to drop to an unprivileged user"
 fi
 
 # --- the fault file system --------------------------------------------------------------------
@@ -102,6 +125,13 @@ run_timed() {
   local pid=$! t0 t1
   t0=$(date +%s.%N)
   if [[ $after != 0 ]]; then
+    # The signal must find dlsize started (its stop handlers in place): wait for the report's
+    # reservation (REPORT.partial-PID, made at start), which a loaded machine can delay.
+    for _ in $(seq 200); do
+      compgen -G "$report.partial-*" >/dev/null && break
+      kill -0 $pid 2>/dev/null || break
+      sleep 0.05
+    done
     sleep "$after"
     t0=$(date +%s.%N)
     kill -INT $pid
