@@ -3,7 +3,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <climits>
+#include <cstdio>
 #include <map>
 #include <thread>
 
@@ -151,6 +153,10 @@ public:
   }
 
   [[noreturn]] void abort(int exit_code) override {
+    // The launcher forwards a rank's stderr asynchronously and MPI_Abort tears its proxies
+    // down: a moment first, so that the message this rank just printed reaches the user.
+    std::fflush(stderr);
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
     MPI_Abort(MPI_COMM_WORLD, exit_code);
     _exit(exit_code);
   }

@@ -230,11 +230,15 @@ void training_run::join_ranks() {
   std::vector<std::string> pci;
   for (const auto& g : gpus)
     pci.push_back(g.get<std::string>());
+  // Every rank finds the same pair from the same agreed list, so the job ends as one agreed
+  // error: rank 0 says it and every rank exits 2 through MPI_Finalize. An abort here could
+  // kill the launcher's forwarding before the message reached the terminal.
   if (const auto dup = accel::duplicate_gpu(m->comm.where().rank_hosts, pci))
-    throw usage_error(fmt::format("--accelerator cuda: {}; each rank needs a GPU of its own "
-                                  "(as many GPUs as ranks per host, or CUDA_VISIBLE_DEVICES "
-                                  "per rank)",
-                                  *dup));
+    throw cluster::job_error(2,
+                             fmt::format("--accelerator cuda: {}; each rank needs a GPU of its own "
+                                         "(as many GPUs as ranks per host, or CUDA_VISIBLE_DEVICES "
+                                         "per rank)",
+                                         *dup));
   cluster::agree(m->comm, [&] {
     m->accels[0]->join(m->comm.rank(), m->comm.size(), bytes);
     return nlohmann::json(nullptr);
