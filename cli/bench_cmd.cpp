@@ -239,6 +239,17 @@ void add_cache_figures(nlohmann::json& report, pipeline::cache_emulation* emulat
     report["storage"]["warm_epochs"] = pipeline::warm_storage_json(report);
 }
 
+// The ranks that write no report leave the host's cgroup as soon as their run ends, so that
+// rank 0 (which ends its emulation when it writes the report) finds it empty. A child that
+// cannot be removed is not this rank's run failing: it is said and left.
+void leave_cache_emulation(pipeline::cache_emulation& emulation) {
+  try {
+    emulation.stop();
+  } catch (const run_error& e) {
+    std::fprintf(stderr, "dlsize: warning: %s\n", e.what());
+  }
+}
+
 int finish(nlohmann::json report, bool failed, const bench_cli& o, std::optional<output_file>& out,
            const nlohmann::json& config_given, const std::vector<std::string>& abandoned,
            pipeline::cache_emulation* emulation = nullptr) {
@@ -339,7 +350,7 @@ int run_bench(const bench_cli& o, const CLI::App& cmd, const cli_context& ctx) {
     eo = engine_options_of(o);
     if (!o.client_ram.empty()) {
       client_ram = units::parse_size(o.client_ram, "--client-ram");
-      pipeline::check_cache_emulation(client_ram, eo, comm.size());
+      pipeline::check_cache_emulation(client_ram, eo);
     }
     if (spec.kind == config::accelerator_kind::none) {
       for (const char* opt : {"--accelerators", "--accelerators-per-rank", "--prefetch",
@@ -395,7 +406,7 @@ int run_bench(const bench_cli& o, const CLI::App& cmd, const cli_context& ctx) {
   // Before the readers' rings and buffers exist, so that all they use is charged to the child.
   std::unique_ptr<pipeline::cache_emulation> emulation;
   if (client_ram)
-    emulation = std::make_unique<pipeline::cache_emulation>(client_ram, o.dataset);
+    emulation = std::make_unique<pipeline::cache_emulation>(client_ram, o.dataset, comm);
 
   if (spec.kind == config::accelerator_kind::none) {
     pipeline::storage_bench_options opt;
@@ -447,6 +458,8 @@ int run_bench(const bench_cli& o, const CLI::App& cmd, const cli_context& ctx) {
   cluster::require_same(comm, fingerprints, "run (options and dataset)");
   run->join_ranks();
   auto res = run->run(cmdline);
+  if (emulation && comm.rank() != 0)
+    leave_cache_emulation(*emulation);
   return cluster::end_job(comm, {res.broken, res.root_lost, res.reason}, [&](bool broken) {
     return finish(res.report, broken || res.failed, o, out, config_given, res.abandoned,
                   emulation.get());

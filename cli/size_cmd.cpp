@@ -1,6 +1,7 @@
 // dlsize size: bench reports (files, folders, sweep folders) into a sizing report: the fit of
 // bandwidth against accelerators, the knee, the ceiling, projections; JSON, Markdown and HTML.
 #include <cstdio>
+#include <map>
 
 #include <fmt/format.h>
 
@@ -29,7 +30,7 @@ struct size_cli {
   std::uint64_t clients = 1;
   std::string client_ram;
   std::string front_end_bandwidth;
-  std::string cache_model = "lru";
+  std::string cache_model = "auto";
   std::string cache_bytes;
   std::uint64_t accelerators_per_node = 0;
 };
@@ -61,13 +62,18 @@ int run_size(const size_cli& o, const cli_context& ctx) {
   req.accelerators_per_node = o.accelerators_per_node;
   if (!o.front_end_bandwidth.empty())
     req.front_end_bandwidth = units::parse_rate(o.front_end_bandwidth, "--front-end-bandwidth");
-  if (o.cache_model != "lru" && o.cache_model != "never-evict")
-    throw usage_error(
-        fmt::format("--cache-model: '{}' is not valid. valid: lru (a page cache under a new random "
-                    "order each epoch), never-evict (keeps what it first read)",
-                    o.cache_model));
-  req.cache_model = o.cache_model == "lru" ? analysis::cache_model_kind::lru
-                                           : analysis::cache_model_kind::never_evict;
+  const std::map<std::string, analysis::cache_model_kind> models = {
+      {"auto", analysis::cache_model_kind::automatic},
+      {"measured", analysis::cache_model_kind::measured},
+      {"lru", analysis::cache_model_kind::lru},
+      {"never-evict", analysis::cache_model_kind::never_evict}};
+  if (!models.count(o.cache_model))
+    throw usage_error(fmt::format(
+        "--cache-model: '{}' is not valid. valid: auto (measured where the reports hold a cache "
+        "sweep, lru otherwise), measured (the cache sweep's fitted curve), lru (a page cache "
+        "under a new random order each epoch), never-evict (keeps what it first read)",
+        o.cache_model));
+  req.cache_model = models.at(o.cache_model);
   if (!o.cache_bytes.empty())
     throw usage_error(fmt::format("--cache-bytes {}: renamed. valid: --client-ram SIZE (RAM per "
                                   "client) with --clients N; the cache is their product",
@@ -99,6 +105,14 @@ int run_size(const size_cli& o, const cli_context& ctx) {
     for (const auto& w : s["warnings"])
       std::fprintf(stderr, "size: warning: %s\n", w.get<std::string>().c_str());
   }
+  for (const auto& c : z["cache_curves"])
+    std::printf("cache curve %s: %zu runs at %zu distinct f, fit residual RMS %.3f (LRU %.3f, "
+                "never-evict %.3f)%s\n",
+                c["workload"].get<std::string>().c_str(), c["points"].size(),
+                c["distinct_f"].get<std::size_t>(), c["residuals"]["fit"]["rms"].get<double>(),
+                c["residuals"]["lru"]["rms"].get<double>(),
+                c["residuals"]["never_evict"]["rms"].get<double>(),
+                c["usable"].get<bool>() ? "" : "; too few f for projections");
   for (const auto& w : z["warnings"])
     std::fprintf(stderr, "size: note: %s\n", w.get<std::string>().c_str());
   bool fell_back = commit_output(out_json, z.dump(2) + "\n", "sizing");
@@ -144,7 +158,10 @@ void setup_size(CLI::App& app, cli_context& ctx) {
                   "for direct I/O)");
   sub->add_option("--front-end-bandwidth", o->front_end_bandwidth,
                   "The storage front end's limit, e.g. 40GB/s (caps projections)");
-  sub->add_option("--cache-model", o->cache_model, "Cache model for grown data: lru or never-evict")
+  sub->add_option(
+         "--cache-model", o->cache_model,
+         "Cache model for grown data: auto (measured with a cache sweep among the reports, "
+         "lru otherwise), measured, lru or never-evict")
       ->capture_default_str();
   sub->add_option("--accelerators-per-node", o->accelerators_per_node,
                   "Accelerators per node of the target cluster, for runs that modelled the "

@@ -1,5 +1,6 @@
 #include "analysis/projection.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -53,7 +54,17 @@ std::uint64_t max_accelerators_at_threshold(const scaling_analysis& a, double st
 }
 
 const char* cache_model_name(cache_model_kind k) {
-  return k == cache_model_kind::lru ? "lru" : "never-evict";
+  switch (k) {
+  case cache_model_kind::lru:
+    return "lru";
+  case cache_model_kind::never_evict:
+    return "never-evict";
+  case cache_model_kind::measured:
+    return "measured";
+  case cache_model_kind::automatic:
+    break;
+  }
+  return "auto";
 }
 
 double projected_hit_ratio(const projection_options& o, double growth, std::string* source) {
@@ -63,8 +74,9 @@ double projected_hit_ratio(const projection_options& o, double growth, std::stri
     return o.measured_hit_ratio;
   }
   const double data = o.dataset_bytes * growth;
-  double h = o.cache_model == cache_model_kind::lru ? lru_hit_ratio(o.cache_bytes, data)
-                                                    : never_evict_hit_ratio(o.cache_bytes, data);
+  double h = o.cache_model == cache_model_kind::never_evict
+                 ? never_evict_hit_ratio(o.cache_bytes, data)
+                 : lru_hit_ratio(o.cache_bytes, data);
   if (o.cache_bytes <= 0)
     h = 0;
   *source = cache_model_name(o.cache_model);
@@ -73,6 +85,29 @@ double projected_hit_ratio(const projection_options& o, double growth, std::stri
     *source += " (capped at the measured ratio)";
   }
   return h;
+}
+
+projected_cache project_cache(const projection_options& o, double growth) {
+  projected_cache c;
+  const bool curve = o.cache_model == cache_model_kind::measured && o.curve && o.cache_bytes > 0;
+  if (!curve || (std::isfinite(o.measured_hit_ratio) && growth == 1.0)) {
+    c.hit_ratio = projected_hit_ratio(o, growth, &c.source);
+    c.storage_per_read = 1 - c.hit_ratio;
+    return c;
+  }
+  const double f = o.cache_bytes / (o.dataset_bytes * growth);
+  c.storage_per_read = o.curve->storage_per_read_at(f);
+  c.source = fmt::format("measured cache curve at f {:.3g}", f);
+  if (f < o.curve->smallest_f() || f > o.curve->largest_f())
+    c.source += fmt::format(" (outside the measured {:.3g} to {:.3g}: the nearest end's)",
+                            o.curve->smallest_f(), o.curve->largest_f());
+  if (std::isfinite(o.measured_hit_ratio) && growth > 1.0 &&
+      c.storage_per_read < 1 - o.measured_hit_ratio) {
+    c.storage_per_read = 1 - o.measured_hit_ratio;
+    c.source += " (capped at the measured ratio)";
+  }
+  c.hit_ratio = std::clamp(1 - c.storage_per_read, 0.0, 1.0);
+  return c;
 }
 
 std::vector<projection> project(const scaling_analysis& a, const projection_options& o) {
@@ -93,7 +128,10 @@ std::vector<projection> project(const scaling_analysis& a, const projection_opti
       p.accelerators = n;
       p.growth = g;
       p.dataset_bytes = o.dataset_bytes * g;
-      p.hit_ratio = projected_hit_ratio(o, g, &p.hit_ratio_source);
+      const projected_cache cache = project_cache(o, g);
+      p.hit_ratio = cache.hit_ratio;
+      p.storage_per_read = cache.storage_per_read;
+      p.hit_ratio_source = cache.source;
       p.scaling_efficiency = o.efficiency ? o.efficiency(n) : 1.0;
       const double eff = p.scaling_efficiency;
       if (a.demand_line) {
@@ -106,7 +144,7 @@ std::vector<projection> project(const scaling_analysis& a, const projection_opti
       } else {
         p.reads = n * o.demand_per_accelerator * eff;
       }
-      const double miss = 1 - p.hit_ratio;
+      const double miss = p.storage_per_read;
       p.required = p.reads * miss;
       p.required_low = p.reads_low * miss;
       p.required_high = p.reads_high * miss;
@@ -131,7 +169,7 @@ std::vector<projection> project(const scaling_analysis& a, const projection_opti
         double d = *ceiling;
         if (o.limit_bytes_per_s > 0)
           d = std::min(d, o.limit_bytes_per_s);
-        p.max_accelerators = max_accelerators_at_threshold(a, d, p.hit_ratio,
+        p.max_accelerators = max_accelerators_at_threshold(a, d, 1 - p.storage_per_read,
                                                            o.demand_per_accelerator, o.efficiency);
       }
 

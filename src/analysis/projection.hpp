@@ -10,13 +10,16 @@
 #include <string>
 #include <vector>
 
+#include "analysis/cache_curve.hpp"
 #include "analysis/scaling_model.hpp"
 
 namespace dlsize::analysis {
 
-enum class cache_model_kind { lru, never_evict };
+// measured: the fitted curve of a cache sweep (analysis/cache_curve); automatic: measured when
+// the inputs hold a usable cache sweep of the workload, lru otherwise (size's default).
+enum class cache_model_kind { lru, never_evict, measured, automatic };
 
-// "lru" or "never-evict".
+// "lru", "never-evict", "measured" or "auto".
 const char* cache_model_name(cache_model_kind k);
 
 struct projection_options {
@@ -25,7 +28,8 @@ struct projection_options {
   double headroom = 1.2;        // provision = headroom × the upper prediction bound
   double limit_bytes_per_s = 0; // physical limit (NIC × nodes, storage front end); 0: none
   std::string limit_source;     // how the limit was made, for the warnings
-  cache_model_kind cache_model = cache_model_kind::lru;
+  cache_model_kind cache_model = cache_model_kind::lru; // lru, never_evict or measured
+  const cache_curve* curve = nullptr;       // with measured: a usable curve (it must outlive o)
   double cache_bytes = 0;                   // cache in front of the storage
   double dataset_bytes = 0;                 // the measured dataset
   double measured_hit_ratio = std::nan(""); // of the measured runs; NaN: not measured
@@ -39,6 +43,9 @@ struct projection {
   double accelerators = 0, growth = 1, dataset_bytes = 0;
   double scaling_efficiency = 1; // the job's at this count (1 without a modelled allreduce)
   double hit_ratio = 0;
+  // Storage bytes per byte read: 1 − hit_ratio, or the measured cache curve's (above 1 where
+  // readahead reads more than the loaders use).
+  double storage_per_read = 1;
   std::string hit_ratio_source; // "measured", or the cache model used
   // Bytes/s the reads need (cache hits included), with the 95 % prediction interval (NaN
   // bounds without one).
@@ -59,9 +66,19 @@ struct projection {
 // otherwise, never above the measured one for grown data (a larger dataset never hits more).
 double projected_hit_ratio(const projection_options& o, double growth, std::string* source);
 
+struct projected_cache {
+  double hit_ratio = 0, storage_per_read = 1;
+  std::string source;
+};
+// As projected_hit_ratio, with the storage bytes per byte read: 1 − h for the models; the
+// curve's at f = cache / (dataset × growth) for measured (never below 1 − the measured ratio
+// for grown data), the source naming f and whether it lies outside the measured range.
+projected_cache project_cache(const projection_options& o, double growth);
+
 // The most accelerators that storage_bytes_per_s of storage carries at the AU threshold, with a
-// cache in front serving hit_ratio of the reads: from the requirement's line where there is
-// one, from n × demand otherwise; times the job's scaling efficiency where one is given.
+// cache in front serving hit_ratio of the reads (below 0 where readahead amplifies them: 1 −
+// storage bytes per byte read): from the requirement's line where there is one, from n × demand
+// otherwise; times the job's scaling efficiency where one is given.
 std::uint64_t max_accelerators_at_threshold(const scaling_analysis& a, double storage_bytes_per_s,
                                             double hit_ratio, double demand_per_accelerator,
                                             const std::function<double(double)>& efficiency = {});

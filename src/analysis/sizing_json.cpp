@@ -106,6 +106,7 @@ nlohmann::json projection_json(const analysis::projection& p) {
           {"dataset_bytes", p.dataset_bytes},
           {"hit_ratio", p.hit_ratio},
           {"hit_ratio_source", p.hit_ratio_source},
+          {"storage_per_read_byte", p.storage_per_read},
           {"scaling_efficiency", p.scaling_efficiency},
           {"reads_bytes_per_s", p.reads},
           {"reads_interval", std::isfinite(p.reads_low)

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "analysis/cache_sweep.hpp"
 #include "analysis/layouts.hpp"
 #include "analysis/scaling_model.hpp"
 #include "analysis/size_scaling.hpp"
@@ -65,7 +66,7 @@ nlohmann::json scaling_of(const analysis::scaling_inputs& in, const analysis::sc
   return j;
 }
 
-nlohmann::json analyse(const series& s, const sizing_request& req,
+nlohmann::json analyse(const series& s, const sizing_request& req, const cache_choice& cache,
                        std::vector<std::string>& reproduce) {
   std::vector<analysis::run_point> runs;
   std::vector<double> thresholds, demands, hits, ram, nodes, sample_bytes;
@@ -137,7 +138,8 @@ nlohmann::json analyse(const series& s, const sizing_request& req,
   }
   po.limit_bytes_per_s = limit;
   po.limit_source = fmt::format("{}", fmt::join(limits, ", the lower of "));
-  po.cache_model = req.cache_model;
+  po.cache_model = cache.model;
+  po.curve = cache.curve;
   po.dataset_bytes = s.dataset_bytes;
   po.measured_hit_ratio = measured_hit;
   po.demand_per_accelerator = demand;
@@ -239,7 +241,8 @@ nlohmann::json analyse(const series& s, const sizing_request& req,
         {"measured_hit_ratio", number_or_null(measured_hit)},
         {"cache_bytes", po.cache_bytes},
         {"cache_bytes_source", cache_source},
-        {"model", analysis::cache_model_name(req.cache_model)}}},
+        {"model", analysis::cache_model_name(cache.model)},
+        {"model_reason", cache.reason}}},
       {"layouts", analysis::layout_rows(runs)},
       {"scaling", allreduce ? scaling_of(*allreduce, a, req) : nlohmann::json(nullptr)},
       {"limit_bytes_per_s", limit > 0 ? nlohmann::json(limit) : nlohmann::json(nullptr)},
@@ -310,16 +313,32 @@ nlohmann::json make_sizing(const report_inputs& in, const sizing_request& req,
   const std::vector<std::string> names = distinct_names(ids);
   for (std::size_t i = 0; i < groups.size(); ++i)
     groups[i].backend = names[i];
+  std::vector<const loaded_report*> included;
+  for (const auto& g : groups)
+    included.insert(included.end(), g.reports.begin(), g.reports.end());
+  const auto curves = cache_curves_of(included);
+  nlohmann::json warnings = nlohmann::json::array();
+  std::map<std::string, cache_choice> choices;
+  for (const auto& g : groups)
+    if (!choices.count(g.workload)) {
+      const auto& c =
+          choices.emplace(g.workload, choose_cache_model(req.cache_model, g.workload, curves))
+              .first->second;
+      if (!c.warning.empty())
+        warnings.push_back(c.warning);
+    }
   std::vector<std::string> run_commands;
   nlohmann::json series_json = nlohmann::json::array();
   for (const auto& g : groups)
-    series_json.push_back(analyse(g, req, run_commands));
+    series_json.push_back(analyse(g, req, choices.at(g.workload), run_commands));
+  nlohmann::json curves_json = nlohmann::json::array();
+  for (const auto& [workload, c] : curves)
+    curves_json.push_back(cache_curve_json(workload, c));
   if (in.sweeps.empty())
     for (const auto& c : run_commands)
       reproduce.push_back(
           c + "   # one run of the series; the others differ in --accelerators, --seed, --out");
 
-  nlohmann::json warnings = nlohmann::json::array();
   for (const auto& n : in.notes)
     warnings.push_back(n);
   return {
@@ -359,12 +378,16 @@ nlohmann::json make_sizing(const report_inputs& in, const sizing_request& req,
             req.alpha),
         "h at the measured dataset size is the runs' measured storage.hit_ratio where given; for "
         "grown data it is modelled (never-evict: min(1, C/D); lru: f + (1 − f)·ln(1 − f), "
-        "f = C/D), never above the measured ratio.",
+        "f = C/D), never above the measured ratio. With a cache sweep among the reports "
+        "(--cache-model auto or measured) it is the measured curve's storage bytes per byte "
+        "read at f = C/D, readahead amplification included; the curve, measured at one client "
+        "RAM, is taken to depend on f alone.",
         fmt::format("Provision = headroom ({}) × the upper 95 % prediction bound of the "
                     "requirement (the estimate itself where no interval exists), capped at "
                     "the physical limits given.",
                     req.headroom),
         "A projection past the largest measured count is an extrapolation, and says so."}},
+      {"cache_curves", curves_json},
       {"series", series_json},
       {"reproduce", reproduce},
       {"warnings", warnings}};

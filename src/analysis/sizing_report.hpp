@@ -24,7 +24,7 @@ struct sizing_request {
   double nic_efficiency = 0.8;    // share of the line rate reached in practice
   std::uint64_t clients = 1;      // clients of the target cluster (with nic_bandwidth)
   double front_end_bandwidth = 0; // the storage front end's limit; 0: not given
-  analysis::cache_model_kind cache_model = analysis::cache_model_kind::lru;
+  analysis::cache_model_kind cache_model = analysis::cache_model_kind::automatic;
   double cache_bytes = -1; // --client-ram × --clients; < 0: from the reports
   // The target's accelerators per node for a modelled allreduce (--accelerators-per-node);
   // 0: as in the runs.

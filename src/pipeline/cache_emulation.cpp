@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include "cluster/agreement.hpp"
 #include "core/error.hpp"
 #include "core/units.hpp"
 #include "dataset/layout.hpp"
@@ -61,15 +62,10 @@ std::uint64_t minimum_client_ram(const io::engine_options& io) {
   return std::max<std::uint64_t>(32ull << 20, 2 * in_flight);
 }
 
-void check_cache_emulation(std::uint64_t client_ram, const io::engine_options& io, int ranks) {
+void check_cache_emulation(std::uint64_t client_ram, const io::engine_options& io) {
   if (io.cache != io::cache_mode::buffered)
     throw usage_error("--client-ram: emulates a client's page cache, which --cache direct "
                       "bypasses and --cache uncached drops. valid: --cache buffered");
-  if (ranks > 1)
-    throw usage_error(fmt::format(
-        "--client-ram: the cache emulation runs in one process (one memory cgroup per host is "
-        "not built yet); this job has {} ranks. valid: a single-process bench",
-        ranks));
   const std::uint64_t min = minimum_client_ram(io);
   if (client_ram < min)
     throw usage_error(fmt::format(
@@ -78,6 +74,26 @@ void check_cache_emulation(std::uint64_t client_ram, const io::engine_options& i
         "valid: {} or more",
         bytes_text(client_ram), io.readers, io.queue_depth, bytes_text(io.request_size),
         bytes_text(min)));
+}
+
+void check_host_cgroups(const std::vector<std::string>& paths, const cluster::placement& where) {
+  for (std::size_t r = 0; r < paths.size(); ++r) {
+    const int node = where.rank_nodes.at(r);
+    std::string listed;
+    bool differs = false;
+    for (std::size_t q = 0; q < paths.size(); ++q)
+      if (where.rank_nodes.at(q) == node) {
+        differs = differs || paths[q] != paths[r];
+        listed += fmt::format("{}rank {}: {}", listed.empty() ? "" : "; ", q, paths[q]);
+      }
+    if (differs)
+      throw usage_error(fmt::format(
+          "--client-ram: the ranks of host {} are in different memory cgroups ({}), as a "
+          "launcher that confines each task puts them; one cgroup per host cannot hold them. "
+          "valid: launch each host's ranks in one cgroup (mpiexec; srun without per-task "
+          "memory confinement), or one rank per host",
+          where.rank_hosts.at(r), listed));
+  }
 }
 
 eviction_figures evict_dataset_pages(const std::filesystem::path& dataset) {
@@ -105,21 +121,56 @@ eviction_figures evict_dataset_pages(const std::filesystem::path& dataset) {
   return e;
 }
 
-cache_emulation::cache_emulation(std::uint64_t client_ram, const std::filesystem::path& dataset)
-    : m_client_ram(client_ram) {
+cache_emulation::cache_emulation(std::uint64_t client_ram, const std::filesystem::path& dataset,
+                                 cluster::communicator& comm)
+    : m_client_ram(client_ram), m_owner(comm.where().local_rank == 0),
+      m_local_ranks(comm.where().local_ranks) {
+  const cluster::placement& w = comm.where();
   const auto loc =
       telemetry::locate_memory_cgroup(telemetry::read_fact("/proc/self/cgroup").value_or(""),
                                       telemetry::read_fact("/proc/self/mountinfo").value_or(""));
-  try {
-    m_cgroup = std::make_unique<telemetry::memory_cgroup>(
-        loc, fmt::format("dlsize-{}", static_cast<long>(::getpid())));
-  } catch (const usage_error& e) {
-    throw usage_error(fmt::format("--client-ram: {}", e.what()));
+  // What a host's ranks must share: the memory cgroup they are in; the owner's pid names the
+  // child.
+  const auto facts = cluster::agree(comm, [&] {
+    return nlohmann::json{{"cgroup", loc.cgroup_path}, {"pid", ::getpid()}};
+  });
+  std::vector<std::string> paths;
+  std::string owner_pid;
+  for (std::size_t r = 0; r < facts.size(); ++r) {
+    paths.push_back(facts[r]["cgroup"].get<std::string>());
+    if (w.rank_nodes.at(r) == w.node && w.rank_local.at(r) == 0)
+      owner_pid = facts[r]["pid"].dump();
   }
-  m_rss_start = process_rss_bytes();
-  m_evicted = evict_dataset_pages(dataset);
-  // Memory the process held before it moved stays charged to its old cgroup: what the child
-  // is charged is what the limit has to make room for.
+  const std::string name = fmt::format("dlsize-{}", owner_pid);
+  const auto make = [&](telemetry::cgroup_role role) {
+    try {
+      m_cgroup = std::make_unique<telemetry::memory_cgroup>(loc, name, role);
+    } catch (const usage_error& e) {
+      throw usage_error(fmt::format("--client-ram: {}", e.what()));
+    }
+  };
+  // The owner makes the child and empties the dataset's pages before any rank reads into it;
+  // the others join once it exists.
+  cluster::agree(comm, [&] {
+    check_host_cgroups(paths, w);
+    if (m_owner) {
+      make(telemetry::cgroup_role::owner);
+      m_rss_start = process_rss_bytes();
+      m_evicted = evict_dataset_pages(dataset);
+    }
+    return nullptr;
+  });
+  cluster::agree(comm, [&] {
+    if (!m_owner) {
+      make(telemetry::cgroup_role::member);
+      m_rss_start = process_rss_bytes();
+    }
+    return nullptr;
+  });
+  if (!m_owner)
+    return; // the owner alone sets and follows the limit
+  // Memory a process held before it moved stays charged to its old cgroup: what the child is
+  // charged is what the limit has to make room for, every member's own memory included.
   const telemetry::memory_charge c = m_cgroup->charge();
   m_own_start = m_own_peak = c.own_bytes();
   m_limit = m_limit_start = m_limit_peak = m_client_ram + m_own_start;
@@ -192,7 +243,8 @@ nlohmann::json cache_emulation::to_json() const {
            {{"version", m_cgroup->version()},
             {"path", m_cgroup->cgroup_path()},
             {"dir", m_cgroup->dir().string()},
-            {"removed", m_stopped}}},
+            {"removed", m_stopped},
+            {"ranks", m_local_ranks}}},
           {"process_rss_bytes_start", m_rss_start},
           {"footprint_bytes_start", m_own_start},
           {"footprint_bytes_peak", m_own_peak},

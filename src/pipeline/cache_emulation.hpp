@@ -1,18 +1,21 @@
 #pragma once
 // bench --client-ram: the page cache of a client with that much RAM, emulated by running the
-// process in a child memory cgroup whose limit is the RAM plus the process's own memory. The
-// dataset's pages are evicted first (pages cached outside the child would still hit), and the
-// limit follows the process's own memory while it runs, so that the cache keeps the RAM's size
-// as buffers fill. docs/metrics.md defines the figures.
+// host's processes (one, or the ranks on it) in a child memory cgroup whose limit is the RAM
+// plus their own memory. The dataset's pages are evicted first (pages cached outside the child
+// would still hit), and the limit follows their own memory while they run, so that the cache
+// keeps the RAM's size as buffers fill. docs/metrics.md defines the figures.
 #include <condition_variable>
 #include <cstdint>
 #include <filesystem>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "cluster/communicator.hpp"
 #include "io/engine.hpp"
 #include "telemetry/memory_cgroup.hpp"
 
@@ -24,8 +27,13 @@ std::uint64_t minimum_client_ram(const io::engine_options& io);
 
 // Refuses (usage_error naming --client-ram and the figures) what the emulation cannot do:
 // other cache modes than buffered (direct and uncached reads bypass or drop the page cache),
-// several ranks, a size below minimum_client_ram.
-void check_cache_emulation(std::uint64_t client_ram, const io::engine_options& io, int ranks);
+// a size below minimum_client_ram.
+void check_cache_emulation(std::uint64_t client_ram, const io::engine_options& io);
+
+// Refuses (usage_error naming the host and ranks) ranks of one host in different memory
+// cgroups, as a launcher that confines each task puts them: one child per host cannot hold
+// them. paths: every rank's memory cgroup (/proc/self/cgroup's form), by rank.
+void check_host_cgroups(const std::vector<std::string>& paths, const cluster::placement& where);
 
 // What evicting the dataset's pages did.
 struct eviction_figures {
@@ -37,19 +45,25 @@ struct eviction_figures {
 // pages. Throws usage_error for a dataset that cannot be opened, run_error for a failed call.
 eviction_figures evict_dataset_pages(const std::filesystem::path& dataset);
 
+// One child cgroup per host, shared by the host's ranks: its local rank 0 (the owner) makes it
+// under the ranks' memory cgroup, evicts the dataset's pages and sets the limit; after that the
+// others join it. The limit is the RAM plus what every process in it holds of its own.
 class cache_emulation {
 public:
-  // Joins the child cgroup (made under the process's own memory cgroup, found through
-  // /proc/self/cgroup and /proc/self/mountinfo), evicts the dataset's pages and sets the limit.
+  // A collective of comm (every rank calls it at the same point): the child is made under the
+  // process's own memory cgroup, found through /proc/self/cgroup and /proc/self/mountinfo.
   // Throws usage_error (exit 2, naming --client-ram and what was tried) where no cgroup can be
-  // made.
-  cache_emulation(std::uint64_t client_ram, const std::filesystem::path& dataset);
+  // made or joined (with several ranks a cluster::job_error agreed on every rank); the child is
+  // removed again then.
+  cache_emulation(std::uint64_t client_ram, const std::filesystem::path& dataset,
+                  cluster::communicator& comm);
   ~cache_emulation(); // stop(), errors ignored
   cache_emulation(const cache_emulation&) = delete;
   cache_emulation& operator=(const cache_emulation&) = delete;
 
   // Ends the emulation: the limit stops following, the process moves back and the child is
-  // removed. Throws run_error when the child cannot be removed. Idempotent.
+  // removed by the last process out (the owner waits for its members). Throws run_error when
+  // the owner cannot remove the child. Idempotent.
   void stop();
   // The report's cache_emulation block (docs/report-schema.md); after stop() for final figures.
   nlohmann::json to_json() const;
@@ -59,6 +73,8 @@ private:
   void adjust(); // under m_mutex
 
   std::uint64_t m_client_ram;
+  bool m_owner = true;
+  int m_local_ranks = 1; // processes sharing the child
   std::unique_ptr<telemetry::memory_cgroup> m_cgroup;
   eviction_figures m_evicted;
   std::uint64_t m_rss_start = 0, m_own_start = 0, m_own_peak = 0, m_cache_peak = 0;

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "render/cache_curve_tables.hpp"
 #include "render/html_page.hpp"
 #include "render/sizing_render.hpp"
 #include "render/sizing_tables.hpp"
@@ -121,6 +122,13 @@ std::string sizing_html(const nlohmann::json& z) {
     page.heading(3, "Runs");
     page.table(runs_table(s));
     page.list(s["warnings"], "warnings");
+  }
+  for (const auto& c : z.value("cache_curves", nlohmann::json::array())) {
+    page.heading(2, cache_curve_title(c));
+    page.figure(cache_curve_chart(c), "Every run's hit ratio in the warm epochs, the fitted "
+                                      "curve, and the two cache models.");
+    page.table(cache_curve_table(c));
+    page.list(cache_curve_lines(c));
   }
   page.heading(2, "Assumptions");
   page.list(assumption_lines(z));

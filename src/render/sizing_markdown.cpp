@@ -1,5 +1,6 @@
 #include <fmt/format.h>
 
+#include "render/cache_curve_tables.hpp"
 #include "render/sizing_render.hpp"
 #include "render/sizing_tables.hpp"
 
@@ -28,6 +29,12 @@ std::string sizing_markdown(const nlohmann::json& z) {
       for (const auto& w : s["warnings"])
         out += "- warning: " + w.get<std::string>() + "\n";
     }
+    out += "\n";
+  }
+  for (const auto& c : z.value("cache_curves", nlohmann::json::array())) {
+    out += "## " + cache_curve_title(c) + "\n\n" + markdown_table(cache_curve_table(c)) + "\n";
+    for (const auto& l : cache_curve_lines(c))
+      out += "- " + l + "\n";
     out += "\n";
   }
   out += "## Assumptions\n\n";

@@ -47,6 +47,16 @@ std::string yes_no(const nlohmann::json& b) {
   return b.is_boolean() ? (b.get<bool>() ? "yes" : "no") : "not known";
 }
 
+// The hit ratio and its source; storage bytes per byte read too where readahead makes them more
+// than 1 − h (older documents have no storage_per_read_byte).
+std::string hit_cell(const nlohmann::json& p) {
+  const double h = p["hit_ratio"].get<double>();
+  const double spr = p.value("storage_per_read_byte", 1 - h);
+  return fmt::format("{}{} ({})", number_text(p["hit_ratio"], "{:.3f}"),
+                     spr > 1 - h + 1e-9 ? fmt::format(", storage ÷ read {:.3f}", spr) : "",
+                     p["hit_ratio_source"].get<std::string>());
+}
+
 } // namespace
 
 std::string rate_text(const nlohmann::json& v) {
@@ -195,9 +205,7 @@ text_table projection_table(const nlohmann::json& s) {
     for (const auto& x : p["flags"])
       w += (w.empty() ? "" : ", ") + x.get<std::string>();
     t.rows.push_back({number_text(p["accelerators"], "{:g}"),
-                      number_text(p["data_growth"], "{:g}×"),
-                      fmt::format("{} ({})", number_text(p["hit_ratio"], "{:.3f}"),
-                                  p["hit_ratio_source"].get<std::string>()),
+                      number_text(p["data_growth"], "{:g}×"), hit_cell(p),
                       fmt::format("{:.1f} MB/s", p["reads_bytes_per_s"].get<double>() / 1e6),
                       fmt::format("{:.1f} MB/s ({})", p["required_bytes_per_s"].get<double>() / 1e6,
                                   interval_text(p["required_interval"], true)),

@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <sstream>
@@ -65,14 +66,23 @@ void remove_stale(const fs::path& parent, const std::string& prefix) {
 
 } // namespace
 
-memory_cgroup::memory_cgroup(const memory_cgroup_location& where, const std::string& name)
-    : m_version(where.version), m_parent(where.dir), m_dir(where.dir / name),
+memory_cgroup::memory_cgroup(const memory_cgroup_location& where, const std::string& name,
+                             cgroup_role role)
+    : m_version(where.version), m_role(role), m_parent(where.dir), m_dir(where.dir / name),
       m_cgroup_path((fs::path(where.cgroup_path) / name).string()) {
   if (where.version == 0) {
     std::string tried;
     for (const auto& t : where.tried)
       tried += (tried.empty() ? "" : "; ") + t;
     throw usage_error(fmt::format("no memory cgroup can be made. tried: {}", tried));
+  }
+  if (role == cgroup_role::member) {
+    if (const int err = write_control(m_dir / "cgroup.procs", std::to_string(::getpid())))
+      throw usage_error(fmt::format("no memory cgroup can be joined: moving the process into "
+                                    "the host's (cgroup.procs) failed: {}. dir: {}",
+                                    errno_text(err), m_dir.string()));
+    m_joined = true;
+    return;
   }
   const auto dash = name.rfind('-');
   if (dash != std::string::npos)
@@ -138,14 +148,20 @@ void memory_cgroup::release() {
     throw run_error(fmt::format("moving the process back out of the cache emulation's cgroup "
                                 "failed: {}. cgroup: {}",
                                 errno_text(err), m_parent.string()));
-  // The kernel may hold the emptied cgroup busy for a moment while it hands its charges up.
-  for (int i = 0;; ++i) {
+  // The kernel may hold the emptied cgroup busy for a moment while it hands its charges up;
+  // the owner also waits for its members, which leave when their own run ends.
+  const int tries = m_role == cgroup_role::owner ? 1000 : 1;
+  for (int i = 1;; ++i) {
     const int err = ::rmdir(m_dir.c_str()) == 0 ? 0 : errno;
-    if (err == 0 || err == ENOENT)
+    if (err == 0 || err == ENOENT || (err == EBUSY && m_role == cgroup_role::member))
       return;
-    if (err != EBUSY || i == 100)
-      throw run_error(fmt::format("removing the cache emulation's cgroup failed: {}. dir: {}",
-                                  errno_text(err), m_dir.string()));
+    if (err != EBUSY || i >= tries) {
+      std::string left = read_fact(m_dir / "cgroup.procs").value_or("");
+      std::replace(left.begin(), left.end(), '\n', ' ');
+      throw run_error(fmt::format("removing the cache emulation's cgroup failed: {}. dir: {}; "
+                                  "processes still in it: {}",
+                                  errno_text(err), m_dir.string(), left.empty() ? "none" : left));
+    }
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
 }

@@ -1,8 +1,9 @@
 #pragma once
 // A child memory cgroup the whole process moves into, so that a memory limit bounds the page
 // cache its reads build up (cgroup v1: memory.limit_in_bytes; v2: memory.max). The child is
-// made under the process's own cgroup, and removed (the process moved back first) when the
-// object ends.
+// made under the process's own cgroup by its owner, which other processes (the ranks of one
+// host) may join as members; each moves back when the object ends, and whoever leaves last
+// removes the child.
 #include <cstdint>
 #include <filesystem>
 #include <string>
@@ -21,13 +22,18 @@ struct memory_charge {
   }
 };
 
+// owner: makes the child; member: joins the child an owner made.
+enum class cgroup_role { owner, member };
+
 class memory_cgroup {
 public:
-  // Makes WHERE.dir/NAME and moves every thread of the process into it. Empty siblings named
-  // like it that a killed run left (NAME's prefix up to the last '-', their pid gone) are
-  // removed first. Throws usage_error, naming the directory and what was tried, when no child
-  // can be made or joined (not mounted, read-only, no permission, v2 without the controller).
-  memory_cgroup(const memory_cgroup_location& where, const std::string& name);
+  // owner: makes WHERE.dir/NAME and moves every thread of the process into it. Empty siblings
+  // named like it that a killed run left (NAME's prefix up to the last '-', their pid gone) are
+  // removed first. member: moves into WHERE.dir/NAME, which must exist. Throws usage_error,
+  // naming the directory and what was tried, when no child can be made or joined (not mounted,
+  // read-only, no permission, v2 without the controller, a member's child missing).
+  memory_cgroup(const memory_cgroup_location& where, const std::string& name,
+                cgroup_role role = cgroup_role::owner);
   ~memory_cgroup(); // release(), errors ignored
   memory_cgroup(const memory_cgroup&) = delete;
   memory_cgroup& operator=(const memory_cgroup&) = delete;
@@ -36,8 +42,11 @@ public:
   void set_limit(std::uint64_t bytes);
   // Throws run_error when the counters cannot be read.
   memory_charge charge() const;
-  // Moves the process back to its cgroup and removes the child; throws run_error on failure.
-  // Does nothing the second time.
+  // Moves the process back to its cgroup and removes the child once no process is left in it:
+  // a member tries once (others are still inside: the last to leave removes it); the owner
+  // waits for its members to leave, up to 10 s. Throws run_error when the process cannot move
+  // back, or the owner cannot remove the child (naming the processes still in it). Does
+  // nothing the second time.
   void release();
 
   int version() const { return m_version; }
@@ -47,6 +56,7 @@ public:
 
 private:
   int m_version;
+  cgroup_role m_role;
   std::filesystem::path m_parent, m_dir;
   std::string m_cgroup_path;
   bool m_joined = false;

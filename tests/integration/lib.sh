@@ -93,6 +93,15 @@ require_io_uring() {
     exit 77
   fi
 }
+# require_mpi: the test launches ranks with MPICH's mpiexec (DLSIZE_MPIEXEC, set by CTest);
+# skip (77) where the build has no MPI. Sets MPIEXEC.
+require_mpi() {
+  MPIEXEC=${DLSIZE_MPIEXEC:-}
+  if [[ -z $MPIEXEC ]] || ! "$DLSIZE" --version | grep -q "mpi: yes"; then
+    echo "skip: this build has no MPI (mpich and libmpich-dev not found at configure time)"
+    exit 77
+  fi
+}
 finish() {
   validate_made_json
   echo "$passes passed, $fails failed${skipped_parts:+, ${#skipped_parts[@]} part(s) skipped}"

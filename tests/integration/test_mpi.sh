@@ -6,11 +6,7 @@
 # answering, an interrupt. Each ends every rank, with a message and exit code, in bounded time.
 # labels: perf
 source "$(dirname "$0")/lib.sh"
-MPIEXEC=${DLSIZE_MPIEXEC:-}
-if [[ -z $MPIEXEC ]] || ! "$DLSIZE" --version | grep -q "mpi: yes"; then
-  echo "skip: this build has no MPI (mpich and libmpich-dev not found at configure time)"
-  exit 77
-fi
+require_mpi
 mpi() { local n=$1; shift; timeout -k 5 120 "$MPIEXEC" -np "$n" "$@"; }
 # seconds since $1 (from date +%s.%N), and a check that it is below $2
 elapsed_below() { python3 -c "import sys,time; sys.exit(0 if time.time() - float(sys.argv[1]) < float(sys.argv[2]) else 1)" "$1" "$2"; }

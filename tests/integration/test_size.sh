@@ -41,7 +41,7 @@ expect_rc 0 "the old --nodes still reads as --clients" -- "$DLSIZE" size "$SCRAT
 [[ $(json "$SCRATCH/old.json" "r['inputs']['options']['clients'] == 2 and abs(r['series'][0]['limit_bytes_per_s'] - 160e6) < 1") == True ]] \
   && pass "--nodes 2 is 2 clients at 80 % of 100 MB/s" || fail "--nodes alias"
 expect_rc 2 "bad cache model" -- "$DLSIZE" size "$SCRATCH/runs" --out "$SCRATCH/y" --cache-model fifo
-expect_text "valid: lru" "message lists the models"
+expect_text "valid: auto" "message lists the models"
 expect_rc 2 "missing input" -- "$DLSIZE" size "$SCRATCH/nothing" --out "$SCRATCH/y"
 mkdir -p "$SCRATCH/empty"
 expect_rc 2 "a folder without reports" -- "$DLSIZE" size "$SCRATCH/empty" --out "$SCRATCH/y"

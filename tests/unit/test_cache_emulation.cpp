@@ -95,25 +95,38 @@ TEST_CASE("the cgroup parser keeps v1 controllers and the v2 path and drops name
   CHECK(m.v1_paths.count("name=systemd") == 0);
 }
 
-TEST_CASE("the cache emulation refuses direct reads, several ranks and a cache too small",
-          "[cache_emulation]") {
+TEST_CASE("the cache emulation refuses direct reads and a cache too small", "[cache_emulation]") {
   io::engine_options io;
   io.cache = io::cache_mode::buffered;
   io.readers = 2;
   io.queue_depth = 16;
   io.request_size = 1 << 20;
   CHECK(pipeline::minimum_client_ram(io) == 64ull << 20);
-  CHECK_NOTHROW(pipeline::check_cache_emulation(64ull << 20, io, 1));
-  CHECK_THROWS_WITH(pipeline::check_cache_emulation(63ull << 20, io, 1),
+  CHECK_NOTHROW(pipeline::check_cache_emulation(64ull << 20, io));
+  CHECK_THROWS_WITH(pipeline::check_cache_emulation(63ull << 20, io),
                     Contains("--client-ram: 63.00 MiB is too small") &&
                         Contains("64.00 MiB or more"));
-  CHECK_THROWS_WITH(pipeline::check_cache_emulation(1ull << 30, io, 2), Contains("2 ranks"));
   io.cache = io::cache_mode::direct;
-  CHECK_THROWS_AS(pipeline::check_cache_emulation(1ull << 30, io, 1), usage_error);
+  CHECK_THROWS_AS(pipeline::check_cache_emulation(1ull << 30, io), usage_error);
   io.readers = 1;
   io.queue_depth = 1;
   io.cache = io::cache_mode::buffered;
   CHECK(pipeline::minimum_client_ram(io) == 32ull << 20);
+}
+
+TEST_CASE("ranks of one host share its cgroup, and ranks of one host in different cgroups are "
+          "refused",
+          "[cache_emulation]") {
+  cluster::placement w;
+  w.rank_hosts = {"a", "a", "b", "b"};
+  w.rank_nodes = {0, 0, 1, 1};
+  w.rank_local = {0, 1, 0, 1};
+  // Hosts may differ from each other: each has a child of its own.
+  CHECK_NOTHROW(pipeline::check_host_cgroups({"/job", "/job", "/other", "/other"}, w));
+  CHECK_THROWS_AS(pipeline::check_host_cgroups({"/job", "/job", "/t0", "/t1"}, w), usage_error);
+  CHECK_THROWS_WITH(pipeline::check_host_cgroups({"/job", "/job", "/t0", "/t1"}, w),
+                    Contains("ranks of host b are in different memory cgroups") &&
+                        Contains("rank 2: /t0; rank 3: /t1") && Contains("valid:"));
 }
 
 TEST_CASE("the warm epochs' storage is what the counter saw after the first epoch ended",

@@ -1,0 +1,121 @@
+#include "analysis/cache_sweep.hpp"
+
+#include <fmt/format.h>
+
+#include "analysis/cache_model.hpp"
+#include "report/run_identity.hpp"
+
+namespace dlsize::analysis {
+namespace {
+
+nlohmann::json residuals_json(const cache_residuals& r) {
+  return {{"rms", r.rms}, {"mean", r.mean}, {"max_abs", r.max_abs}};
+}
+
+} // namespace
+
+std::map<std::string, cache_curve> cache_curves_of(const std::vector<const loaded_report*>& rs) {
+  std::map<std::string, std::vector<cache_point>> points;
+  for (const auto* lr : rs) {
+    const auto& r = lr->report;
+    const auto ce = r.find("cache_emulation");
+    const auto st = r.find("storage");
+    const auto ds = r.find("dataset");
+    if (ce == r.end() || !ce->is_object() || st == r.end() || !st->is_object() || ds == r.end() ||
+        !ds->is_object())
+      continue;
+    const auto warm = st->find("warm_epochs");
+    if (warm == st->end() || !warm->is_object())
+      continue;
+    const auto ram = ce->find("client_ram_bytes");
+    const auto spr = warm->find("storage_per_read_byte");
+    const auto bytes = ds->find("bytes");
+    if (ram == ce->end() || !ram->is_number() || spr == warm->end() || !spr->is_number() ||
+        bytes == ds->end() || !bytes->is_number())
+      continue;
+    cache_point p;
+    p.file = lr->file;
+    p.f = ram->get<double>() / bytes->get<double>();
+    p.storage_per_read = spr->get<double>();
+    points[report::workload_of(r)].push_back(p);
+  }
+  std::map<std::string, cache_curve> out;
+  for (auto& [workload, ps] : points)
+    out.emplace(workload, fit_cache_curve(std::move(ps)));
+  return out;
+}
+
+cache_choice choose_cache_model(cache_model_kind asked, const std::string& workload,
+                                const std::map<std::string, cache_curve>& curves) {
+  cache_choice c;
+  if (asked == cache_model_kind::lru || asked == cache_model_kind::never_evict) {
+    c.model = asked;
+    c.reason = fmt::format("--cache-model {}", cache_model_name(asked));
+    return c;
+  }
+  const auto it = curves.find(workload);
+  if (it != curves.end() && it->second.usable()) {
+    c.model = cache_model_kind::measured;
+    c.curve = &it->second;
+    c.reason = fmt::format("the measured cache curve of {}'s cache sweep ({} runs at {} distinct "
+                           "f){}",
+                           workload, it->second.points.size(), it->second.knots.size(),
+                           asked == cache_model_kind::automatic ? " (--cache-model auto)" : "");
+    return c;
+  }
+  c.model = cache_model_kind::lru;
+  const std::string why =
+      it == curves.end()
+          ? fmt::format("no cache sweep of {} among the reports (bench --client-ram with "
+                        "several dataset sizes, scripts/cache-sweep.sh)",
+                        workload)
+          : fmt::format("the cache sweep of {} has {} distinct f ({} needed for a curve)", workload,
+                        it->second.knots.size(), kMinCacheCurveFractions);
+  c.reason = "lru: " + why;
+  if (asked == cache_model_kind::measured || it != curves.end())
+    c.warning =
+        fmt::format("--cache-model {}: {}; the lru model is used", cache_model_name(asked), why);
+  return c;
+}
+
+nlohmann::json cache_curve_json(const std::string& workload, const cache_curve& c) {
+  nlohmann::json points = nlohmann::json::array();
+  for (const auto& p : c.points)
+    points.push_back({{"file", p.file},
+                      {"f", p.f},
+                      {"storage_per_read_byte", p.storage_per_read},
+                      {"hit_ratio", p.hit_ratio()},
+                      {"fitted_hit_ratio", c.hit_ratio_at(p.f)},
+                      {"lru_hit_ratio", lru_hit_ratio(p.f, 1)},
+                      {"never_evict_hit_ratio", never_evict_hit_ratio(p.f, 1)},
+                      {"residual", p.hit_ratio() - c.hit_ratio_at(p.f)}});
+  nlohmann::json knots = nlohmann::json::array();
+  for (const auto& k : c.knots)
+    knots.push_back({{"f", k.f},
+                     {"runs", k.runs},
+                     {"measured_storage_per_read_byte", k.measured_storage_per_read},
+                     {"storage_per_read_byte", k.storage_per_read},
+                     {"hit_ratio", c.hit_ratio_at(k.f)},
+                     {"lru_hit_ratio", lru_hit_ratio(k.f, 1)},
+                     {"never_evict_hit_ratio", never_evict_hit_ratio(k.f, 1)}});
+  return {{"workload", workload},
+          {"distinct_f", c.knots.size()},
+          {"usable", c.usable()},
+          {"method", fmt::format("storage bytes per byte read in the warm epochs against f = "
+                                 "client RAM / dataset: the median of each f, made "
+                                 "non-increasing (pool-adjacent-violators), linear between "
+                                 "them; hit ratio = clamp(1 − that, 0, 1); {} distinct f "
+                                 "needed",
+                                 kMinCacheCurveFractions)},
+          {"readahead_amplification",
+           c.knots.empty() ? nlohmann::json(nullptr) : nlohmann::json(c.readahead_amplification())},
+          {"residuals",
+           {{"fit", residuals_json(c.fit_residuals())},
+            {"lru", residuals_json(c.lru_residuals())},
+            {"never_evict", residuals_json(c.never_evict_residuals())},
+            {"fit_storage_per_read_byte", residuals_json(c.fit_storage_residuals())}}},
+          {"knots", knots},
+          {"points", points}};
+}
+
+} // namespace dlsize::analysis
