@@ -30,6 +30,7 @@ struct checkpoint_cli {
   unsigned files_per_rank = 1;
   bool keep = false;
   std::uint64_t keep_last = 0;
+  unsigned read_shift = 0;
   std::string out;
   std::string label;
   std::string cache = "direct";
@@ -56,6 +57,7 @@ pipeline::checkpoint_options options_of(const checkpoint_cli& o, const CLI::App&
   opt.files_per_rank = o.files_per_rank;
   opt.keep = o.keep;
   opt.keep_last = o.keep_last;
+  opt.read_shift = o.read_shift;
   opt.io.cache = io::parse_cache_mode(o.cache);
   opt.io.queue_depth = o.queue_depth;
   opt.io.request_size = static_cast<std::uint32_t>(
@@ -156,6 +158,9 @@ void setup_checkpoint(CLI::App& app, cli_context& ctx) {
   sub->add_option("--keep-last", o->keep_last,
                   "Only the newest N checkpoints coexist (older ones are removed as new ones "
                   "land); 0: all of them");
+  sub->add_option("--read-shift", o->read_shift,
+                  "Rank r reads the shards of rank (r + K) mod ranks, so no client reads back "
+                  "what its own cache holds");
   sub->add_option("--out", o->out,
                   "Report file to write (must not exist; default "
                   "reports/checkpoint-WORKLOAD-UTCTIME.json)");

@@ -84,11 +84,10 @@ std::string check_block(const block_id& id, const std::byte* data, std::size_t l
       return "";
     return fmt::format("written {} {}, expected {}", what, found, expected);
   };
-  for (const auto& s : {differs("by run", 16, std::uint64_t{}),
-                        differs("by checkpoint", 24, std::uint64_t{}),
-                        differs("by rank", 8, std::uint32_t{}), differs("as file", 12, std::uint32_t{}),
-                        differs("at offset", 32, std::uint64_t{}),
-                        differs("with length", 40, std::uint32_t{})})
+  for (const auto& s :
+       {differs("by run", 16, std::uint64_t{}), differs("by checkpoint", 24, std::uint64_t{}),
+        differs("by rank", 8, std::uint32_t{}), differs("as file", 12, std::uint32_t{}),
+        differs("at offset", 32, std::uint64_t{}), differs("with length", 40, std::uint32_t{})})
     if (!s.empty())
       return s + " (a stale or misplaced block)";
   return fmt::format("payload checksum 0x{:08x} differs from the header's 0x{:08x} (corrupted)",

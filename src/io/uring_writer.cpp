@@ -18,9 +18,9 @@ constexpr std::uint64_t kFsyncTag = 1ull << 63;
 
 struct slot {
   std::uint32_t file = 0;
-  std::uint64_t offset = 0;  // where this request's bytes go
-  std::uint32_t len = 0;     // bytes to write (padded to 4 KiB under O_DIRECT)
-  std::uint32_t done = 0;    // bytes the kernel took so far (short writes resume)
+  std::uint64_t offset = 0; // where this request's bytes go
+  std::uint32_t len = 0;    // bytes to write (padded to 4 KiB under O_DIRECT)
+  std::uint32_t done = 0;   // bytes the kernel took so far (short writes resume)
   std::uint64_t t_submit = 0;
 };
 
@@ -76,7 +76,8 @@ public:
         slot& s = m_slots[i];
         const auto len = static_cast<std::uint32_t>(
             std::min<std::uint64_t>(m_request, m_targets[m_file].bytes - m_next));
-        s = {static_cast<std::uint32_t>(m_file), m_next, m_direct ? static_cast<std::uint32_t>(align_up(len)) : len, 0, 0};
+        s = {static_cast<std::uint32_t>(m_file), m_next,
+             m_direct ? static_cast<std::uint32_t>(align_up(len)) : len, 0, 0};
         const std::uint64_t t0 = now_ns();
         fill(s.file, s.offset, buffer(i), len);
         const std::uint64_t took = now_ns() - t0;
@@ -192,8 +193,7 @@ private:
       return;
     }
     m_st.write_latency.record(now_ns() - s.t_submit);
-    const std::uint64_t real =
-        std::min<std::uint64_t>(s.len, m_targets[s.file].bytes - s.offset);
+    const std::uint64_t real = std::min<std::uint64_t>(s.len, m_targets[s.file].bytes - s.offset);
     m_st.bytes += real;
     m_free.push_back(i);
     m_remaining[s.file] -= real;
@@ -223,9 +223,8 @@ private:
 } // namespace
 
 write_stats write_files(const std::vector<write_target>& targets, cache_mode cache,
-                        unsigned queue_depth, std::uint32_t request_size,
-                        const block_filler& fill, const std::function<bool()>& stop,
-                        std::vector<std::string>& created) {
+                        unsigned queue_depth, std::uint32_t request_size, const block_filler& fill,
+                        const std::function<bool()>& stop, std::vector<std::string>& created) {
   write_stats st;
   const std::uint64_t wall0 = now_ns(), cpu0 = thread_cpu_ns();
   {

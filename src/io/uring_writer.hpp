@@ -27,8 +27,8 @@ using block_filler =
 
 struct write_stats {
   std::uint64_t bytes = 0, requests = 0, short_writes = 0, retries = 0;
-  histogram write_latency; // per request, submission to completion
-  histogram fsync_latency; // per file
+  histogram write_latency;              // per request, submission to completion
+  histogram fsync_latency;              // per file
   std::uint64_t fill_ns = 0;            // in the filler (data generation)
   std::uint64_t starved_ns = 0;         // of that, with no write in flight (storage idle)
   std::uint64_t completion_wait_ns = 0; // blocked on completions
@@ -43,8 +43,7 @@ struct write_stats {
 // answers true. Throws run_error naming the file and offset on the first failed write, open or
 // fsync; `created` then still lists what to remove (the caller removes it).
 write_stats write_files(const std::vector<write_target>& targets, cache_mode cache,
-                        unsigned queue_depth, std::uint32_t request_size,
-                        const block_filler& fill, const std::function<bool()>& stop,
-                        std::vector<std::string>& created);
+                        unsigned queue_depth, std::uint32_t request_size, const block_filler& fill,
+                        const std::function<bool()>& stop, std::vector<std::string>& created);
 
 } // namespace dlsize::io

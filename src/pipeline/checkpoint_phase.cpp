@@ -149,8 +149,9 @@ rank_phase write_rank_shards(const dataset::checkpoint_set& set, unsigned rank, 
   };
   io::write_stats st;
   try {
-    st = io::write_files(targets, io.cache, io.queue_depth, io.request_size, fill,
-                         [] { return stop_requested(); }, created);
+    st = io::write_files(
+        targets, io.cache, io.queue_depth, io.request_size, fill, [] { return stop_requested(); },
+        created);
   } catch (...) {
     remove_created();
     throw;

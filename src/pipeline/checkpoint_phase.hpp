@@ -27,9 +27,9 @@ struct rank_phase {
   std::uint64_t bytes = 0, requests = 0;
   double seconds = 0, cpu_s = 0;
   double fill_s = 0, completion_wait_s = 0; // writes: data generation against waiting on storage
-  double starved_s = 0; // writes: generation time with no write in flight (storage idle)
-  histogram latency;                        // per request
-  histogram fsync_latency;                  // writes: per file
+  double starved_s = 0;    // writes: generation time with no write in flight (storage idle)
+  histogram latency;       // per request
+  histogram fsync_latency; // writes: per file
   std::uint64_t blocks = 0, mismatches = 0; // reads: blocks checked, blocks that failed
   std::vector<std::string> problems;        // reads: the first mismatches, with file and offset
   bool interrupted = false;

@@ -59,8 +59,8 @@ nlohmann::json run_json(const phase_run& run) {
 nlohmann::json phase_json(const std::vector<phase_run>& runs, std::uint64_t asked, bool writes) {
   nlohmann::json rows = nlohmann::json::array();
   std::uint64_t total_bytes = 0;
-  double total_s = 0, sum_throughput = 0, cpu_s = 0, fill_s = 0, wait_s = 0,
-         writer_s = 0, starved_s = 0;
+  double total_s = 0, sum_throughput = 0, cpu_s = 0, fill_s = 0, wait_s = 0, writer_s = 0,
+         starved_s = 0;
   double dmin = std::numeric_limits<double>::infinity(), dmax = 0;
   std::uint64_t blocks = 0, mismatches = 0;
   nlohmann::json problems = nlohmann::json::array();
@@ -108,9 +108,7 @@ nlohmann::json phase_json(const std::vector<phase_run>& runs, std::uint64_t aske
       {"seconds", total_s},
       {"bytes_per_s", rate(static_cast<double>(total_bytes), total_s)},
       {"duration_s",
-       {{"mean", runs.empty() ? 0 : total_s / n},
-        {"min", runs.empty() ? 0 : dmin},
-        {"max", dmax}}},
+       {{"mean", runs.empty() ? 0 : total_s / n}, {"min", runs.empty() ? 0 : dmin}, {"max", dmax}}},
       {"throughput_bytes_per_s", runs.empty() ? 0 : sum_throughput / n},
       {"latency", latency_json(latency)},
       {"cpu_s", cpu_s},

@@ -134,8 +134,8 @@ bool interrupted(const phase_run& run) {
   return false;
 }
 
-void say(const checkpoint_options& opt, const char* what, const phase_run& run,
-         std::uint64_t i, std::uint64_t n) {
+void say(const checkpoint_options& opt, const char* what, const phase_run& run, std::uint64_t i,
+         std::uint64_t n) {
   if (!opt.progress)
     return;
   double bytes = 0, s = 0;
@@ -168,8 +168,8 @@ std::string stop_reason(const checkpoint_options& opt, double t0) {
 void write_phase(const checkpoint_options& opt, checkpoint_set& set, cluster::communicator& comm,
                  run_state& st, double t0) {
   const auto rank = static_cast<unsigned>(comm.rank());
-  const std::size_t pool_bytes = static_cast<std::size_t>(std::clamp<std::uint64_t>(
-      set.rank_bytes[rank], set.request_size, kPoolBytes));
+  const std::size_t pool_bytes = static_cast<std::size_t>(
+      std::clamp<std::uint64_t>(set.rank_bytes[rank], set.request_size, kPoolBytes));
   const dataset::block_pool pool(pool_bytes, set.request_size, set.run ^ rank);
   for (std::uint64_t k = 1; k <= opt.writes; ++k) {
     st.stop_reason = cluster::agree(comm, [&] { return json(stop_reason(opt, t0)); })[0];
@@ -181,17 +181,16 @@ void write_phase(const checkpoint_options& opt, checkpoint_set& set, cluster::co
         throw run_error("cannot create folder " + partial.string() + ": it exists");
       return json(nullptr);
     });
-    phase_run run = gather(comm, k, [&] {
-      return write_rank_shards(set, rank, k, partial, opt.io, pool);
-    });
+    phase_run run =
+        gather(comm, k, [&] { return write_rank_shards(set, rank, k, partial, opt.io, pool); });
     if (interrupted(run)) {
       cluster::agree(comm, [&] {
         if (comm.rank() == 0)
           remove_checkpoint(partial, set);
         return json(nullptr);
       });
-      st.stop_reason = fmt::format("interrupted by signal {} while writing checkpoint {}",
-                                   stop_signal(), k);
+      st.stop_reason =
+          fmt::format("interrupted by signal {} while writing checkpoint {}", stop_signal(), k);
       return;
     }
     const json kept = cluster::agree(comm, [&]() -> json {
@@ -211,14 +210,15 @@ void read_phase(const checkpoint_options& opt, const checkpoint_set& set,
                 cluster::communicator& comm, run_state& st, double t0) {
   phase_io rio = opt.io;
   rio.request_size = set.request_size; // blocks are read as they were written
-  const auto rank = static_cast<unsigned>(comm.rank());
+  const auto ranks = static_cast<unsigned>(comm.size());
+  const unsigned source = (static_cast<unsigned>(comm.rank()) + opt.read_shift % ranks) % ranks;
   for (std::uint64_t i = 0; i < opt.reads && st.stop_reason.empty(); ++i) {
     st.stop_reason = cluster::agree(comm, [&] { return json(stop_reason(opt, t0)); })[0];
     if (!st.stop_reason.empty())
       return;
     const std::uint64_t k = set.checkpoints.at(i); // oldest first
     st.reads.push_back(gather(comm, k, [&] {
-      return read_rank_shards(set, rank, k, dataset::checkpoint_path(opt.dir, k), rio);
+      return read_rank_shards(set, source, k, dataset::checkpoint_path(opt.dir, k), rio);
     }));
     say(opt, "read", st.reads.back(), i + 1, opt.reads);
   }
@@ -263,6 +263,7 @@ json section_json(const checkpoint_options& opt, const config::checkpoint_layout
           {"bytes_per_checkpoint", set.bytes()},
           {"coexisting_checkpoints", opt.writes ? coexisting(opt) : set.checkpoints.size()},
           {"kept", opt.keep || opt.writes == 0},
+          {"read_shift", opt.read_shift % set.ranks()},
           {"write", phase_json(st.writes, opt.writes, true)},
           {"read", phase_json(st.reads, opt.reads, false)}};
 }
@@ -339,8 +340,8 @@ checkpoint_result run_checkpoint(const checkpoint_options& opt, cluster::communi
   r["warnings"] = warnings;
   r["workload"] = {{"name", opt.workload.name}, {"checkpoint", config::to_json(profile)}};
   const telemetry::nvml gpus;
-  r["system"] = report::system_json(gpus.devices(), gpus.status(),
-                                    telemetry::host_provenance(opt.dir));
+  r["system"] =
+      report::system_json(gpus.devices(), gpus.status(), telemetry::host_provenance(opt.dir));
   r["checkpoint"] = section_json(opt, layout, set, st);
   const auto mismatches = r["checkpoint"]["read"]["verify"]["mismatches"].get<std::uint64_t>();
   res.failed = mismatches > 0;

@@ -23,6 +23,9 @@ struct checkpoint_options {
   unsigned files_per_rank = 1;
   bool keep = false;           // leave the checkpoints (and the folder's manifest) in place
   std::uint64_t keep_last = 0; // 0: every written checkpoint coexists
+  // Reads: rank r reads the shards rank (r + read_shift) mod ranks wrote, so that a client's
+  // cache of what it wrote does not serve its reads (MLPerf's restore from other hosts).
+  unsigned read_shift = 0;
   phase_io io;
   double time_limit_s = 0; // no checkpoint starts after this long (0: none)
   bool progress = true;

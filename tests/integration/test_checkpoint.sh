@@ -107,9 +107,13 @@ expect_rc 2 "a kept folder is not written over" -- mpi 2 "$DLSIZE" "${ck[@]}" --
 expect_text "already holds dlsize checkpoints" "the refusal says so"
 
 # ZeRO 0 (unet3d): rank 0 saves everything; ZeRO 1 subset (llama3-405b): the full job's shares.
-expect_rc 0 "unet3d by 2 ranks" -- mpi 2 "$DLSIZE" checkpoint --workload unet3d --scale 0.01 --dir "$SCRATCH/u" --writes 1 --reads 1 --quiet --out "$SCRATCH/u.json"
+expect_rc 0 "unet3d by 2 ranks" -- mpi 2 "$DLSIZE" checkpoint --workload unet3d --scale 0.01 --dir "$SCRATCH/u" --writes 1 --reads 1 --keep --quiet --out "$SCRATCH/u.json"
 [[ $(json "$SCRATCH/u.json" "r['checkpoint']['bytes_per_rank']") == "[4991531, 0]" ]] \
   && pass "unet3d: rank 0 writes the published checkpoint, rank 1 nothing" || fail "unet3d: $(json "$SCRATCH/u.json" "r['checkpoint']['bytes_per_rank']")"
+# --read-shift 1: rank 1 reads what rank 0 wrote, rank 0 what rank 1 wrote (nothing).
+expect_rc 0 "unet3d read back with ranks shifted" -- mpi 2 "$DLSIZE" checkpoint --workload unet3d --dir "$SCRATCH/u" --writes 0 --reads 1 --read-shift 1 --quiet --out "$SCRATCH/u2.json"
+[[ $(json "$SCRATCH/u2.json" "[x['bytes'] for x in r['checkpoint']['read']['per_rank']], r['checkpoint']['read']['verify']['mismatches']") == "[0, 4991531] 0" ]] \
+  && pass "--read-shift: rank 1 reads and verifies rank 0's shard" || fail "read shift: $(json "$SCRATCH/u2.json" "r['checkpoint']['read']['per_rank']")"
 expect_rc 0 "llama3-405b subset by 2 ranks" -- mpi 2 "$DLSIZE" checkpoint --workload llama3-405b --subset --scale $scale --dir "$SCRATCH/s" --writes 1 --reads 1 --quiet --out "$SCRATCH/s.json"
 want=$(python3 -c "s=int((755 * 2**30 // 256 + 0) * $scale) + int(4533 * 2**30 // 512 * $scale); print([s, s])")
 [[ $(json "$SCRATCH/s.json" "r['checkpoint']['bytes_per_rank']") == "$want" && $(json "$SCRATCH/s.json" "r['checkpoint']['job_ranks']") == 512 ]] \
