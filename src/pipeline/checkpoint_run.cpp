@@ -28,6 +28,7 @@ using nlohmann::json;
 namespace {
 
 constexpr std::size_t kPoolBytes = 64u << 20;
+constexpr const char* kTimeLimit = "time limit reached";
 
 void fsync_folder(const fs::path& dir) {
   const int fd = DLSIZE_SYSCALL(open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC),
@@ -161,7 +162,7 @@ std::string stop_reason(const checkpoint_options& opt, double t0) {
   if (stop_requested())
     return fmt::format("interrupted by signal {}", stop_signal());
   if (opt.time_limit_s > 0 && now_s() - t0 >= opt.time_limit_s)
-    return "time limit reached";
+    return kTimeLimit;
   return "";
 }
 
@@ -224,18 +225,19 @@ void read_phase(const checkpoint_options& opt, const checkpoint_set& set,
   }
 }
 
-// Rank 0 removes what this run wrote, unless --keep: its checkpoints and partial folders, the
-// manifest, and the folder when it made it. Never anything an earlier run left.
-void clean_up(const checkpoint_options& opt, const checkpoint_set& set, const run_state& st,
-              bool made_folder) {
-  if (opt.keep || opt.writes == 0)
+// Rank 0 removes what this run wrote: partial folders always; unless --keep, its checkpoints,
+// the manifest, and the folder when it made it. Never anything an earlier run left.
+void clean_up(const checkpoint_options& opt, const checkpoint_set& set, bool made_folder) {
+  if (opt.writes == 0)
     return;
-  for (std::uint64_t k : set.checkpoints)
-    remove_checkpoint(dataset::checkpoint_path(opt.dir, k), set);
+  // A partial checkpoint (a failure left it) never stays, --keep or not.
   for (std::uint64_t k = 1; k <= opt.writes; ++k)
     if (fs::exists(dataset::partial_checkpoint_path(opt.dir, k)))
       remove_checkpoint(dataset::partial_checkpoint_path(opt.dir, k), set);
-  (void)st;
+  if (opt.keep)
+    return;
+  for (std::uint64_t k : set.checkpoints)
+    remove_checkpoint(dataset::checkpoint_path(opt.dir, k), set);
   std::error_code ec;
   fs::remove(opt.dir / dataset::kCheckpointManifest, ec);
   if (made_folder)
@@ -309,7 +311,7 @@ checkpoint_result run_checkpoint(const checkpoint_options& opt, cluster::communi
   } catch (...) {
     if (root) {
       try {
-        clean_up(opt, set, st, made_folder);
+        clean_up(opt, set, made_folder);
       } catch (const std::exception& e) {
         std::fprintf(stderr, "dlsize: clean-up after the failure failed too: %s\n", e.what());
       }
@@ -319,7 +321,7 @@ checkpoint_result run_checkpoint(const checkpoint_options& opt, cluster::communi
   comm.set_timeout_s(timeout);
   cluster::agree(comm, [&] {
     if (root)
-      clean_up(opt, set, st, made_folder);
+      clean_up(opt, set, made_folder);
     return json(nullptr);
   });
   checkpoint_result res;
@@ -327,12 +329,15 @@ checkpoint_result run_checkpoint(const checkpoint_options& opt, cluster::communi
     return res;
   json r = report::report_header("checkpoint", command_line);
   r["config"] = opt.config;
-  r["status"] = st.stop_reason.empty() ? "complete" : "incomplete";
-  if (!st.stop_reason.empty())
-    r["reason"] = st.stop_reason;
+  json warnings = json::array();
+  // As bench: a run --time-limit cut short is complete, with a warning; a signal is not.
+  const bool time_limited = st.stop_reason == kTimeLimit;
+  if (time_limited) {
+    warnings.push_back("stopped at --time-limit before all checkpoints were written and read");
+    st.stop_reason.clear();
+  }
   if (!opt.label.empty())
     r["label"] = opt.label;
-  json warnings = json::array();
   if (opt.io.cache != io::cache_mode::direct && opt.reads > 0)
     warnings.push_back(fmt::format("--cache {}: the reads may come from the page cache, not the "
                                    "storage (restores look faster than they are)",
@@ -343,7 +348,14 @@ checkpoint_result run_checkpoint(const checkpoint_options& opt, cluster::communi
   r["system"] =
       report::system_json(gpus.devices(), gpus.status(), telemetry::host_provenance(opt.dir));
   r["checkpoint"] = section_json(opt, layout, set, st);
-  const auto mismatches = r["checkpoint"]["read"]["verify"]["mismatches"].get<std::uint64_t>();
+  const auto& verify = r["checkpoint"]["read"]["verify"];
+  const auto mismatches = verify["mismatches"].get<std::uint64_t>();
+  if (st.stop_reason.empty() && mismatches > 0)
+    st.stop_reason = fmt::format("{} blocks failed verification; first: {}", mismatches,
+                                 verify["problems"][0].get<std::string>());
+  r["status"] = st.stop_reason.empty() ? "complete" : "incomplete";
+  if (!st.stop_reason.empty())
+    r["reason"] = st.stop_reason;
   res.failed = mismatches > 0;
   res.report = std::move(r);
   return res;

@@ -27,6 +27,11 @@ expect_rc 0 "a scaled llama3-8b checkpoint by one rank" -- "$DLSIZE" "${ck[@]}" 
   && pass "the writer hardly waits on data generation" || fail "generation: $(json "$SCRATCH/one.json" "r['checkpoint']['write']['generation']")"
 [[ ! -e $SCRATCH/one ]] && pass "without --keep the folder it made is gone" || fail "left: $(ls -A "$SCRATCH/one")"
 
+# --time-limit: no checkpoint starts after it; the report is complete and says so.
+expect_rc 0 "a time-limited run" -- "$DLSIZE" "${ck[@]}" --dir "$SCRATCH/tl" --writes 3 --reads 0 --time-limit 1ms --out "$SCRATCH/tl.json"
+[[ $(json "$SCRATCH/tl.json" "r['status'], r['checkpoint']['write']['count'] < 3, any('--time-limit' in w for w in r['warnings'])") == "complete True True" ]] \
+  && pass "--time-limit stops the writes with a warning" || fail "time limit: $(json "$SCRATCH/tl.json" "r['status'], r['warnings']")"
+
 # Safety: a non-empty foreign folder, a file where a folder should be, --writes 0 on a foreign one.
 mkdir -p "$SCRATCH/foreign" && echo keep >"$SCRATCH/foreign/mine.txt"
 expect_rc 2 "a non-empty foreign folder is refused" -- "$DLSIZE" "${ck[@]}" --dir "$SCRATCH/foreign" --writes 1 --reads 1
@@ -101,6 +106,8 @@ dd if="$SCRATCH/mpi2/checkpoint-000001/rank-00000.file-000.shard" of="$SCRATCH/m
 expect_rc 1 "reading back damaged checkpoints fails" -- mpi 2 "$DLSIZE" checkpoint --workload llama3-8b --dir "$SCRATCH/mpi2" --writes 0 --reads 2 --quiet --out "$SCRATCH/bad.json"
 expect_text "rank-00001.file-000.shard at offset 1048576" "the corrupted block is named with file and offset"
 expect_text "(corrupted)" "it is called corrupted"
+[[ $(json "$SCRATCH/bad.json" "r['status'], r['checkpoint']['read']['verify']['mismatches']") == "incomplete 2" ]] \
+  && pass "the report is incomplete with both mismatches" || fail "bad report: $(json "$SCRATCH/bad.json" "r['status'], r.get('reason')")"
 expect_text "written by checkpoint 1, expected 2" "the stale block is named"
 [[ -d $SCRATCH/mpi2/checkpoint-000001 ]] && pass "--writes 0 removes nothing" || fail "kept checkpoints removed"
 expect_rc 2 "a kept folder is not written over" -- mpi 2 "$DLSIZE" "${ck[@]}" --dir "$SCRATCH/mpi2" --writes 1 --reads 0
