@@ -306,6 +306,7 @@ int run_bench(const bench_cli& o, const CLI::App& cmd, const cli_context& ctx) {
     if (comm.timeout_s() < 1)
       throw usage_error("--rank-timeout: must be at least 1s");
     profile = config::load_workload(o.workload);
+    config::require_dataset(profile, "bench");
     config::preset_overrides over;
     if (o.batch_size)
       over.batch_size = o.batch_size;

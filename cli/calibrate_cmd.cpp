@@ -77,6 +77,7 @@ int run_calibrate(const calibrate_cli& o) {
   auto out = reserve_if_given(o.out_given, o.out, "--out");
   accel::calibrate_options c;
   c.workload = config::load_workload(o.workload);
+  config::require_dataset(c.workload, "calibrate");
   c.cuda.device = o.device;
   c.cuda.batch_size = static_cast<std::uint32_t>(o.batch_size);
   c.cuda.precision = accel::parse_precision(o.precision, "--precision");

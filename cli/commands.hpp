@@ -14,6 +14,7 @@ struct cli_context {
 void setup_datagen(CLI::App& app, cli_context& ctx);
 void setup_verify(CLI::App& app, cli_context& ctx);
 void setup_bench(CLI::App& app, cli_context& ctx);
+void setup_checkpoint(CLI::App& app, cli_context& ctx);
 void setup_plan(CLI::App& app, cli_context& ctx);
 void setup_compare(CLI::App& app, cli_context& ctx);
 void setup_calibrate(CLI::App& app, cli_context& ctx);

@@ -81,6 +81,7 @@ int run_datagen(const datagen_cli& o) {
 // The generation's options from the command line; "5x-ram" counts every host of the job.
 dataset::datagen_options options_of(const datagen_cli& o, std::uint64_t ram) {
   auto profile = config::load_workload(o.workload);
+  config::require_dataset(profile, "datagen");
   dataset::dataset_params p = dataset::params_from_profile(profile);
   p.layout = o.layout.empty() ? profile.layout : config::parse_layout(o.layout, "--layout");
   if (o.records_per_file_given)

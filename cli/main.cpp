@@ -71,6 +71,7 @@ int run(int argc, char** argv) {
   dlsize::cli::setup_datagen(app, ctx);
   dlsize::cli::setup_verify(app, ctx);
   dlsize::cli::setup_bench(app, ctx);
+  dlsize::cli::setup_checkpoint(app, ctx);
   dlsize::cli::setup_plan(app, ctx);
   dlsize::cli::setup_compare(app, ctx);
   dlsize::cli::setup_calibrate(app, ctx);
@@ -80,7 +81,7 @@ int run(int argc, char** argv) {
   dlsize::cli::setup_export(app, ctx);
   // Commands other than these run in one process; as a job of several ranks they would race on
   // the same outputs.
-  static const std::set<std::string> job_commands = {"bench", "datagen"};
+  static const std::set<std::string> job_commands = {"bench", "checkpoint", "datagen"};
   for (CLI::App* sub : app.get_subcommands({})) {
     const std::string name = sub->get_name();
     if (job_commands.count(name))
@@ -89,7 +90,7 @@ int run(int argc, char** argv) {
       if (comm.size() > 1)
         throw dlsize::usage_error(
             fmt::format("dlsize {} runs in one process, not as a job of {} ranks. valid: run it "
-                        "without mpiexec or srun (bench and datagen run as MPI jobs)",
+                        "without mpiexec or srun (bench, checkpoint and datagen run as MPI jobs)",
                         name, comm.size()));
     });
   }

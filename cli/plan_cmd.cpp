@@ -107,6 +107,7 @@ int run_plan(const plan_cli& o, const CLI::App& cmd) {
   auto out = reserve_if_given(o.out_given, o.out, "--out");
   analysis::plan_inputs in;
   in.workload = config::load_workload(o.workload);
+  config::require_dataset(in.workload, "plan");
   config::preset_overrides over;
   if (o.batch_size)
     over.batch_size = o.batch_size;

@@ -27,19 +27,11 @@ file_layout parse_layout(const std::string& text, const std::string& where) {
                                 where, text));
 }
 
-workload_profile parse_workload(const std::string& json_text, const std::string& source) {
-  json_checker c(source);
-  const nlohmann::json j = parse_json(json_text, source, core::kWorkloadJson);
-  c.only_keys(j, "",
-              {"name", "description", "source", "dataset", "au_threshold", "epochs",
-               "epochs_source", "accelerators", "model"});
-  workload_profile p;
-  p.raw = j;
-  p.origin = source;
-  p.name = c.string(j, "", "name");
-  if (j.contains("description"))
-    p.description = c.string(j, "", "description");
-  const auto& d = c.object(j, "", "dataset");
+namespace {
+
+// The "dataset" block: the layout a loader meets and the sizes of its samples.
+void parse_dataset(const nlohmann::json& d, const json_checker& c, const std::string& source,
+                   workload_profile& p) {
   c.only_keys(d, "dataset", {"layout", "format", "records_per_file", "files", "sample_bytes"});
   p.layout = parse_layout(c.string(d, "dataset", "layout"), source + ": dataset.layout");
   if (d.contains("format"))
@@ -54,6 +46,28 @@ workload_profile parse_workload(const std::string& json_text, const std::string&
   p.sample_bytes_stdev = c.number_or(sb, "dataset.sample_bytes", "stdev", 0, 4e9, 0);
   if (sb.contains("source"))
     p.sample_bytes_source = c.string(sb, "dataset.sample_bytes", "source");
+}
+
+} // namespace
+
+workload_profile parse_workload(const std::string& json_text, const std::string& source) {
+  json_checker c(source);
+  const nlohmann::json j = parse_json(json_text, source, core::kWorkloadJson);
+  c.only_keys(j, "",
+              {"name", "description", "source", "dataset", "au_threshold", "epochs",
+               "epochs_source", "accelerators", "model", "checkpoint"});
+  workload_profile p;
+  p.raw = j;
+  p.origin = source;
+  p.name = c.string(j, "", "name");
+  if (j.contains("description"))
+    p.description = c.string(j, "", "description");
+  if (j.contains("checkpoint"))
+    p.checkpoint = parse_checkpoint(c.object(j, "", "checkpoint"), c);
+  // A checkpoint-only profile has no dataset; every other profile must have one.
+  p.has_dataset = j.contains("dataset") || !p.checkpoint;
+  if (p.has_dataset)
+    parse_dataset(c.object(j, "", "dataset"), c, source, p);
   p.au_threshold = c.number_or(j, "", "au_threshold", 0, 1, 0.9);
   p.epochs = c.integer_or(j, "", "epochs", 1, 1'000'000, 0);
   if (j.contains("epochs_source"))
@@ -83,6 +97,37 @@ workload_profile parse_workload(const std::string& json_text, const std::string&
       p.network = std::make_shared<const model::model_spec>(model::parse_model(p.model, source));
   }
   return p;
+}
+
+namespace {
+
+std::string known_with(bool (*has)(const workload_profile&)) {
+  std::vector<std::string> names;
+  for (const auto& n : known_workloads())
+    if (has(load_workload(n)))
+      names.push_back(n);
+  return fmt::format("{}", fmt::join(names, ", "));
+}
+
+} // namespace
+
+void require_dataset(const workload_profile& w, const std::string& command) {
+  if (w.has_dataset)
+    return;
+  throw usage_error(fmt::format(
+      "--workload: '{}' is a checkpoint-only profile: it has no dataset for {} to {}. valid: "
+      "a profile with a dataset ({}); for its checkpoints, dlsize checkpoint --workload {}",
+      w.name, command, command == "datagen" ? "generate" : "read",
+      known_with([](const workload_profile& p) { return p.has_dataset; }), w.name));
+}
+
+const checkpoint_profile& require_checkpoint(const workload_profile& w) {
+  if (w.checkpoint)
+    return *w.checkpoint;
+  throw usage_error(fmt::format(
+      "--workload: '{}' has no checkpoint block. valid: {}, or a profile with a \"checkpoint\" "
+      "block (docs/checkpoint.md)",
+      w.name, known_with([](const workload_profile& p) { return p.checkpoint.has_value(); })));
 }
 
 std::vector<std::string> known_workloads() {

@@ -5,11 +5,13 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "config/checkpoint_profile.hpp"
 #include "model/model_spec.hpp"
 
 namespace dlsize::config {
@@ -38,6 +40,8 @@ struct workload_profile {
   std::string name;
   std::string description;
   std::string origin; // "embedded" or the file it came from
+  // False for a checkpoint-only profile (llama3-*): nothing to generate or read.
+  bool has_dataset = true;
   // Dataset as the workload's loader meets it.
   file_layout layout = file_layout::files;
   std::string format; // "tfrecord", "npz", "jpeg": what the layout imitates
@@ -54,8 +58,15 @@ struct workload_profile {
   nlohmann::json model; // model facts (parameters, MACs, input, source); kept as given
   // The trainable model of model.layers, parsed and shape-checked; null without layers.
   std::shared_ptr<const model::model_spec> network;
-  nlohmann::json raw; // the profile as parsed, for the report
+  std::optional<checkpoint_profile> checkpoint; // absent: the profile saves none
+  nlohmann::json raw;                           // the profile as parsed, for the report
 };
+
+// Throws usage_error (exit 2) when the profile has no dataset, naming the command that needs
+// one and the profiles that have one.
+void require_dataset(const workload_profile& w, const std::string& command);
+// Throws usage_error when the profile has no checkpoint block, naming those that have one.
+const checkpoint_profile& require_checkpoint(const workload_profile& w);
 
 // Parses a profile from JSON text; source names it in errors.
 workload_profile parse_workload(const std::string& json_text, const std::string& source);

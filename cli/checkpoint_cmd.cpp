@@ -1,0 +1,182 @@
+// dlsize checkpoint: every rank writes its share of a workload's checkpoint through io_uring,
+// --writes times, then reads them back --reads times, verified, and rank 0 writes a report.
+#include <cstdio>
+#include <optional>
+
+#include <fmt/format.h>
+
+#include "cluster/agreement.hpp"
+#include "cluster/communicator.hpp"
+#include "commands.hpp"
+#include "config/label.hpp"
+#include "config/workload.hpp"
+#include "core/error.hpp"
+#include "core/output_file.hpp"
+#include "core/units.hpp"
+#include "pipeline/checkpoint_run.hpp"
+#include "report/report_io.hpp"
+#include "run_config.hpp"
+
+namespace dlsize::cli {
+namespace {
+
+struct checkpoint_cli {
+  std::string workload;
+  std::string dir;
+  std::uint64_t writes = 10;
+  std::uint64_t reads = 10;
+  double scale = 1;
+  bool subset = false;
+  unsigned files_per_rank = 1;
+  bool keep = false;
+  std::uint64_t keep_last = 0;
+  unsigned read_shift = 0;
+  std::string out;
+  std::string label;
+  std::string cache = "direct";
+  unsigned queue_depth = 16;
+  std::string request_size = "1MiB";
+  std::string time_limit;
+  bool quiet = false;
+};
+
+pipeline::checkpoint_options options_of(const checkpoint_cli& o, const CLI::App& cmd) {
+  if (o.workload.empty())
+    throw usage_error("--workload: required (a profile with a checkpoint block, such as "
+                      "llama3-8b)");
+  if (o.dir.empty())
+    throw usage_error("--dir: required (a new or empty folder for the checkpoints, or with "
+                      "--writes 0 one that dlsize checkpoint --keep wrote)");
+  pipeline::checkpoint_options opt;
+  opt.workload = config::load_workload(o.workload);
+  config::require_checkpoint(opt.workload);
+  opt.dir = o.dir;
+  opt.writes = o.writes;
+  opt.reads = o.reads;
+  opt.shares = {o.scale, o.subset};
+  opt.files_per_rank = o.files_per_rank;
+  opt.keep = o.keep;
+  opt.keep_last = o.keep_last;
+  opt.read_shift = o.read_shift;
+  opt.io.cache = io::parse_cache_mode(o.cache);
+  opt.io.queue_depth = o.queue_depth;
+  opt.io.request_size = static_cast<std::uint32_t>(
+      std::min<std::uint64_t>(units::parse_size(o.request_size, "--request-size"), UINT32_MAX));
+  opt.time_limit_s = o.time_limit.empty() ? 0 : units::parse_duration(o.time_limit, "--time-limit");
+  if (cmd.get_option("--label")->count() > 0) {
+    config::check_label(o.label, "--label");
+    opt.label = o.label;
+  }
+  opt.progress = !o.quiet && cluster::world().rank() == 0;
+  nlohmann::json c = effective_config(cmd);
+  c.erase("out");
+  for (auto it = c.begin(); it != c.end();)
+    it = it->is_null() ? c.erase(it) : std::next(it);
+  opt.config = c;
+  return opt;
+}
+
+void print_summary(const nlohmann::json& r) {
+  const auto& c = r["checkpoint"];
+  for (const char* phase : {"write", "read"}) {
+    const auto& p = c[phase];
+    if (p["count"].get<std::uint64_t>() == 0)
+      continue;
+    std::printf("%-5s %llu x %s: duration %.3f s (mean of the slowest rank), throughput %s "
+                "(slowest rank), aggregate %s\n",
+                phase, static_cast<unsigned long long>(p["count"].get<std::uint64_t>()),
+                units::format_bytes_binary(c["bytes_per_checkpoint"].get<double>()).c_str(),
+                p["duration_s"]["mean"].get<double>(),
+                units::format_rate_both(p["throughput_bytes_per_s"].get<double>()).c_str(),
+                units::format_rate_both(p["bytes_per_s"].get<double>()).c_str());
+  }
+  std::printf("status %s%s\n", r["status"].get<std::string>().c_str(),
+              r.contains("reason") ? (": " + r["reason"].get<std::string>()).c_str() : "");
+}
+
+int run_checkpoint_cmd(const checkpoint_cli& o, const CLI::App& cmd, const cli_context& ctx) {
+  cluster::communicator& comm = cluster::world();
+  pipeline::checkpoint_options opt;
+  std::optional<output_file> out;
+  const auto given = cluster::agree(comm, [&] {
+    opt = options_of(o, cmd);
+    pipeline::check_checkpoint_options(opt, static_cast<unsigned>(comm.size()));
+    if (comm.rank() == 0) {
+      if (cmd.get_option("--out")->count() > 0) {
+        out.emplace(o.out, "--out");
+      } else {
+        out.emplace(default_output_path("checkpoint", opt.workload.name), "--out", true);
+        std::fprintf(stderr, "checkpoint: no --out given: the report goes to %s\n",
+                     out->path().c_str());
+      }
+    }
+    return nlohmann::json{{"command", "checkpoint"}, {"options", opt.config}};
+  });
+  cluster::require_same(comm, given, "command and options");
+  auto res = pipeline::run_checkpoint(opt, comm, report::command_line_json(ctx.argc, ctx.argv));
+  if (comm.rank() != 0)
+    return res.failed ? 1 : 0;
+  auto& r = res.report;
+  if (!o.quiet)
+    print_summary(r);
+  const bool fell_back = commit_output(out, r.dump(2) + "\n", "report");
+  for (const auto& p : r["checkpoint"]["read"]["verify"]["problems"])
+    std::fprintf(stderr, "mismatch: %s\n", p.get<std::string>().c_str());
+  if (r["status"] != "complete" && !res.failed)
+    std::fprintf(stderr, "dlsize: checkpoint incomplete: %s\n", r.value("reason", "").c_str());
+  return res.failed || fell_back || r["status"] != "complete" ? 1 : 0;
+}
+
+} // namespace
+
+void setup_checkpoint(CLI::App& app, cli_context& ctx) {
+  auto o = std::make_shared<checkpoint_cli>();
+  auto* sub = app.add_subcommand(
+      "checkpoint", "Write a workload's checkpoint from every rank, read it back verified, and "
+                    "write a JSON report");
+  sub->option_defaults()->always_capture_default()->multi_option_policy(
+      CLI::MultiOptionPolicy::TakeLast);
+  sub->add_option("--workload", o->workload,
+                  "Workload profile with a checkpoint block (llama3-8b, llama3-70b, llama3-405b, "
+                  "llama3-1t, unet3d, resnet50) or JSON file");
+  sub->add_option("--dir", o->dir,
+                  "Folder for the checkpoints: new or empty (with --writes 0: one written by "
+                  "dlsize checkpoint --keep)");
+  sub->add_option("--writes", o->writes, "Checkpoints to write (MLPerf Storage: 10)");
+  sub->add_option("--reads", o->reads,
+                  "Checkpoints to read back and verify afterwards, oldest first (MLPerf: 10)");
+  sub->add_option("--scale", o->scale,
+                  "Every rank's share times this fraction, e.g. 0.01 (a smaller run of the "
+                  "same layout)");
+  sub->add_flag("--subset", o->subset,
+                "The launched ranks write the full job's shares of its first ranks (MLPerf's "
+                "subset mode) instead of re-laying the job on them");
+  sub->add_option("--files-per-rank", o->files_per_rank,
+                  "Shard files per rank and checkpoint, as DCP and DeepSpeed write several");
+  sub->add_flag("--keep", o->keep,
+                "Leave the checkpoints in --dir (for a later --writes 0 --reads N)");
+  sub->add_option("--keep-last", o->keep_last,
+                  "Only the newest N checkpoints coexist (older ones are removed as new ones "
+                  "land); 0: all of them");
+  sub->add_option("--read-shift", o->read_shift,
+                  "Rank r reads the shards of rank (r + K) mod ranks, so no client reads back "
+                  "what its own cache holds");
+  sub->add_option("--out", o->out,
+                  "Report file to write (must not exist; default "
+                  "reports/checkpoint-WORKLOAD-UTCTIME.json)");
+  sub->add_option("--label", o->label,
+                  "Name of the backend under test (letters, digits, '.', '_', '-'; up to 64)");
+  sub->add_option("--cache", o->cache,
+                  "direct (O_DIRECT: cold reads), buffered, or uncached (RWF_DONTCACHE or "
+                  "fadvise)");
+  sub->add_option("--queue-depth", o->queue_depth, "Requests in flight per rank");
+  sub->add_option("--request-size", o->request_size,
+                  "Write and read request size (each a checksummed block), a multiple of 4 KiB");
+  sub->add_option("--time-limit", o->time_limit,
+                  "Start no checkpoint write or read after this long (e.g. 60s), reporting what "
+                  "was measured");
+  sub->add_flag("--quiet", o->quiet, "No progress lines and no summary on stdout");
+  sub->callback([o, sub, &ctx] { ctx.exit_code = run_checkpoint_cmd(*o, *sub, ctx); });
+}
+
+} // namespace dlsize::cli

@@ -1,0 +1,97 @@
+#include "dataset/checkpoint_block.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "core/crc32c.hpp"
+#include "core/rng.hpp"
+
+namespace dlsize::dataset {
+namespace {
+
+constexpr std::uint16_t kVersion = 1;
+
+template <class T> void put(std::byte* p, std::size_t at, T v) {
+  std::memcpy(p + at, &v, sizeof v);
+}
+template <class T> T get(const std::byte* p, std::size_t at) {
+  T v;
+  std::memcpy(&v, p + at, sizeof v);
+  return v;
+}
+
+std::array<std::byte, kBlockHeaderBytes> header(const block_id& id, std::uint32_t len,
+                                                std::uint32_t crc) {
+  std::array<std::byte, kBlockHeaderBytes> h{};
+  put(h.data(), 0, kCheckpointMagic);
+  put(h.data(), 4, kVersion);
+  put(h.data(), 6, static_cast<std::uint16_t>(kBlockHeaderBytes));
+  put(h.data(), 8, id.rank);
+  put(h.data(), 12, id.file);
+  put(h.data(), 16, id.run);
+  put(h.data(), 24, id.checkpoint);
+  put(h.data(), 32, id.offset);
+  put(h.data(), 40, len);
+  put(h.data(), 44, crc);
+  return h;
+}
+
+std::uint64_t place_key(const block_id& id) {
+  return splitmix64(splitmix64(splitmix64(id.run ^ id.checkpoint) ^ id.rank) ^
+                    (std::uint64_t{id.file} << 40) ^ id.offset);
+}
+
+} // namespace
+
+block_pool::block_pool(std::size_t bytes, std::size_t max_block, std::uint64_t seed)
+    : m_bytes(make_aligned_buffer(std::max(bytes, max_block) + max_block)),
+      m_size(std::max(bytes, max_block)), m_max_block(max_block) {
+  xoshiro256 rng(seed);
+  auto* w = reinterpret_cast<std::uint64_t*>(m_bytes.get());
+  for (std::size_t i = 0; i < (m_size + m_max_block) / 8; ++i)
+    w[i] = rng.next();
+}
+
+void block_pool::fill(const block_id& id, std::byte* dst, std::size_t len) const {
+  std::uint32_t crc = 0;
+  if (len > kBlockHeaderBytes) {
+    const std::size_t payload = len - kBlockHeaderBytes;
+    // 8-byte steps: the copy stays word-aligned, and the pool gives m_size / 8 places.
+    const std::size_t from = place_key(id) % (m_size / 8) * 8;
+    std::memcpy(dst + kBlockHeaderBytes, m_bytes.get() + from, payload);
+    crc = crc32c(0, dst + kBlockHeaderBytes, payload);
+  }
+  const auto h = header(id, static_cast<std::uint32_t>(len), crc);
+  std::memcpy(dst, h.data(), std::min(len, kBlockHeaderBytes));
+}
+
+std::string check_block(const block_id& id, const std::byte* data, std::size_t len) {
+  const std::uint32_t crc =
+      len > kBlockHeaderBytes ? crc32c(0, data + kBlockHeaderBytes, len - kBlockHeaderBytes) : 0;
+  const auto want = header(id, static_cast<std::uint32_t>(len), crc);
+  const std::size_t n = std::min(len, kBlockHeaderBytes);
+  if (std::memcmp(data, want.data(), n) == 0)
+    return "";
+  if (n < kBlockHeaderBytes || get<std::uint32_t>(data, 0) != kCheckpointMagic)
+    return "not a dlsize checkpoint block (header differs)";
+  auto differs = [&](const char* what, std::size_t at, auto type_of) -> std::string {
+    using T = decltype(type_of);
+    const T found = get<T>(data, at), expected = get<T>(want.data(), at);
+    if (found == expected)
+      return "";
+    return fmt::format("written {} {}, expected {}", what, found, expected);
+  };
+  for (const auto& s :
+       {differs("by run", 16, std::uint64_t{}), differs("by checkpoint", 24, std::uint64_t{}),
+        differs("by rank", 8, std::uint32_t{}), differs("as file", 12, std::uint32_t{}),
+        differs("at offset", 32, std::uint64_t{}), differs("with length", 40, std::uint32_t{})})
+    if (!s.empty())
+      return s + " (a stale or misplaced block)";
+  return fmt::format("payload checksum 0x{:08x} differs from the header's 0x{:08x} (corrupted)",
+                     crc, get<std::uint32_t>(data, 44));
+}
+
+} // namespace dlsize::dataset

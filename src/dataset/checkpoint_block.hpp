@@ -1,0 +1,47 @@
+#pragma once
+// The on-disk block of a checkpoint shard. Every block (one write request) starts with a
+// 64-byte little-endian header, then payload copied from a pre-filled pool at a place that the
+// header decides, so no two blocks of a run are alike (deduplicating or compressing filers are
+// not flattered) and a block left from an earlier checkpoint fails verification:
+//   u32 magic 'DLCK' | u16 version | u16 header bytes | u32 rank | u32 file | u64 run |
+//   u64 checkpoint | u64 offset | u32 block bytes | u32 CRC32C of the payload | 16 zero bytes
+// A block shorter than the header (a file's tail) holds the header's first bytes.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "core/aligned_buffer.hpp"
+
+namespace dlsize::dataset {
+
+inline constexpr std::uint32_t kCheckpointMagic = 0x4b434c44u; // "DLCK"
+inline constexpr std::size_t kBlockHeaderBytes = 64;
+
+// Where a block belongs: what verification expects and what the header records.
+struct block_id {
+  std::uint64_t run = 0; // the checkpoint folder's id: blocks of another run fail
+  std::uint32_t rank = 0, file = 0;
+  std::uint64_t checkpoint = 0;
+  std::uint64_t offset = 0;
+};
+
+// Random bytes made once before any write; blocks copy their payload from it.
+class block_pool {
+public:
+  // bytes: the pool's size (at least one block; 64 MiB is plenty), filled from seed.
+  block_pool(std::size_t bytes, std::size_t max_block, std::uint64_t seed);
+  // Fills a block of len bytes at dst: header, then payload from the pool at a place chosen
+  // by id. The CPU cost of a block is one copy and one CRC32C of it.
+  void fill(const block_id& id, std::byte* dst, std::size_t len) const;
+
+private:
+  aligned_buffer m_bytes;
+  std::size_t m_size = 0, m_max_block = 0;
+};
+
+// Checks a block read back: its header must be the one `id` expects and its payload must match
+// the header's CRC32C. Returns "" when it does, otherwise what is wrong ("written by checkpoint
+// 3, expected 4", "payload checksum 0x... differs from the header's 0x...").
+std::string check_block(const block_id& id, const std::byte* data, std::size_t len);
+
+} // namespace dlsize::dataset

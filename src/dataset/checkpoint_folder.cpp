@@ -1,0 +1,160 @@
+#include "dataset/checkpoint_folder.hpp"
+
+#include <unistd.h>
+
+#include <cstdio>
+
+#include <fmt/format.h>
+
+#include "core/atomic_file.hpp"
+#include "core/error.hpp"
+#include "core/json_checks.hpp"
+#include "core/json_input.hpp"
+#include "core/sysinfo.hpp"
+#include "core/units.hpp"
+#include "dlsize/build_config.hpp"
+
+namespace dlsize::dataset {
+namespace fs = std::filesystem;
+
+std::uint64_t checkpoint_set::bytes() const {
+  std::uint64_t total = 0;
+  for (auto b : rank_bytes)
+    total += b;
+  return total;
+}
+
+std::vector<std::uint64_t> checkpoint_set::file_bytes(unsigned rank) const {
+  const std::uint64_t b = rank_bytes.at(rank);
+  std::vector<std::uint64_t> sizes(files_per_rank);
+  for (unsigned f = 0; f < files_per_rank; ++f)
+    sizes[f] = b / files_per_rank + (f < b % files_per_rank ? 1 : 0);
+  return sizes;
+}
+
+nlohmann::json checkpoint_set::to_json() const {
+  return {{"schema", "dlsize.checkpoint/1"},
+          {"run", fmt::format("{:016x}", run)},
+          {"workload", workload},
+          {"ranks", ranks()},
+          {"request_size", request_size},
+          {"files_per_rank", files_per_rank},
+          {"rank_bytes", rank_bytes},
+          {"checkpoint_bytes", bytes()},
+          {"checkpoints", checkpoints},
+          {"block_format", "dlsize checkpoint block v1: 64-byte header (magic DLCK, version, "
+                           "header bytes, rank, file, run, checkpoint, offset, block bytes, "
+                           "payload crc32c), payload from a pre-filled pool"},
+          {"created_by", "dlsize " DLSIZE_VERSION}};
+}
+
+checkpoint_set checkpoint_set::from_json(const nlohmann::json& j, const std::string& source) {
+  core::json_checker c(source);
+  if (!j.is_object() || j.value("schema", "") != "dlsize.checkpoint/1")
+    c.fail("schema", "is not dlsize.checkpoint/1: not a dlsize checkpoint folder");
+  checkpoint_set s;
+  const std::string run = c.string(j, "", "run");
+  try {
+    s.run = std::stoull(run, nullptr, 16);
+  } catch (const std::exception&) {
+    c.fail("run", "must be 16 hex digits");
+  }
+  s.workload = c.string(j, "", "workload");
+  s.request_size = static_cast<std::uint32_t>(c.integer(j, "", "request_size", 4096, 1u << 30));
+  s.files_per_rank = static_cast<unsigned>(c.integer(j, "", "files_per_rank", 1, 4096));
+  try {
+    s.rank_bytes = j.at("rank_bytes").get<std::vector<std::uint64_t>>();
+    s.checkpoints = j.at("checkpoints").get<std::vector<std::uint64_t>>();
+  } catch (const nlohmann::json::exception&) {
+    c.fail("rank_bytes", "rank_bytes and checkpoints must be arrays of counts");
+  }
+  if (s.rank_bytes.empty())
+    c.fail("rank_bytes", "must list at least one rank");
+  return s;
+}
+
+fs::path checkpoint_path(const fs::path& dir, std::uint64_t k) {
+  return dir / fmt::format("checkpoint-{:06d}", k);
+}
+
+fs::path partial_checkpoint_path(const fs::path& dir, std::uint64_t k) {
+  return dir / fmt::format(".checkpoint-{:06d}.partial", k);
+}
+
+std::string shard_name(unsigned rank, unsigned file) {
+  return fmt::format("rank-{:05d}.file-{:03d}.shard", rank, file);
+}
+
+bool claim_checkpoint_folder(const fs::path& dir, std::uint64_t need_bytes,
+                             const std::string& coexist) {
+  std::error_code ec;
+  const bool existed = fs::exists(dir, ec);
+  if (existed && !fs::is_directory(dir, ec))
+    throw usage_error(fmt::format("--dir: '{}' exists and is not a folder", dir.string()));
+  if (existed && fs::exists(dir / kCheckpointManifest, ec))
+    throw usage_error(fmt::format(
+        "--dir: '{}' already holds dlsize checkpoints; dlsize never writes over them. valid: a "
+        "new or empty folder, or --writes 0 --reads N to read those checkpoints back",
+        dir.string()));
+  if (existed && !fs::is_empty(dir, ec))
+    throw usage_error(fmt::format("--dir: folder '{}' is not empty and is not a dlsize checkpoint "
+                                  "folder; dlsize never writes among foreign files. valid: a new "
+                                  "or empty folder",
+                                  dir.string()));
+  fs::path probe = dir;
+  while (!fs::exists(probe, ec) && probe.has_parent_path() && probe != probe.parent_path())
+    probe = probe.parent_path();
+  const std::uint64_t have = sysinfo::available_bytes(probe.empty() ? "." : probe.string());
+  if (need_bytes > have)
+    throw usage_error(fmt::format(
+        "--dir: checkpoint would write {} bytes ({}: {}) but the file system of '{}' has {} bytes "
+        "({}) free for this user (statvfs f_bavail); nothing was written. valid: a smaller "
+        "--scale, fewer coexisting checkpoints (--keep-last N) or a folder on a file system "
+        "with room",
+        need_bytes, units::format_bytes_binary(static_cast<double>(need_bytes)), coexist,
+        dir.string(), have, units::format_bytes_binary(static_cast<double>(have))));
+  if (!existed) {
+    fs::create_directories(dir, ec);
+    if (ec)
+      throw usage_error(fmt::format("--dir: cannot create '{}': {}", dir.string(), ec.message()));
+  }
+  if (access(dir.c_str(), W_OK) != 0)
+    throw usage_error(fmt::format("--dir: folder '{}' is not writable", dir.string()));
+  return !existed;
+}
+
+checkpoint_set open_checkpoint_folder(const fs::path& dir) {
+  std::error_code ec;
+  const fs::path m = dir / kCheckpointManifest;
+  if (!fs::is_directory(dir, ec))
+    throw usage_error(fmt::format("--dir: '{}' is not a folder; --writes 0 reads the checkpoints "
+                                  "of a folder an earlier dlsize checkpoint --keep wrote",
+                                  dir.string()));
+  if (!fs::exists(m, ec))
+    throw usage_error(fmt::format("--dir: '{}' has no {}: it is not a dlsize checkpoint folder. "
+                                  "valid: a folder written by dlsize checkpoint --keep",
+                                  dir.string(), kCheckpointManifest));
+  return checkpoint_set::from_json(core::read_json_file(m, core::kManifestJson), m.string());
+}
+
+void write_checkpoint_manifest(const fs::path& dir, const checkpoint_set& set) {
+  write_file_atomic(dir / kCheckpointManifest, set.to_json().dump(2) + "\n", true);
+}
+
+void remove_rank_shards(const fs::path& folder, const checkpoint_set& set, unsigned rank) {
+  for (unsigned f = 0; f < set.files_per_rank; ++f) {
+    std::error_code ec;
+    fs::remove(folder / shard_name(rank, f), ec);
+  }
+}
+
+void remove_empty_folder(const fs::path& folder) {
+  std::error_code ec;
+  if (!fs::exists(folder, ec))
+    return;
+  if (rmdir(folder.c_str()) != 0)
+    std::fprintf(stderr, "dlsize: left '%s' in place: it holds files dlsize did not write\n",
+                 folder.c_str());
+}
+
+} // namespace dlsize::dataset

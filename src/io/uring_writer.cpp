@@ -1,0 +1,239 @@
+#include "io/uring_writer.hpp"
+
+#include <fcntl.h>
+#include <liburing.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include "core/aligned_buffer.hpp"
+#include "core/clock.hpp"
+#include "core/error.hpp"
+
+namespace dlsize::io {
+namespace {
+
+constexpr std::uint64_t kFsyncTag = 1ull << 63;
+
+struct slot {
+  std::uint32_t file = 0;
+  std::uint64_t offset = 0; // where this request's bytes go
+  std::uint32_t len = 0;    // bytes to write (padded to 4 KiB under O_DIRECT)
+  std::uint32_t done = 0;   // bytes the kernel took so far (short writes resume)
+  std::uint64_t t_submit = 0;
+};
+
+class uring_writer {
+public:
+  uring_writer(const std::vector<write_target>& targets, cache_mode cache, unsigned qd,
+               std::uint32_t request_size, write_stats& st)
+      : m_targets(targets), m_direct(cache == cache_mode::direct), m_qd(qd),
+        m_request(request_size), m_st(st), m_slots(qd), m_remaining(targets.size()),
+        m_fds(targets.size(), -1), m_fsync_start(targets.size(), 0) {
+    DLSIZE_URING(io_uring_queue_init(2 * qd, &m_ring, 0), "checkpoint writer ring");
+    m_buf = make_aligned_buffer(std::size_t{qd} * request_size, kDirectAlign);
+    std::vector<iovec> iov(qd);
+    for (unsigned i = 0; i < qd; ++i) {
+      iov[i] = {m_buf.get() + std::size_t{i} * request_size, request_size};
+      m_free.push_back(i);
+    }
+    // Pinning can fail under a small RLIMIT_MEMLOCK; plain writes then do the same work.
+    m_st.registered_buffers = io_uring_register_buffers(&m_ring, iov.data(), qd) == 0;
+    for (std::size_t f = 0; f < targets.size(); ++f)
+      m_remaining[f] = targets[f].bytes;
+  }
+  ~uring_writer() {
+    for (int fd : m_fds)
+      if (fd >= 0)
+        close(fd);
+    io_uring_queue_exit(&m_ring);
+  }
+
+  void run(const block_filler& fill, const std::function<bool()>& stop,
+           std::vector<std::string>& created) {
+    const int flags = O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | (m_direct ? O_DIRECT : 0);
+    for (std::size_t f = 0; f < m_targets.size(); ++f) {
+      m_fds[f] = DLSIZE_SYSCALL(open(m_targets[f].path.c_str(), flags, 0644),
+                                "file: " + m_targets[f].path);
+      created.push_back(m_targets[f].path);
+      if (m_targets[f].bytes == 0)
+        start_fsync(static_cast<std::uint32_t>(f));
+    }
+    while (true) {
+      if (!m_stopping && stop()) {
+        m_stopping = true;
+        m_st.interrupted = true;
+      }
+      while (!m_stopping && !m_free.empty() && m_file < m_targets.size()) {
+        if (m_next >= m_targets[m_file].bytes) {
+          ++m_file;
+          m_next = 0;
+          continue;
+        }
+        const unsigned i = m_free.back();
+        m_free.pop_back();
+        slot& s = m_slots[i];
+        const auto len = static_cast<std::uint32_t>(
+            std::min<std::uint64_t>(m_request, m_targets[m_file].bytes - m_next));
+        s = {static_cast<std::uint32_t>(m_file), m_next,
+             m_direct ? static_cast<std::uint32_t>(align_up(len)) : len, 0, 0};
+        const std::uint64_t t0 = now_ns();
+        fill(s.file, s.offset, buffer(i), len);
+        const std::uint64_t took = now_ns() - t0;
+        m_st.fill_ns += took;
+        if (m_inflight == 0)
+          m_st.starved_ns += took; // the storage had nothing of ours to do meanwhile
+        m_next += len;
+        prep(i);
+        // Each block goes to the kernel as soon as it is filled, so the storage never waits
+        // for a batch of fills.
+        submit();
+      }
+      if (m_inflight == 0)
+        break;
+      const std::uint64_t t0 = now_ns();
+      io_uring_cqe* cqe = nullptr;
+      // A signal (SIGINT) interrupts the wait: the loop comes round, sees the stop and drains.
+      const int rc = io_uring_submit_and_wait(&m_ring, 1);
+      if (rc < 0 && rc != -EINTR && rc != -EAGAIN)
+        throw_syscall_error("io_uring_submit_and_wait", -rc, __FILE__, __LINE__,
+                            "checkpoint writer");
+      m_st.completion_wait_ns += now_ns() - t0;
+      unsigned head, n = 0;
+      io_uring_for_each_cqe(&m_ring, head, cqe) {
+        ++n;
+        complete(cqe->user_data, cqe->res);
+      }
+      io_uring_cq_advance(&m_ring, n);
+      if (!m_error.empty())
+        m_stopping = true;
+    }
+    if (!m_error.empty())
+      throw run_error(m_error);
+  }
+
+private:
+  std::byte* buffer(unsigned i) { return m_buf.get() + std::size_t{i} * m_request; }
+
+  void submit() {
+    int rc;
+    while ((rc = io_uring_submit(&m_ring)) == -EINTR || rc == -EAGAIN) {
+    }
+    if (rc < 0)
+      throw_syscall_error("io_uring_submit", -rc, __FILE__, __LINE__, "checkpoint writer");
+  }
+
+  // A free submission entry, flushing the queue to the kernel when it is full.
+  io_uring_sqe* sqe() {
+    io_uring_sqe* q = io_uring_get_sqe(&m_ring);
+    if (!q) {
+      submit();
+      q = io_uring_get_sqe(&m_ring);
+    }
+    if (!q)
+      throw run_error("checkpoint writer: no io_uring submission entry free after a submit");
+    return q;
+  }
+
+  void prep(unsigned i) {
+    slot& s = m_slots[i];
+    io_uring_sqe* q = sqe();
+    if (m_st.registered_buffers)
+      io_uring_prep_write_fixed(q, m_fds[s.file], buffer(i) + s.done, s.len - s.done,
+                                s.offset + s.done, static_cast<int>(i));
+    else
+      io_uring_prep_write(q, m_fds[s.file], buffer(i) + s.done, s.len - s.done, s.offset + s.done);
+    io_uring_sqe_set_data64(q, i);
+    s.t_submit = now_ns();
+    ++m_inflight;
+  }
+
+  void start_fsync(std::uint32_t f) {
+    // The padded tail of an O_DIRECT file goes before the fsync makes the file durable.
+    if (m_direct && m_targets[f].bytes % kDirectAlign)
+      DLSIZE_SYSCALL(ftruncate(m_fds[f], static_cast<off_t>(m_targets[f].bytes)),
+                     "file: " + m_targets[f].path);
+    io_uring_sqe* q = sqe();
+    io_uring_prep_fsync(q, m_fds[f], 0);
+    io_uring_sqe_set_data64(q, kFsyncTag | f);
+    m_fsync_start[f] = now_ns();
+    ++m_inflight;
+  }
+
+  void complete(std::uint64_t tag, int res) {
+    --m_inflight;
+    if (tag & kFsyncTag) {
+      const auto f = static_cast<std::size_t>(tag & ~kFsyncTag);
+      m_st.fsync_latency.record(now_ns() - m_fsync_start[f]);
+      if (res < 0 && m_error.empty())
+        m_error = fmt::format("fsync failed: {}. file: {}", errno_text(-res), m_targets[f].path);
+      return;
+    }
+    const auto i = static_cast<unsigned>(tag);
+    slot& s = m_slots[i];
+    ++m_st.requests;
+    if ((res == -EAGAIN || res == -EINTR) && m_error.empty()) {
+      ++m_st.retries;
+      prep(i);
+      return;
+    }
+    if (res <= 0) {
+      if (m_error.empty())
+        m_error = fmt::format("write failed: {}. file: {}; offset: {}; length: {}",
+                              res == 0 ? "no progress" : errno_text(-res), m_targets[s.file].path,
+                              s.offset + s.done, s.len - s.done);
+      m_free.push_back(i);
+      return;
+    }
+    s.done += static_cast<std::uint32_t>(res);
+    if (s.done < s.len && m_error.empty()) {
+      ++m_st.short_writes;
+      prep(i);
+      return;
+    }
+    m_st.write_latency.record(now_ns() - s.t_submit);
+    const std::uint64_t real = std::min<std::uint64_t>(s.len, m_targets[s.file].bytes - s.offset);
+    m_st.bytes += real;
+    m_free.push_back(i);
+    m_remaining[s.file] -= real;
+    if (m_remaining[s.file] == 0 && m_error.empty() && !m_stopping)
+      start_fsync(s.file);
+  }
+
+  const std::vector<write_target>& m_targets;
+  bool m_direct;
+  unsigned m_qd;
+  std::uint32_t m_request;
+  write_stats& m_st;
+  io_uring m_ring{};
+  aligned_buffer m_buf;
+  std::vector<slot> m_slots;
+  std::vector<unsigned> m_free;
+  std::vector<std::uint64_t> m_remaining;
+  std::vector<int> m_fds;
+  std::vector<std::uint64_t> m_fsync_start;
+  std::size_t m_file = 0;
+  std::uint64_t m_next = 0;
+  unsigned m_inflight = 0;
+  bool m_stopping = false;
+  std::string m_error;
+};
+
+} // namespace
+
+write_stats write_files(const std::vector<write_target>& targets, cache_mode cache,
+                        unsigned queue_depth, std::uint32_t request_size, const block_filler& fill,
+                        const std::function<bool()>& stop, std::vector<std::string>& created) {
+  write_stats st;
+  const std::uint64_t wall0 = now_ns(), cpu0 = thread_cpu_ns();
+  {
+    uring_writer w(targets, cache, queue_depth, request_size, st);
+    w.run(fill, stop, created);
+  }
+  st.run_ns = now_ns() - wall0;
+  st.cpu_ns = thread_cpu_ns() - cpu0;
+  return st;
+}
+
+} // namespace dlsize::io

@@ -1,0 +1,220 @@
+#include "pipeline/checkpoint_phase.hpp"
+
+#include <atomic>
+#include <mutex>
+
+#include <fmt/format.h>
+
+#include "core/clock.hpp"
+#include "core/error.hpp"
+#include "core/stop.hpp"
+#include "io/uring_writer.hpp"
+
+namespace dlsize::pipeline {
+namespace fs = std::filesystem;
+namespace {
+
+constexpr std::size_t kProblemsKept = 8;
+
+std::vector<std::string> shard_paths(const dataset::checkpoint_set& set, unsigned rank,
+                                     const fs::path& folder) {
+  std::vector<std::string> paths;
+  if (set.rank_bytes.at(rank) == 0)
+    return paths;
+  for (unsigned f = 0; f < set.files_per_rank; ++f)
+    paths.push_back((folder / dataset::shard_name(rank, f)).string());
+  return paths;
+}
+
+// Every shard file of a rank read whole, one job each.
+class shard_jobs : public io::job_source {
+public:
+  explicit shard_jobs(const io::file_set& files) : m_files(files) {}
+  io::pull_result pull(unsigned, io::read_job& job) override {
+    const std::size_t i = m_next.fetch_add(1);
+    if (i >= m_files.paths.size())
+      return io::pull_result::end;
+    job = io::read_job{static_cast<std::uint32_t>(i), 0, m_files.sizes[i], i};
+    return io::pull_result::job;
+  }
+
+private:
+  const io::file_set& m_files;
+  std::atomic<std::size_t> m_next{0};
+};
+
+// Checks every block as it arrives: a block is one request, at a multiple of the request size.
+class block_checker : public io::job_consumer {
+public:
+  block_checker(const dataset::block_id& base, std::uint32_t block, const io::file_set& files,
+                rank_phase& out)
+      : m_base(base), m_block(block), m_files(files), m_out(out) {}
+  void on_start(unsigned, const io::read_job&) override {}
+  void on_data(unsigned, const io::read_job& job, std::uint64_t file_offset, const std::byte* data,
+               std::size_t bytes) override {
+    for (std::size_t at = 0; at < bytes; at += m_block) {
+      dataset::block_id id = m_base;
+      id.file = job.file;
+      id.offset = file_offset + at;
+      const std::size_t len = std::min<std::size_t>(m_block, bytes - at);
+      const std::string why = dataset::check_block(id, data + at, len);
+      std::lock_guard lk(m_mu);
+      ++m_out.blocks;
+      if (why.empty())
+        continue;
+      if (m_out.mismatches++ < kProblemsKept)
+        m_out.problems.push_back(fmt::format("{} at offset {} ({} bytes): {}",
+                                             m_files.paths[job.file], id.offset, len, why));
+    }
+  }
+  void on_done(unsigned, const io::read_job&, std::uint64_t, std::uint64_t, io::job_outcome outcome,
+               const std::string& error) override {
+    std::lock_guard lk(m_mu);
+    if (outcome == io::job_outcome::failed && m_error.empty())
+      m_error = error;
+  }
+  const std::string& error() const { return m_error; }
+
+private:
+  dataset::block_id m_base;
+  std::uint32_t m_block;
+  const io::file_set& m_files;
+  rank_phase& m_out;
+  std::mutex m_mu;
+  std::string m_error;
+};
+
+} // namespace
+
+nlohmann::json rank_phase::to_json() const {
+  return {{"bytes", bytes},
+          {"requests", requests},
+          {"seconds", seconds},
+          {"cpu_s", cpu_s},
+          {"fill_s", fill_s},
+          {"completion_wait_s", completion_wait_s},
+          {"starved_s", starved_s},
+          {"latency", latency.to_json()},
+          {"fsync_latency", fsync_latency.to_json()},
+          {"blocks", blocks},
+          {"mismatches", mismatches},
+          {"problems", problems},
+          {"interrupted", interrupted},
+          {"registered_buffers", registered_buffers},
+          {"engine", engine}};
+}
+
+rank_phase rank_phase::from_json(const nlohmann::json& j) {
+  rank_phase p;
+  p.bytes = j.at("bytes").get<std::uint64_t>();
+  p.requests = j.at("requests").get<std::uint64_t>();
+  p.seconds = j.at("seconds").get<double>();
+  p.cpu_s = j.at("cpu_s").get<double>();
+  p.fill_s = j.at("fill_s").get<double>();
+  p.completion_wait_s = j.at("completion_wait_s").get<double>();
+  p.starved_s = j.at("starved_s").get<double>();
+  p.latency = histogram::from_json(j.at("latency"));
+  p.fsync_latency = histogram::from_json(j.at("fsync_latency"));
+  p.blocks = j.at("blocks").get<std::uint64_t>();
+  p.mismatches = j.at("mismatches").get<std::uint64_t>();
+  p.problems = j.at("problems").get<std::vector<std::string>>();
+  p.interrupted = j.at("interrupted").get<bool>();
+  p.registered_buffers = j.at("registered_buffers").get<bool>();
+  p.engine = j.at("engine").get<std::string>();
+  return p;
+}
+
+rank_phase write_rank_shards(const dataset::checkpoint_set& set, unsigned rank, std::uint64_t k,
+                             const fs::path& folder, const phase_io& io,
+                             const dataset::block_pool& pool) {
+  rank_phase out;
+  const auto paths = shard_paths(set, rank, folder);
+  const auto sizes = set.file_bytes(rank);
+  std::vector<io::write_target> targets;
+  for (std::size_t f = 0; f < paths.size(); ++f)
+    targets.push_back({paths[f], sizes[f]});
+  const dataset::block_id base{set.run, rank, 0, k, 0};
+  auto fill = [&](std::uint32_t file, std::uint64_t offset, std::byte* dst, std::size_t len) {
+    dataset::block_id id = base;
+    id.file = file;
+    id.offset = offset;
+    pool.fill(id, dst, len);
+  };
+  std::vector<std::string> created;
+  auto remove_created = [&] {
+    for (const auto& p : created) {
+      std::error_code ec;
+      fs::remove(p, ec);
+    }
+  };
+  io::write_stats st;
+  try {
+    st = io::write_files(
+        targets, io.cache, io.queue_depth, io.request_size, fill, [] { return stop_requested(); },
+        created);
+  } catch (...) {
+    remove_created();
+    throw;
+  }
+  if (st.interrupted)
+    remove_created(); // partial shards never stay
+  out.bytes = st.bytes;
+  out.requests = st.requests;
+  out.seconds = static_cast<double>(st.run_ns) * 1e-9;
+  out.cpu_s = static_cast<double>(st.cpu_ns) * 1e-9;
+  out.fill_s = static_cast<double>(st.fill_ns) * 1e-9;
+  out.completion_wait_s = static_cast<double>(st.completion_wait_ns) * 1e-9;
+  out.starved_s = static_cast<double>(st.starved_ns) * 1e-9;
+  out.latency = st.write_latency;
+  out.fsync_latency = st.fsync_latency;
+  out.interrupted = st.interrupted;
+  out.registered_buffers = st.registered_buffers;
+  out.engine = "io_uring";
+  return out;
+}
+
+rank_phase read_rank_shards(const dataset::checkpoint_set& set, unsigned rank, std::uint64_t k,
+                            const fs::path& folder, const phase_io& io) {
+  rank_phase out;
+  io::file_set files;
+  files.paths = shard_paths(set, rank, folder);
+  if (files.paths.empty())
+    return out;
+  const auto sizes = set.file_bytes(rank);
+  files.sizes.assign(sizes.begin(), sizes.begin() + static_cast<long>(files.paths.size()));
+  for (std::size_t f = 0; f < files.paths.size(); ++f) {
+    std::error_code ec;
+    const auto have = fs::file_size(files.paths[f], ec);
+    if (ec || have != files.sizes[f])
+      throw run_error(fmt::format("checkpoint {}: shard missing or of another size. file: {}; "
+                                  "expected bytes: {}; found: {}",
+                                  k, files.paths[f], files.sizes[f],
+                                  ec ? "none" : std::to_string(have)));
+  }
+  io::engine_options eo;
+  eo.cache = io.cache;
+  eo.queue_depth = io.queue_depth;
+  eo.request_size = io.request_size;
+  std::string fallback;
+  auto engine = io::make_engine(eo, files, fallback);
+  shard_jobs jobs(files);
+  block_checker checker({set.run, rank, 0, k, 0}, set.request_size, files, out);
+  std::atomic<bool> stop{false};
+  const std::uint64_t t0 = now_ns();
+  const io::engine_result res = engine->run(jobs, checker, stop);
+  out.seconds = static_cast<double>(now_ns() - t0) * 1e-9;
+  if (!res.error.empty() || !checker.error().empty())
+    throw run_error(fmt::format("checkpoint {}: reading rank {}'s shards failed: {}", k, rank,
+                                res.error.empty() ? checker.error() : res.error));
+  for (const auto& r : res.readers) {
+    out.bytes += r.bytes;
+    out.requests += r.requests;
+    out.cpu_s += static_cast<double>(r.cpu_ns) * 1e-9;
+    out.latency.merge(r.read_latency);
+  }
+  out.interrupted = stop_requested();
+  out.engine = engine->name();
+  return out;
+}
+
+} // namespace dlsize::pipeline

@@ -1,0 +1,54 @@
+#pragma once
+// One rank's part of one checkpoint: writing its shards (io::write_files from the block pool)
+// or reading them back and checking every block (the io engine's reader, cold under O_DIRECT).
+// What it measured travels to rank 0 as JSON (rank_phase).
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/histogram.hpp"
+#include "dataset/checkpoint_block.hpp"
+#include "dataset/checkpoint_folder.hpp"
+#include "io/engine.hpp"
+
+namespace dlsize::pipeline {
+
+struct phase_io {
+  io::cache_mode cache = io::cache_mode::direct;
+  unsigned queue_depth = 16;
+  std::uint32_t request_size = 1u << 20;
+};
+
+// What one rank measured in one write or read of a checkpoint.
+struct rank_phase {
+  std::uint64_t bytes = 0, requests = 0;
+  double seconds = 0, cpu_s = 0;
+  double fill_s = 0, completion_wait_s = 0; // writes: data generation against waiting on storage
+  double starved_s = 0;    // writes: generation time with no write in flight (storage idle)
+  histogram latency;       // per request
+  histogram fsync_latency; // writes: per file
+  std::uint64_t blocks = 0, mismatches = 0; // reads: blocks checked, blocks that failed
+  std::vector<std::string> problems;        // reads: the first mismatches, with file and offset
+  bool interrupted = false;
+  bool registered_buffers = false;
+  std::string engine; // reads: the engine that ran (io_uring, or psync after a fallback)
+
+  nlohmann::json to_json() const;
+  static rank_phase from_json(const nlohmann::json& j);
+};
+
+// Writes rank's shards of checkpoint k into folder (a rank with no bytes writes no file). On a
+// stop (SIGINT) or a failure, the files it made are removed again; a failure then throws.
+rank_phase write_rank_shards(const dataset::checkpoint_set& set, unsigned rank, std::uint64_t k,
+                             const std::filesystem::path& folder, const phase_io& io,
+                             const dataset::block_pool& pool);
+
+// Reads rank's shards of checkpoint k from folder and checks each block against what
+// write_rank_shards put there. Throws run_error when a file is missing or a read fails.
+rank_phase read_rank_shards(const dataset::checkpoint_set& set, unsigned rank, std::uint64_t k,
+                            const std::filesystem::path& folder, const phase_io& io);
+
+} // namespace dlsize::pipeline

@@ -1,0 +1,364 @@
+#include "pipeline/checkpoint_run.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cstdio>
+
+#include <fmt/format.h>
+
+#include "cluster/agreement.hpp"
+#include "core/clock.hpp"
+#include "core/error.hpp"
+#include "core/stop.hpp"
+#include "core/sysinfo.hpp"
+#include "core/units.hpp"
+#include "dataset/checkpoint_folder.hpp"
+#include "pipeline/checkpoint_report.hpp"
+#include "report/report_io.hpp"
+#include "report/run_id.hpp"
+#include "telemetry/host_provenance.hpp"
+#include "telemetry/nvml.hpp"
+
+namespace dlsize::pipeline {
+namespace fs = std::filesystem;
+using dataset::checkpoint_set;
+using nlohmann::json;
+
+namespace {
+
+constexpr std::size_t kPoolBytes = 64u << 20;
+constexpr const char* kTimeLimit = "time limit reached";
+
+void fsync_folder(const fs::path& dir) {
+  const int fd = DLSIZE_SYSCALL(open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC),
+                                "folder: " + dir.string());
+  const int rc = fsync(fd);
+  const int err = errno;
+  close(fd);
+  if (rc != 0)
+    throw_syscall_error("fsync", err, __FILE__, __LINE__, "folder: " + dir.string());
+}
+
+// Removes every rank's shards of a checkpoint folder, then the folder (rank 0, on the storage
+// every rank shares).
+void remove_checkpoint(const fs::path& folder, const checkpoint_set& set) {
+  for (unsigned r = 0; r < set.ranks(); ++r)
+    dataset::remove_rank_shards(folder, set, r);
+  dataset::remove_empty_folder(folder);
+}
+
+// Rank 0, once every rank's shards of checkpoint k are durable: every shard is there with its
+// size (a rank on storage the others do not share fails here), then the folder takes its final
+// name and the manifest lists it; past --keep-last, the oldest goes.
+void seal_checkpoint(const checkpoint_options& opt, checkpoint_set& set, std::uint64_t k) {
+  const fs::path partial = dataset::partial_checkpoint_path(opt.dir, k);
+  for (unsigned r = 0; r < set.ranks(); ++r) {
+    if (set.rank_bytes[r] == 0)
+      continue;
+    const auto sizes = set.file_bytes(r);
+    for (unsigned f = 0; f < set.files_per_rank; ++f) {
+      const fs::path p = partial / dataset::shard_name(r, f);
+      std::error_code ec;
+      if (fs::file_size(p, ec) != sizes[f] || ec)
+        throw usage_error(fmt::format(
+            "--dir: rank 0 does not see {} of rank {} with its {} bytes: a job's checkpoint "
+            "must be on storage every rank shares. valid: a shared mount",
+            p.string(), r, sizes[f]));
+    }
+  }
+  fsync_folder(partial);
+  const fs::path final_path = dataset::checkpoint_path(opt.dir, k);
+  DLSIZE_SYSCALL(rename(partial.c_str(), final_path.c_str()), "folder: " + final_path.string());
+  set.checkpoints.push_back(k);
+  if (opt.keep_last && set.checkpoints.size() > opt.keep_last) {
+    remove_checkpoint(dataset::checkpoint_path(opt.dir, set.checkpoints.front()), set);
+    set.checkpoints.erase(set.checkpoints.begin());
+  }
+  dataset::write_checkpoint_manifest(opt.dir, set);
+  fsync_folder(opt.dir);
+}
+
+std::uint64_t coexisting(const checkpoint_options& opt) {
+  return opt.keep_last ? std::min(opt.writes, opt.keep_last + 1) : opt.writes;
+}
+
+// Rank 0 makes or opens the folder; every rank gets the set.
+checkpoint_set claim_set(const checkpoint_options& opt, const config::checkpoint_layout& layout,
+                         cluster::communicator& comm, bool& made_folder) {
+  const json j = cluster::agree(comm, [&]() -> json {
+    if (comm.rank() != 0)
+      return nullptr;
+    if (opt.writes == 0) {
+      checkpoint_set s = dataset::open_checkpoint_folder(opt.dir);
+      if (s.ranks() != static_cast<unsigned>(comm.size()))
+        throw usage_error(fmt::format(
+            "--dir: the checkpoints in '{}' were written by {} ranks; this job has {}. valid: "
+            "launch {} ranks (rank r reads the shards rank r wrote)",
+            opt.dir.string(), s.ranks(), comm.size(), s.ranks()));
+      if (s.checkpoints.size() < opt.reads)
+        throw usage_error(fmt::format("--reads: {} asked, but '{}' holds {} checkpoints. valid: "
+                                      "--reads {} or fewer",
+                                      opt.reads, opt.dir.string(), s.checkpoints.size(),
+                                      s.checkpoints.size()));
+      return s.to_json();
+    }
+    checkpoint_set s;
+    s.run = std::stoull(report::new_run_id().substr(0, 16), nullptr, 16);
+    s.workload = opt.workload.name;
+    s.request_size = opt.io.request_size;
+    s.files_per_rank = opt.files_per_rank;
+    for (const auto& share : layout.shares)
+      s.rank_bytes.push_back(share.bytes());
+    const std::uint64_t n = coexisting(opt);
+    made_folder = dataset::claim_checkpoint_folder(
+        opt.dir, s.bytes() * n,
+        fmt::format("{} coexisting checkpoint(s) of {} bytes each", n, s.bytes()));
+    dataset::write_checkpoint_manifest(opt.dir, s);
+    return s.to_json();
+  })[0];
+  return checkpoint_set::from_json(j, "rank 0's checkpoint set");
+}
+
+phase_run gather(cluster::communicator& comm, std::uint64_t k,
+                 const std::function<rank_phase()>& part) {
+  phase_run run{k, {}};
+  for (const auto& p : cluster::agree(comm, [&] { return part().to_json(); }))
+    run.ranks.push_back(rank_phase::from_json(p));
+  return run;
+}
+
+bool interrupted(const phase_run& run) {
+  for (const auto& r : run.ranks)
+    if (r.interrupted)
+      return true;
+  return false;
+}
+
+void say(const checkpoint_options& opt, const char* what, const phase_run& run, std::uint64_t i,
+         std::uint64_t n) {
+  if (!opt.progress)
+    return;
+  double bytes = 0, s = 0;
+  for (const auto& r : run.ranks) {
+    bytes += static_cast<double>(r.bytes);
+    s = std::max(s, r.seconds);
+  }
+  std::fprintf(stderr, "checkpoint %llu: %s %llu of %llu, %s in %.2f s (%s)\n",
+               static_cast<unsigned long long>(run.checkpoint), what,
+               static_cast<unsigned long long>(i), static_cast<unsigned long long>(n),
+               units::format_bytes_binary(bytes).c_str(), s,
+               units::format_rate_both(s > 0 ? bytes / s : 0).c_str());
+}
+
+struct run_state {
+  std::vector<phase_run> writes, reads;
+  std::vector<std::uint64_t> written_here; // this run's checkpoints, for the clean-up
+  std::string stop_reason;
+};
+
+// Why no further checkpoint starts ("" to go on).
+std::string stop_reason(const checkpoint_options& opt, double t0) {
+  if (stop_requested())
+    return fmt::format("interrupted by signal {}", stop_signal());
+  if (opt.time_limit_s > 0 && now_s() - t0 >= opt.time_limit_s)
+    return kTimeLimit;
+  return "";
+}
+
+void write_phase(const checkpoint_options& opt, checkpoint_set& set, cluster::communicator& comm,
+                 run_state& st, double t0) {
+  const auto rank = static_cast<unsigned>(comm.rank());
+  const std::size_t pool_bytes = static_cast<std::size_t>(
+      std::clamp<std::uint64_t>(set.rank_bytes[rank], set.request_size, kPoolBytes));
+  const dataset::block_pool pool(pool_bytes, set.request_size, set.run ^ rank);
+  for (std::uint64_t k = 1; k <= opt.writes; ++k) {
+    st.stop_reason = cluster::agree(comm, [&] { return json(stop_reason(opt, t0)); })[0];
+    if (!st.stop_reason.empty())
+      return;
+    const fs::path partial = dataset::partial_checkpoint_path(opt.dir, k);
+    cluster::agree(comm, [&] {
+      if (comm.rank() == 0 && !fs::create_directory(partial))
+        throw run_error("cannot create folder " + partial.string() + ": it exists");
+      return json(nullptr);
+    });
+    phase_run run =
+        gather(comm, k, [&] { return write_rank_shards(set, rank, k, partial, opt.io, pool); });
+    if (interrupted(run)) {
+      cluster::agree(comm, [&] {
+        if (comm.rank() == 0)
+          remove_checkpoint(partial, set);
+        return json(nullptr);
+      });
+      st.stop_reason =
+          fmt::format("interrupted by signal {} while writing checkpoint {}", stop_signal(), k);
+      return;
+    }
+    const json kept = cluster::agree(comm, [&]() -> json {
+      if (comm.rank() != 0)
+        return nullptr;
+      seal_checkpoint(opt, set, k);
+      return set.checkpoints;
+    })[0];
+    set.checkpoints = kept.get<std::vector<std::uint64_t>>();
+    st.written_here.push_back(k);
+    st.writes.push_back(std::move(run));
+    say(opt, "write", st.writes.back(), k, opt.writes);
+  }
+}
+
+void read_phase(const checkpoint_options& opt, const checkpoint_set& set,
+                cluster::communicator& comm, run_state& st, double t0) {
+  phase_io rio = opt.io;
+  rio.request_size = set.request_size; // blocks are read as they were written
+  const auto ranks = static_cast<unsigned>(comm.size());
+  const unsigned source = (static_cast<unsigned>(comm.rank()) + opt.read_shift % ranks) % ranks;
+  for (std::uint64_t i = 0; i < opt.reads && st.stop_reason.empty(); ++i) {
+    st.stop_reason = cluster::agree(comm, [&] { return json(stop_reason(opt, t0)); })[0];
+    if (!st.stop_reason.empty())
+      return;
+    const std::uint64_t k = set.checkpoints.at(i); // oldest first
+    st.reads.push_back(gather(comm, k, [&] {
+      return read_rank_shards(set, source, k, dataset::checkpoint_path(opt.dir, k), rio);
+    }));
+    say(opt, "read", st.reads.back(), i + 1, opt.reads);
+  }
+}
+
+// Rank 0 removes what this run wrote: partial folders always; unless --keep, its checkpoints,
+// the manifest, and the folder when it made it. Never anything an earlier run left.
+void clean_up(const checkpoint_options& opt, const checkpoint_set& set, bool made_folder) {
+  if (opt.writes == 0)
+    return;
+  // A partial checkpoint (a failure left it) never stays, --keep or not.
+  for (std::uint64_t k = 1; k <= opt.writes; ++k)
+    if (fs::exists(dataset::partial_checkpoint_path(opt.dir, k)))
+      remove_checkpoint(dataset::partial_checkpoint_path(opt.dir, k), set);
+  if (opt.keep)
+    return;
+  for (std::uint64_t k : set.checkpoints)
+    remove_checkpoint(dataset::checkpoint_path(opt.dir, k), set);
+  std::error_code ec;
+  fs::remove(opt.dir / dataset::kCheckpointManifest, ec);
+  if (made_folder)
+    dataset::remove_empty_folder(opt.dir);
+}
+
+json section_json(const checkpoint_options& opt, const config::checkpoint_layout& layout,
+                  const checkpoint_set& set, const run_state& st) {
+  const auto mount = sysinfo::mount_of(opt.dir.string());
+  return {{"dir", fs::absolute(opt.dir).lexically_normal().string()},
+          {"fs_type", mount.fs_type},
+          {"ranks", set.ranks()},
+          {"job_ranks", layout.job_ranks},
+          {"tensor_parallel", layout.tensor_parallel},
+          {"pipeline_parallel", layout.pipeline_parallel},
+          {"data_parallel", layout.data_parallel},
+          {"subset", opt.shares.subset},
+          {"scale", opt.shares.scale},
+          {"files_per_rank", set.files_per_rank},
+          {"request_size", set.request_size},
+          {"queue_depth", opt.io.queue_depth},
+          {"cache_mode", io::to_string(opt.io.cache)},
+          {"registered_buffers", !st.writes.empty() && st.writes[0].ranks[0].registered_buffers},
+          {"bytes_per_rank", set.rank_bytes},
+          {"bytes_per_checkpoint", set.bytes()},
+          {"coexisting_checkpoints", opt.writes ? coexisting(opt) : set.checkpoints.size()},
+          {"kept", opt.keep || opt.writes == 0},
+          {"read_shift", opt.read_shift % set.ranks()},
+          {"write", phase_json(st.writes, opt.writes, true)},
+          {"read", phase_json(st.reads, opt.reads, false)}};
+}
+
+} // namespace
+
+void check_checkpoint_options(const checkpoint_options& opt, unsigned ranks) {
+  if (opt.writes == 0 && opt.reads == 0)
+    throw usage_error("--writes and --reads: both 0, nothing to do. valid: --writes N, --reads N "
+                      "or both (default 10 each)");
+  if (opt.files_per_rank < 1 || opt.files_per_rank > 4096)
+    throw usage_error(fmt::format("--files-per-rank: {} is outside 1 to 4096", opt.files_per_rank));
+  const std::uint64_t kept = opt.keep_last ? std::min(opt.writes, opt.keep_last) : opt.writes;
+  if (opt.writes > 0 && opt.reads > kept)
+    throw usage_error(fmt::format(
+        "--reads: {} asked, but this run keeps {} checkpoints{}. valid: --reads {} or fewer",
+        opt.reads, kept, opt.keep_last ? " (--keep-last)" : " (--writes)", kept));
+  io::engine_options eo;
+  eo.cache = opt.io.cache;
+  eo.queue_depth = opt.io.queue_depth;
+  eo.request_size = opt.io.request_size;
+  io::check_engine_options(eo);
+  (void)config::checkpoint_shares(config::require_checkpoint(opt.workload), ranks, opt.shares);
+}
+
+checkpoint_result run_checkpoint(const checkpoint_options& opt, cluster::communicator& comm,
+                                 const json& command_line) {
+  const bool root = comm.rank() == 0;
+  const auto& profile = config::require_checkpoint(opt.workload);
+  const auto layout =
+      config::checkpoint_shares(profile, static_cast<unsigned>(comm.size()), opt.shares);
+  bool made_folder = false;
+  checkpoint_set set = claim_set(opt, layout, comm, made_folder);
+  run_state st;
+  const double t0 = now_s();
+  // The writes and reads last as long as the slowest rank's: no time limit, a stop ends them.
+  const double timeout = comm.timeout_s();
+  comm.set_timeout_s(0);
+  try {
+    if (opt.writes > 0)
+      write_phase(opt, set, comm, st, t0);
+    read_phase(opt, set, comm, st, t0);
+  } catch (...) {
+    if (root) {
+      try {
+        clean_up(opt, set, made_folder);
+      } catch (const std::exception& e) {
+        std::fprintf(stderr, "dlsize: clean-up after the failure failed too: %s\n", e.what());
+      }
+    }
+    throw;
+  }
+  comm.set_timeout_s(timeout);
+  cluster::agree(comm, [&] {
+    if (root)
+      clean_up(opt, set, made_folder);
+    return json(nullptr);
+  });
+  checkpoint_result res;
+  if (!root)
+    return res;
+  json r = report::report_header("checkpoint", command_line);
+  r["config"] = opt.config;
+  json warnings = json::array();
+  // As bench: a run --time-limit cut short is complete, with a warning; a signal is not.
+  const bool time_limited = st.stop_reason == kTimeLimit;
+  if (time_limited) {
+    warnings.push_back("stopped at --time-limit before all checkpoints were written and read");
+    st.stop_reason.clear();
+  }
+  if (!opt.label.empty())
+    r["label"] = opt.label;
+  if (opt.io.cache != io::cache_mode::direct && opt.reads > 0)
+    warnings.push_back(fmt::format("--cache {}: the reads may come from the page cache, not the "
+                                   "storage (restores look faster than they are)",
+                                   io::to_string(opt.io.cache)));
+  r["warnings"] = warnings;
+  r["workload"] = {{"name", opt.workload.name}, {"checkpoint", config::to_json(profile)}};
+  const telemetry::nvml gpus;
+  r["system"] =
+      report::system_json(gpus.devices(), gpus.status(), telemetry::host_provenance(opt.dir));
+  r["checkpoint"] = section_json(opt, layout, set, st);
+  const auto& verify = r["checkpoint"]["read"]["verify"];
+  const auto mismatches = verify["mismatches"].get<std::uint64_t>();
+  if (st.stop_reason.empty() && mismatches > 0)
+    st.stop_reason = fmt::format("{} blocks failed verification; first: {}", mismatches,
+                                 verify["problems"][0].get<std::string>());
+  r["status"] = st.stop_reason.empty() ? "complete" : "incomplete";
+  if (!st.stop_reason.empty())
+    r["reason"] = st.stop_reason;
+  res.failed = mismatches > 0;
+  res.report = std::move(r);
+  return res;
+}
+
+} // namespace dlsize::pipeline

@@ -1,0 +1,50 @@
+#pragma once
+// `dlsize checkpoint`: every rank of the job writes its share of a workload's checkpoint at
+// once, --writes times (a folder per checkpoint, written then renamed), then reads them back
+// --reads times, oldest first, checking every block; rank 0 gathers what every rank measured
+// into a dlsize.report/1 report of kind "checkpoint" (docs/checkpoint.md).
+#include <cstdint>
+#include <filesystem>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "cluster/communicator.hpp"
+#include "config/workload.hpp"
+#include "pipeline/checkpoint_phase.hpp"
+
+namespace dlsize::pipeline {
+
+struct checkpoint_options {
+  config::workload_profile workload; // with a checkpoint block
+  std::filesystem::path dir;
+  std::uint64_t writes = 10, reads = 10;
+  config::share_options shares;
+  unsigned files_per_rank = 1;
+  bool keep = false;           // leave the checkpoints (and the folder's manifest) in place
+  std::uint64_t keep_last = 0; // 0: every written checkpoint coexists
+  // Reads: rank r reads the shards rank (r + read_shift) mod ranks wrote, so that a client's
+  // cache of what it wrote does not serve its reads (MLPerf's restore from other hosts).
+  unsigned read_shift = 0;
+  phase_io io;
+  double time_limit_s = 0; // no checkpoint starts after this long (0: none)
+  bool progress = true;
+  std::string label;
+  nlohmann::json config; // the effective options, for the report
+};
+
+// The checks of the options that need no folder (every rank runs them): throws usage_error.
+void check_checkpoint_options(const checkpoint_options& opt, unsigned ranks);
+
+struct checkpoint_result {
+  nlohmann::json report; // rank 0's; null on the other ranks
+  bool failed = false;   // a verification failed (the report says where)
+};
+
+// Runs the job's writes and reads. Throws usage_error for a folder it must refuse (before any
+// write), job_error when a rank fails; SIGINT ends it early with an incomplete report, partial
+// shards removed.
+checkpoint_result run_checkpoint(const checkpoint_options& opt, cluster::communicator& comm,
+                                 const nlohmann::json& command_line);
+
+} // namespace dlsize::pipeline

@@ -1,0 +1,129 @@
+#!/usr/bin/env bash
+# dlsize checkpoint: a scaled llama3-8b checkpoint written and read back verified on the local
+# disk, by one rank and over mpiexec -np 2 and 4, each rank writing exactly its share (MLPerf
+# Storage's rule, docs/checkpoint.md); a corrupted and a stale block are found on read; foreign
+# and non-empty folders and a file system without room are refused before any write; SIGINT
+# leaves an incomplete report and no partial shard; checkpoint-only profiles refuse bench.
+# labels: perf
+source "$(dirname "$0")/lib.sh"
+GiB=$((1 << 30))
+scale=0.0001220703125 # 1/8192: 105 GiB becomes 13,762,560 bytes
+ck=(checkpoint --workload llama3-8b --scale $scale --quiet)
+
+# One rank: the job re-laid on 1 rank writes the whole (scaled) checkpoint, two files per rank.
+expect_rc 0 "a scaled llama3-8b checkpoint by one rank" -- "$DLSIZE" "${ck[@]}" --dir "$SCRATCH/one" \
+  --writes 2 --reads 2 --files-per-rank 2 --out "$SCRATCH/one.json"
+[[ $(json "$SCRATCH/one.json" "r['checkpoint']['bytes_per_rank']") == "[$((105 * GiB / 8192))]" ]] \
+  && pass "one rank writes 105 GiB / 8192 bytes" || fail "bytes per rank: $(json "$SCRATCH/one.json" "r['checkpoint']['bytes_per_rank']")"
+[[ $(json "$SCRATCH/one.json" "r['checkpoint']['write']['per_rank'][0]['bytes']") == $((2 * 105 * GiB / 8192)) ]] \
+  && pass "two checkpoints' bytes written" || fail "bytes written: $(json "$SCRATCH/one.json" "r['checkpoint']['write']")"
+[[ $(json "$SCRATCH/one.json" "(r['status'], r['checkpoint']['read']['verify']['mismatches'], r['checkpoint']['read']['verify']['blocks'] > 0)") == "('complete', 0, True)" ]] \
+  && pass "read back and verified" || fail "verify: $(json "$SCRATCH/one.json" "r['checkpoint']['read']['verify']")"
+[[ $(json "$SCRATCH/one.json" "all(r['checkpoint'][p]['bytes_per_s'] > 0 and r['checkpoint'][p]['throughput_bytes_per_s'] > 0 for p in ('write', 'read'))") == True ]] \
+  && pass "write and read bandwidth reported" || fail "bandwidth missing"
+[[ $(json "$SCRATCH/one.json" "r['checkpoint']['write']['fsync_latency']['count']") == 4 ]] \
+  && pass "one fsync per file" || fail "fsyncs: $(json "$SCRATCH/one.json" "r['checkpoint']['write']['fsync_latency']['count']")"
+[[ $(json "$SCRATCH/one.json" "r['checkpoint']['write']['generation']['starved_share'] < 0.5") == True ]] \
+  && pass "the writer hardly waits on data generation" || fail "generation: $(json "$SCRATCH/one.json" "r['checkpoint']['write']['generation']")"
+[[ ! -e $SCRATCH/one ]] && pass "without --keep the folder it made is gone" || fail "left: $(ls -A "$SCRATCH/one")"
+
+# --time-limit: no checkpoint starts after it; the report is complete and says so.
+expect_rc 0 "a time-limited run" -- "$DLSIZE" "${ck[@]}" --dir "$SCRATCH/tl" --writes 3 --reads 0 --time-limit 1ms --out "$SCRATCH/tl.json"
+[[ $(json "$SCRATCH/tl.json" "r['status'], r['checkpoint']['write']['count'] < 3, any('--time-limit' in w for w in r['warnings'])") == "complete True True" ]] \
+  && pass "--time-limit stops the writes with a warning" || fail "time limit: $(json "$SCRATCH/tl.json" "r['status'], r['warnings']")"
+
+# Safety: a non-empty foreign folder, a file where a folder should be, --writes 0 on a foreign one.
+mkdir -p "$SCRATCH/foreign" && echo keep >"$SCRATCH/foreign/mine.txt"
+expect_rc 2 "a non-empty foreign folder is refused" -- "$DLSIZE" "${ck[@]}" --dir "$SCRATCH/foreign" --writes 1 --reads 1
+expect_text "not empty and is not a dlsize checkpoint folder" "the refusal says why"
+expect_rc 2 "--writes 0 on a foreign folder is refused" -- "$DLSIZE" "${ck[@]}" --dir "$SCRATCH/foreign" --writes 0 --reads 1
+expect_text "not a dlsize checkpoint folder" "the refusal names the folder as foreign"
+[[ $(ls -A "$SCRATCH/foreign") == mine.txt && $(cat "$SCRATCH/foreign/mine.txt") == keep ]] \
+  && pass "the foreign folder is untouched" || fail "foreign folder changed: $(ls -A "$SCRATCH/foreign")"
+expect_rc 2 "more reads than kept checkpoints are refused" -- "$DLSIZE" "${ck[@]}" --dir "$SCRATCH/k" --writes 3 --keep-last 1 --reads 2
+expect_rc 2 "bench refuses a checkpoint-only profile" -- "$DLSIZE" bench --workload llama3-8b --dataset "$SCRATCH/ds" --quiet
+expect_text "checkpoint-only profile" "bench says the profile has no dataset"
+expect_rc 2 "datagen refuses a checkpoint-only profile" -- "$DLSIZE" datagen --workload llama3-405b --dataset "$SCRATCH/ds" --size 1MiB
+expect_rc 2 "a rank count that does not divide TP x PP is refused" -- "$DLSIZE" checkpoint --workload llama3-70b --dir "$SCRATCH/70" --quiet
+expect_text "multiple of 8" "the refusal names the multiple"
+
+# Free space: 2 coexisting checkpoints of 13 MiB do not fit an 8 MiB tmpfs.
+mnt=$SCRATCH/small
+mkdir -p "$mnt"
+if [[ $(id -u) -eq 0 ]] && mount -t tmpfs -o size=8m dlsize-test "$mnt" 2>/dev/null; then
+  in_tmpfs() { "$@"; }
+  trap 'umount "$mnt" 2>/dev/null; rm -rf "$SCRATCH"' EXIT
+elif unshare -rm true 2>/dev/null; then
+  in_tmpfs() { unshare -rm bash -c 'mount -t tmpfs -o size=8m dlsize-test "$0" && exec "$@"' "$mnt" "$@"; }
+else
+  in_tmpfs() { return 77; }
+fi
+if in_tmpfs true; then
+  expect_rc 2 "a checkpoint larger than the free space is refused" -- in_tmpfs bash -c '"$0" "${@:2}" --dir "$1/ck"; rc=$?; [[ -z $(ls -A "$1") ]] || { echo "files were written: $(ls -A "$1")" >&2; exit 3; }; exit $rc' "$DLSIZE" "$mnt" "${ck[@]}" --writes 2 --reads 0 --cache buffered
+  expect_text "free for this user (statvfs f_bavail)" "the message names the free space"
+  expect_text "2 coexisting checkpoint(s) of 13762560 bytes each" "the message names what coexists"
+else
+  skip_part "free-space refusal: cannot mount a tmpfs here"
+fi
+
+# SIGINT while writing: exit 1, an incomplete report, the checkpoint being written removed.
+"$DLSIZE" checkpoint --workload llama3-8b --scale 0.005 --dir "$SCRATCH/int" --keep --quiet --out "$SCRATCH/int.json" >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 100); do [[ -n $(ls -A "$SCRATCH/int" 2>/dev/null | grep partial) ]] && break; sleep 0.05; done
+kill -INT $pid
+wait $pid
+rc=$?
+[[ $rc -eq 1 ]] && pass "interrupted checkpoint exits 1" || fail "interrupted exit $rc"
+[[ $(json "$SCRATCH/int.json" "r['status']") == incomplete && $(json "$SCRATCH/int.json" "'signal 2' in r['reason']") == True ]] \
+  && pass "the report is incomplete and says why" || fail "report: $(head -c 300 "$SCRATCH/int.json")"
+[[ -z $(find "$SCRATCH/int" -name '*.partial*') ]] && pass "no partial shard is left" || fail "partial left: $(find "$SCRATCH/int")"
+rm -rf "$SCRATCH/int"
+
+MPIEXEC=${DLSIZE_MPIEXEC:-}
+if [[ -z $MPIEXEC ]] || ! "$DLSIZE" --version | grep -q "mpi: yes"; then
+  skip_part "mpiexec: this build has no MPI"
+  finish
+fi
+mpi() { local n=$1; shift; timeout -k 5 60 "$MPIEXEC" -np "$n" "$@"; }
+for n in 2 4; do
+  expect_rc 0 "llama3-8b by $n ranks at once" -- mpi $n "$DLSIZE" "${ck[@]}" --dir "$SCRATCH/mpi$n" --writes 2 --reads 2 --keep --out "$SCRATCH/mpi$n.json"
+  share=$((105 * GiB / 8192 / n))
+  want=$(python3 -c "print([$share] * $n)")
+  [[ $(json "$SCRATCH/mpi$n.json" "r['checkpoint']['bytes_per_rank']") == "$want" ]] \
+    && pass "$n ranks: each writes $share bytes" || fail "$n ranks: $(json "$SCRATCH/mpi$n.json" "r['checkpoint']['bytes_per_rank']")"
+  on_disk=$(stat -c %s "$SCRATCH/mpi$n"/checkpoint-000002/rank-*.shard | sort -u)
+  [[ $on_disk == "$share" && $(ls "$SCRATCH/mpi$n"/checkpoint-000002 | wc -l) == "$n" ]] \
+    && pass "$n ranks: the shards on disk have those sizes" || fail "$n ranks on disk: $on_disk"
+  [[ $(json "$SCRATCH/mpi$n.json" "(r['checkpoint']['read']['verify']['mismatches'], len(r['checkpoint']['write']['runs'][0]['ranks']), r['checkpoint']['write']['runs'][0]['duration_s'] == max(x['seconds'] for x in r['checkpoint']['write']['runs'][0]['ranks']))") == "(0, $n, True)" ]] \
+    && pass "$n ranks: verified, per-rank rows, duration is the slowest rank's" || fail "$n ranks: $(json "$SCRATCH/mpi$n.json" "r['checkpoint']['write']['runs'][0]")"
+done
+
+# A kept folder is read again by --writes 0; a corrupted block and a stale one are named.
+f1=$SCRATCH/mpi2/checkpoint-000001/rank-00001.file-000.shard
+printf 'XYZ' | dd of="$f1" bs=1 seek=$((1048576 + 5000)) conv=notrunc status=none
+dd if="$SCRATCH/mpi2/checkpoint-000001/rank-00000.file-000.shard" of="$SCRATCH/mpi2/checkpoint-000002/rank-00000.file-000.shard" \
+  bs=1M skip=2 seek=2 count=1 conv=notrunc status=none
+expect_rc 1 "reading back damaged checkpoints fails" -- mpi 2 "$DLSIZE" checkpoint --workload llama3-8b --dir "$SCRATCH/mpi2" --writes 0 --reads 2 --quiet --out "$SCRATCH/bad.json"
+expect_text "rank-00001.file-000.shard at offset 1048576" "the corrupted block is named with file and offset"
+expect_text "(corrupted)" "it is called corrupted"
+[[ $(json "$SCRATCH/bad.json" "r['status'], r['checkpoint']['read']['verify']['mismatches']") == "incomplete 2" ]] \
+  && pass "the report is incomplete with both mismatches" || fail "bad report: $(json "$SCRATCH/bad.json" "r['status'], r.get('reason')")"
+expect_text "written by checkpoint 1, expected 2" "the stale block is named"
+[[ -d $SCRATCH/mpi2/checkpoint-000001 ]] && pass "--writes 0 removes nothing" || fail "kept checkpoints removed"
+expect_rc 2 "a kept folder is not written over" -- mpi 2 "$DLSIZE" "${ck[@]}" --dir "$SCRATCH/mpi2" --writes 1 --reads 0
+expect_text "already holds dlsize checkpoints" "the refusal says so"
+
+# ZeRO 0 (unet3d): rank 0 saves everything; ZeRO 1 subset (llama3-405b): the full job's shares.
+expect_rc 0 "unet3d by 2 ranks" -- mpi 2 "$DLSIZE" checkpoint --workload unet3d --scale 0.01 --dir "$SCRATCH/u" --writes 1 --reads 1 --keep --quiet --out "$SCRATCH/u.json"
+[[ $(json "$SCRATCH/u.json" "r['checkpoint']['bytes_per_rank']") == "[4991531, 0]" ]] \
+  && pass "unet3d: rank 0 writes the published checkpoint, rank 1 nothing" || fail "unet3d: $(json "$SCRATCH/u.json" "r['checkpoint']['bytes_per_rank']")"
+# --read-shift 1: rank 1 reads what rank 0 wrote, rank 0 what rank 1 wrote (nothing).
+expect_rc 0 "unet3d read back with ranks shifted" -- mpi 2 "$DLSIZE" checkpoint --workload unet3d --dir "$SCRATCH/u" --writes 0 --reads 1 --read-shift 1 --quiet --out "$SCRATCH/u2.json"
+[[ $(json "$SCRATCH/u2.json" "[x['bytes'] for x in r['checkpoint']['read']['per_rank']], r['checkpoint']['read']['verify']['mismatches']") == "[0, 4991531] 0" ]] \
+  && pass "--read-shift: rank 1 reads and verifies rank 0's shard" || fail "read shift: $(json "$SCRATCH/u2.json" "r['checkpoint']['read']['per_rank']")"
+expect_rc 0 "llama3-405b subset by 2 ranks" -- mpi 2 "$DLSIZE" checkpoint --workload llama3-405b --subset --scale $scale --dir "$SCRATCH/s" --writes 1 --reads 1 --quiet --out "$SCRATCH/s.json"
+want=$(python3 -c "s=int((755 * 2**30 // 256 + 0) * $scale) + int(4533 * 2**30 // 512 * $scale); print([s, s])")
+[[ $(json "$SCRATCH/s.json" "r['checkpoint']['bytes_per_rank']") == "$want" && $(json "$SCRATCH/s.json" "r['checkpoint']['job_ranks']") == 512 ]] \
+  && pass "405b subset: the first ranks' shares of the 512-rank job" || fail "405b subset: $(json "$SCRATCH/s.json" "r['checkpoint']['bytes_per_rank']") want $want"
+rm -rf "$SCRATCH"/mpi* "$SCRATCH/u" "$SCRATCH/s"
+finish
