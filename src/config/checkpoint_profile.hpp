@@ -54,7 +54,7 @@ struct rank_share {
 
 struct checkpoint_layout {
   unsigned tensor_parallel = 1, pipeline_parallel = 1, data_parallel = 1;
-  unsigned job_ranks = 1; // the ranks of the job whose shares are written
+  unsigned job_ranks = 1;         // the ranks of the job whose shares are written
   std::vector<rank_share> shares; // one per launched rank
   std::uint64_t bytes() const;    // all launched ranks together
 };

@@ -32,9 +32,9 @@ TEST_CASE("llama3 profiles hold mlpstorage's model and optimizer totals and layo
     std::uint64_t model_gib, optimizer_gib;
     unsigned tp, pp, dp, zero;
   };
-  for (const row& r : {row{"llama3-8b", 15, 90, 1, 1, 8, 3}, row{"llama3-70b", 130, 781, 8, 1, 8, 3},
-                       row{"llama3-405b", 755, 4533, 8, 32, 2, 1},
-                       row{"llama3-1t", 2571, 15426, 8, 64, 2, 1}}) {
+  for (const row& r :
+       {row{"llama3-8b", 15, 90, 1, 1, 8, 3}, row{"llama3-70b", 130, 781, 8, 1, 8, 3},
+        row{"llama3-405b", 755, 4533, 8, 32, 2, 1}, row{"llama3-1t", 2571, 15426, 8, 64, 2, 1}}) {
     INFO(r.name);
     const auto w = load_workload(r.name);
     CHECK_FALSE(w.has_dataset);
@@ -100,12 +100,16 @@ TEST_CASE("subset mode writes the full job's shares of its first ranks, scale sh
   CHECK(sub.job_ranks == 512);
   REQUIRE(sub.shares.size() == 4);
   CHECK(sub.shares[3].bytes() == 755 * GiB / 256 + 4533 * GiB / 512);
-  CHECK_THAT(usage_error_message([&] { (void)checkpoint_shares(p, 513, {1, true}); }),
+  CHECK_THAT(usage_error_message([&] {
+               (void)checkpoint_shares(p, 513, {1, true});
+             }),
              Contains("--subset") && Contains("512"));
   const auto p8 = require_checkpoint(load_workload("llama3-8b"));
   const auto scaled = checkpoint_shares(p8, 2, {1.0 / 1024, false});
   CHECK(scaled.shares[1].bytes() == 105 * GiB / 2 / 1024);
-  CHECK_THAT(usage_error_message([&] { (void)checkpoint_shares(p8, 2, {0, false}); }),
+  CHECK_THAT(usage_error_message([&] {
+               (void)checkpoint_shares(p8, 2, {0, false});
+             }),
              Contains("--scale"));
 }
 
@@ -130,9 +134,7 @@ TEST_CASE("a checkpoint-only profile refuses bench and datagen, a dataset one ha
              Contains("llama3-8b") && Contains("checkpoint-only") && Contains("resnet50") &&
                  Contains("dlsize checkpoint"));
   CHECK_THAT(usage_error_message([&] { require_dataset(w, "datagen"); }), Contains("generate"));
-  CHECK_THAT(usage_error_message([] {
-               (void)require_checkpoint(load_workload("cosmoflow"));
-             }),
+  CHECK_THAT(usage_error_message([] { (void)require_checkpoint(load_workload("cosmoflow")); }),
              Contains("cosmoflow") && Contains("llama3-8b"));
 }
 
