@@ -6,9 +6,11 @@
 
 #include "allreduce_options.hpp"
 #include "analysis/plan.hpp"
+#include "analysis/plan_checkpoint.hpp"
 #include "analysis/plan_scaling.hpp"
 #include "commands.hpp"
 #include "config/accelerator_spec.hpp"
+#include "config/checkpoint_interval.hpp"
 #include "config/workload.hpp"
 #include "core/error.hpp"
 #include "core/output_file.hpp"
@@ -36,6 +38,10 @@ struct plan_cli {
   std::string nic_bandwidth;
   std::string nic_efficiency = "0.8";
   std::string out;
+  std::string checkpoint_interval;
+  std::string max_overhead = "5%";
+  bool async = false;
+  std::string write_bandwidth;
   config::allreduce_request allreduce;
   bool out_given = false;
 };
@@ -103,11 +109,27 @@ void print_scaling(const nlohmann::json& plan) {
                 units::format_rate_both(p["required_bytes_per_s"].get<double>()).c_str());
 }
 
-int run_plan(const plan_cli& o, const CLI::App& cmd) {
-  auto out = reserve_if_given(o.out_given, o.out, "--out");
-  analysis::plan_inputs in;
-  in.workload = config::load_workload(o.workload);
-  config::require_dataset(in.workload, "plan");
+// The inputs both sides of a plan share: the clients, their NICs, the storage's bandwidth.
+void parse_shared(const plan_cli& o, analysis::plan_inputs& in) {
+  if (!o.storage_bandwidth.empty())
+    in.storage_bandwidth = units::parse_rate(o.storage_bandwidth, "--storage-bandwidth");
+  in.accelerators = o.accelerators;
+  if (o.clients < 1)
+    throw usage_error("--clients: must be at least 1");
+  in.clients = o.clients;
+  if (!o.nic_bandwidth.empty())
+    in.nic_bandwidth = units::parse_rate(o.nic_bandwidth, "--nic-bandwidth");
+  in.nic_efficiency = units::parse_fraction(o.nic_efficiency, "--nic-efficiency");
+}
+
+// The read side: what the accelerators' data loading asks of storage. Prints it and returns the
+// plan's JSON.
+nlohmann::json read_plan(const plan_cli& o, const CLI::App& cmd, analysis::plan_inputs& in) {
+  if (o.accelerator.empty())
+    throw usage_error(fmt::format("plan --workload {}: --accelerator is required for a "
+                                  "profile with a dataset. valid: an accelerator type such as "
+                                  "h100",
+                                  in.workload.name));
   config::preset_overrides over;
   if (o.batch_size)
     over.batch_size = o.batch_size;
@@ -119,14 +141,8 @@ int run_plan(const plan_cli& o, const CLI::App& cmd) {
   in.au_threshold = in.workload.au_threshold;
   if (!o.au_threshold.empty())
     in.au_threshold = units::parse_fraction(o.au_threshold, "--au-threshold");
-  if (!o.storage_bandwidth.empty())
-    in.storage_bandwidth = units::parse_rate(o.storage_bandwidth, "--storage-bandwidth");
-  in.accelerators = o.accelerators;
   if (!o.client_ram.empty())
     in.client_ram = units::parse_size(o.client_ram, "--client-ram");
-  if (o.clients < 1)
-    throw usage_error("--clients: must be at least 1");
-  in.clients = o.clients;
   in.cache = io::parse_cache_mode(o.cache);
   in.request_size = static_cast<std::uint32_t>(units::parse_size(o.request_size, "--request-size"));
   if (in.request_size == 0)
@@ -136,9 +152,6 @@ int run_plan(const plan_cli& o, const CLI::App& cmd) {
   if (o.epochs < 0)
     throw usage_error("--epochs: must be at least 0");
   in.epochs = o.epochs;
-  if (!o.nic_bandwidth.empty())
-    in.nic_bandwidth = units::parse_rate(o.nic_bandwidth, "--nic-bandwidth");
-  in.nic_efficiency = units::parse_fraction(o.nic_efficiency, "--nic-efficiency");
   nlohmann::json plan = analysis::make_plan(in);
   require_allreduce_for_inputs(cmd, o.allreduce);
   const config::allreduce_setup allreduce =
@@ -192,6 +205,94 @@ int run_plan(const plan_cli& o, const CLI::App& cmd) {
                                 units::format_bytes_binary(ds["min_bytes_for_ram"].get<double>()))
                         .c_str());
   print_extras(plan, in);
+  return plan;
+}
+
+void print_checkpoint(const nlohmann::json& c, const std::string& name) {
+  auto both = [](double v) { return units::format_rate_both(v); };
+  std::printf("%s checkpoint: %s over %llu ranks (TP %u x PP %u x DP %u, ZeRO %u)%s\n",
+              name.c_str(), units::format_bytes_binary(c["bytes"].get<double>()).c_str(),
+              static_cast<unsigned long long>(c["ranks"].get<std::uint64_t>()),
+              c["layout"]["tensor_parallel"].get<unsigned>(),
+              c["layout"]["pipeline_parallel"].get<unsigned>(),
+              c["layout"]["data_parallel"].get<unsigned>(),
+              c["layout"]["zero_stage"].get<unsigned>(),
+              c["estimate"].get<bool>() ? " (dlsize's estimate)" : "");
+  std::printf("  every %s (%s), %s: at most %s per checkpoint\n",
+              c["interval"].get<std::string>().c_str(),
+              duration_text(c["interval_s"].get<double>()).c_str(),
+              c["mode"] == "async" ? "written in the background"
+                                   : fmt::format("at most {:.3g} % of the time",
+                                                 100 * c["max_overhead"].get<double>())
+                                         .c_str(),
+              duration_text(c["allowed_s"].get<double>()).c_str());
+  std::printf("  writes need       %s in all; %s for the largest rank (%s), %s per client\n",
+              both(c["write_bytes_per_s"].get<double>()).c_str(),
+              both(c["rank_write_bytes_per_s"].get<double>()).c_str(),
+              units::format_bytes_binary(c["largest_rank_bytes"].get<double>()).c_str(),
+              both(c["client_write_bytes_per_s"].get<double>()).c_str());
+  if (c.contains("client_link_floor_s"))
+    std::printf("  client NIC        %s at least per checkpoint: %s\n",
+                duration_text(c["client_link_floor_s"].get<double>()).c_str(),
+                c["client_link_fits"].get<bool>() ? "fits" : "does not fit, whatever the storage");
+  if (c.contains("at_write_bandwidth")) {
+    const auto& w = c["at_write_bandwidth"];
+    std::printf("  writing at %s: a checkpoint takes %s, %.2f %% of the time (%s)\n",
+                both(w["bytes_per_s"].get<double>()).c_str(),
+                duration_text(w["checkpoint_s"].get<double>()).c_str(),
+                100 * w["overhead"].get<double>(), w["fits"].get<bool>() ? "fits" : "too slow");
+  }
+  if (c.contains("restore"))
+    std::printf("  restore           %s at %s\n",
+                duration_text(c["restore"]["restore_s"].get<double>()).c_str(),
+                both(c["restore"]["bytes_per_s"].get<double>()).c_str());
+}
+
+// The write side: the checkpoint every --checkpoint-interval.
+nlohmann::json checkpoint_plan(const plan_cli& o, const analysis::plan_inputs& in,
+                               const nlohmann::json& reads) {
+  analysis::checkpoint_plan_inputs c;
+  c.profile = config::require_checkpoint(in.workload);
+  c.interval = config::parse_checkpoint_interval(o.checkpoint_interval, "--checkpoint-interval");
+  if (!reads.is_null()) {
+    c.ranks = static_cast<unsigned>(reads["accelerators"].get<std::uint64_t>());
+    c.step_s = in.accelerator.preset.compute_time_s;
+  } else {
+    if (o.accelerators > 1u << 20)
+      throw usage_error("--accelerators: at most 1048576");
+    c.ranks = static_cast<unsigned>(o.accelerators);
+  }
+  c.max_overhead = units::parse_fraction(o.max_overhead, "--max-overhead");
+  c.async = o.async;
+  c.clients = in.clients;
+  if (!o.write_bandwidth.empty())
+    c.write_bandwidth = units::parse_rate(o.write_bandwidth, "--write-bandwidth");
+  c.read_bandwidth = in.storage_bandwidth;
+  if (in.nic_bandwidth > 0)
+    c.client_link_bytes_per_s = in.nic_bandwidth * in.nic_efficiency;
+  nlohmann::json j = analysis::checkpoint_plan(c);
+  print_checkpoint(j, in.workload.name);
+  return j;
+}
+
+int run_plan(const plan_cli& o, const CLI::App& cmd) {
+  auto out = reserve_if_given(o.out_given, o.out, "--out");
+  analysis::plan_inputs in;
+  in.workload = config::load_workload(o.workload);
+  parse_shared(o, in);
+  const bool checkpoint = !o.checkpoint_interval.empty();
+  if (!in.workload.has_dataset && !checkpoint)
+    throw usage_error(fmt::format("plan --workload {}: the profile saves checkpoints and reads "
+                                  "no dataset. valid: --checkpoint-interval (e.g. 30min) to plan "
+                                  "its writes",
+                                  in.workload.name));
+  nlohmann::json plan;
+  if (in.workload.has_dataset)
+    plan = read_plan(o, cmd, in);
+  else
+    plan = {{"schema", analysis::kPlanSchema}, {"workload", in.workload.name}};
+  if (checkpoint)
+    plan["checkpoint"] = checkpoint_plan(o, in, in.workload.has_dataset ? plan : nlohmann::json());
   return commit_output(out, plan.dump(2) + "\n", "plan") ? 1 : 0;
 }
 
@@ -204,8 +305,7 @@ void setup_plan(CLI::App& app, cli_context& ctx) {
   sub->add_option("--workload", o->workload, "Workload profile name or JSON file")->required();
   sub->add_option("--accelerator", o->accelerator,
                   "Accelerator type of the profile (h100 or emulated:h100), or emulated:FILE.json "
-                  "(a calibration)")
-      ->required();
+                  "(a calibration); required for a profile with a dataset");
   sub->add_option("--storage-bandwidth", o->storage_bandwidth,
                   "Storage read bandwidth to plan against, e.g. 20GB/s");
   sub->add_option("--accelerators", o->accelerators,
@@ -230,6 +330,17 @@ void setup_plan(CLI::App& app, cli_context& ctx) {
   sub->add_option("--nic-efficiency", o->nic_efficiency,
                   "Share of the line rate reached in practice (0.8, or 80%)")
       ->capture_default_str();
+  sub->add_option("--checkpoint-interval", o->checkpoint_interval,
+                  "Save the checkpoint every interval of training, e.g. 30min or 500steps: the "
+                  "write bandwidth it needs");
+  sub->add_option("--max-overhead", o->max_overhead,
+                  "Share of the training time checkpoints may take (5%, or 0.05)")
+      ->capture_default_str();
+  sub->add_flag("--async", o->async,
+                "The checkpoint is written in the background and has only to finish within the "
+                "interval");
+  sub->add_option("--write-bandwidth", o->write_bandwidth,
+                  "Storage write bandwidth, e.g. 50GB/s: the checkpoint's time and overhead");
   sub->add_option("--out", o->out, "JSON file to write (dlsize.plan/1; must not exist)");
   add_allreduce_options(*sub, o->allreduce, false);
   sub->callback([o, sub, &ctx] {

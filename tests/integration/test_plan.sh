@@ -27,4 +27,27 @@ expect_rc 2 "bad bandwidth" -- "$DLSIZE" plan --workload resnet50 --accelerator 
 expect_text "--storage-bandwidth" "message names the option"
 expect_rc 2 "bad AU threshold" -- "$DLSIZE" plan --workload resnet50 --accelerator h100 --au-threshold 1.5
 expect_rc 2 "existing --out is not overwritten" -- "$DLSIZE" plan --workload unet3d --accelerator h100 --out "$SCRATCH/p.json"
+# The write side: llama3-70b's 911 GiB every 30 min at 5 % may take 0.05 x 1800 / 0.95 s.
+expect_rc 0 "plan a llama3-70b checkpoint every 30 min at 5 %" -- "$DLSIZE" plan --workload llama3-70b \
+  --checkpoint-interval 30min --max-overhead 5% --accelerators 128 --clients 16 --write-bandwidth 20GB/s \
+  --storage-bandwidth 100GB/s --out "$SCRATCH/ckpt.json"
+expect_text "writes need" "the terminal gives the write bandwidth"
+expect_text "restore" "the terminal gives the restore time"
+[[ $(json "$SCRATCH/ckpt.json" "abs(r['checkpoint']['write_bytes_per_s'] - 911 * 2**30 / (0.05 * 1800 / 0.95)) < 1 and
+  r['checkpoint']['ranks'] == 128 and r['checkpoint']['layout']['data_parallel'] == 16 and
+  abs(r['checkpoint']['restore']['restore_s'] - 911 * 2**30 / 100e9) < 1e-6 and r['checkpoint']['at_write_bandwidth']['fits']") == True ]] \
+  && pass "checkpoint plan JSON has the hand-computed write bandwidth and restore time" || fail "checkpoint plan: $(cat "$SCRATCH/ckpt.json")"
+expect_rc 0 "unet3d plans its reads and its checkpoint every 500 steps" -- "$DLSIZE" plan --workload unet3d --accelerator h100 \
+  --accelerators 8 --checkpoint-interval 500steps --out "$SCRATCH/u.json"
+[[ $(json "$SCRATCH/u.json" "r['required_bytes_per_s'] > 0 and r['checkpoint']['bytes'] == 499153191 and
+  abs(r['checkpoint']['interval_s'] - 500 * 0.323) < 1e-9 and r['checkpoint']['ranks'] == 8") == True ]] \
+  && pass "steps are timed at the preset's step time" || fail "unet3d checkpoint plan: $(cat "$SCRATCH/u.json")"
+expect_rc 2 "a checkpoint-only profile without an interval" -- "$DLSIZE" plan --workload llama3-8b
+expect_text "--checkpoint-interval" "message says what to give"
+expect_rc 2 "a bare number as an interval" -- "$DLSIZE" plan --workload llama3-8b --checkpoint-interval 500
+expect_text "has no unit" "message asks for a unit"
+expect_rc 2 "ranks that do not hold the layout" -- "$DLSIZE" plan --workload llama3-70b --checkpoint-interval 30min --accelerators 12
+expect_text "multiple of 8" "message says which counts would"
+expect_rc 2 "a dataset profile without --accelerator" -- "$DLSIZE" plan --workload resnet50 --storage-bandwidth 1GB/s
+expect_text "--accelerator is required" "message names the option"
 finish
