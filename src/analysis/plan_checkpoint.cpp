@@ -51,27 +51,26 @@ nlohmann::json checkpoint_plan(const checkpoint_plan_inputs& in) {
   const double interval_s = in.interval.seconds_at(in.step_s);
   const double allowed_s = allowed_seconds(interval_s, in.max_overhead, in.async);
   const std::uint64_t client_bytes = busiest_client_bytes(layout, in.clients);
-  nlohmann::json j = {
-      {"bytes", layout.bytes()},
-      {"ranks", ranks},
-      {"layout",
-       {{"tensor_parallel", layout.tensor_parallel},
-        {"pipeline_parallel", layout.pipeline_parallel},
-        {"data_parallel", layout.data_parallel},
-        {"zero_stage", in.profile.zero_stage}}},
-      {"largest_rank_bytes", largest},
-      {"clients", in.clients},
-      {"busiest_client_bytes", client_bytes},
-      {"interval", in.interval.text()},
-      {"interval_s", interval_s},
-      {"mode", in.async ? "async" : "sync"},
-      {"max_overhead", in.max_overhead},
-      {"allowed_s", allowed_s},
-      {"write_bytes_per_s", bytes / allowed_s},
-      {"rank_write_bytes_per_s", static_cast<double>(largest) / allowed_s},
-      {"client_write_bytes_per_s", static_cast<double>(client_bytes) / allowed_s},
-      {"estimate", in.profile.estimate},
-      {"source", in.profile.source}};
+  nlohmann::json j = {{"bytes", layout.bytes()},
+                      {"ranks", ranks},
+                      {"layout",
+                       {{"tensor_parallel", layout.tensor_parallel},
+                        {"pipeline_parallel", layout.pipeline_parallel},
+                        {"data_parallel", layout.data_parallel},
+                        {"zero_stage", in.profile.zero_stage}}},
+                      {"largest_rank_bytes", largest},
+                      {"clients", in.clients},
+                      {"busiest_client_bytes", client_bytes},
+                      {"interval", in.interval.text()},
+                      {"interval_s", interval_s},
+                      {"mode", in.async ? "async" : "sync"},
+                      {"max_overhead", in.max_overhead},
+                      {"allowed_s", allowed_s},
+                      {"write_bytes_per_s", bytes / allowed_s},
+                      {"rank_write_bytes_per_s", static_cast<double>(largest) / allowed_s},
+                      {"client_write_bytes_per_s", static_cast<double>(client_bytes) / allowed_s},
+                      {"estimate", in.profile.estimate},
+                      {"source", in.profile.source}};
   if (in.client_link_bytes_per_s > 0) {
     // No storage makes a client write faster than its NIC: the checkpoint's floor.
     const double floor_s = static_cast<double>(client_bytes) / in.client_link_bytes_per_s;

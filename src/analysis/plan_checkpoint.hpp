@@ -23,9 +23,9 @@ struct checkpoint_plan_inputs {
   double step_s = 0;          // seconds per training step, for an interval in steps
   double max_overhead = 0.05; // share of the wall time checkpoints may take, in (0, 1)
   bool async = false;
-  std::uint64_t clients = 1;     // ranks spread evenly, in blocks of ranks / clients
-  double write_bandwidth = 0;    // bytes/s the storage writes; 0: not given
-  double read_bandwidth = 0;     // bytes/s the storage reads, for the restore; 0: not given
+  std::uint64_t clients = 1;          // ranks spread evenly, in blocks of ranks / clients
+  double write_bandwidth = 0;         // bytes/s the storage writes; 0: not given
+  double read_bandwidth = 0;          // bytes/s the storage reads, for the restore; 0: not given
   double client_link_bytes_per_s = 0; // one client's usable NIC rate; 0: not given
 };
 

@@ -27,8 +27,8 @@ checkpoint_interval parse_checkpoint_interval(std::string_view text, std::string
                                   option, text, why));
   };
   std::size_t digits = 0;
-  while (digits < text.size() && (std::isdigit(static_cast<unsigned char>(text[digits])) ||
-                                  text[digits] == '.'))
+  while (digits < text.size() &&
+         (std::isdigit(static_cast<unsigned char>(text[digits])) || text[digits] == '.'))
     ++digits;
   std::string_view unit = text.substr(digits);
   while (!unit.empty() && unit.front() == ' ')

@@ -119,13 +119,13 @@ TEST_CASE("A checkpoint plan refuses what cannot be planned", "[checkpoint][plan
              Contains("--max-overhead"));
   in = llama70b_every_30min();
   in.interval = config::parse_checkpoint_interval("500steps", "--checkpoint-interval");
-  CHECK_THAT(usage_error_message([&] { analysis::checkpoint_plan(in); }),
-             Contains("step time"));
+  CHECK_THAT(usage_error_message([&] { analysis::checkpoint_plan(in); }), Contains("step time"));
   in = llama70b_every_30min();
   in.clients = 3;
   CHECK_THAT(usage_error_message([&] { analysis::checkpoint_plan(in); }),
              Contains("--clients") && Contains("divisor of 64"));
   in = llama70b_every_30min();
   in.ranks = 12; // TP 8 does not divide 12
-  CHECK_THAT(usage_error_message([&] { analysis::checkpoint_plan(in); }), Contains("multiple of 8"));
+  CHECK_THAT(usage_error_message([&] { analysis::checkpoint_plan(in); }),
+             Contains("multiple of 8"));
 }
