@@ -247,8 +247,15 @@ int finish(nlohmann::json report, bool failed, const bench_cli& o, std::optional
     return failed ? 1 : 0; // not rank 0: rank 0 writes the job's report
   }
   add_cache_figures(report, emulation);
-  if (!o.quiet)
-    std::fputs(render::bench_summary(report::bench_report::from_json(report)).c_str(), stdout);
+  if (!o.quiet) {
+    // The summary reads the report typed; whatever it finds, the report is still written.
+    try {
+      std::fputs(render::bench_summary(report::bench_report::from_json(report)).c_str(), stdout);
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "dlsize: no summary (%s); the report is written as measured\n",
+                   e.what());
+    }
+  }
   report["config_given"] = config_given;
   const output_place where = out->commit(report.dump(2) + "\n");
   if (!where.path.empty())

@@ -55,8 +55,7 @@ TEST_CASE("bench rules require a workload and a dataset", "[bench_rules]") {
   CHECK_THAT(refusal([](auto& r) { r.dataset.clear(); }), StartsWith("--dataset: required"));
 }
 
-TEST_CASE("bench rules refuse durations below their minimum, naming the option",
-          "[bench_rules]") {
+TEST_CASE("bench rules refuse durations below their minimum, naming the option", "[bench_rules]") {
   CHECK_THAT(refusal([](auto& r) { r.rank_timeout = "500ms"; }),
              Contains("--rank-timeout: must be at least 1s"));
   CHECK_THAT(refusal([](auto& r) { r.sample_interval = "10ms"; }),
@@ -93,8 +92,8 @@ TEST_CASE("bench rules refuse bad counts, labels, values and a replay under anot
 
 TEST_CASE("a storage-only bench takes no training option and runs as one process",
           "[bench_rules]") {
-  for (const char* opt : {"--accelerators", "--accelerators-per-rank", "--prefetch",
-                          "--sync-steps", "--preprocess", "--au-threshold", "--precision"}) {
+  for (const char* opt : {"--accelerators", "--accelerators-per-rank", "--prefetch", "--sync-steps",
+                          "--preprocess", "--au-threshold", "--precision"}) {
     auto r = valid_request();
     r.given.insert(opt);
     CHECK_THAT(usage_error_message([&] { check_accelerator_rules(r, accelerator_kind::none, 1); }),
@@ -110,16 +109,19 @@ TEST_CASE("a training bench refuses --verify, stream reads and --precision when 
           "[bench_rules]") {
   auto r = valid_request();
   r.verify = true;
-  CHECK_THAT(usage_error_message([&] { check_accelerator_rules(r, accelerator_kind::emulated, 1); }),
-             StartsWith("--verify: checks storage-only runs"));
+  CHECK_THAT(
+      usage_error_message([&] { check_accelerator_rules(r, accelerator_kind::emulated, 1); }),
+      StartsWith("--verify: checks storage-only runs"));
   r = valid_request();
   r.shard_read = "stream";
-  CHECK_THAT(usage_error_message([&] { check_accelerator_rules(r, accelerator_kind::emulated, 1); }),
-             StartsWith("--shard-read: training runs read samples by index"));
+  CHECK_THAT(
+      usage_error_message([&] { check_accelerator_rules(r, accelerator_kind::emulated, 1); }),
+      StartsWith("--shard-read: training runs read samples by index"));
   r = valid_request();
   r.given.insert("--precision");
-  CHECK_THAT(usage_error_message([&] { check_accelerator_rules(r, accelerator_kind::emulated, 1); }),
-             StartsWith("--precision: applies to --accelerator cuda"));
+  CHECK_THAT(
+      usage_error_message([&] { check_accelerator_rules(r, accelerator_kind::emulated, 1); }),
+      StartsWith("--precision: applies to --accelerator cuda"));
   CHECK(check_accelerator_rules(r, accelerator_kind::cuda, 1) == 1);
 }
 
@@ -131,11 +133,13 @@ TEST_CASE("a training bench's accelerators are shared equally by its ranks", "[b
   r.accelerators = 6;
   CHECK(check_accelerator_rules(r, accelerator_kind::emulated, 3) == 6);
   r.accelerators = 5;
-  CHECK_THAT(usage_error_message([&] { check_accelerator_rules(r, accelerator_kind::emulated, 3); }),
-             StartsWith("--accelerators 5 and --accelerators-per-rank 2 disagree over 3 ranks"));
+  CHECK_THAT(
+      usage_error_message([&] { check_accelerator_rules(r, accelerator_kind::emulated, 3); }),
+      StartsWith("--accelerators 5 and --accelerators-per-rank 2 disagree over 3 ranks"));
   r.accelerators_per_rank = 0;
-  CHECK_THAT(usage_error_message([&] { check_accelerator_rules(r, accelerator_kind::emulated, 3); }),
-             StartsWith("--accelerators: 5 cannot be shared equally by 3 ranks"));
+  CHECK_THAT(
+      usage_error_message([&] { check_accelerator_rules(r, accelerator_kind::emulated, 3); }),
+      StartsWith("--accelerators: 5 cannot be shared equally by 3 ranks"));
   r.accelerators = 8;
   CHECK(check_accelerator_rules(r, accelerator_kind::emulated, 4) == 8);
 }
