@@ -127,7 +127,7 @@ config::bench_request request_of(const bench_cli& o, const CLI::App& cmd) {
 // --generate: makes the dataset on first use, as the embedded default does; every rank of a job
 // writes its share. Rank 0 decides whether it is needed (no manifest yet).
 void generate_if_missing(const bench_cli& o, const config::workload_profile& profile,
-                         cluster::communicator& comm) {
+                         double stall_timeout_s, cluster::communicator& comm) {
   if (o.generate.empty())
     return;
   const bool missing =
@@ -154,6 +154,7 @@ void generate_if_missing(const bench_cli& o, const config::workload_profile& pro
   g.dir = o.dataset;
   g.params = p;
   g.progress = !o.quiet && comm.rank() == 0;
+  g.stall_timeout_s = stall_timeout_s;
   const auto r = dataset::generate_dataset_job(g, comm);
   if (r.interrupted)
     throw cluster::job_error(1, "dataset generation interrupted; rerun the same command to resume");
@@ -340,7 +341,7 @@ int run_bench(const bench_cli& o, const CLI::App& cmd, const cli_context& ctx) {
     return nlohmann::json{{"command", "bench"}, {"options", effective_config(cmd)}};
   });
   cluster::require_same(comm, given, "command and options");
-  generate_if_missing(o, profile, comm);
+  generate_if_missing(o, profile, stall_timeout, comm);
   const auto cmdline = report::command_line_json(ctx.argc, ctx.argv);
   const nlohmann::json config_given = given_options(cmd);
   nlohmann::json config = replayable_config(cmd, spec.kind, accelerators, ranks, au_threshold);
