@@ -5,23 +5,25 @@
 // and a worker the kernel will not release is abandoned (io::reader_pool), not joined, and named
 // with the file it waits on.
 #include <atomic>
+#include <cerrno>
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "io/reader_pool.hpp"
 
 namespace dlsize::io {
 
+class worker_watch;
+
 // One worker's view of the watch: it wraps every call that may block in blocking(), and stops
 // taking work when halted().
 class worker_context {
 public:
-  worker_context(unsigned id, reader_guard& guard, class worker_watch& watch)
+  worker_context(unsigned id, reader_guard& guard, worker_watch& watch)
       : m_id(id), m_guard(guard), m_watch(watch) {}
   unsigned id() const { return m_id; }
   bool halted() const;
@@ -46,7 +48,7 @@ private:
   [[noreturn]] static void throw_abandoned();
   unsigned m_id;
   reader_guard& m_guard;
-  class worker_watch& m_watch;
+  worker_watch& m_watch;
 };
 
 // How a watched run ended.
