@@ -16,7 +16,7 @@
 #include "cluster/job_end.hpp"
 #include "commands.hpp"
 #include "config/accelerator_spec.hpp"
-#include "config/label.hpp"
+#include "config/bench_rules.hpp"
 #include "config/workload.hpp"
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
@@ -83,7 +83,7 @@ struct bench_cli {
   bool quiet = false;
 };
 
-io::engine_options engine_options_of(const bench_cli& o) {
+io::engine_options engine_options_of(const bench_cli& o, bool keep_open) {
   io::engine_options e;
   e.engine = o.engine;
   e.cache = io::parse_cache_mode(o.cache);
@@ -94,20 +94,40 @@ io::engine_options engine_options_of(const bench_cli& o) {
   e.readers = o.readers;
   e.max_read_rate =
       o.max_read_rate.empty() ? 0 : units::parse_rate(o.max_read_rate, "--max-read-rate");
-  if (o.open != "keep" && o.open != "per-sample")
-    throw usage_error(
-        fmt::format("--open: invalid value '{}'. valid: keep (open every file once, as fio does), "
-                    "per-sample (open, read, close each sample, as framework loaders do)",
-                    o.open));
-  e.keep_open = o.open == "keep";
+  e.keep_open = keep_open;
   io::check_engine_options(e);
   return e;
+}
+
+// What the rules of config::bench_rules look at: the options as given, and which were.
+config::bench_request request_of(const bench_cli& o, const CLI::App& cmd) {
+  config::bench_request r;
+  r.workload = o.workload;
+  r.dataset = o.dataset;
+  r.rank_timeout = o.rank_timeout;
+  r.sample_interval = o.sample_interval;
+  r.status_interval = o.status_interval;
+  r.time_limit = o.time_limit;
+  r.stall_timeout = o.stall_timeout;
+  r.shard_read = o.shard_read;
+  r.open = o.open;
+  r.label = o.label;
+  r.epochs = o.epochs;
+  r.replay_ranks = o.replay_ranks;
+  r.accelerators = o.accelerators;
+  r.accelerators_per_rank = o.accelerators_per_rank;
+  r.verify = o.verify;
+  for (const CLI::Option* opt : cmd.get_options())
+    if (opt->count() > 0)
+      for (const auto& name : opt->get_lnames())
+        r.given.insert("--" + name);
+  return r;
 }
 
 // --generate: makes the dataset on first use, as the embedded default does; every rank of a job
 // writes its share. Rank 0 decides whether it is needed (no manifest yet).
 void generate_if_missing(const bench_cli& o, const config::workload_profile& profile,
-                         cluster::communicator& comm) {
+                         double stall_timeout_s, cluster::communicator& comm) {
   if (o.generate.empty())
     return;
   const bool missing =
@@ -134,29 +154,10 @@ void generate_if_missing(const bench_cli& o, const config::workload_profile& pro
   g.dir = o.dataset;
   g.params = p;
   g.progress = !o.quiet && comm.rank() == 0;
+  g.stall_timeout_s = stall_timeout_s;
   const auto r = dataset::generate_dataset_job(g, comm);
   if (r.interrupted)
     throw cluster::job_error(1, "dataset generation interrupted; rerun the same command to resume");
-}
-
-// --accelerators (the job's) and --accelerators-per-rank, one from the other.
-std::uint64_t job_accelerators(const bench_cli& o, std::uint64_t ranks) {
-  if (o.accelerators && o.accelerators_per_rank &&
-      o.accelerators != o.accelerators_per_rank * ranks)
-    throw usage_error(fmt::format(
-        "--accelerators {} and --accelerators-per-rank {} disagree over {} ranks. valid: "
-        "one of them, or --accelerators = --accelerators-per-rank × ranks ({})",
-        o.accelerators, o.accelerators_per_rank, ranks, o.accelerators_per_rank * ranks));
-  if (o.accelerators_per_rank)
-    return o.accelerators_per_rank * ranks;
-  if (!o.accelerators)
-    return ranks;
-  if (o.accelerators % ranks)
-    throw usage_error(fmt::format(
-        "--accelerators: {} cannot be shared equally by {} ranks. valid: a multiple of {}, or "
-        "--accelerators-per-rank",
-        o.accelerators, ranks, ranks));
-  return o.accelerators;
 }
 
 // Readers the kernel holds (a hung server) are named once the report is safe on disk; the
@@ -258,8 +259,15 @@ int finish(nlohmann::json report, bool failed, const bench_cli& o, std::optional
     return failed ? 1 : 0; // not rank 0: rank 0 writes the job's report
   }
   add_cache_figures(report, emulation);
-  if (!o.quiet)
-    std::fputs(render::bench_summary(report::bench_report::from_json(report)).c_str(), stdout);
+  if (!o.quiet) {
+    // The summary reads the report typed; whatever it finds, the report is still written.
+    try {
+      std::fputs(render::bench_summary(report::bench_report::from_json(report)).c_str(), stdout);
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "dlsize: no summary (%s); the report is written as measured\n",
+                   e.what());
+    }
+  }
   report["config_given"] = config_given;
   const output_place where = out->commit(report.dump(2) + "\n");
   if (!where.path.empty())
@@ -296,15 +304,9 @@ int run_bench(const bench_cli& o, const CLI::App& cmd, const cli_context& ctx) {
   // Everything that can be wrong with the options, checked on every rank before any work; then
   // every rank must have been given the same command and options.
   const auto given = cluster::agree(comm, [&] {
-    if (o.workload.empty())
-      throw usage_error("--workload: required (a profile name such as resnet50, or a JSON file), "
-                        "on the command line or in --config");
-    if (o.dataset.empty())
-      throw usage_error("--dataset: required (a folder made by dlsize datagen), on the command "
-                        "line or in --config");
-    comm.set_timeout_s(units::parse_duration(o.rank_timeout, "--rank-timeout"));
-    if (comm.timeout_s() < 1)
-      throw usage_error("--rank-timeout: must be at least 1s");
+    const config::bench_request req = request_of(o, cmd);
+    const config::bench_timing timing = config::check_bench_request(req, ranks);
+    comm.set_timeout_s(timing.rank_timeout_s);
     profile = config::load_workload(o.workload);
     config::require_dataset(profile, "bench");
     config::preset_overrides over;
@@ -319,62 +321,17 @@ int run_bench(const bench_cli& o, const CLI::App& cmd, const cli_context& ctx) {
                                        [] { accel::cuda_backend::get().require_device(0); });
     require_allreduce_for_inputs(cmd, o.allreduce);
     allreduce = config::resolve_allreduce(o.allreduce, profile, spec);
-    if (o.epochs < 1)
-      throw usage_error("--epochs: must be at least 1");
-    if (cmd.get_option("--label")->count() > 0)
-      config::check_label(o.label, "--label");
-    if (o.replay_ranks && o.replay_ranks != ranks)
-      throw usage_error(fmt::format(
-          "--replay: the report's run had {} ranks, this job has {}; a replay runs as the run "
-          "did. valid: launch {} ranks",
-          o.replay_ranks, ranks, o.replay_ranks));
-    interval = units::parse_duration(o.sample_interval, "--sample-interval");
-    if (interval < 0.05)
-      throw usage_error("--sample-interval: must be at least 50ms");
-    status_s = units::parse_duration(o.status_interval, "--status-interval");
-    if (status_s < 1)
-      throw usage_error("--status-interval: must be at least 1s");
-    time_limit = o.time_limit.empty() ? 0 : units::parse_duration(o.time_limit, "--time-limit");
-    if (!o.time_limit.empty() && time_limit <= 0)
-      throw usage_error(fmt::format("--time-limit: '{}' would stop the run before it starts. "
-                                    "valid: a duration above 0 (60s), or no --time-limit",
-                                    o.time_limit));
-    stall_timeout = units::parse_duration(o.stall_timeout, "--stall-timeout");
-    if (stall_timeout != 0 && stall_timeout < 1)
-      throw usage_error(fmt::format("--stall-timeout: '{}' is too short. valid: 1s or more, or "
-                                    "0 (never)",
-                                    o.stall_timeout));
-    if (o.shard_read != "records" && o.shard_read != "stream")
-      throw usage_error(fmt::format("--shard-read: invalid value '{}'. valid: records (random "
-                                    "record reads by index), stream (each shard read sequentially)",
-                                    o.shard_read));
-    eo = engine_options_of(o);
+    interval = timing.sample_interval_s;
+    status_s = timing.status_interval_s;
+    time_limit = timing.time_limit_s;
+    stall_timeout = timing.stall_timeout_s;
+    eo = engine_options_of(o, timing.keep_open);
     if (!o.client_ram.empty()) {
       client_ram = units::parse_size(o.client_ram, "--client-ram");
       pipeline::check_cache_emulation(client_ram, eo);
     }
-    if (spec.kind == config::accelerator_kind::none) {
-      for (const char* opt : {"--accelerators", "--accelerators-per-rank", "--prefetch",
-                              "--sync-steps", "--preprocess", "--au-threshold", "--precision"})
-        if (cmd.get_option(opt)->count() > 0)
-          throw usage_error(fmt::format("{}: needs an accelerator (--accelerator emulated:TYPE); "
-                                        "with --accelerator none only storage is read",
-                                        opt));
-      if (ranks > 1)
-        throw usage_error(
-            "--accelerator none: storage-only runs are one process (use --readers for more "
-            "threads). "
-            "valid for a job of several ranks that only reads: --accelerator emulated:TYPE "
-            "--compute-time 0 (accelerators that consume batches as fast as storage delivers "
-            "them)");
-    } else {
-      if (o.verify)
-        throw usage_error("--verify: checks storage-only runs (--accelerator none); training runs "
-                          "count bytes and read errors");
-      if (o.shard_read != "records")
-        throw usage_error("--shard-read: training runs read samples by index (records); stream is "
-                          "for --accelerator none");
-      accelerators = job_accelerators(o, ranks);
+    accelerators = config::check_accelerator_rules(req, spec.kind, ranks);
+    if (spec.kind != config::accelerator_kind::none) {
       if (allreduce.active())
         layout = config::resolve_layout(o.allreduce, accelerators, ranks,
                                         static_cast<std::uint64_t>(comm.where().nodes));
@@ -384,10 +341,6 @@ int run_bench(const bench_cli& o, const CLI::App& cmd, const cli_context& ctx) {
                          : units::parse_fraction(o.au_threshold, "--au-threshold");
       if (spec.kind == config::accelerator_kind::cuda)
         accel::parse_precision(o.precision, "--precision");
-      else if (cmd.get_option("--precision")->count() > 0)
-        throw usage_error(
-            "--precision: applies to --accelerator cuda (a real GPU's arithmetic); an emulated "
-            "accelerator's compute time is given");
     }
     // Readers, this rank's accelerators, and the monitor, telemetry and link threads.
     const std::uint64_t per_rank = accelerators / ranks;
@@ -400,7 +353,7 @@ int run_bench(const bench_cli& o, const CLI::App& cmd, const cli_context& ctx) {
     return nlohmann::json{{"command", "bench"}, {"options", effective_config(cmd)}};
   });
   cluster::require_same(comm, given, "command and options");
-  generate_if_missing(o, profile, comm);
+  generate_if_missing(o, profile, stall_timeout, comm);
   const auto cmdline = report::command_line_json(ctx.argc, ctx.argv);
   const nlohmann::json config_given = given_options(cmd);
   nlohmann::json config = replayable_config(cmd, spec.kind, accelerators, ranks, au_threshold);
@@ -565,10 +518,8 @@ void setup_bench(CLI::App& app, cli_context& ctx) {
   sub->add_flag("--verify", o->verify, "Check every record's header and checksum (storage only)");
   sub->add_flag("--quiet", o->quiet, "No progress line and no summary on stdout");
   sub->callback([o, sub, &ctx] {
+    config::check_run_source(o->replay, o->config);
     if (!o->replay.empty()) {
-      if (!o->config.empty())
-        throw usage_error("--replay and --config: give one of them (a report's config block is "
-                          "a run config)");
       o->replay_ranks = apply_replay(*sub, o->replay);
     } else if (!o->config.empty()) {
       apply_run_config(*sub, o->config);

@@ -6,6 +6,7 @@
 #include "cluster/agreement.hpp"
 #include "cluster/hosts.hpp"
 #include "commands.hpp"
+#include "config/bench_rules.hpp"
 #include "config/workload.hpp"
 #include "core/error.hpp"
 #include "core/sysinfo.hpp"
@@ -29,6 +30,7 @@ struct datagen_cli {
   bool files_given = false; // given as 0 is refused, not taken as "not given"
   bool records_per_file_given = false;
   unsigned threads = 0;
+  std::string stall_timeout = "60s";
   bool quiet = false;
 };
 
@@ -49,7 +51,8 @@ int run_datagen(const datagen_cli& o) {
                             {"files", o.files},
                             {"seed", o.seed},
                             {"layout", o.layout},
-                            {"records-per-file", o.records_per_file}}}};
+                            {"records-per-file", o.records_per_file},
+                            {"stall-timeout", o.stall_timeout}}}};
   });
   cluster::require_same(comm, given, "command and options");
   dataset::datagen_options opt = options_of(o, cluster::ram_of_hosts(comm));
@@ -105,6 +108,7 @@ dataset::datagen_options options_of(const datagen_cli& o, std::uint64_t ram) {
   opt.dir = o.dataset;
   opt.params = p;
   opt.threads = o.threads;
+  opt.stall_timeout_s = config::stall_timeout_of(o.stall_timeout);
   return opt;
 }
 
@@ -131,6 +135,10 @@ void setup_datagen(CLI::App& app, cli_context& ctx) {
   auto* records = sub->add_option("--records-per-file", o->records_per_file,
                                   "Records per shard file (layout shards)");
   sub->add_option("--threads", o->threads, "Writer threads (default: one per CPU)");
+  sub->add_option("--stall-timeout", o->stall_timeout,
+                  "Stop, naming the file, when no write finished this long while one waits (a "
+                  "hung mount); 0: never")
+      ->capture_default_str();
   sub->add_flag("--quiet", o->quiet, "No progress line");
   sub->callback([o, files, records, &ctx] {
     o->files_given = files->count() > 0;

@@ -2,6 +2,7 @@
 #include <cstdio>
 
 #include "commands.hpp"
+#include "config/bench_rules.hpp"
 #include "core/units.hpp"
 #include "dataset/verify.hpp"
 
@@ -11,6 +12,7 @@ void setup_verify(CLI::App& app, cli_context& ctx) {
   struct opts {
     std::string dataset;
     unsigned threads = 0;
+    std::string stall_timeout = "60s";
     bool quiet = false;
   };
   auto o = std::make_shared<opts>();
@@ -18,22 +20,33 @@ void setup_verify(CLI::App& app, cli_context& ctx) {
       "verify", "Re-read every record of a dataset and check headers and checksums");
   sub->add_option("dataset", o->dataset, "Dataset folder")->required();
   sub->add_option("--threads", o->threads, "Reader threads (default: one per CPU)");
+  sub->add_option("--stall-timeout", o->stall_timeout,
+                  "Stop, naming the file, when no read finished this long while one waits (a "
+                  "hung mount); 0: never")
+      ->capture_default_str();
   sub->add_flag("--quiet", o->quiet, "No progress line");
   sub->callback([o, &ctx] {
-    auto r = dataset::verify_dataset(o->dataset, o->threads, !o->quiet);
+    const double stall_s = config::stall_timeout_of(o->stall_timeout);
+    auto r = dataset::verify_dataset(o->dataset, o->threads, !o->quiet, stall_s);
     for (const auto& p : r.problems)
       std::fprintf(stderr, "mismatch: %s\n", p.c_str());
+    if (!r.stalled.empty())
+      std::fprintf(stderr, "dlsize: verify stalled: %s\n", r.stalled.c_str());
     std::printf("verify %s: %llu files, %llu records checked, %s in %.1f s: %s\n",
                 o->dataset.c_str(), static_cast<unsigned long long>(r.files),
                 static_cast<unsigned long long>(r.records_checked),
                 units::format_bytes_binary(static_cast<double>(r.bytes)).c_str(), r.seconds,
-                r.interrupted        ? "INTERRUPTED"
+                !r.stalled.empty()   ? "STALLED"
+                : r.interrupted      ? "INTERRUPTED"
                 : r.problems.empty() ? "OK"
                                      : "FAILED");
     if (!r.problems.empty())
       std::printf("%llu bad records in %zu files\n", static_cast<unsigned long long>(r.bad_records),
                   r.problems.size());
-    ctx.exit_code = r.problems.empty() && !r.interrupted ? 0 : 1;
+    std::fflush(stdout);
+    for (const auto& a : r.abandoned)
+      std::fprintf(stderr, "dlsize: stuck in the kernel: %s\n", a.c_str());
+    ctx.exit_code = r.problems.empty() && !r.interrupted && r.stalled.empty() ? 0 : 1;
   });
 }
 

@@ -6,10 +6,10 @@
 
 #include <fmt/format.h>
 
-#include "analysis/report_shape.hpp"
 #include "core/error.hpp"
 #include "core/json_checks.hpp"
 #include "core/json_input.hpp"
+#include "report/bench_report.hpp"
 #include "report/report_io.hpp"
 #include "sweep/sweep_index.hpp"
 
@@ -25,7 +25,8 @@ nlohmann::json read_json(const fs::path& p) {
 
 loaded_report read_report(const fs::path& p) {
   nlohmann::json j = read_json(p);
-  check_report_shape(j, p.string());
+  if (!is_bench_report(j)) // a bench report's fields are checked as it is typed, below
+    check_report_fields(j, p.string());
   return loaded_report::of(p.string(), std::move(j));
 }
 
@@ -66,7 +67,6 @@ void load_folder(const fs::path& dir, report_inputs& in) {
         in.notes.push_back(fmt::format("{}: not a dlsize bench report, passed over", p.string()));
         continue;
       }
-      check_report_shape(j, p.string());
       in.reports.push_back(loaded_report::of(p.string(), std::move(j)));
       ++found;
     }
@@ -111,11 +111,7 @@ loaded_report loaded_report::of(std::string file, nlohmann::json report) {
   loaded_report r{std::move(file), std::move(report), std::nullopt};
   if (!is_bench_report(r.report))
     return r;
-  try {
-    r.typed = bench_report::from_json(r.report);
-  } catch (const usage_error& e) {
-    throw usage_error(fmt::format("{}: {}", r.file, e.what()));
-  }
+  r.typed = bench_report::from_json(r.report, r.file);
   return r;
 }
 

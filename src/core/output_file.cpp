@@ -144,17 +144,9 @@ output_place output_file::commit(std::string_view content) {
   } catch (const std::exception& e) {
     why = e.what();
   }
-  const fs::path beside = folder_of(m_path) / beside_name(m_path);
-  for (const fs::path& p : {beside, fs::path(".") / beside.filename()}) {
-    try {
-      write_file_atomic(p, content);
-      unlink(m_partial.c_str());
-      std::fprintf(stderr, "dlsize: %s '%s' could not be written (%s); written to '%s' instead\n",
-                   m_option.c_str(), m_path.c_str(), why.c_str(), p.c_str());
-      return {p, true};
-    } catch (const std::exception& e) {
-      why += fmt::format("; '{}': {}", p.string(), e.what());
-    }
+  if (auto p = write_under_new_name(m_path, content, m_option, why)) {
+    unlink(m_partial.c_str());
+    return {*p, true};
   }
   std::fprintf(stderr,
                "dlsize: %s '%s' could not be written (%s); written to stdout instead (the "
@@ -163,6 +155,22 @@ output_place output_file::commit(std::string_view content) {
   std::fwrite(content.data(), 1, content.size(), stdout);
   std::fflush(stdout);
   return {{}, true};
+}
+
+std::optional<fs::path> write_under_new_name(const fs::path& path, std::string_view content,
+                                             const std::string& label, std::string& why) {
+  const fs::path beside = folder_of(path) / beside_name(path);
+  for (const fs::path& p : {beside, fs::path(".") / beside.filename()}) {
+    try {
+      write_file_atomic(p, content);
+      std::fprintf(stderr, "dlsize: %s '%s' could not be written (%s); written to '%s' instead\n",
+                   label.c_str(), path.c_str(), why.c_str(), p.c_str());
+      return p;
+    } catch (const std::exception& e) {
+      why += fmt::format("; '{}': {}", p.string(), e.what());
+    }
+  }
+  return std::nullopt;
 }
 
 std::optional<output_file> reserve_if_given(bool given, const fs::path& path,

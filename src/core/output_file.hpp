@@ -52,6 +52,16 @@ private:
   bool m_made_folder = false;
 };
 
+// Writes content under a new name when `path` cannot take it (why: what went wrong there):
+// NAME-<utc>-<pid>.EXT beside it, then that file name in the current folder, each made new (never
+// over a file), and says on stderr where it went ("dlsize: LABEL 'PATH' could not be written
+// (WHY); written to 'P' instead"). Returns the file written, or nothing when neither could be
+// (why then lists every failure; the caller decides what is left, such as stdout).
+std::optional<std::filesystem::path> write_under_new_name(const std::filesystem::path& path,
+                                                          std::string_view content,
+                                                          const std::string& label,
+                                                          std::string& why);
+
 // A command's optional output: reserved when its option was given (an empty name is refused
 // then), nothing otherwise.
 std::optional<output_file> reserve_if_given(bool given, const std::filesystem::path& path,

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cstdio>
 #include <mutex>
 #include <random>
 #include <thread>
@@ -22,6 +23,7 @@
 #include "core/units.hpp"
 #include "dataset/record.hpp"
 #include "dlsize/build_config.hpp"
+#include "io/watched_workers.hpp"
 
 namespace dlsize::dataset {
 namespace fs = std::filesystem;
@@ -123,12 +125,17 @@ class file_writer {
 public:
   explicit file_writer(const dataset_layout& layout) : m_layout(layout) {}
 
-  // Writes one file under a temporary name, fsyncs, drops it from the page cache, renames.
-  std::uint64_t write(std::uint64_t file) {
+  // Writes one file under a temporary name, fsyncs, drops it from the page cache, renames. Every
+  // call that may block goes through io (the watch names it when it hangs).
+  std::uint64_t write(std::uint64_t file, io::worker_context& io) {
     const fs::path final_path = m_layout.file_path(file);
     const fs::path tmp = final_path.string() + ".partial";
     const std::string ctx = "file: " + final_path.string();
-    int fd = DLSIZE_SYSCALL(open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644), ctx);
+    const int fd = io.blocking("the open of " + tmp.string(), [&] {
+      return ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    });
+    if (fd < 0)
+      throw_syscall_error("open", errno, __FILE__, __LINE__, ctx);
     std::uint64_t written = 0;
     const std::uint64_t first = m_layout.first_record(file);
     for (std::uint64_t k = 0; k < m_layout.params().records_per_file; ++k) {
@@ -140,7 +147,9 @@ public:
       std::uint64_t done = 0;
       while (done < bytes) {
         const auto n = std::min<std::uint64_t>(kWriteChunk, bytes - done);
-        ssize_t w = ::write(fd, m_buf.data() + done, n);
+        const ssize_t w =
+            io.blocking(fmt::format("a write of {} at offset {}", tmp.string(), written + done),
+                        [&] { return ::write(fd, m_buf.data() + done, n); });
         if (w < 0 && errno == EINTR)
           continue;
         if (w < 0) {
@@ -158,10 +167,13 @@ public:
       }
       written += bytes;
     }
-    DLSIZE_SYSCALL(fdatasync(fd), ctx);
+    if (io.blocking("the fdatasync of " + tmp.string(), [&] { return fdatasync(fd); }) != 0)
+      throw_syscall_error("fdatasync", errno, __FILE__, __LINE__, ctx);
     posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
     close(fd);
-    DLSIZE_SYSCALL(rename(tmp.c_str(), final_path.c_str()), ctx);
+    if (io.blocking("the rename of " + tmp.string(),
+                    [&] { return rename(tmp.c_str(), final_path.c_str()); }) != 0)
+      throw_syscall_error("rename", errno, __FILE__, __LINE__, ctx);
     return written;
   }
 
@@ -225,53 +237,28 @@ datagen_result write_dataset_share(const datagen_options& opt, unsigned rank, un
   std::atomic<std::uint64_t> next{0};
   std::atomic<std::uint64_t> bytes_done{0};
   std::atomic<std::uint64_t> written{0}, kept{0};
-  std::mutex err_mu;
-  std::string first_error;
   const unsigned threads = opt.threads ? opt.threads : sysinfo::online_cpus();
-  auto worker = [&] {
+  auto worker = [&](io::worker_context& io) {
     file_writer w(layout);
-    try {
-      for (;;) {
-        if (stop_requested())
-          return;
-        {
-          std::lock_guard lk(err_mu);
-          if (!first_error.empty())
-            return;
-        }
-        const std::uint64_t i = next.fetch_add(1);
-        if (i >= share)
-          return;
-        const std::uint64_t f = rank + i * ranks;
-        const fs::path p = layout.file_path(f);
-        std::error_code e;
-        fs::remove(p.string() + ".partial", e);
-        if (fs::is_regular_file(p, e) && fs::file_size(p, e) == layout.file_bytes(f)) {
-          kept.fetch_add(1);
-          bytes_done.fetch_add(layout.file_bytes(f));
-          continue;
-        }
-        bytes_done.fetch_add(w.write(f));
-        written.fetch_add(1);
+    while (!io.halted()) {
+      const std::uint64_t i = next.fetch_add(1);
+      if (i >= share)
+        return;
+      const std::uint64_t f = rank + i * ranks;
+      const fs::path p = layout.file_path(f);
+      std::error_code e;
+      fs::remove(p.string() + ".partial", e);
+      if (fs::is_regular_file(p, e) && fs::file_size(p, e) == layout.file_bytes(f)) {
+        kept.fetch_add(1);
+        bytes_done.fetch_add(layout.file_bytes(f));
+        continue;
       }
-    } catch (const std::exception& e) {
-      std::lock_guard lk(err_mu);
-      if (first_error.empty())
-        first_error = e.what();
+      bytes_done.fetch_add(w.write(f, io));
+      written.fetch_add(1);
     }
   };
-  std::vector<std::thread> pool;
-  for (unsigned i = 0; i < threads; ++i)
-    pool.emplace_back(worker);
   progress bar(opt.progress);
-  while (written.load() + kept.load() < share) {
-    {
-      std::lock_guard lk(err_mu);
-      if (!first_error.empty())
-        break;
-    }
-    if (stop_requested())
-      break;
+  const auto ran = io::run_watched(threads, worker, opt.stall_timeout_s, "writer", [&] {
     const double el = now_s() - t0;
     const double done = static_cast<double>(bytes_done.load());
     bar.update(fmt::format("datagen: {} of {}{} ({:.0f} %), {}", units::format_bytes_binary(done),
@@ -279,18 +266,21 @@ datagen_result write_dataset_share(const datagen_options& opt, unsigned rank, un
                            ranks > 1 ? fmt::format(" (rank {}'s share)", rank) : "",
                            share_bytes ? 100.0 * done / static_cast<double>(share_bytes) : 100.0,
                            units::format_rate_both(el > 0 ? done / el : 0)));
-    usleep(100'000);
-  }
-  for (auto& t : pool)
-    t.join();
+  });
   bar.finish();
-  if (!first_error.empty())
-    throw run_error("datagen failed: " + first_error);
+  for (const auto& a : ran.abandoned)
+    std::fprintf(stderr, "dlsize: stuck in the kernel: %s\n", a.c_str());
+  if (!ran.stalled.empty())
+    throw run_error(fmt::format("datagen stalled: no write finished for {:g} s (--stall-timeout); "
+                                "{}; rerun the same command to resume once the storage answers",
+                                opt.stall_timeout_s, ran.stalled));
+  if (!ran.first_error().empty())
+    throw run_error("datagen failed: " + ran.first_error());
   res.files_written = written.load();
   res.files_kept = kept.load();
   res.bytes_written = bytes_done.load();
   res.seconds = now_s() - t0;
-  res.interrupted = stop_requested();
+  res.interrupted = ran.interrupted || stop_requested();
   return res;
 }
 

@@ -17,6 +17,9 @@ struct datagen_options {
   dataset_params params;
   unsigned threads = 0; // 0: one per CPU
   bool progress = true;
+  // --stall-timeout: the generation stops, naming the file, when no write, fsync or rename
+  // finished this long while one waits (a hung mount); 0: never.
+  double stall_timeout_s = 60;
 };
 
 struct datagen_result {
@@ -44,7 +47,8 @@ core::folder_lock claim_dataset_folder(const datagen_options& opt);
 // state file, makes the subfolders; true when the dataset is already complete.
 bool prepare_dataset_folder(const datagen_options& opt);
 // Writes the files f with f % ranks == rank (keeping complete ones). Throws run_error on the
-// first failure; `interrupted` when a stop was asked for.
+// first failure or on a stall (writers the kernel holds are named on stderr and left behind);
+// `interrupted` when a stop was asked for.
 datagen_result write_dataset_share(const datagen_options& opt, unsigned rank, unsigned ranks);
 // The id of the generation whose state file is in dir ("" when none): ranks compare theirs with
 // rank 0's to know they share the folder.

@@ -8,7 +8,6 @@
 #include <cstdlib>
 #include <memory>
 #include <mutex>
-#include <thread>
 
 #include <fmt/format.h>
 
@@ -21,6 +20,7 @@
 #include "core/units.hpp"
 #include "dataset/layout.hpp"
 #include "dataset/record_verifier.hpp"
+#include "io/watched_workers.hpp"
 
 namespace dlsize::dataset {
 namespace {
@@ -28,21 +28,25 @@ namespace {
 constexpr std::size_t kChunk = 4u << 20;
 
 // Reads the file in order and feeds the verifier; O_DIRECT where the file system allows it so
-// that verification reads the storage, not the page cache.
+// that verification reads the storage, not the page cache. Every call that may block goes
+// through io (the watch names it when it hangs).
 void check_file(const dataset_layout& layout, std::uint64_t f, std::byte* buf, record_verifier& v,
-                std::uint64_t& bytes) {
+                std::uint64_t& bytes, io::worker_context& io) {
   const auto path = layout.file_path(f);
   v.reset(layout, f, layout.first_record(f), layout.params().records_per_file);
-  int fd = open(path.c_str(), O_RDONLY | O_DIRECT | O_CLOEXEC);
+  const std::string opening = "the open of " + path.string();
+  int fd =
+      io.blocking(opening, [&] { return open(path.c_str(), O_RDONLY | O_DIRECT | O_CLOEXEC); });
   if (fd < 0 && errno == EINVAL)
-    fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    fd = io.blocking(opening, [&] { return open(path.c_str(), O_RDONLY | O_CLOEXEC); });
   if (fd < 0) {
     v.fail(fmt::format("cannot open: {}", errno_text(errno)));
     return;
   }
   std::uint64_t off = 0;
   for (;;) {
-    ssize_t n = pread(fd, buf, kChunk, static_cast<off_t>(off));
+    const ssize_t n = io.blocking(fmt::format("a read of {} at offset {}", path.string(), off),
+                                  [&] { return pread(fd, buf, kChunk, static_cast<off_t>(off)); });
     if (n < 0 && errno == EINTR)
       continue;
     if (n < 0) {
@@ -65,7 +69,8 @@ void check_file(const dataset_layout& layout, std::uint64_t f, std::byte* buf, r
 
 } // namespace
 
-verify_result verify_dataset(const std::filesystem::path& dir, unsigned threads, bool show) {
+verify_result verify_dataset(const std::filesystem::path& dir, unsigned threads, bool show,
+                             double stall_timeout_s) {
   const auto t0 = now_s();
   dataset_layout layout = open_dataset(dir);
   verify_result res;
@@ -75,17 +80,15 @@ verify_result verify_dataset(const std::filesystem::path& dir, unsigned threads,
   std::vector<std::pair<std::uint64_t, std::string>> problems;
   if (threads == 0)
     threads = sysinfo::online_cpus();
-  auto worker = [&] {
+  auto worker = [&](io::worker_context& io) {
     aligned_buffer buf = make_aligned_buffer(kChunk);
     record_verifier v;
-    for (;;) {
-      if (stop_requested())
-        return;
+    while (!io.halted()) {
       const std::uint64_t f = next.fetch_add(1);
       if (f >= layout.files())
         return;
       std::uint64_t bytes = 0;
-      check_file(layout, f, buf.get(), v, bytes);
+      check_file(layout, f, buf.get(), v, bytes, io);
       done_bytes.fetch_add(bytes);
       checked.fetch_add(v.checked());
       if (v.mismatches()) {
@@ -99,25 +102,25 @@ verify_result verify_dataset(const std::filesystem::path& dir, unsigned threads,
       done_files.fetch_add(1);
     }
   };
-  std::vector<std::thread> pool;
-  for (unsigned i = 0; i < threads; ++i)
-    pool.emplace_back(worker);
   progress bar(show);
-  while (done_files.load() < layout.files() && !stop_requested()) {
+  const auto ran = io::run_watched(threads, worker, stall_timeout_s, "reader", [&] {
     bar.update(fmt::format("verify: {} of {} files, {}", done_files.load(), layout.files(),
                            units::format_bytes_binary(static_cast<double>(done_bytes.load()))));
-    usleep(100'000);
-  }
-  for (auto& t : pool)
-    t.join();
+  });
   bar.finish();
+  if (!ran.first_error().empty())
+    throw run_error("verify failed: " + ran.first_error());
   std::sort(problems.begin(), problems.end());
   for (auto& p : problems)
     res.problems.push_back(std::move(p.second));
   res.records_checked = checked.load();
   res.bad_records = bad.load();
   res.bytes = done_bytes.load();
-  res.interrupted = stop_requested();
+  res.interrupted = ran.interrupted || stop_requested();
+  if (!ran.stalled.empty())
+    res.stalled = fmt::format("no read finished for {:g} s (--stall-timeout); {}", stall_timeout_s,
+                              ran.stalled);
+  res.abandoned = ran.abandoned;
   res.seconds = now_s() - t0;
   return res;
 }

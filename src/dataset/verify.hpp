@@ -16,8 +16,15 @@ struct verify_result {
   std::vector<std::string> problems; // one line per bad file, first mismatch of each
   std::uint64_t bad_records = 0;
   bool interrupted = false;
+  std::string stalled;                // set when --stall-timeout stopped it: who waited on what
+  std::vector<std::string> abandoned; // readers left in the kernel, each with its call
 };
 
-verify_result verify_dataset(const std::filesystem::path& dir, unsigned threads, bool progress);
+// Checks every file on `threads` threads (0: one per CPU). A signal stops it (interrupted); so
+// does a stall, when no read finished for stall_timeout_s (0: never) while one waits (a hung
+// mount): stalled then names the file and the wait, and readers the kernel holds are left
+// behind (abandoned). Throws run_error when a reader fails other than on a record.
+verify_result verify_dataset(const std::filesystem::path& dir, unsigned threads, bool progress,
+                             double stall_timeout_s = 60);
 
 } // namespace dlsize::dataset

@@ -10,56 +10,110 @@
 namespace dlsize::report {
 namespace {
 
-std::string key_path(const std::string& path, const char* key) {
-  return path.empty() ? std::string(key) : path + "." + key;
+// A number's range, beside its type in the field lists below: the figures size and compare
+// compute with are never negative (rates, sizes, times), and utilizations, thresholds and hit
+// ratios are shares. Counts (std::uint64_t) are whole numbers >= 0 whatever the bound.
+enum class bound { none, nonneg, share };
+
+// What a key the struct does not type must hold, where readers open it (it rides in extra).
+enum class json_shape { object, array, string };
+
+// The path of a key below an object at JSON pointer `path` ("" for the report itself).
+std::string key_path(const std::string& path, const std::string& key) {
+  return path + "/" + key;
 }
 
-[[noreturn]] void wrong_type(const std::string& key, const char* valid, const nlohmann::json& v) {
-  std::string shown = v.dump();
+const char* found_text(const nlohmann::json& v) {
+  switch (v.type()) {
+  case nlohmann::json::value_t::object:
+    return "an object";
+  case nlohmann::json::value_t::array:
+    return "an array";
+  case nlohmann::json::value_t::string:
+    return "a string";
+  case nlohmann::json::value_t::boolean:
+    return "a boolean";
+  case nlohmann::json::value_t::null:
+    return "null";
+  default:
+    return "a number";
+  }
+}
+
+// "FILE: /summary: is an array. valid: an object"
+[[noreturn]] void wrong_type(const std::string& source, const std::string& key,
+                             const nlohmann::json& v, const char* valid) {
+  throw usage_error(fmt::format("{}: {}: is {}. valid: {}", source, key.empty() ? "/" : key,
+                                found_text(v), valid));
+}
+
+// "FILE: /summary/read_bytes_per_s: -5 is out of range. valid: a number >= 0"
+[[noreturn]] void out_of_range(const std::string& source, const std::string& key,
+                               const nlohmann::json& v, const char* what, const char* valid) {
+  std::string shown = v.is_number() ? fmt::format("{}", v.get<double>()) : v.dump();
   if (shown.size() > 40)
     shown = shown.substr(0, 37) + "...";
-  throw usage_error(
-      fmt::format("report: {} has the wrong type. value: {}; valid: {}", key, shown, valid));
+  throw usage_error(fmt::format("{}: {}: {} is {}. valid: {}", source, key, shown, what, valid));
 }
 
-template <class T> T convert(const nlohmann::json& v, const std::string& key) {
+// Where a value is, for the messages: the report's source (a file, or "report") and the key's
+// JSON pointer.
+struct place {
+  const std::string& source;
+  std::string key;
+};
+
+void check_bound(const place& at, const nlohmann::json& v, bound b) {
+  const double d = v.get<double>();
+  if (b == bound::nonneg && !(d >= 0))
+    out_of_range(at.source, at.key, v, "out of range", "a number >= 0");
+  if (b == bound::share && !(d >= 0 && d <= 1))
+    out_of_range(at.source, at.key, v, "out of range", "a share from 0 to 1");
+}
+
+template <class T> T convert(const nlohmann::json& v, const place& at, bound b) {
   if constexpr (std::is_same_v<T, double>) {
     if (!v.is_number())
-      wrong_type(key, "a number", v);
+      wrong_type(at.source, at.key, v, "a number");
+    check_bound(at, v, b);
     return v.get<double>();
   } else if constexpr (std::is_same_v<T, std::uint64_t>) {
     if (v.is_number_unsigned())
       return v.get<std::uint64_t>();
+    if (!v.is_number())
+      wrong_type(at.source, at.key, v, "a number");
     // A count written as 2.0 (by hand, or by a tool that has only doubles) is still a count.
-    const double d = v.is_number() ? v.get<double>() : -1;
+    const double d = v.get<double>();
     if (d < 0 || d != std::floor(d) || d >= 1.8e19)
-      wrong_type(key, "a whole number >= 0", v);
+      out_of_range(at.source, at.key, v, "out of range", "a whole number >= 0");
     return static_cast<std::uint64_t>(d);
   } else if constexpr (std::is_same_v<T, bool>) {
     if (!v.is_boolean())
-      wrong_type(key, "true or false", v);
+      wrong_type(at.source, at.key, v, "true or false");
     return v.get<bool>();
   } else if constexpr (std::is_same_v<T, std::string>) {
     if (!v.is_string())
-      wrong_type(key, "a string", v);
+      wrong_type(at.source, at.key, v, "a string");
     return v.get<std::string>();
   } else if constexpr (std::is_same_v<T, std::vector<std::string>>) {
     if (!v.is_array())
-      wrong_type(key, "an array of strings", v);
-    for (const auto& e : v)
-      if (!e.is_string())
-        wrong_type(key, "an array of strings", v);
+      wrong_type(at.source, at.key, v, "an array of strings");
+    for (std::size_t i = 0; i < v.size(); ++i)
+      if (!v[i].is_string())
+        wrong_type(at.source, fmt::format("{}/{}", at.key, i), v[i], "a string");
     return v.get<std::vector<std::string>>();
   } else if constexpr (std::is_same_v<T, run_status>) {
     if (v == "complete")
       return run_status::complete;
     if (v == "incomplete")
       return run_status::incomplete;
-    wrong_type(key, "complete or incomplete", v);
+    if (!v.is_string())
+      wrong_type(at.source, at.key, v, "complete or incomplete");
+    out_of_range(at.source, at.key, v, "not valid", "complete or incomplete");
   } else {
     static_assert(std::is_same_v<T, nlohmann::json>);
     if (!v.is_object())
-      wrong_type(key, "an object", v);
+      wrong_type(at.source, at.key, v, "an object");
     return v;
   }
 }
@@ -71,20 +125,36 @@ template <class T> nlohmann::json to_value(const T& v) {
     return nlohmann::json(v);
 }
 
-// Moves typed keys out of an object (whatever stays is the section's extra).
+// Moves typed keys out of an object (whatever stays is the section's extra), checking each
+// against the field lists: its type, its range, and the shape of the untyped keys readers open.
 struct reader {
   nlohmann::json& obj;
-  std::string path;
-  template <class T> void operator()(const char* key, field<T>& f) {
+  std::string path; // JSON pointer of obj
+  const std::string& source;
+  template <class T> void operator()(const char* key, field<T>& f, bound b = bound::none) {
     const auto it = obj.find(key);
     if (it == obj.end())
       return;
     f.present = true;
     if (!it->is_null())
-      f.value = convert<T>(*it, key_path(path, key));
+      f.value = convert<T>(*it, place{source, key_path(path, key)}, b);
     obj.erase(it);
   }
-  // A typed sub-object; a null one stays untyped (in extra), as written.
+  // An untyped key (or a path of them, "system/hosts"), checked in place; absent or null (not
+  // measured) is fine. A parent of the wrong type is named by its own entry, which comes first.
+  void shape(const char* key, json_shape s) const {
+    const nlohmann::json::json_pointer p("/" + std::string(key));
+    if (!obj.contains(p) || obj.at(p).is_null())
+      return;
+    const nlohmann::json& v = obj.at(p);
+    const std::string at = key_path(path, key);
+    if (s == json_shape::object && !v.is_object())
+      wrong_type(source, at, v, "an object");
+    if (s == json_shape::array && !v.is_array())
+      wrong_type(source, at, v, "an array");
+    if (s == json_shape::string && !v.is_string())
+      wrong_type(source, at, v, "a string");
+  }
   template <class S> void section(const char* key, std::optional<S>& s);
   template <class S> void rows(const char* key, std::optional<std::vector<S>>& rows);
 };
@@ -92,10 +162,11 @@ struct reader {
 // Writes typed fields over a section's extra.
 struct writer {
   nlohmann::json& obj;
-  template <class T> void operator()(const char* key, const field<T>& f) {
+  template <class T> void operator()(const char* key, const field<T>& f, bound = bound::none) {
     if (f.present)
       obj[key] = f.value ? to_value(*f.value) : nlohmann::json(nullptr);
   }
+  void shape(const char*, json_shape) const {}
   template <class S> void section(const char* key, const std::optional<S>& s);
   template <class S> void rows(const char* key, const std::optional<std::vector<S>>& rows);
 };
@@ -129,8 +200,9 @@ void visit(section_of<workload_section> auto& s, auto& op) {
   op("name", s.name);
   op("epochs", s.epochs);
   op("epochs_source", s.epochs_source);
-  op("mean_sample_bytes", s.mean_sample_bytes);
+  op("mean_sample_bytes", s.mean_sample_bytes, bound::nonneg);
   op.section("accelerator", s.accelerator);
+  op.shape("model", json_shape::object);
 }
 
 void visit(section_of<dataset_section> auto& s, auto& op) {
@@ -142,7 +214,7 @@ void visit(section_of<dataset_section> auto& s, auto& op) {
   op("samples", s.samples);
   op("records_per_file", s.records_per_file);
   op("client_ram_bytes", s.client_ram_bytes);
-  op("bytes_over_ram", s.bytes_over_ram);
+  op("bytes_over_ram", s.bytes_over_ram, bound::nonneg);
 }
 
 void visit(section_of<topology_section> auto& s, auto& op) {
@@ -156,25 +228,25 @@ void visit(section_of<topology_section> auto& s, auto& op) {
 }
 
 void visit(section_of<summary_section> auto& s, auto& op) {
-  op("wall_s", s.wall_s);
-  op("samples_per_s", s.samples_per_s);
-  op("samples_per_s_per_accelerator", s.samples_per_s_per_accelerator);
-  op("read_bytes_per_s", s.read_bytes_per_s);
+  op("wall_s", s.wall_s, bound::nonneg);
+  op("samples_per_s", s.samples_per_s, bound::nonneg);
+  op("samples_per_s_per_accelerator", s.samples_per_s_per_accelerator, bound::nonneg);
+  op("read_bytes_per_s", s.read_bytes_per_s, bound::nonneg);
   op("files_per_s", s.files_per_s);
   op("read_bytes", s.read_bytes);
   op("samples", s.samples);
   op("requests", s.requests);
-  op("accelerator_utilization", s.accelerator_utilization);
-  op("accelerator_utilization_min", s.accelerator_utilization_min);
-  op("au_threshold", s.au_threshold);
+  op("accelerator_utilization", s.accelerator_utilization, bound::share);
+  op("accelerator_utilization_min", s.accelerator_utilization_min, bound::share);
+  op("au_threshold", s.au_threshold, bound::share);
   op("au_pass", s.au_pass);
-  op("demand_bytes_per_s_per_accelerator", s.demand_bytes_per_s_per_accelerator);
-  op("demand_bytes_per_s", s.demand_bytes_per_s);
+  op("demand_bytes_per_s_per_accelerator", s.demand_bytes_per_s_per_accelerator, bound::nonneg);
+  op("demand_bytes_per_s", s.demand_bytes_per_s, bound::nonneg);
   op("epochs", s.epochs);
   op("epochs_completed", s.epochs_completed);
   op("steps_per_epoch", s.steps_per_epoch);
   op("steps", s.steps);
-  op("storage_au", s.storage_au);
+  op("storage_au", s.storage_au, bound::share);
   op("limited_by", s.limited_by);
   op.section("data_wait", s.data_wait);
   op.section("cpu_utilization", s.cpu_utilization);
@@ -189,8 +261,10 @@ void visit(section_of<io_section> auto& s, auto& op) {
   op("queue_depth", s.queue_depth);
   op("request_size", s.request_size);
   op("readers", s.readers);
-  op("max_read_rate", s.max_read_rate);
+  op("max_read_rate", s.max_read_rate, bound::nonneg);
   op.section("latency", s.latency);
+  op.shape("histogram", json_shape::object);
+  op.shape("sample_latency", json_shape::object);
   op.section("reader_time", s.reader_time);
 }
 
@@ -202,8 +276,8 @@ void visit(section_of<reader_time_section> auto& s, auto& op) {
 }
 
 void visit(section_of<storage_section> auto& s, auto& op) {
-  op("hit_ratio", s.hit_ratio);
-  op("read_bytes_per_s", s.read_bytes_per_s);
+  op("hit_ratio", s.hit_ratio, bound::share);
+  op("read_bytes_per_s", s.read_bytes_per_s, bound::nonneg);
 }
 
 void visit(section_of<verify_section> auto& s, auto& op) {
@@ -218,6 +292,9 @@ void visit(section_of<accelerator_row> auto& s, auto& op) {
 }
 
 void visit(section_of<bench_report> auto& r, auto& op) {
+  op.shape("schema", json_shape::string);
+  op.shape("kind", json_shape::string);
+  op.shape("created_at", json_shape::string);
   op("command_line", r.command_line);
   op("config", r.config);
   op("status", r.status);
@@ -232,19 +309,26 @@ void visit(section_of<bench_report> auto& r, auto& op) {
   op.section("storage", r.storage);
   op.section("verify", r.verify);
   op.rows("accelerators", r.accelerators);
+  op.shape("epochs", json_shape::array);
+  op.shape("timeseries", json_shape::array);
+  op.shape("preprocessing", json_shape::object);
+  op.shape("system", json_shape::object);
+  op.shape("system/hosts", json_shape::array);
+  op.shape("tool", json_shape::object);
+  op.shape("tool/features", json_shape::object);
 }
 
 template <class S> void reader::section(const char* key, std::optional<S>& s) {
   const auto it = obj.find(key);
-  if (it == obj.end() || it->is_null())
+  if (it == obj.end() || it->is_null()) // null: not measured; it stays untyped, in extra
     return;
   const std::string where = key_path(path, key);
   if (!it->is_object())
-    wrong_type(where, "an object", *it);
+    wrong_type(source, where, *it, "an object");
   S sec;
   sec.extra = std::move(*it);
   obj.erase(it);
-  reader sub{sec.extra, where};
+  reader sub{sec.extra, where, source};
   visit(sec, sub);
   s = std::move(sec);
 }
@@ -255,14 +339,15 @@ template <class S> void reader::rows(const char* key, std::optional<std::vector<
     return;
   const std::string where = key_path(path, key);
   if (!it->is_array())
-    wrong_type(where, "an array of objects", *it);
+    wrong_type(source, where, *it, "an array of objects");
   std::vector<S> out;
   for (std::size_t i = 0; i < it->size(); ++i) {
+    const std::string row_key = fmt::format("{}/{}", where, i);
     if (!(*it)[i].is_object())
-      wrong_type(where, "an array of objects", *it);
+      wrong_type(source, row_key, (*it)[i], "an object");
     S row;
     row.extra = std::move((*it)[i]);
-    reader sub{row.extra, fmt::format("{}[{}]", where, i)};
+    reader sub{row.extra, row_key, source};
     visit(row, sub);
     out.push_back(std::move(row));
   }
@@ -312,10 +397,10 @@ nlohmann::json bench_report::to_json() const {
   return j;
 }
 
-bench_report bench_report::from_json(const nlohmann::json& j) {
+bench_report bench_report::from_json(const nlohmann::json& j, const std::string& source) {
   if (!is_bench_report(j))
     throw usage_error(fmt::format(
-        "not a dlsize bench report. schema: {}; kind: {}; valid: schema {}, kind bench",
+        "{}: not a dlsize bench report. schema: {}; kind: {}; valid: schema {}, kind bench", source,
         j.is_object() ? j.value("schema", nlohmann::json("(none)")).dump() : "(not an object)",
         j.is_object() ? j.value("kind", nlohmann::json("(none)")).dump() : "(not an object)",
         kReportSchema));
@@ -323,9 +408,19 @@ bench_report bench_report::from_json(const nlohmann::json& j) {
   r.extra = j;
   r.extra.erase("schema");
   r.extra.erase("kind");
-  reader rd{r.extra, ""};
+  reader rd{r.extra, "", source};
   visit(r, rd);
   return r;
+}
+
+void check_report_fields(const nlohmann::json& j, const std::string& source) {
+  if (!j.is_object())
+    throw usage_error(
+        fmt::format("{}: /: is {}. valid: a dlsize report (a JSON object)", source, found_text(j)));
+  bench_report r;
+  r.extra = j;
+  reader rd{r.extra, "", source};
+  visit(r, rd);
 }
 
 std::string bench_report::status_text() const {

@@ -7,7 +7,9 @@
 // out of the object into its field and keeps every other key (known or unknown) in `extra`;
 // to_json writes `extra` and then the typed fields over it. So a report read and written again
 // is equal to the one read, a typed field absent from the input stays absent, and a null stays
-// null. A typed key of the wrong type is a usage_error naming the key ("summary.wall_s: ...").
+// null. A field of the wrong type or range is a usage_error naming its JSON pointer
+// ("FILE: /summary/wall_s: ..."); the field lists in bench_report.cpp are the one place that
+// says each field's type and range, for from_json and check_report_fields alike.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -153,9 +155,10 @@ struct bench_report {
   nlohmann::json extra = nlohmann::json::object(); // every other top-level key
 
   nlohmann::json to_json() const;
-  // Throws usage_error when j is not an object of schema dlsize.report/1, or a typed key has
-  // the wrong type (naming the key).
-  static bench_report from_json(const nlohmann::json& j);
+  // Throws usage_error when j is not an object of schema dlsize.report/1, or a field has
+  // another type or range than the field lists say (check_report_fields); source (a file)
+  // starts the message.
+  static bench_report from_json(const nlohmann::json& j, const std::string& source = "report");
 
   bool complete() const { return status.value_or(run_status::incomplete) == run_status::complete; }
   // The status as the report says it ("?" when absent).
@@ -173,6 +176,13 @@ template <class S> const S& or_empty(const std::optional<S>& s) {
   static const S empty;
   return s ? *s : empty;
 }
+
+// The field lists' checks (what from_json checks) for any JSON document read as a report, a
+// bench report or not: throws usage_error "FILE: /summary: is an array. valid: an object", or
+// "FILE: /summary/read_bytes_per_s: -5 is out of range. valid: a number >= 0", for the first
+// field of another type or range; absent and null fields pass (older reports leave them out,
+// and null is "not measured", for a figure or a whole section alike).
+void check_report_fields(const nlohmann::json& j, const std::string& source);
 
 // Whether j is a report written by dlsize bench (schema dlsize.report/1, kind bench).
 bool is_bench_report(const nlohmann::json& j);

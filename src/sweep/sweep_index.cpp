@@ -1,11 +1,16 @@
 #include "sweep/sweep_index.hpp"
 
+#include <sys/stat.h>
+
+#include <cstdio>
+
 #include <fmt/format.h>
 
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
 #include "core/json_checks.hpp"
 #include "core/json_input.hpp"
+#include "core/output_file.hpp"
 #include "report/bench_report.hpp"
 #include "report/report_io.hpp"
 
@@ -106,6 +111,7 @@ sweep_index::sweep_index(const fs::path& dir, const sweep_config& config,
     return;
   }
   m_index = core::read_json_file(index, core::kIndexJson);
+  m_written = identity_of(index);
   if (!m_index.is_object() || m_index.value("schema", "") != kSweepSchema)
     throw usage_error(
         fmt::format("{}: not a dlsize sweep index (schema {})", index.string(), kSweepSchema));
@@ -164,9 +170,52 @@ void sweep_index::set_status(const std::string& status, const std::string& reaso
     m_index["reason"] = reason;
 }
 
+std::optional<sweep_index::file_identity> sweep_index::identity_of(const fs::path& p) {
+  struct stat st {};
+  if (lstat(p.c_str(), &st) != 0 || !S_ISREG(st.st_mode))
+    return std::nullopt;
+  return file_identity{st.st_dev, st.st_ino};
+}
+
+void sweep_index::write_to(const fs::path& target, const std::string& text) {
+  struct stat st {};
+  const bool there = lstat(target.c_str(), &st) == 0;
+  if (there && (!m_written || identity_of(target) != m_written))
+    throw run_error("it is not the file this sweep wrote (another program put it there); dlsize "
+                    "never overwrites a file it did not write");
+  write_file_atomic(target, text, true);
+  m_written = identity_of(target);
+}
+
 void sweep_index::save() {
   m_index["updated_at"] = report::utc_now();
-  write_file_atomic(m_dir / kSweepIndexName, m_index.dump(2) + "\n", true);
+  const std::string content = text();
+  const fs::path index = m_dir / kSweepIndexName;
+  std::string why;
+  try {
+    write_to(m_fallback.empty() ? index : m_fallback, content);
+    m_saved_at = m_fallback.empty() ? index : m_fallback;
+    return;
+  } catch (const std::exception& e) {
+    why = e.what();
+  }
+  if (auto p = write_under_new_name(index, content, "sweep index", why)) {
+    std::fprintf(stderr,
+                 "sweep: the points' reports and logs stay in %s; the index that lists them is "
+                 "'%s' (to resume or size the sweep, move it to %s)\n",
+                 m_dir.c_str(), p->c_str(), index.c_str());
+    m_fallback = *p;
+    m_written = identity_of(*p);
+    m_saved_at = *p;
+    return;
+  }
+  m_saved_at.clear();
+  if (!m_said_nowhere)
+    std::fprintf(stderr,
+                 "dlsize: sweep index '%s' could not be written (%s); the sweep goes on and "
+                 "prints the index when it ends\n",
+                 index.c_str(), why.c_str());
+  m_said_nowhere = true;
 }
 
 } // namespace dlsize::sweep

@@ -4,6 +4,7 @@
 // stopped and `dlsize size DIR` reads the reports of the points that are done.
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -42,13 +43,36 @@ public:
   std::filesystem::path path_of(const std::string& relative) const { return m_dir / relative; }
   // status of the whole sweep: "running", "complete" or "incomplete" (with reason).
   void set_status(const std::string& status, const std::string& reason = "");
-  // Writes the index atomically.
+  // Writes the index atomically, never over a file this sweep did not write: when index.json
+  // cannot be written (the folder is gone or unwritable, the disk is full, another program put
+  // a file there), the index goes under a new name beside it or in the current folder
+  // (core's write_under_new_name, said on stderr) and later saves update that file; when no
+  // file can be written, saves go on trying and the caller prints the index at the end.
+  // Never throws: the sweep goes on measuring whatever happens to its index.
   void save();
+  // Where the last save put the index: index.json, the file it fell back to, or empty when it
+  // could write none.
+  const std::filesystem::path& saved_at() const { return m_saved_at; }
+  bool fell_back() const { return m_saved_at != m_dir / kSweepIndexName; }
+  std::string text() const { return m_index.dump(2) + "\n"; }
 
 private:
+  // Which file a save last wrote (device and inode), to tell it from one another program put in
+  // its place; nothing before the first save of a new sweep.
+  struct file_identity {
+    unsigned long long dev = 0, ino = 0;
+    bool operator==(const file_identity&) const = default;
+  };
+  static std::optional<file_identity> identity_of(const std::filesystem::path& p);
+  void write_to(const std::filesystem::path& target, const std::string& text);
+
   std::filesystem::path m_dir;
   nlohmann::json m_index;
   std::unique_ptr<core::folder_lock> m_lock;
+  std::filesystem::path m_saved_at;       // empty: the last save wrote no file
+  std::filesystem::path m_fallback;       // the file saves go to after a fallback
+  std::optional<file_identity> m_written; // of the file saves go to
+  bool m_said_nowhere = false;
 };
 
 } // namespace dlsize::sweep

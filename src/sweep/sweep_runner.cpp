@@ -159,9 +159,22 @@ int run_sweep(const sweep_options& o) {
       exit_code = 1;
   }
   index.save();
-  std::printf("sweep: %zu of %zu points done; index %s\n", done, points.size(),
-              index.path_of(kSweepIndexName).c_str());
-  if (done != points.size())
+  if (index.saved_at().empty()) {
+    std::fputs(index.text().c_str(), stdout);
+    std::printf("sweep: %zu of %zu points done; index printed above (no file could take it); "
+                "reports and logs in %s\n",
+                done, points.size(), dir.c_str());
+  } else {
+    std::printf("sweep: %zu of %zu points done; index %s\n", done, points.size(),
+                index.saved_at().c_str());
+  }
+  if (index.fell_back() && exit_code == 0)
+    exit_code = 1; // the results are safe, but not where they were asked for
+  if (index.fell_back())
+    std::printf("sweep: the index is not at %s: put it there (in place of what holds the name), "
+                "then resume or size the sweep\n",
+                index.path_of(kSweepIndexName).c_str());
+  else if (done != points.size())
     std::printf("sweep: run the same command again to resume the points not done\n");
   else
     std::printf("sweep: next: dlsize size %s --out PREFIX\n", dir.c_str());

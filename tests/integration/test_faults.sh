@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The fault suite: a run always ends and writes its report. Hung reads come from a FUSE file
-# system that never answers (tests/fault_fs), stopped by SIGINT or by --stall-timeout; read
+# The fault suite: a run always ends and writes its report. Hung reads (and datagen's hung
+# writes) come from a FUSE file system that never answers (tests/fault_fs), stopped by SIGINT or
+# by --stall-timeout (bench, verify, datagen); read
 # errors from the same file system; a 1 B/s rate cap stops at once on SIGINT and at
 # --time-limit. Skips (77) where the fault file system is not built or cannot mount.
 # labels: perf
@@ -183,5 +184,27 @@ expect_rc 1 "EIO from the file system" -- "$DLSIZE" bench --workload resnet50 --
 mount_faults "short:file-"
 expect_rc 0 "short reads are completed" -- "$DLSIZE" bench --workload resnet50 --dataset "$mnt" --cache buffered --verify --quiet --out "$SCRATCH/short.json"
 [[ $(json "$SCRATCH/short.json" "r['io']['short_reads'] > 0") == True ]] && pass "short reads counted" || fail "no short reads counted"
+
+# verify stops the same way: a hung read ends it after --stall-timeout, naming the file and the
+# wait (it writes no report: run_timed waits for its stderr, then for the stuck reader named).
+mount_faults "hang:file-00000002:0"
+run_timed 8 "verify: hung read + --stall-timeout 2s" 0 "$SCRATCH/run.err" -- "$DLSIZE" verify "$mnt" --threads 2 --stall-timeout 2s --quiet
+[[ $RC -eq 1 ]] && pass "verify stall exits 1" || fail "verify stall exit $RC"
+grep -q "verify stalled: no read finished for 2 s (--stall-timeout); reader [0-9] has waited [0-9.]* s for a read of .*file-00000002.* at offset 0" "$SCRATCH/run.err" \
+  && pass "verify's stall message names the file, the offset and the wait" || fail "verify stall stderr: $(cat "$SCRATCH/run.err")"
+grep -q "STALLED" "$SCRATCH/run.out" && pass "verify's summary says STALLED" || fail "verify stdout: $(cat "$SCRATCH/run.out")"
+# datagen too: with a hangw rule the file system is writable and the first write of a data file
+# never returns; the generation stops after --stall-timeout naming the file, and leaves the
+# writers the kernel holds behind.
+mount_faults "hangw:file-:0"
+run_timed 8 "datagen: hung write + --stall-timeout 2s" 0 "$SCRATCH/run.err" -- "$DLSIZE" datagen --workload resnet50 --layout files --dataset "$mnt/new" --size 4MiB --threads 2 --stall-timeout 2s --quiet
+[[ $RC -eq 1 ]] && pass "datagen stall exits 1" || fail "datagen stall exit $RC"
+grep -q "datagen stalled: no write finished for 2 s (--stall-timeout); writer [0-9] has waited [0-9.]* s for a write of .*file-.* at offset 0; rerun the same command" "$SCRATCH/run.err" \
+  && pass "datagen's stall message names the file, the offset and the wait" || fail "datagen stall stderr: $(cat "$SCRATCH/run.err")"
+grep -q "stuck in the kernel: writer" "$SCRATCH/run.err" && pass "datagen names the writers left in the kernel" || fail "datagen stderr: $(cat "$SCRATCH/run.err")"
+release_mount
+rm -rf "$ds/new"
+expect_rc 2 "verify --stall-timeout below 1s is refused" -- "$DLSIZE" verify "$ds" --stall-timeout 200ms
+expect_rc 2 "datagen --stall-timeout below 1s is refused" -- "$DLSIZE" datagen --workload resnet50 --dataset "$SCRATCH/never" --files 1 --stall-timeout 200ms
 release_mount
 finish

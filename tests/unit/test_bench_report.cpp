@@ -127,19 +127,65 @@ TEST_CASE("a typed key of the wrong type is refused, naming the key", "[bench_re
   auto j = training_report();
   j["summary"]["read_bytes_per_s"] = "fast";
   CHECK_THAT(test::usage_error_message([&] { (void)bench_report::from_json(j); }),
-             Contains("summary.read_bytes_per_s") && Contains("a number"));
+             Contains("report: /summary/read_bytes_per_s: is a string. valid: a number"));
   j = training_report();
   j["topology"]["accelerators"] = -4;
-  CHECK_THAT(test::usage_error_message([&] { (void)bench_report::from_json(j); }),
-             Contains("topology.accelerators"));
+  CHECK_THAT(test::usage_error_message([&] { (void)bench_report::from_json(j, "r.json"); }),
+             Contains("r.json: /topology/accelerators: -4 is out of range. valid: a whole "
+                      "number >= 0"));
   j = training_report();
   j["status"] = "done";
   CHECK_THAT(test::usage_error_message([&] { (void)bench_report::from_json(j); }),
-             Contains("status") && Contains("complete or incomplete"));
+             Contains("/status: \"done\" is not valid. valid: complete or incomplete"));
   j = training_report();
   j["accelerators"][0]["device"] = 3;
   CHECK_THAT(test::usage_error_message([&] { (void)bench_report::from_json(j); }),
-             Contains("accelerators[0].device"));
+             Contains("/accelerators/0/device: is a number. valid: a string"));
+  j = training_report();
+  j["warnings"] = {"fine", 7};
+  CHECK_THAT(test::usage_error_message([&] { (void)bench_report::from_json(j); }),
+             Contains("/warnings/1: is a number. valid: a string"));
+}
+
+TEST_CASE("from_json and check_report_fields apply one field list: types, ranges and shapes",
+          "[bench_report]") {
+  // Each case fails both ways alike, with the same message.
+  const auto both = [](const nlohmann::json& j) {
+    const std::string typed =
+        test::usage_error_message([&] { (void)bench_report::from_json(j, "f.json"); });
+    const std::string checked =
+        test::usage_error_message([&] { report::check_report_fields(j, "f.json"); });
+    CHECK(typed == checked);
+    return typed;
+  };
+  auto j = training_report();
+  j["summary"]["accelerator_utilization"] = 1.5;
+  CHECK_THAT(both(j), Contains("f.json: /summary/accelerator_utilization: 1.5 is out of range. "
+                               "valid: a share from 0 to 1"));
+  j = training_report();
+  j["storage"]["read_bytes_per_s"] = -1;
+  CHECK_THAT(both(j), Contains("f.json: /storage/read_bytes_per_s: -1 is out of range. valid: "
+                               "a number >= 0"));
+  j = training_report();
+  j["summary"] = 7;
+  CHECK_THAT(both(j), Contains("f.json: /summary: is a number. valid: an object"));
+  j = training_report();
+  j["system"] = {{"hosts", "one"}};
+  CHECK_THAT(both(j), Contains("f.json: /system/hosts: is a string. valid: an array"));
+  j = training_report();
+  j["timeseries"] = nlohmann::json::object();
+  CHECK_THAT(both(j), Contains("f.json: /timeseries: is an object. valid: an array"));
+  j = training_report();
+  j["io"]["histogram"] = 3;
+  CHECK_THAT(both(j), Contains("f.json: /io/histogram: is a number. valid: an object"));
+  // A null figure or section is "not measured" (a stalled run's io.reader_time); a count written
+  // as 2.0 is a count.
+  j = training_report();
+  j["summary"]["wall_s"] = nullptr;
+  j["io"]["reader_time"] = nullptr;
+  j["timeseries"] = nullptr;
+  j["topology"]["ranks"] = 2.0;
+  CHECK(both(j) == "<no exception>");
 }
 
 TEST_CASE("a document that is not a bench report is refused", "[bench_report]") {

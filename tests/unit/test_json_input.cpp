@@ -8,8 +8,8 @@
 
 #include <catch2/catch.hpp>
 
-#include "analysis/report_shape.hpp"
 #include "core/json_input.hpp"
+#include "report/bench_report.hpp"
 #include "test_support.hpp"
 
 using Catch::Matchers::Contains;
@@ -117,37 +117,37 @@ TEST_CASE("read_input_file reads a pipe up to its limit and gives up on an idle 
              Contains("the pipe gave no byte for 200 ms"));
 }
 
-TEST_CASE("check_report_shape names the file, key and type a report field must have",
+TEST_CASE("check_report_fields names the file, key and type a report field must have",
           "[json_input]") {
-  using dlsize::analysis::check_report_shape;
+  using dlsize::report::check_report_fields;
   CHECK_THAT(usage_error_message([] {
-               check_report_shape(nlohmann::json::parse(R"({"summary": [1]})"), "a.json");
+               check_report_fields(nlohmann::json::parse(R"({"summary": [1]})"), "a.json");
              }),
              Contains("a.json: /summary: is an array. valid: an object"));
   CHECK_THAT(usage_error_message([] {
-               check_report_shape(nlohmann::json::parse(R"({"dataset": {"bytes": "x"}})"),
-                                  "b.json");
+               check_report_fields(nlohmann::json::parse(R"({"dataset": {"bytes": "x"}})"),
+                                   "b.json");
              }),
              Contains("b.json: /dataset/bytes: is a string. valid: a number"));
-  CHECK_THAT(usage_error_message([] { check_report_shape(nlohmann::json::array(), "c.json"); }),
+  CHECK_THAT(usage_error_message([] { check_report_fields(nlohmann::json::array(), "c.json"); }),
              Contains("c.json: /: is an array"));
-  CHECK_NOTHROW(check_report_shape(
+  CHECK_NOTHROW(check_report_fields(
       nlohmann::json::parse(R"({"summary": {"au_pass": null}, "topology": {"ranks": 2}})"),
       "ok.json"));
   // Ranges: a negative bandwidth, an AU above 1.
   CHECK_THAT(
       usage_error_message([] {
-        check_report_shape(nlohmann::json::parse(R"({"summary": {"read_bytes_per_s": -5}})"),
-                           "d.json");
+        check_report_fields(nlohmann::json::parse(R"({"summary": {"read_bytes_per_s": -5}})"),
+                            "d.json");
       }),
       Contains("d.json: /summary/read_bytes_per_s: -5 is out of range. valid: a number >= 0"));
   CHECK_THAT(usage_error_message([] {
-               check_report_shape(
+               check_report_fields(
                    nlohmann::json::parse(R"({"summary": {"accelerator_utilization": 1.5}})"),
                    "e.json");
              }),
              Contains("e.json: /summary/accelerator_utilization: 1.5 is out of range. valid: a "
                       "share from 0 to 1"));
-  CHECK_NOTHROW(check_report_shape(
+  CHECK_NOTHROW(check_report_fields(
       nlohmann::json::parse(R"({"summary": {"storage_au": null, "wall_s": 0}})"), "ok.json"));
 }

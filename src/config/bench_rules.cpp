@@ -1,0 +1,137 @@
+#include "config/bench_rules.hpp"
+
+#include <fmt/format.h>
+
+#include "config/label.hpp"
+#include "core/error.hpp"
+#include "core/units.hpp"
+
+namespace dlsize::config {
+namespace {
+
+void check_required(const bench_request& r) {
+  if (r.workload.empty())
+    throw usage_error("--workload: required (a profile name such as resnet50, or a JSON file), "
+                      "on the command line or in --config");
+  if (r.dataset.empty())
+    throw usage_error("--dataset: required (a folder made by dlsize datagen), on the command "
+                      "line or in --config");
+}
+
+bench_timing check_durations(const bench_request& r) {
+  bench_timing t;
+  t.rank_timeout_s = units::parse_duration(r.rank_timeout, "--rank-timeout");
+  if (t.rank_timeout_s < 1)
+    throw usage_error("--rank-timeout: must be at least 1s");
+  t.sample_interval_s = units::parse_duration(r.sample_interval, "--sample-interval");
+  if (t.sample_interval_s < 0.05)
+    throw usage_error("--sample-interval: must be at least 50ms");
+  t.status_interval_s = units::parse_duration(r.status_interval, "--status-interval");
+  if (t.status_interval_s < 1)
+    throw usage_error("--status-interval: must be at least 1s");
+  t.time_limit_s = r.time_limit.empty() ? 0 : units::parse_duration(r.time_limit, "--time-limit");
+  if (!r.time_limit.empty() && t.time_limit_s <= 0)
+    throw usage_error(fmt::format("--time-limit: '{}' would stop the run before it starts. "
+                                  "valid: a duration above 0 (60s), or no --time-limit",
+                                  r.time_limit));
+  t.stall_timeout_s = stall_timeout_of(r.stall_timeout);
+  return t;
+}
+
+void check_storage_only(const bench_request& r, std::uint64_t ranks) {
+  for (const char* opt : {"--accelerators", "--accelerators-per-rank", "--prefetch", "--sync-steps",
+                          "--preprocess", "--au-threshold", "--precision"})
+    if (r.has(opt))
+      throw usage_error(fmt::format("{}: needs an accelerator (--accelerator emulated:TYPE); "
+                                    "with --accelerator none only storage is read",
+                                    opt));
+  if (ranks > 1)
+    throw usage_error(
+        "--accelerator none: storage-only runs are one process (use --readers for more "
+        "threads). "
+        "valid for a job of several ranks that only reads: --accelerator emulated:TYPE "
+        "--compute-time 0 (accelerators that consume batches as fast as storage delivers "
+        "them)");
+}
+
+} // namespace
+
+double stall_timeout_of(const std::string& text) {
+  const double s = units::parse_duration(text, "--stall-timeout");
+  if (s != 0 && s < 1)
+    throw usage_error(fmt::format("--stall-timeout: '{}' is too short. valid: 1s or more, or "
+                                  "0 (never)",
+                                  text));
+  return s;
+}
+
+void check_run_source(const std::string& replay, const std::string& config) {
+  if (!replay.empty() && !config.empty())
+    throw usage_error("--replay and --config: give one of them (a report's config block is "
+                      "a run config)");
+}
+
+bench_timing check_bench_request(const bench_request& r, std::uint64_t ranks) {
+  check_required(r);
+  if (r.epochs < 1)
+    throw usage_error("--epochs: must be at least 1");
+  if (r.has("--label"))
+    check_label(r.label, "--label");
+  if (r.replay_ranks && r.replay_ranks != ranks)
+    throw usage_error(
+        fmt::format("--replay: the report's run had {} ranks, this job has {}; a replay runs as "
+                    "the run did. valid: launch {} ranks",
+                    r.replay_ranks, ranks, r.replay_ranks));
+  bench_timing t = check_durations(r);
+  if (r.shard_read != "records" && r.shard_read != "stream")
+    throw usage_error(fmt::format("--shard-read: invalid value '{}'. valid: records (random "
+                                  "record reads by index), stream (each shard read sequentially)",
+                                  r.shard_read));
+  if (r.open != "keep" && r.open != "per-sample")
+    throw usage_error(
+        fmt::format("--open: invalid value '{}'. valid: keep (open every file once, as fio does), "
+                    "per-sample (open, read, close each sample, as framework loaders do)",
+                    r.open));
+  t.keep_open = r.open == "keep";
+  return t;
+}
+
+std::uint64_t check_accelerator_rules(const bench_request& r, accelerator_kind kind,
+                                      std::uint64_t ranks) {
+  if (kind == accelerator_kind::none) {
+    check_storage_only(r, ranks);
+    return 0;
+  }
+  if (r.verify)
+    throw usage_error("--verify: checks storage-only runs (--accelerator none); training runs "
+                      "count bytes and read errors");
+  if (r.shard_read != "records")
+    throw usage_error("--shard-read: training runs read samples by index (records); stream is "
+                      "for --accelerator none");
+  if (kind != accelerator_kind::cuda && r.has("--precision"))
+    throw usage_error(
+        "--precision: applies to --accelerator cuda (a real GPU's arithmetic); an emulated "
+        "accelerator's compute time is given");
+  return job_accelerators(r, ranks);
+}
+
+std::uint64_t job_accelerators(const bench_request& r, std::uint64_t ranks) {
+  if (r.accelerators && r.accelerators_per_rank &&
+      r.accelerators != r.accelerators_per_rank * ranks)
+    throw usage_error(fmt::format(
+        "--accelerators {} and --accelerators-per-rank {} disagree over {} ranks. valid: "
+        "one of them, or --accelerators = --accelerators-per-rank × ranks ({})",
+        r.accelerators, r.accelerators_per_rank, ranks, r.accelerators_per_rank * ranks));
+  if (r.accelerators_per_rank)
+    return r.accelerators_per_rank * ranks;
+  if (!r.accelerators)
+    return ranks;
+  if (r.accelerators % ranks)
+    throw usage_error(fmt::format(
+        "--accelerators: {} cannot be shared equally by {} ranks. valid: a multiple of {}, or "
+        "--accelerators-per-rank",
+        r.accelerators, ranks, ranks));
+  return r.accelerators;
+}
+
+} // namespace dlsize::config

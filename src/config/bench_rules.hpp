@@ -1,0 +1,67 @@
+#pragma once
+// The rules of bench's options, in one place: required keys, ranges of durations, the options
+// only training runs take, and the combinations refused. cli/ parses the options into a
+// bench_request and calls these; the engine's own options are io::check_engine_options's, the
+// cache emulation's pipeline::check_cache_emulation's. Every rule throws usage_error naming the
+// option and what is valid.
+#include <cstdint>
+#include <set>
+#include <string>
+
+#include "config/accelerator_spec.hpp"
+
+namespace dlsize::config {
+
+// A bench request's options as given: durations as typed, so that messages quote them.
+struct bench_request {
+  std::string workload;
+  std::string dataset;
+  std::string rank_timeout;
+  std::string sample_interval;
+  std::string status_interval;
+  std::string time_limit; // empty: none
+  std::string stall_timeout;
+  std::string shard_read;
+  std::string open;
+  std::string label;
+  std::uint64_t epochs = 1;
+  std::uint64_t replay_ranks = 0; // the ranks of the report given to --replay; 0: any
+  std::uint64_t accelerators = 0;
+  std::uint64_t accelerators_per_rank = 0;
+  bool verify = false;
+  // The long options given on the command line, by --config or by --replay ("--prefetch").
+  std::set<std::string> given;
+  bool has(const std::string& option) const { return given.count(option) > 0; }
+};
+
+// What the rules that hold for every run resolve: durations in seconds (0: none or never).
+struct bench_timing {
+  double rank_timeout_s = 0;
+  double sample_interval_s = 0;
+  double status_interval_s = 0;
+  double time_limit_s = 0;
+  double stall_timeout_s = 0;
+  bool keep_open = true; // --open keep
+};
+
+// --stall-timeout (bench, datagen, verify): its seconds, 0 for never; at least 1s otherwise.
+double stall_timeout_of(const std::string& text);
+
+// --replay and --config: at most one of them.
+void check_run_source(const std::string& replay, const std::string& config);
+
+// The rules that hold whatever the accelerator: required keys, durations, counts, the label,
+// the replay's rank count, --shard-read and --open. Checked before the workload is loaded.
+bench_timing check_bench_request(const bench_request& r, std::uint64_t ranks);
+
+// The rules that depend on the accelerator: a storage-only run (kind none) takes no training
+// option and is one process; a training run takes no --verify and reads records, and only a
+// CUDA one takes --precision. Returns the job's accelerators (0 for storage only).
+std::uint64_t check_accelerator_rules(const bench_request& r, accelerator_kind kind,
+                                      std::uint64_t ranks);
+
+// --accelerators (the job's) and --accelerators-per-rank, one from the other: the job's
+// accelerators, shared equally by its ranks.
+std::uint64_t job_accelerators(const bench_request& r, std::uint64_t ranks);
+
+} // namespace dlsize::config
