@@ -92,7 +92,7 @@ void check_shape(std::uint64_t files, std::uint64_t records_per_file, const std:
 dataset_layout::dataset_layout(fs::path root, dataset_params params)
     : m_root(std::move(root)), m_params(std::move(params)) {
   check_shape(m_params.files, m_params.records_per_file, "dataset files", "records per file");
-  const std::uint64_t n = records();
+  const std::uint64_t n = m_params.files * m_params.records_per_file;
   // Checked before allocating: the record index here, and each file's path, size and
   // descriptor in the commands' file tables.
   const std::uint64_t per_file = 3 * sizeof(std::uint64_t) + sizeof(int) + sizeof(std::string) +
@@ -116,6 +116,28 @@ dataset_layout::dataset_layout(fs::path root, dataset_params params)
     m_file_bytes[f] = off;
     m_total_bytes += off;
   }
+}
+
+dataset_layout::dataset_layout(fs::path root, dataset_params params, file_listing l)
+    : m_root(std::move(root)), m_params(std::move(params)),
+      m_record_bytes(std::move(l.record_bytes)), m_record_offset(std::move(l.record_offset)),
+      m_file_bytes(std::move(l.sizes)), m_paths(std::move(l.paths)),
+      m_first(std::move(l.first_record)), m_origin(std::move(l.origin)), m_id(l.id) {
+  const std::uint64_t files = m_paths.size();
+  if (files == 0 || m_first.size() != files + 1 || m_file_bytes.size() != files ||
+      m_first.back() != m_record_bytes.size() || m_record_offset.size() != m_record_bytes.size())
+    throw run_error("internal: an inconsistent file listing");
+  if (files > UINT32_MAX || m_record_bytes.size() > kMaxRecords)
+    throw usage_error(fmt::format("--index: {} files and {} samples; a dataset may hold at most "
+                                  "{} of each",
+                                  files, m_record_bytes.size(), kMaxRecords));
+  m_params.files = files;
+  m_record_file.resize(m_record_bytes.size());
+  for (std::uint64_t f = 0; f < files; ++f)
+    for (std::uint64_t r = m_first[f]; r < m_first[f + 1]; ++r)
+      m_record_file[r] = static_cast<std::uint32_t>(f);
+  for (auto b : m_record_bytes)
+    m_total_bytes += b;
 }
 
 std::string relative_file_path(std::uint64_t file) {

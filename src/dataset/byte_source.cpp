@@ -1,0 +1,38 @@
+#include "dataset/byte_source.hpp"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "core/error.hpp"
+
+namespace dlsize::dataset {
+
+bool fd_source::read(std::uint64_t off, void* buf, std::size_t n) const {
+  if (off > m_size || n > m_size - off)
+    return false;
+  auto* p = static_cast<char*>(buf);
+  std::size_t done = 0;
+  while (done < n) {
+    const ssize_t r = pread(m_fd, p + done, n - done, static_cast<off_t>(off + done));
+    if (r < 0 && errno == EINTR)
+      continue;
+    if (r < 0)
+      throw_syscall_error("pread", errno, __FILE__, __LINE__, fmt::format("file: {}", m_path));
+    if (r == 0)
+      return false; // shorter than its size said: changed while read
+    done += static_cast<std::size_t>(r);
+  }
+  m_read += n;
+  return true;
+}
+
+bool memory_source::read(std::uint64_t off, void* buf, std::size_t n) const {
+  if (off > m_bytes.size() || n > m_bytes.size() - off)
+    return false;
+  std::memcpy(buf, m_bytes.data() + off, n);
+  return true;
+}
+
+} // namespace dlsize::dataset
