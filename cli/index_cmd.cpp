@@ -69,7 +69,7 @@ void setup_stats(CLI::App& index) {
     if (!o->workload.empty()) {
       const std::string name = std::filesystem::path(o->workload).stem().string();
       write_file_atomic(o->workload, dataset::workload_stub(s, name).dump(2) + "\n");
-      std::printf("workload profile: %s\n", o->workload.c_str());
+      std::fprintf(o->json ? stderr : stdout, "workload profile: %s\n", o->workload.c_str());
     }
   });
 }
