@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "config/size_histogram.hpp"
 #include "dataset/index_file.hpp"
 
 namespace dlsize::dataset {
@@ -101,25 +102,35 @@ nlohmann::json workload_stub(const nlohmann::json& stats, const std::string& nam
                          std::llround(static_cast<double>(samples) / static_cast<double>(files))))
             : 1;
   const auto& sb = stats.at("sample_bytes");
-  return {{"name", name},
-          {"description", fmt::format("The shape of the dataset indexed in {} ({} files, {} "
-                                      "samples). Add the accelerators' compute times before "
-                                      "training runs.",
-                                      stats.at("index").get<std::string>(), files, samples)},
-          {"source",
-           fmt::format("dlsize index stats of {} (digest {})", stats.at("index").get<std::string>(),
-                       stats.at("digest").get<std::string>())},
-          {"dataset",
-           {{"layout", shards ? "shards" : "files"},
-            {"format", format},
-            {"records_per_file", shards ? per_file : 1},
-            {"files", std::max<std::uint64_t>(1, files)},
-            {"sample_bytes",
-             {{"mean", std::max(64.0, sb.at("mean").get<double>())},
-              {"stdev", sb.at("stdev").get<double>()},
-              {"source", "measured on the indexed files: mean and stdev (a profile has no "
-                         "histogram form yet; the index stats hold the histogram)"}}}}},
-          {"au_threshold", 0.9}};
+  nlohmann::json buckets = nlohmann::json::array();
+  for (const auto& b : sb.at("histogram").at("buckets"))
+    if (b.at(2).get<std::uint64_t>() > 0) // the profile's form: low >= 1, high <= 4e9
+      buckets.push_back({std::max(1.0, b.at(0).get<double>()),
+                         std::min(4e9, std::max(2.0, b.at(1).get<double>())), b.at(2)});
+  nlohmann::json out = {
+      {"name", name},
+      {"description", fmt::format("The shape of the dataset indexed in {} ({} files, {} "
+                                  "samples). Add the accelerators' compute times before "
+                                  "training runs.",
+                                  stats.at("index").get<std::string>(), files, samples)},
+      {"source",
+       fmt::format("dlsize index stats of {} (digest {})", stats.at("index").get<std::string>(),
+                   stats.at("digest").get<std::string>())},
+      {"dataset",
+       {{"layout", shards ? "shards" : "files"},
+        {"format", format},
+        {"records_per_file", shards ? per_file : 1},
+        {"files", std::max<std::uint64_t>(1, files)},
+        {"sample_bytes",
+         {{"mean", std::max(64.0, sb.at("mean").get<double>())},
+          {"stdev", sb.at("stdev").get<double>()},
+          {"source", "measured on the indexed files: the histogram (log buckets within "
+                     "6.25 %) gives datagen the shape; mean and stdev for what reads "
+                     "only those"}}}}},
+      {"au_threshold", 0.9}};
+  if (!buckets.empty() && buckets.size() <= config::size_histogram::kMaxBuckets)
+    out["dataset"]["sample_bytes"]["histogram"] = buckets;
+  return out;
 }
 
 } // namespace dlsize::dataset

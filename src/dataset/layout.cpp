@@ -22,17 +22,35 @@ std::uint64_t dataset_params::dataset_id() const {
   h = splitmix64(h ^ records_per_file);
   h = splitmix64(h ^ static_cast<std::uint64_t>(sample_bytes_mean));
   h = splitmix64(h ^ static_cast<std::uint64_t>(sample_bytes_stdev));
+  // Datasets without a histogram keep the ids they always had.
+  for (const auto& b : histogram.to_json())
+    for (const auto& v : b)
+      h = splitmix64(h ^ static_cast<std::uint64_t>(v.get<double>()));
   return h;
 }
 
+double dataset_params::smallest_record() const {
+  return std::max(static_cast<double>(kMinRecordBytes),
+                  histogram.empty() ? sample_bytes_mean - 3 * sample_bytes_stdev
+                                    : histogram.smallest());
+}
+
+double dataset_params::largest_record() const {
+  return histogram.empty() ? sample_bytes_mean + 3 * sample_bytes_stdev + 1 : histogram.largest();
+}
+
 nlohmann::json dataset_params::to_json() const {
-  return {{"workload", workload},
-          {"layout", config::to_string(layout)},
-          {"format", format},
-          {"records_per_file", records_per_file},
-          {"files", files},
-          {"sample_bytes", {{"mean", sample_bytes_mean}, {"stdev", sample_bytes_stdev}}},
-          {"seed", seed}};
+  nlohmann::json j = {
+      {"workload", workload},
+      {"layout", config::to_string(layout)},
+      {"format", format},
+      {"records_per_file", records_per_file},
+      {"files", files},
+      {"sample_bytes", {{"mean", sample_bytes_mean}, {"stdev", sample_bytes_stdev}}},
+      {"seed", seed}};
+  if (!histogram.empty())
+    j["sample_bytes"]["histogram"] = histogram.to_json();
+  return j;
 }
 
 dataset_params dataset_params::from_json(const nlohmann::json& j, const std::string& source) {
@@ -48,13 +66,20 @@ dataset_params dataset_params::from_json(const nlohmann::json& j, const std::str
   const auto& sb = c.object(j, "", "sample_bytes");
   p.sample_bytes_mean = c.number(sb, "sample_bytes", "mean", 64, 4e9);
   p.sample_bytes_stdev = c.number(sb, "sample_bytes", "stdev", 0, 4e9);
+  if (sb.contains("histogram"))
+    p.histogram =
+        config::size_histogram::from_json(sb["histogram"], source + ": sample_bytes.histogram");
   p.seed = c.integer(j, "", "seed", 0, UINT64_MAX);
   return p;
 }
 
 std::uint64_t record_size(const dataset_params& p, std::uint64_t index) {
   double v = p.sample_bytes_mean;
-  if (p.sample_bytes_stdev > 0) {
+  if (!p.histogram.empty()) {
+    xoshiro256 rng(splitmix64(p.seed * 0x9e3779b97f4a7c15ull + index));
+    const double u = rng.uniform();
+    v = p.histogram.draw(u, rng.uniform());
+  } else if (p.sample_bytes_stdev > 0) {
     xoshiro256 rng(splitmix64(p.seed * 0x9e3779b97f4a7c15ull + index));
     v += p.sample_bytes_stdev * rng.normal();
     const double lo = std::max(static_cast<double>(kMinRecordBytes),
@@ -161,7 +186,7 @@ std::uint64_t files_for_size(dataset_params p, std::uint64_t bytes) {
         bytes, p.workload, first, first));
   // No record is larger than mean + 3 stdev: a size that needs more records than a dataset
   // may hold is refused before counting them one by one.
-  const double largest = p.sample_bytes_mean + 3 * p.sample_bytes_stdev;
+  const double largest = p.largest_record();
   if (static_cast<double>(bytes) / largest > static_cast<double>(kMaxRecords))
     throw usage_error(fmt::format(
         "--size: {} bytes of workload '{}' (records of at most {:.0f} bytes) need more than {} "
@@ -206,6 +231,7 @@ dataset_params params_from_profile(const config::workload_profile& profile) {
   p.records_per_file = profile.layout == config::file_layout::shards ? profile.records_per_file : 1;
   p.sample_bytes_mean = profile.sample_bytes_mean;
   p.sample_bytes_stdev = profile.sample_bytes_stdev;
+  p.histogram = profile.sample_bytes_histogram;
   return p;
 }
 

@@ -26,7 +26,13 @@ struct dataset_params {
   std::uint64_t files = 0;
   double sample_bytes_mean = 0;
   double sample_bytes_stdev = 0;
+  config::size_histogram histogram; // non-empty: record sizes are drawn from it
   std::uint64_t seed = 0;
+
+  // The bounds of a record's size: the histogram's, else mean ± 3 stdev (at least
+  // kMinRecordBytes below; the upper one exclusive).
+  double smallest_record() const;
+  double largest_record() const;
 
   std::uint64_t dataset_id() const;
   nlohmann::json to_json() const;

@@ -96,6 +96,9 @@ samples=$(head -1 "$I" | json /dev/stdin 'r["counts"]["samples"]')
 [[ $(json "$SCRATCH/stdout" '"%d %d %d" % (r["samples"], r["sample_bytes"]["count"], r["files_per_folder"]["max"])') == "$samples $samples 12" ]] \
   && pass "stats count every sample; files per folder" || fail "stats: $(head -c 400 "$SCRATCH/stdout")"
 expect_rc 0 "datagen makes a synthetic copy from the emitted profile" -- "$DLSIZE" datagen --workload "$SCRATCH/shape.json" --dataset "$SCRATCH/copy" --files 3 --quiet
+[[ $(json "$SCRATCH/shape.json" 'len(r["dataset"]["sample_bytes"]["histogram"])') -gt 5 && \
+   $(json "$SCRATCH/copy/dlsize-dataset.json" 'r["params"]["sample_bytes"]["histogram"] == json.load(open(sys.argv[1].replace("copy/dlsize-dataset.json", "shape.json")))["dataset"]["sample_bytes"]["histogram"]') == True ]] \
+  && pass "the profile and the copy's manifest carry the measured size histogram" || fail "histogram in profile or manifest"
 
 digest=$(head -1 "$I" | json /dev/stdin 'r["digest"]')
 expect_rc 0 "bench --index alone, storage only" -- "$DLSIZE" bench --index "$I" --workload resnet50 --accelerator none --out "$SCRATCH/s.json" --quiet
