@@ -96,6 +96,9 @@ void setup_index(CLI::App& app, cli_context& ctx) {
   sub->add_option("--files-from", o->files_from,
                   "Index the paths listed in this file (one per line, relative to DIR) instead "
                   "of walking DIR");
+  sub->add_flag("--metadata-only", o->idx.metadata_only,
+                "Names and stats only (as find does): no file is opened, every file is one "
+                "sample of format unprobed");
   sub->add_flag("--quiet", o->quiet, "No progress line");
   setup_stats(*sub);
   sub->callback([o, sub, &ctx] {

@@ -85,9 +85,10 @@ private:
   bool take(std::string& dir, std::vector<std::string>& listed);
   void scan_dir(worker& w, const std::string& rel);
   void scan_entry(worker& w, int at, const char* name, const std::string& rel, bool listed);
-  void index_file(worker& w, int at, const char* name, const std::string& rel, bool follow);
+  void index_file(worker& w, int at, const char* name, const std::string& rel, struct stat st);
   void skipped(worker& w, const std::string& rel, const char* kind, const std::string& why);
   void flush(worker& w);
+  void index_links();
   bool excluded(const std::string& rel) const;
 
   const index_options& m_opt;
@@ -99,7 +100,10 @@ private:
   std::vector<std::string> m_stack{""}; // depth first, so the pending folders stay few
   unsigned m_active = 0;
   bool m_interrupted = false;
-  std::set<std::pair<dev_t, ino_t>> m_links, m_followed; // hard-linked files, followed folders
+  // The names of each file with several hard links, indexed once after the walk under the
+  // first name in order, so that which name is indexed does not depend on the threads' race.
+  std::map<std::pair<dev_t, ino_t>, std::vector<std::string>> m_links;
+  std::set<std::pair<dev_t, ino_t>> m_followed; // folders reached through symlinks
   std::mutex m_write;
   index_digest m_digest;
   scan_counts m_totals;
@@ -147,36 +151,34 @@ void scanner::flush(worker& w) {
   w.buf.clear();
 }
 
-void scanner::index_file(worker& w, int at, const char* name, const std::string& rel, bool follow) {
-  const int fd = open_quiet(at, name, follow ? 0 : O_NOFOLLOW);
-  struct stat st {};
-  if (fd < 0 || fstat(fd, &st) != 0) {
-    skipped(w, rel, "unreadable", errno_text(errno));
-    if (fd >= 0)
-      close(fd);
-    return;
-  }
-  if (st.st_nlink > 1) {
-    std::lock_guard lk(m_m);
-    if (!m_links.insert({st.st_dev, st.st_ino}).second) {
-      close(fd);
-      return skipped(w, rel, "hardlink",
-                     fmt::format("a hard link to a file indexed under another name (inode {}), "
-                                 "counted once",
-                                 st.st_ino));
+// st: the entry's stat, replaced by the open file's (the file read is the file described).
+void scanner::index_file(worker& w, int at, const char* name, const std::string& rel,
+                         struct stat st) {
+  int fd = -1;
+  if (!m_opt.metadata_only) {
+    fd = open_quiet(at, name, m_opt.symlinks == symlink_policy::follow ? 0 : O_NOFOLLOW);
+    if (fd < 0 || fstat(fd, &st) != 0) {
+      skipped(w, rel, "unreadable", errno_text(errno));
+      if (fd >= 0)
+        close(fd);
+      return;
     }
   }
   const auto size = static_cast<std::uint64_t>(st.st_size);
   probe_result r;
-  const fd_source src(fd, size, rel);
-  try {
-    r = probe_format(src, name);
-  } catch (const run_error& e) {
+  if (fd < 0) {
+    r.format = "unprobed"; // --metadata-only
+  } else {
+    const fd_source src(fd, size, rel);
+    try {
+      r = probe_format(src, name);
+    } catch (const run_error& e) {
+      close(fd);
+      return skipped(w, rel, "unreadable", e.what());
+    }
     close(fd);
-    return skipped(w, rel, "unreadable", e.what());
+    w.n.content_bytes += src.bytes_read();
   }
-  close(fd);
-  w.n.content_bytes += src.bytes_read();
   if (size == 0)
     return skipped(w, rel, "empty", "no bytes to read");
   if (!r.skip.empty())
@@ -235,8 +237,11 @@ void scanner::scan_entry(worker& w, int at, const char* name, const std::string&
   if (S_ISDIR(st.st_mode)) {
     ++w.n.dirs;
     w.dirs.push_back(rel);
+  } else if (S_ISREG(st.st_mode) && st.st_nlink > 1) {
+    std::lock_guard lk(m_m);
+    m_links[{st.st_dev, st.st_ino}].push_back(rel);
   } else if (S_ISREG(st.st_mode)) {
-    index_file(w, at, name, rel, m_opt.symlinks == symlink_policy::follow);
+    index_file(w, at, name, rel, st);
   } else {
     skipped(w, rel, "special",
             S_ISFIFO(st.st_mode)   ? "a FIFO"
@@ -328,6 +333,23 @@ void scanner::work() {
   m_totals.add(w.n);
 }
 
+void scanner::index_links() {
+  worker w;
+  for (auto& [key, names] : m_links) {
+    std::sort(names.begin(), names.end());
+    struct stat st {};
+    if (fstatat(m_root, names[0].c_str(), &st, 0) != 0)
+      skipped(w, names[0], "unreadable", errno_text(errno));
+    else
+      index_file(w, m_root, names[0].c_str(), names[0], st);
+    for (std::size_t i = 1; i < names.size(); ++i)
+      skipped(w, names[i], "hardlink",
+              fmt::format("a hard link to {} (inode {}), indexed once", names[0], key.second));
+  }
+  flush(w);
+  m_totals.add(w.n);
+}
+
 void scanner::run(progress& bar) {
   const unsigned n = std::max(1u, m_opt.threads);
   std::vector<std::thread> threads;
@@ -351,6 +373,8 @@ void scanner::run(progress& bar) {
   }
   for (auto& t : threads)
     t.join();
+  if (!m_interrupted)
+    index_links();
   bar.finish();
 }
 
@@ -418,7 +442,8 @@ index_summary build_index(const index_options& given) {
                   {"symlinks", opt.symlinks == symlink_policy::follow ? "follow" : "skip"},
                   {"files_from", opt.files_from.empty() ? nlohmann::json(nullptr)
                                                         : nlohmann::json(opt.files_from.string())},
-                  {"threads", opt.threads}}},
+                  {"threads", opt.threads},
+                  {"metadata_only", opt.metadata_only}}},
                 {"counts", counts_json(s.totals())},
                 {"digest", s.digest().text()}};
   atomic_writer index(opt.out);

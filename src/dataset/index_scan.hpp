@@ -23,6 +23,7 @@ struct index_options {
   unsigned threads = 8;
   std::vector<std::string> exclude; // fnmatch patterns on the relative path or the name
   symlink_policy symlinks = symlink_policy::skip;
+  bool metadata_only = false; // names and stats only: no file is opened, formats "unprobed"
   bool progress = true;
   nlohmann::json tool;    // report::tool_json()
   std::string created_at; // UTC, ISO 8601

@@ -69,6 +69,9 @@ expect_rc 0 "--exclude" -- "$DLSIZE" index "$D" --out "$SCRATCH/ex.json" --exclu
   && pass "excluded names and folders are left out and counted" || fail "--exclude"
 expect_rc 0 "--symlinks follow" -- "$DLSIZE" index "$D" --out "$SCRATCH/fl.json" --symlinks follow --quiet
 grep -q '"format":"jpeg".*"path":"link.jpg"' "$SCRATCH/fl.json" && pass "a followed symlink is indexed" || fail "--symlinks follow"
+expect_rc 0 "--metadata-only" -- "$DLSIZE" index "$D" --out "$SCRATCH/md.json" --metadata-only --quiet
+[[ $(head -1 "$SCRATCH/md.json" | json /dev/stdin '"%d %s" % (r["counts"]["content_bytes_read"], list(r["counts"]["formats"]))') == "0 ['unprobed']" ]] \
+  && pass "a metadata-only scan reads no content" || fail "--metadata-only: $(head -c 300 "$SCRATCH/md.json")"
 printf 'shards/train-00000-of-00003.tfrecord\n./images/a/img000.jpg\n../etc/passwd\n' >"$SCRATCH/list.txt"
 expect_rc 0 "--files-from" -- "$DLSIZE" index "$D" --out "$SCRATCH/list.json" --files-from "$SCRATCH/list.txt" --quiet
 [[ $(head -1 "$SCRATCH/list.json" | json /dev/stdin '"%d %s" % (r["counts"]["files"], r["counts"]["skipped"])') == "2 {'outside': 1}" ]] \
