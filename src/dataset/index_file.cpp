@@ -90,6 +90,47 @@ bool index_reader::next(nlohmann::json& out) {
   return true;
 }
 
+bool append_json_string(std::string& out, std::string_view s) {
+  const std::size_t start = out.size();
+  out += '"';
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += static_cast<char>(c);
+    } else if (c < 0x20) {
+      fmt::format_to(std::back_inserter(out), "\\u{:04x}", c);
+    } else if (c < 0x80) {
+      out += static_cast<char>(c);
+    } else {
+      // A UTF-8 sequence: its length from the lead byte, continuation bytes 10xxxxxx, no
+      // overlong forms or surrogates.
+      const std::size_t n = c >= 0xf0 && c <= 0xf4  ? 4
+                            : c >= 0xe0             ? 3
+                            : c >= 0xc2 && c < 0xe0 ? 2
+                                                    : 0;
+      bool ok = n > 0 && n <= 4 && i + n <= s.size();
+      for (std::size_t k = 1; ok && k < n; ++k)
+        ok = (static_cast<unsigned char>(s[i + k]) & 0xc0) == 0x80;
+      if (ok && n == 3) {
+        const auto c1 = static_cast<unsigned char>(s[i + 1]);
+        ok = !(c == 0xe0 && c1 < 0xa0) && !(c == 0xed && c1 >= 0xa0);
+      } else if (ok && n == 4) {
+        const auto c1 = static_cast<unsigned char>(s[i + 1]);
+        ok = !(c == 0xf0 && c1 < 0x90) && !(c == 0xf4 && c1 >= 0x90);
+      }
+      if (!ok) {
+        out.resize(start);
+        return false;
+      }
+      out.append(s.data() + i, n);
+      i += n - 1;
+    }
+  }
+  out += '"';
+  return true;
+}
+
 fs::path index_dir(const fs::path& index) {
   return index_reader(index).dir();
 }

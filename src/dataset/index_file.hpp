@@ -59,6 +59,11 @@ private:
   std::uint64_t m_lines = 0, m_files = 0;
 };
 
+// Appends s as a JSON string (quoted, escaped); false, with nothing appended, when s is not
+// valid UTF-8 (a file name may be any bytes; JSON text cannot hold those). The scan writes
+// millions of lines, so without building a JSON value for each.
+bool append_json_string(std::string& out, std::string_view s);
+
 // DIR of an index, from its header only (bench --index without --dataset).
 std::filesystem::path index_dir(const std::filesystem::path& index);
 

@@ -138,7 +138,9 @@ bool scanner::excluded(const std::string& rel) const {
 void scanner::skipped(worker& w, const std::string& rel, const char* kind, const std::string& why) {
   ++w.n.skipped[kind];
   ++w.n.lines;
-  w.buf += nlohmann::json{{"path", rel}, {"skipped", kind}, {"reason", why}}.dump();
+  // A name that is not UTF-8 is said with U+FFFD for its odd bytes (a reason cannot be one).
+  w.buf += nlohmann::json{{"path", rel}, {"skipped", kind}, {"reason", why}}.dump(
+      -1, ' ', false, nlohmann::json::error_handler_t::replace);
   w.buf += '\n';
 }
 
@@ -183,35 +185,39 @@ void scanner::index_file(worker& w, int at, const char* name, const std::string&
     return skipped(w, rel, "empty", "no bytes to read");
   if (!r.skip.empty())
     return skipped(w, rel, "compressed", r.skip);
-  nlohmann::json j = {
-      {"path", rel},
-      {"size", size},
-      {"mtime_ns", std::int64_t{st.st_mtim.tv_sec} * 1'000'000'000 + st.st_mtim.tv_nsec},
-      {"ino", st.st_ino},
-      {"dev", st.st_dev},
-      {"format", r.format},
-      {"samples", r.records.empty() ? 1 : r.records.size()}};
-  std::uint64_t sample_bytes = r.records.empty() ? size : 0;
-  if (!r.records.empty()) {
-    auto& recs = j["records"] = nlohmann::json::array();
-    for (const auto& s : r.records) {
-      recs.push_back({s.offset, s.length});
-      sample_bytes += s.length;
-    }
+  const std::size_t line_start = w.buf.size();
+  w.buf += "{\"path\":";
+  if (!append_json_string(w.buf, rel)) {
+    w.buf.resize(line_start);
+    return skipped(w, rel, "unreadable",
+                   "a name that is not valid UTF-8 (an index line cannot hold it)");
   }
+  const std::uint64_t samples = r.records.empty() ? 1 : r.records.size();
+  fmt::format_to(std::back_inserter(w.buf),
+                 ",\"size\":{},\"mtime_ns\":{},\"ino\":{},\"dev\":{},\"format\":\"{}\","
+                 "\"samples\":{}",
+                 size, std::int64_t{st.st_mtim.tv_sec} * 1'000'000'000 + st.st_mtim.tv_nsec,
+                 st.st_ino, st.st_dev, r.format, samples);
+  std::uint64_t sample_bytes = r.records.empty() ? size : 0;
+  for (std::size_t i = 0; i < r.records.size(); ++i) {
+    fmt::format_to(std::back_inserter(w.buf), "{}[{},{}]", i ? "," : ",\"records\":[",
+                   r.records[i].offset, r.records[i].length);
+    sample_bytes += r.records[i].length;
+  }
+  if (!r.records.empty())
+    w.buf += ']';
   if (!r.details.is_null())
-    j["details"] = std::move(r.details);
+    w.buf +=
+        ",\"details\":" + r.details.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   if (!r.problem.empty()) {
-    j["problem"] = r.problem;
+    w.buf += ",\"problem\":" + nlohmann::json(r.problem).dump();
     ++w.n.problems;
   }
+  w.buf += "}\n";
   auto& f = w.n.formats[r.format];
-  const std::uint64_t samples = j["samples"].get<std::uint64_t>();
   f[0] += 1, f[1] += size, f[2] += samples;
   ++w.n.files, ++w.n.lines;
   w.n.bytes += size, w.n.samples += samples, w.n.sample_bytes += sample_bytes;
-  w.buf += j.dump();
-  w.buf += '\n';
 }
 
 void scanner::scan_entry(worker& w, int at, const char* name, const std::string& rel, bool listed) {

@@ -195,6 +195,8 @@ def main(root, expected_path):
     os.symlink("images/a/img000.jpg", os.path.join(root, "link.jpg"))
     os.link(os.path.join(root, "images/a/img001.jpg"), os.path.join(root, "images/b/hard.jpg"))
     os.mkfifo(os.path.join(root, "pipe"))
+    with open(os.path.join(os.fsencode(root), b"odd\xffname.bin"), "wb") as f:
+        f.write(b"a name that is not UTF-8")
     with open(expected_path, "w") as f:
         json.dump(exp, f, indent=1)
 
