@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -12,6 +13,20 @@ namespace dlsize::dataset {
 bool fd_source::read(std::uint64_t off, void* buf, std::size_t n) const {
   if (off > m_size || n > m_size - off)
     return false;
+  if (!m_head_read) {
+    m_head_read = true;
+    m_head_bytes = static_cast<std::size_t>(std::min<std::uint64_t>(m_size, m_head.size()));
+    if (!pread_all(0, m_head.data(), m_head_bytes))
+      return false;
+  }
+  if (off + n <= m_head_bytes) {
+    std::memcpy(buf, m_head.data() + off, n);
+    return true;
+  }
+  return pread_all(off, buf, n);
+}
+
+bool fd_source::pread_all(std::uint64_t off, void* buf, std::size_t n) const {
   auto* p = static_cast<char*>(buf);
   std::size_t done = 0;
   while (done < n) {

@@ -2,6 +2,7 @@
 // Bounded reads of a file's bytes for the format probes: a descriptor in the scan, a buffer in
 // the unit tests. Every read is checked against the size, so a header that points past the end
 // of a file is an answer (false), never a read out of bounds.
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
@@ -31,7 +32,8 @@ public:
   virtual bool read(std::uint64_t off, void* buf, std::size_t n) const = 0;
 };
 
-// A file open for reading (the scan's descriptor; not closed here).
+// A file open for reading (the scan's descriptor; not closed here). Its first 4 KiB are read
+// once, so the probes that each look at the first bytes cost one read, not one each.
 class fd_source : public byte_source {
 public:
   fd_source(int fd, std::uint64_t size, std::string_view path)
@@ -46,6 +48,10 @@ private:
   std::uint64_t m_size;
   std::string_view m_path;
   mutable std::uint64_t m_read = 0;
+  mutable std::size_t m_head_bytes = 0;
+  mutable bool m_head_read = false;
+  mutable std::array<unsigned char, 4096> m_head;
+  bool pread_all(std::uint64_t off, void* buf, std::size_t n) const;
 };
 
 // Bytes in memory.
