@@ -100,6 +100,7 @@ private:
   std::vector<std::string> m_stack{""}; // depth first, so the pending folders stay few
   unsigned m_active = 0;
   bool m_interrupted = false;
+  bool m_list_done = false; // --files-from read to its end
   // The names of each file with several hard links, indexed once after the walk under the
   // first name in order, so that which name is indexed does not depend on the threads' race.
   std::map<std::pair<dev_t, ino_t>, std::vector<std::string>> m_links;
@@ -295,7 +296,11 @@ bool scanner::take(std::string& dir, std::vector<std::string>& listed) {
       return true;
     }
     char line[4096];
-    while (m_list && listed.size() < 256 && std::fgets(line, sizeof line, m_list)) {
+    while (m_list && !m_list_done && listed.size() < 256) {
+      if (!std::fgets(line, sizeof line, m_list)) {
+        m_list_done = true;
+        break;
+      }
       std::string p(line);
       while (!p.empty() && (p.back() == '\n' || p.back() == '\r'))
         p.pop_back();
@@ -366,7 +371,7 @@ void scanner::run(progress& bar) {
     {
       std::unique_lock lk(m_m);
       const bool done = m_cv.wait_for(lk, std::chrono::milliseconds(250), [&] {
-        return m_interrupted || (m_active == 0 && m_stack.empty() && !m_list);
+        return m_interrupted || (m_active == 0 && m_stack.empty() && (!m_list || m_list_done));
       });
       if (done)
         break;
@@ -374,8 +379,6 @@ void scanner::run(progress& bar) {
     const double el = static_cast<double>(now_ns() - t0) * 1e-9;
     bar.update(fmt::format("index: {} entries, {:.0f}/s", m_seen.load(),
                            el > 0 ? static_cast<double>(m_seen.load()) / el : 0));
-    if (m_list && std::feof(m_list))
-      break;
   }
   for (auto& t : threads)
     t.join();
