@@ -27,6 +27,8 @@
 #include "core/units.hpp"
 #include "dataset/datagen.hpp"
 #include "dataset/datagen_job.hpp"
+#include "dataset/index_file.hpp"
+#include "dataset/index_layout.hpp"
 #include "dataset/layout.hpp"
 #include "pipeline/cache_emulation.hpp"
 #include "pipeline/storage_bench.hpp"
@@ -48,6 +50,8 @@ struct bench_cli {
   std::uint64_t replay_ranks = 0; // of the report given to --replay; 0: any
   std::string workload;
   std::string dataset;
+  std::string index; // a dataset read through its index (dlsize index)
+  std::string on_change = "stop";
   std::string generate;
   std::string accelerator = "none";
   std::uint64_t accelerators = 0;          // the job's; 0: per rank × ranks
@@ -104,6 +108,7 @@ config::bench_request request_of(const bench_cli& o, const CLI::App& cmd) {
   config::bench_request r;
   r.workload = o.workload;
   r.dataset = o.dataset;
+  r.index = o.index;
   r.rank_timeout = o.rank_timeout;
   r.sample_interval = o.sample_interval;
   r.status_interval = o.status_interval;
@@ -184,7 +189,9 @@ nlohmann::json replayable_config(const CLI::App& cmd, config::accelerator_kind k
   drop_unused_allreduce_inputs(c);
   for (auto it = c.begin(); it != c.end();)
     it = it->is_null() ? c.erase(it) : std::next(it);
-  c["dataset"] = absolute_path(c["dataset"].get<std::string>());
+  for (const char* k : {"dataset", "index"})
+    if (c.contains(k) && c[k].is_string())
+      c[k] = absolute_path(c[k].get<std::string>());
   if (c["workload"].is_string() && core::names_a_file(c["workload"].get<std::string>()))
     c["workload"] = absolute_path(c["workload"].get<std::string>());
   const std::string acc = c["accelerator"].is_string() ? c["accelerator"].get<std::string>() : "";
@@ -297,6 +304,7 @@ int run_bench(const bench_cli& o, const CLI::App& cmd, const cli_context& ctx) {
   double interval = 0, time_limit = 0, preprocess_s = 0, au_threshold = 0, stall_timeout = 0,
          status_s = 0;
   std::uint64_t client_ram = 0;
+  dataset::index_request index;
   std::optional<output_file> out;
   std::uint64_t accelerators = 0;
   config::allreduce_setup allreduce;
@@ -307,6 +315,11 @@ int run_bench(const bench_cli& o, const CLI::App& cmd, const cli_context& ctx) {
     const config::bench_request req = request_of(o, cmd);
     const config::bench_timing timing = config::check_bench_request(req, ranks);
     comm.set_timeout_s(timing.rank_timeout_s);
+    if (!o.index.empty())
+      dataset::check_index_use(
+          {o.verify, !o.generate.empty(), !o.client_ram.empty(), o.shard_read == "stream"});
+    index.index = o.index;
+    index.change = dataset::parse_on_change(o.on_change);
     profile = config::load_workload(o.workload);
     config::require_dataset(profile, "bench");
     config::preset_overrides over;
@@ -354,6 +367,8 @@ int run_bench(const bench_cli& o, const CLI::App& cmd, const cli_context& ctx) {
   });
   cluster::require_same(comm, given, "command and options");
   generate_if_missing(o, profile, stall_timeout, comm);
+  const std::string dataset_dir =
+      o.dataset.empty() ? dataset::index_dir(o.index).string() : o.dataset;
   const auto cmdline = report::command_line_json(ctx.argc, ctx.argv);
   const nlohmann::json config_given = given_options(cmd);
   nlohmann::json config = replayable_config(cmd, spec.kind, accelerators, ranks, au_threshold);
@@ -365,7 +380,8 @@ int run_bench(const bench_cli& o, const CLI::App& cmd, const cli_context& ctx) {
   if (spec.kind == config::accelerator_kind::none) {
     pipeline::storage_bench_options opt;
     opt.workload = profile.name;
-    opt.dataset = o.dataset;
+    opt.dataset = dataset_dir;
+    opt.index = index;
     opt.io = eo;
     opt.shards =
         o.shard_read == "records" ? pipeline::shard_read::records : pipeline::shard_read::stream;
@@ -386,7 +402,8 @@ int run_bench(const bench_cli& o, const CLI::App& cmd, const cli_context& ctx) {
   opt.workload = profile;
   opt.workload.au_threshold = au_threshold;
   opt.accelerator = spec;
-  opt.dataset = o.dataset;
+  opt.dataset = dataset_dir;
+  opt.index = index;
   opt.io = eo;
   opt.accelerators = accelerators;
   opt.prefetch = o.prefetch;
@@ -441,6 +458,12 @@ void setup_bench(CLI::App& app, cli_context& ctx) {
   sub->add_option("--workload", o->workload,
                   "Workload profile name (resnet50, unet3d, ...) or JSON file");
   sub->add_option("--dataset", o->dataset, "Dataset folder made by dlsize datagen");
+  sub->add_option("--index", o->index,
+                  "Read the dataset through its index (dlsize index DIR --out INDEX); without "
+                  "--dataset, the index's DIR");
+  sub->add_option("--on-change", o->on_change,
+                  "With --index, a file changed since indexing: stop (the run ends, naming it) "
+                  "or skip (left out, counted and named)");
   sub->add_option(
       "--generate", o->generate,
       "Generate the dataset at --dataset with this size (2GiB, 5x-ram) if it does not exist yet");

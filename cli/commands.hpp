@@ -22,5 +22,6 @@ void setup_sweep(CLI::App& app, cli_context& ctx);
 void setup_size(CLI::App& app, cli_context& ctx);
 void setup_validate(CLI::App& app, cli_context& ctx);
 void setup_export(CLI::App& app, cli_context& ctx);
+void setup_index(CLI::App& app, cli_context& ctx);
 
 } // namespace dlsize::cli

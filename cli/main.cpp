@@ -79,6 +79,7 @@ int run(int argc, char** argv) {
   dlsize::cli::setup_size(app, ctx);
   dlsize::cli::setup_validate(app, ctx);
   dlsize::cli::setup_export(app, ctx);
+  dlsize::cli::setup_index(app, ctx);
   // Commands other than these run in one process; as a job of several ranks they would race on
   // the same outputs.
   static const std::set<std::string> job_commands = {"bench", "checkpoint", "datagen"};

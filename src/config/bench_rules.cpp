@@ -13,9 +13,9 @@ void check_required(const bench_request& r) {
   if (r.workload.empty())
     throw usage_error("--workload: required (a profile name such as resnet50, or a JSON file), "
                       "on the command line or in --config");
-  if (r.dataset.empty())
-    throw usage_error("--dataset: required (a folder made by dlsize datagen), on the command "
-                      "line or in --config");
+  if (r.dataset.empty() && r.index.empty())
+    throw usage_error("--dataset: required (a folder made by dlsize datagen, or --index of one "
+                      "indexed by dlsize index), on the command line or in --config");
 }
 
 bench_timing check_durations(const bench_request& r) {

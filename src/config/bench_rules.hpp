@@ -16,6 +16,7 @@ namespace dlsize::config {
 struct bench_request {
   std::string workload;
   std::string dataset;
+  std::string index; // --index: the dataset's folder comes from it
   std::string rank_timeout;
   std::string sample_interval;
   std::string status_interval;

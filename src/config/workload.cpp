@@ -41,9 +41,12 @@ void parse_dataset(const nlohmann::json& d, const json_checker& c, const std::st
     c.fail("dataset.records_per_file", "must be 1 for layout 'files'");
   p.files = c.integer_or(d, "dataset", "files", 1, kMaxDatasetFiles, 1024);
   const auto& sb = c.object(d, "dataset", "sample_bytes");
-  c.only_keys(sb, "dataset.sample_bytes", {"mean", "stdev", "source"});
+  c.only_keys(sb, "dataset.sample_bytes", {"mean", "stdev", "histogram", "source"});
   p.sample_bytes_mean = c.number(sb, "dataset.sample_bytes", "mean", 64, 4e9);
   p.sample_bytes_stdev = c.number_or(sb, "dataset.sample_bytes", "stdev", 0, 4e9, 0);
+  if (sb.contains("histogram"))
+    p.sample_bytes_histogram =
+        size_histogram::from_json(sb["histogram"], source + ": dataset.sample_bytes.histogram");
   if (sb.contains("source"))
     p.sample_bytes_source = c.string(sb, "dataset.sample_bytes", "source");
 }

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "config/checkpoint_profile.hpp"
+#include "config/size_histogram.hpp"
 #include "model/model_spec.hpp"
 
 namespace dlsize::config {
@@ -49,6 +50,7 @@ struct workload_profile {
   std::uint64_t files = 0; // the published dataset's file count (a default for datagen)
   double sample_bytes_mean = 0;
   double sample_bytes_stdev = 0;
+  size_histogram sample_bytes_histogram; // empty: mean and stdev give the shape
   std::string sample_bytes_source;
   double au_threshold = 0.9;
   // The epochs the workload trains (MLPerf Storage's run length); 0: the profile names none.

@@ -14,54 +14,70 @@
 namespace dlsize {
 namespace fs = std::filesystem;
 
-void write_file_atomic(const fs::path& path, std::string_view content, bool replace_own) {
-  fs::path dir = path.parent_path();
+atomic_writer::atomic_writer(fs::path path) : m_path(std::move(path)) {
+  fs::path dir = m_path.parent_path();
   if (dir.empty())
     dir = ".";
-  std::string tmpl = (dir / ("." + path.filename().string() + ".XXXXXX")).string();
-  int fd = mkstemp(tmpl.data());
-  if (fd < 0)
-    throw_syscall_error("mkstemp", errno, __FILE__, __LINE__, "path: " + tmpl);
-  const std::string tmp = tmpl;
-  auto fail = [&](const char* call, int err) {
-    close(fd);
-    unlink(tmp.c_str());
-    throw_syscall_error(call, err, __FILE__, __LINE__, "path: " + path.string());
-  };
-  fchmod(fd, 0644);
+  m_tmp = (dir / ("." + m_path.filename().string() + ".XXXXXX")).string();
+  m_fd = mkstemp(m_tmp.data());
+  if (m_fd < 0)
+    throw_syscall_error("mkstemp", errno, __FILE__, __LINE__, "path: " + m_tmp);
+  fchmod(m_fd, 0644);
+}
+
+atomic_writer::~atomic_writer() {
+  if (m_fd >= 0) {
+    close(m_fd);
+    unlink(m_tmp.c_str());
+  }
+}
+
+void atomic_writer::write(std::string_view content) {
   std::size_t done = 0;
   while (done < content.size()) {
-    ssize_t n = write(fd, content.data() + done, content.size() - done);
+    ssize_t n = ::write(m_fd, content.data() + done, content.size() - done);
     if (n < 0) {
       if (errno == EINTR)
         continue;
-      fail("write", errno);
+      throw_syscall_error("write", errno, __FILE__, __LINE__, "path: " + m_path.string());
     }
     done += static_cast<std::size_t>(n);
   }
-  if (fsync(fd) != 0)
-    fail("fsync", errno);
-  close(fd);
+}
+
+void atomic_writer::commit(bool replace_own) {
+  if (fsync(m_fd) != 0)
+    throw_syscall_error("fsync", errno, __FILE__, __LINE__, "path: " + m_path.string());
+  close(m_fd);
+  m_fd = -1;
   if (replace_own) {
-    if (rename(tmp.c_str(), path.c_str()) != 0) {
+    if (rename(m_tmp.c_str(), m_path.c_str()) != 0) {
       int err = errno;
-      unlink(tmp.c_str());
-      throw_syscall_error("rename", err, __FILE__, __LINE__, "path: " + path.string());
+      unlink(m_tmp.c_str());
+      throw_syscall_error("rename", err, __FILE__, __LINE__, "path: " + m_path.string());
     }
-  } else if (link(tmp.c_str(), path.c_str()) != 0) {
+  } else if (link(m_tmp.c_str(), m_path.c_str()) != 0) {
     int err = errno;
-    unlink(tmp.c_str());
+    unlink(m_tmp.c_str());
     if (err == EEXIST)
-      throw usage_error(fmt::format("'{}' exists; dlsize never overwrites a file", path.string()));
-    throw_syscall_error("link", err, __FILE__, __LINE__, "path: " + path.string());
+      throw usage_error(
+          fmt::format("'{}' exists; dlsize never overwrites a file", m_path.string()));
+    throw_syscall_error("link", err, __FILE__, __LINE__, "path: " + m_path.string());
   } else {
-    unlink(tmp.c_str());
+    unlink(m_tmp.c_str());
   }
-  int dfd = open(dir.c_str(), O_RDONLY | O_DIRECTORY);
+  fs::path dir = m_path.parent_path();
+  int dfd = open(dir.empty() ? "." : dir.c_str(), O_RDONLY | O_DIRECTORY);
   if (dfd >= 0) {
     fsync(dfd);
     close(dfd);
   }
+}
+
+void write_file_atomic(const fs::path& path, std::string_view content, bool replace_own) {
+  atomic_writer w(path);
+  w.write(content);
+  w.commit(replace_own);
 }
 
 std::string read_text_file(const fs::path& path) {

@@ -103,9 +103,8 @@ room_need bytes_to_write(const fs::path& dir, const dataset_params& params, std:
   const bool resume = fs::exists(dir / kStateName, ec);
   if (!resume) {
     const double records = static_cast<double>(params.files * params.records_per_file);
-    const double lo = std::max(static_cast<double>(kMinRecordBytes),
-                               params.sample_bytes_mean - 3 * params.sample_bytes_stdev);
-    const double hi = params.sample_bytes_mean + 3 * params.sample_bytes_stdev + 1;
+    const double lo = params.smallest_record();
+    const double hi = params.largest_record();
     if (records * lo > static_cast<double>(have))
       return {static_cast<std::uint64_t>(records * lo), true};
     if (records * hi <= static_cast<double>(have))

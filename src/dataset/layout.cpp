@@ -22,17 +22,35 @@ std::uint64_t dataset_params::dataset_id() const {
   h = splitmix64(h ^ records_per_file);
   h = splitmix64(h ^ static_cast<std::uint64_t>(sample_bytes_mean));
   h = splitmix64(h ^ static_cast<std::uint64_t>(sample_bytes_stdev));
+  // Datasets without a histogram keep the ids they always had.
+  for (const auto& b : histogram.to_json())
+    for (const auto& v : b)
+      h = splitmix64(h ^ static_cast<std::uint64_t>(v.get<double>()));
   return h;
 }
 
+double dataset_params::smallest_record() const {
+  return std::max(static_cast<double>(kMinRecordBytes),
+                  histogram.empty() ? sample_bytes_mean - 3 * sample_bytes_stdev
+                                    : histogram.smallest());
+}
+
+double dataset_params::largest_record() const {
+  return histogram.empty() ? sample_bytes_mean + 3 * sample_bytes_stdev + 1 : histogram.largest();
+}
+
 nlohmann::json dataset_params::to_json() const {
-  return {{"workload", workload},
-          {"layout", config::to_string(layout)},
-          {"format", format},
-          {"records_per_file", records_per_file},
-          {"files", files},
-          {"sample_bytes", {{"mean", sample_bytes_mean}, {"stdev", sample_bytes_stdev}}},
-          {"seed", seed}};
+  nlohmann::json j = {
+      {"workload", workload},
+      {"layout", config::to_string(layout)},
+      {"format", format},
+      {"records_per_file", records_per_file},
+      {"files", files},
+      {"sample_bytes", {{"mean", sample_bytes_mean}, {"stdev", sample_bytes_stdev}}},
+      {"seed", seed}};
+  if (!histogram.empty())
+    j["sample_bytes"]["histogram"] = histogram.to_json();
+  return j;
 }
 
 dataset_params dataset_params::from_json(const nlohmann::json& j, const std::string& source) {
@@ -48,13 +66,20 @@ dataset_params dataset_params::from_json(const nlohmann::json& j, const std::str
   const auto& sb = c.object(j, "", "sample_bytes");
   p.sample_bytes_mean = c.number(sb, "sample_bytes", "mean", 64, 4e9);
   p.sample_bytes_stdev = c.number(sb, "sample_bytes", "stdev", 0, 4e9);
+  if (sb.contains("histogram"))
+    p.histogram =
+        config::size_histogram::from_json(sb["histogram"], source + ": sample_bytes.histogram");
   p.seed = c.integer(j, "", "seed", 0, UINT64_MAX);
   return p;
 }
 
 std::uint64_t record_size(const dataset_params& p, std::uint64_t index) {
   double v = p.sample_bytes_mean;
-  if (p.sample_bytes_stdev > 0) {
+  if (!p.histogram.empty()) {
+    xoshiro256 rng(splitmix64(p.seed * 0x9e3779b97f4a7c15ull + index));
+    const double u = rng.uniform();
+    v = p.histogram.draw(u, rng.uniform());
+  } else if (p.sample_bytes_stdev > 0) {
     xoshiro256 rng(splitmix64(p.seed * 0x9e3779b97f4a7c15ull + index));
     v += p.sample_bytes_stdev * rng.normal();
     const double lo = std::max(static_cast<double>(kMinRecordBytes),
@@ -92,7 +117,7 @@ void check_shape(std::uint64_t files, std::uint64_t records_per_file, const std:
 dataset_layout::dataset_layout(fs::path root, dataset_params params)
     : m_root(std::move(root)), m_params(std::move(params)) {
   check_shape(m_params.files, m_params.records_per_file, "dataset files", "records per file");
-  const std::uint64_t n = records();
+  const std::uint64_t n = m_params.files * m_params.records_per_file;
   // Checked before allocating: the record index here, and each file's path, size and
   // descriptor in the commands' file tables.
   const std::uint64_t per_file = 3 * sizeof(std::uint64_t) + sizeof(int) + sizeof(std::string) +
@@ -118,6 +143,28 @@ dataset_layout::dataset_layout(fs::path root, dataset_params params)
   }
 }
 
+dataset_layout::dataset_layout(fs::path root, dataset_params params, file_listing l)
+    : m_root(std::move(root)), m_params(std::move(params)),
+      m_record_bytes(std::move(l.record_bytes)), m_record_offset(std::move(l.record_offset)),
+      m_file_bytes(std::move(l.sizes)), m_paths(std::move(l.paths)),
+      m_first(std::move(l.first_record)), m_origin(std::move(l.origin)), m_id(l.id) {
+  const std::uint64_t files = m_paths.size();
+  if (files == 0 || m_first.size() != files + 1 || m_file_bytes.size() != files ||
+      m_first.back() != m_record_bytes.size() || m_record_offset.size() != m_record_bytes.size())
+    throw run_error("internal: an inconsistent file listing");
+  if (files > UINT32_MAX || m_record_bytes.size() > kMaxRecords)
+    throw usage_error(fmt::format("--index: {} files and {} samples; a dataset may hold at most "
+                                  "{} of each",
+                                  files, m_record_bytes.size(), kMaxRecords));
+  m_params.files = files;
+  m_record_file.resize(m_record_bytes.size());
+  for (std::uint64_t f = 0; f < files; ++f)
+    for (std::uint64_t r = m_first[f]; r < m_first[f + 1]; ++r)
+      m_record_file[r] = static_cast<std::uint32_t>(f);
+  for (auto b : m_record_bytes)
+    m_total_bytes += b;
+}
+
 std::string relative_file_path(std::uint64_t file) {
   return fmt::format("data/{:05d}/file-{:08d}.rec", file / kFilesPerDir, file);
 }
@@ -139,7 +186,7 @@ std::uint64_t files_for_size(dataset_params p, std::uint64_t bytes) {
         bytes, p.workload, first, first));
   // No record is larger than mean + 3 stdev: a size that needs more records than a dataset
   // may hold is refused before counting them one by one.
-  const double largest = p.sample_bytes_mean + 3 * p.sample_bytes_stdev;
+  const double largest = p.largest_record();
   if (static_cast<double>(bytes) / largest > static_cast<double>(kMaxRecords))
     throw usage_error(fmt::format(
         "--size: {} bytes of workload '{}' (records of at most {:.0f} bytes) need more than {} "
@@ -184,6 +231,7 @@ dataset_params params_from_profile(const config::workload_profile& profile) {
   p.records_per_file = profile.layout == config::file_layout::shards ? profile.records_per_file : 1;
   p.sample_bytes_mean = profile.sample_bytes_mean;
   p.sample_bytes_stdev = profile.sample_bytes_stdev;
+  p.histogram = profile.sample_bytes_histogram;
   return p;
 }
 

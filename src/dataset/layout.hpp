@@ -26,7 +26,13 @@ struct dataset_params {
   std::uint64_t files = 0;
   double sample_bytes_mean = 0;
   double sample_bytes_stdev = 0;
+  config::size_histogram histogram; // non-empty: record sizes are drawn from it
   std::uint64_t seed = 0;
+
+  // The bounds of a record's size: the histogram's, else mean ± 3 stdev (at least
+  // kMinRecordBytes below; the upper one exclusive).
+  double smallest_record() const;
+  double largest_record() const;
 
   std::uint64_t dataset_id() const;
   nlohmann::json to_json() const;
@@ -56,20 +62,49 @@ std::uint64_t record_size(const dataset_params& p, std::uint64_t index);
 // A file's path relative to the dataset's root, as stored: data/00012/file-00012345.rec
 std::string relative_file_path(std::uint64_t file);
 
+// A dataset described file by file (the index of a foreign folder, dataset/index_layout.hpp):
+// paths, sizes and each file's samples, which need not tile the file (a Parquet file's footer
+// is no row group).
+struct file_listing {
+  std::vector<std::string> paths; // relative to the root
+  std::vector<std::uint64_t> sizes;
+  std::vector<std::uint64_t> first_record; // per file, then one past the last record
+  std::vector<std::uint64_t> record_offset, record_bytes;
+  std::vector<std::int64_t> mtime_ns;
+  nlohmann::json origin; // what the report says of the index it came from
+  std::uint64_t id = 0;  // the dataset_id (from the index's digest)
+};
+
 class dataset_layout {
 public:
   dataset_layout(std::filesystem::path root, dataset_params params);
+  // params gives the workload and format; files and records come from the listing.
+  dataset_layout(std::filesystem::path root, dataset_params params, file_listing listing);
 
   const dataset_params& params() const { return m_params; }
   const std::filesystem::path& root() const { return m_root; }
   std::uint64_t files() const { return m_params.files; }
-  std::uint64_t records() const { return m_params.files * m_params.records_per_file; }
+  std::uint64_t records() const { return m_record_bytes.size(); }
   std::uint64_t total_bytes() const { return m_total_bytes; }
 
   std::filesystem::path file_path(std::uint64_t file) const;
-  std::string relative_path(std::uint64_t file) const { return relative_file_path(file); }
+  std::string relative_path(std::uint64_t file) const {
+    return m_paths.empty() ? relative_file_path(file) : m_paths[file];
+  }
   std::uint64_t file_bytes(std::uint64_t file) const;
-  std::uint64_t first_record(std::uint64_t file) const { return file * m_params.records_per_file; }
+  std::uint64_t first_record(std::uint64_t file) const {
+    return m_first.empty() ? file * m_params.records_per_file : m_first[file];
+  }
+  std::uint64_t records_in(std::uint64_t file) const {
+    return m_first.empty() ? m_params.records_per_file : m_first[file + 1] - m_first[file];
+  }
+  // The file that holds a record.
+  std::uint64_t file_of(std::uint64_t record) const {
+    return m_record_file.empty() ? record / m_params.records_per_file : m_record_file[record];
+  }
+  std::uint64_t dataset_id() const { return m_origin.is_null() ? m_params.dataset_id() : m_id; }
+  // The index a listed dataset came from (null for a generated one).
+  const nlohmann::json& origin() const { return m_origin; }
   std::uint64_t record_bytes(std::uint64_t record) const { return m_record_bytes[record]; }
   // Offset of a record inside its file.
   std::uint64_t record_offset(std::uint64_t record) const { return m_record_offset[record]; }
@@ -80,7 +115,12 @@ private:
   std::vector<std::uint64_t> m_record_bytes;
   std::vector<std::uint64_t> m_record_offset;
   std::vector<std::uint64_t> m_file_bytes;
-  std::uint64_t m_total_bytes = 0;
+  std::uint64_t m_total_bytes = 0;          // of every record (all of every file, when generated)
+  std::vector<std::string> m_paths;         // listed datasets only
+  std::vector<std::uint64_t> m_first;       // listed: each file's first record, then the end
+  std::vector<std::uint32_t> m_record_file; // listed: each record's file
+  nlohmann::json m_origin;
+  std::uint64_t m_id = 0;
 };
 
 // The smallest number of files whose records add up to at least `bytes`; throws usage_error

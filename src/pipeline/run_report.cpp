@@ -37,7 +37,7 @@ io::read_job unit_job(const dataset::dataset_layout& layout, bool per_record, st
                       std::uint64_t tag) {
   io::read_job job;
   if (per_record) {
-    job.file = static_cast<std::uint32_t>(unit / layout.params().records_per_file);
+    job.file = static_cast<std::uint32_t>(layout.file_of(unit));
     job.offset = layout.record_offset(unit);
     job.length = layout.record_bytes(unit);
   } else {
@@ -94,18 +94,22 @@ nlohmann::json dataset_json(const std::filesystem::path& path,
                             const sysinfo::mount_info& mount) {
   const auto& params = layout.params();
   const std::uint64_t ram = sysinfo::ram_bytes();
-  return {{"path", path.string()},
-          {"fs_type", mount.fs_type},
-          {"mount_point", mount.mount_point},
-          {"device", mount.source},
-          {"bytes", layout.total_bytes()},
-          {"files", layout.files()},
-          {"samples", layout.records()},
-          {"records_per_file", params.records_per_file},
-          {"client_ram_bytes", ram},
-          {"bytes_over_ram",
-           ram ? static_cast<double>(layout.total_bytes()) / static_cast<double>(ram) : 0.0},
-          {"dataset_id", fmt::format("{:016x}", params.dataset_id())}};
+  nlohmann::json j = {
+      {"path", path.string()},
+      {"fs_type", mount.fs_type},
+      {"mount_point", mount.mount_point},
+      {"device", mount.source},
+      {"bytes", layout.total_bytes()},
+      {"files", layout.files()},
+      {"samples", layout.records()},
+      {"records_per_file", params.records_per_file},
+      {"client_ram_bytes", ram},
+      {"bytes_over_ram",
+       ram ? static_cast<double>(layout.total_bytes()) / static_cast<double>(ram) : 0.0},
+      {"dataset_id", fmt::format("{:016x}", layout.dataset_id())}};
+  if (!layout.origin().is_null())
+    j["index"] = layout.origin();
+  return j;
 }
 
 nlohmann::json reader_time_json(const io::reader_stats& all) {

@@ -20,6 +20,7 @@
 #include "core/stop.hpp"
 #include "core/sysinfo.hpp"
 #include "core/units.hpp"
+#include "dataset/index_layout.hpp"
 #include "dataset/layout.hpp"
 #include "dataset/record_verifier.hpp"
 #include "pipeline/epoch_order.hpp"
@@ -185,7 +186,7 @@ private:
   std::uint64_t record_of(const io::read_job& job) const {
     // The record whose offset is job.offset inside job.file.
     const std::uint64_t first = m_layout.first_record(job.file);
-    const std::uint64_t n = m_layout.params().records_per_file;
+    const std::uint64_t n = m_layout.records_in(job.file);
     std::uint64_t lo = first, hi = first + n;
     while (hi - lo > 1) {
       const std::uint64_t mid = (lo + hi) / 2;
@@ -414,7 +415,7 @@ nlohmann::json storage_document(const storage_context& c, storage_reads& reads,
 
 storage_bench_result run_storage_bench(const storage_bench_options& opt,
                                        const nlohmann::json& command_line) {
-  const dataset_layout layout = dataset::open_dataset(opt.dataset);
+  const dataset_layout layout = dataset::open_any_dataset(opt.dataset, opt.index, opt.workload);
   storage_context c{opt, command_line, layout, plan_units(opt, layout), {}, {}, {}, {}};
   const io::file_set files = check_files(layout);
   c.eng = io::make_engine(opt.io, files, c.fallback);

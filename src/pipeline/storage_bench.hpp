@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "dataset/index_layout.hpp"
 #include "io/engine.hpp"
 #include "pipeline/run_monitor.hpp"
 
@@ -18,6 +19,7 @@ enum class shard_read { records, stream };
 struct storage_bench_options {
   std::string workload;
   std::filesystem::path dataset;
+  dataset::index_request index; // index.index empty: the dataset's own manifest
   io::engine_options io;
   shard_read shards = shard_read::records;
   std::uint64_t epochs = 1;

@@ -139,7 +139,7 @@ nlohmann::json gpu_details(const accel::accelerator& acc, const telemetry::nvml&
 }
 
 dataset_layout open_for(const training_options& opt) {
-  dataset_layout layout = dataset::open_dataset(opt.dataset);
+  dataset_layout layout = dataset::open_any_dataset(opt.dataset, opt.index, opt.workload.name);
   const auto& params = layout.params();
   if (params.workload != opt.workload.name)
     throw usage_error(
@@ -248,7 +248,7 @@ void training_run::join_ranks() {
 training_run::~training_run() = default;
 
 nlohmann::json training_run::fingerprint() const {
-  return {{"dataset_id", fmt::format("{:016x}", m->layout.params().dataset_id())},
+  return {{"dataset_id", fmt::format("{:016x}", m->layout.dataset_id())},
           {"dataset_bytes", m->layout.total_bytes()},
           {"dataset_files", m->layout.files()},
           {"config", m->opt.config}};

@@ -18,6 +18,7 @@
 #include "config/accelerator_spec.hpp"
 #include "config/allreduce_config.hpp"
 #include "config/workload.hpp"
+#include "dataset/index_layout.hpp"
 #include "io/engine.hpp"
 #include "pipeline/run_monitor.hpp"
 
@@ -27,6 +28,7 @@ struct training_options {
   config::workload_profile workload;
   config::accelerator_spec accelerator;
   std::filesystem::path dataset;
+  dataset::index_request index; // index.index empty: the dataset's own manifest
   io::engine_options io;
   std::uint64_t accelerators = 1; // the job's, every rank's together (an equal share each)
   std::uint64_t prefetch = 2;     // batches loaded ahead per accelerator

@@ -222,3 +222,31 @@ TEST_CASE("a dataset's counts are held to one set of ranges, and their product t
       Catch::Contains("m: params.files × m: params.records_per_file") &&
           Catch::Contains("at most 4294967295 records"));
 }
+
+TEST_CASE("record sizes drawn from a size histogram fall in its buckets in proportion to their "
+          "counts",
+          "[layout]") {
+  auto p = varied_params(1, 4000, 5);
+  p.histogram = dlsize::config::size_histogram::from_json(
+      nlohmann::json::parse("[[100, 200, 1], [5000, 5100, 3]]"), "test");
+  std::uint64_t small = 0;
+  for (std::uint64_t r = 0; r < 4000; ++r) {
+    const std::uint64_t s = record_size(p, r);
+    REQUIRE(((s >= 100 && s < 200) || (s >= 5000 && s < 5100)));
+    small += s < 200;
+  }
+  CHECK(static_cast<double>(small) / 4000 == Approx(0.25).margin(0.03));
+  const auto back = dataset_params::from_json(p.to_json(), "manifest");
+  CHECK(back == p);
+  auto plain = p;
+  plain.histogram = {};
+  CHECK(plain.dataset_id() != p.dataset_id());
+}
+
+TEST_CASE("a size histogram refuses buckets out of range, naming where", "[layout]") {
+  using dlsize::config::size_histogram;
+  for (const char* bad :
+       {"[]", "[[0, 10, 1]]", "[[10, 10, 1]]", "[[1, 10, 0]]", "[[1, 10]]", "[[1, 5e9, 1]]", "{}"})
+    CHECK_THROWS_WITH(size_histogram::from_json(nlohmann::json::parse(bad), "P.json: h"),
+                      Catch::Contains("P.json: h"));
+}

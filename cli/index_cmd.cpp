@@ -1,0 +1,142 @@
+// dlsize index: index a foreign dataset folder read-only (and `index stats`: its shape and a
+// workload profile stub).
+#include <cstdio>
+
+#include <fmt/format.h>
+
+#include "commands.hpp"
+#include "core/atomic_file.hpp"
+#include "core/error.hpp"
+#include "core/units.hpp"
+#include "dataset/index_scan.hpp"
+#include "dataset/index_stats.hpp"
+#include "report/report_io.hpp"
+
+namespace dlsize::cli {
+namespace {
+
+std::string bytes_text(const nlohmann::json& v) {
+  return units::format_bytes_binary(v.get<double>());
+}
+
+void print_stats(const nlohmann::json& s) {
+  std::printf("index %s of %s\n", s["index"].get<std::string>().c_str(),
+              s["dir"].get<std::string>().c_str());
+  std::printf("  files: %llu (%s), samples: %llu, bytes per sample: %.0f\n",
+              s["files"].get<unsigned long long>(), bytes_text(s["bytes"]).c_str(),
+              s["samples"].get<unsigned long long>(), s["bytes_per_sample"].get<double>());
+  for (const char* k : {"file_bytes", "sample_bytes"}) {
+    const auto& d = s[k];
+    std::printf("  %s: mean %s, stdev %s, p10 %s, p50 %s, p90 %s, p99 %s, max %s\n", k,
+                bytes_text(d["mean"]).c_str(), bytes_text(d["stdev"]).c_str(),
+                bytes_text(d["p10"]).c_str(), bytes_text(d["p50"]).c_str(),
+                bytes_text(d["p90"]).c_str(), bytes_text(d["p99"]).c_str(),
+                bytes_text(d["max"]).c_str());
+  }
+  const auto& f = s["files_per_folder"];
+  std::printf("  folders: %llu, files per folder: mean %.1f, p50 %.0f, max %llu\n",
+              f["folders"].get<unsigned long long>(), f["mean"].get<double>(),
+              f["p50"].get<double>(), f["max"].get<unsigned long long>());
+  std::printf("  sample size histogram (bytes):\n");
+  for (const auto& b : s["sample_bytes"]["histogram"]["buckets"])
+    std::printf("    [%s, %s): %llu\n", bytes_text(b[0]).c_str(), bytes_text(b[1]).c_str(),
+                b[2].get<unsigned long long>());
+  for (const auto& [k, v] : s["formats"].items())
+    std::printf("  format %s: %llu files, %llu samples\n", k.c_str(),
+                v["files"].get<unsigned long long>(), v["samples"].get<unsigned long long>());
+  for (const auto& [k, v] : s["skipped"].items())
+    std::printf("  skipped when indexed (%s): %llu\n", k.c_str(), v.get<unsigned long long>());
+}
+
+void setup_stats(CLI::App& index) {
+  struct opts {
+    std::string index;
+    std::string workload;
+    bool json = false;
+  };
+  auto o = std::make_shared<opts>();
+  auto* sub = index.add_subcommand("stats", "The size distribution and shape of an index");
+  sub->add_option("index", o->index, "Index file (dlsize index DIR --out INDEX)")->required();
+  sub->add_option("--emit-workload", o->workload,
+                  "Write a workload profile stub of this shape (for dlsize datagen)");
+  sub->add_flag("--json", o->json, "Print the statistics as JSON");
+  sub->callback([o] {
+    const nlohmann::json s = dataset::index_stats(o->index);
+    if (o->json)
+      std::printf("%s\n", s.dump(2).c_str());
+    else
+      print_stats(s);
+    if (!o->workload.empty()) {
+      const std::string name = std::filesystem::path(o->workload).stem().string();
+      write_file_atomic(o->workload, dataset::workload_stub(s, name).dump(2) + "\n");
+      std::fprintf(o->json ? stderr : stdout, "workload profile: %s\n", o->workload.c_str());
+    }
+  });
+}
+
+} // namespace
+
+void setup_index(CLI::App& app, cli_context& ctx) {
+  struct opts {
+    dataset::index_options idx;
+    std::string dir, out, symlinks = "skip", files_from;
+    bool quiet = false;
+  };
+  auto o = std::make_shared<opts>();
+  auto* sub = app.add_subcommand("index", "Index a dataset folder read-only (files, formats, "
+                                          "records) for bench --index");
+  sub->add_option("dir", o->dir, "Dataset folder (nothing is written in it)");
+  sub->add_option("--out", o->out, "Index file to write (outside DIR)");
+  sub->add_option("--threads", o->idx.threads, "Directory reader threads (default 8)");
+  sub->add_option("--exclude", o->idx.exclude,
+                  "Leave out paths matching this pattern (fnmatch, on the path or the name; "
+                  "repeatable)");
+  sub->add_option("--symlinks", o->symlinks,
+                  "skip (list them as skipped) or follow (index what they point to)");
+  sub->add_option("--files-from", o->files_from,
+                  "Index the paths listed in this file (one per line, relative to DIR) instead "
+                  "of walking DIR");
+  sub->add_flag("--metadata-only", o->idx.metadata_only,
+                "Names and stats only (as find does): no file is opened, every file is one "
+                "sample of format unprobed");
+  sub->add_flag("--quiet", o->quiet, "No progress line");
+  setup_stats(*sub);
+  sub->callback([o, sub, &ctx] {
+    if (sub->get_subcommand("stats")->parsed())
+      return;
+    if (o->dir.empty())
+      throw usage_error("index: DIR required (dlsize index DIR --out INDEX.json), or `dlsize "
+                        "index stats INDEX`");
+    if (o->symlinks != "skip" && o->symlinks != "follow")
+      throw usage_error(
+          fmt::format("--symlinks: invalid value '{}'. valid: skip, follow", o->symlinks));
+    dataset::index_options opt = o->idx;
+    opt.dir = o->dir;
+    opt.out = o->out;
+    opt.files_from = o->files_from;
+    opt.symlinks =
+        o->symlinks == "follow" ? dataset::symlink_policy::follow : dataset::symlink_policy::skip;
+    opt.progress = !o->quiet;
+    opt.tool = report::tool_json();
+    opt.created_at = report::utc_now();
+    const auto r = dataset::build_index(opt);
+    if (r.interrupted) {
+      std::fprintf(stderr, "index: interrupted after %.1f s; no index written\n", r.seconds);
+      ctx.exit_code = 1;
+      return;
+    }
+    const auto& c = r.header["counts"];
+    std::uint64_t skipped = 0;
+    for (const auto& [k, v] : c["skipped"].items())
+      skipped += v.get<std::uint64_t>();
+    std::printf("index %s: %llu files (%s), %llu samples, %llu folders, %llu skipped, %llu "
+                "excluded in %.1f s (%.0f files/s): %s\n",
+                r.header["dir"].get<std::string>().c_str(), c["files"].get<unsigned long long>(),
+                bytes_text(c["bytes"]).c_str(), c["samples"].get<unsigned long long>(),
+                c["dirs"].get<unsigned long long>(), static_cast<unsigned long long>(skipped),
+                c["excluded"].get<unsigned long long>(), r.seconds,
+                r.seconds > 0 ? c["files"].get<double>() / r.seconds : 0.0, o->out.c_str());
+  });
+}
+
+} // namespace dlsize::cli

@@ -1,0 +1,51 @@
+#pragma once
+// Recognises a file's format by its content (never by its name alone) and finds the samples a
+// training loader would read in it: a file is one sample for JPEG, PNG, NPY and NPZ; a record for
+// TFRecord (from the length headers); a row group for Parquet (from the footer); a member for a
+// WebDataset tar shard. Every header is read as hostile: sizes and offsets are checked against
+// the file, loops are bounded, and a damaged header is a named problem, never a crash.
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "dataset/byte_source.hpp"
+
+namespace dlsize::dataset {
+
+struct sample_range {
+  std::uint64_t offset = 0;
+  std::uint64_t length = 0;
+  bool operator==(const sample_range&) const = default;
+};
+
+struct probe_result {
+  std::string format = "other";      // tfrecord npy npz jpeg png parquet tar zip gzip other
+  std::vector<sample_range> records; // empty: the whole file is one sample
+  nlohmann::json details;            // dimensions, dtype, shape, members (null when none)
+  std::string skip;                  // not a readable dataset file (a compressed TFRecord): why
+  std::string problem;               // a damaged header: what; the file then stays one whole sample
+};
+
+// Most samples one file may hold (config::kMaxRecordsPerFile); past it, a problem.
+inline constexpr std::uint64_t kMaxProbeRecords = 1'000'000;
+
+// The probe for one file; `name` (its file name) only tells a compressed TFRecord from other
+// GZIP or ZLIB data. Throws run_error for an I/O error only.
+probe_result probe_format(const byte_source& src, std::string_view name);
+
+// The single-format probes, each false when the content is not theirs (r is then untouched).
+bool probe_tfrecord(const byte_source& src, probe_result& r);
+bool probe_npy(const byte_source& src, probe_result& r);
+bool probe_npz(const byte_source& src, probe_result& r);
+bool probe_jpeg(const byte_source& src, probe_result& r);
+bool probe_png(const byte_source& src, probe_result& r);
+bool probe_parquet(const byte_source& src, probe_result& r);
+bool probe_tar(const byte_source& src, probe_result& r);
+
+// TFRecord's masked CRC32C of data.
+std::uint32_t tfrecord_masked_crc(const void* data, std::size_t len);
+
+} // namespace dlsize::dataset

@@ -1,0 +1,202 @@
+#include "dataset/index_layout.hpp"
+
+#include <sys/stat.h>
+
+#include <fmt/format.h>
+
+#include "core/error.hpp"
+#include "core/memory_budget.hpp"
+#include "dataset/index_file.hpp"
+#include "dataset/index_stats.hpp"
+
+namespace dlsize::dataset {
+namespace fs = std::filesystem;
+namespace {
+
+constexpr std::size_t kNamedChanges = 100;
+
+std::uint64_t whole(const nlohmann::json& j, const char* key, const std::string& where) {
+  const auto it = j.find(key);
+  if (it == j.end() || !it->is_number_unsigned())
+    throw usage_error(fmt::format("{}: {}: expected a whole number", where, key));
+  return it->get<std::uint64_t>();
+}
+
+// One file line into the listing, its records checked against its size.
+void add_file(file_listing& l, const nlohmann::json& line, const std::string& where) {
+  const std::string path = line["path"].get<std::string>();
+  if (path.empty() || path.front() == '/' || path.find("..") != std::string::npos)
+    throw usage_error(fmt::format("{}: path '{}' is not inside DIR", where, path));
+  const std::uint64_t size = whole(line, "size", where);
+  const auto mt = line.find("mtime_ns");
+  if (mt == line.end() || !mt->is_number_integer())
+    throw usage_error(fmt::format("{}: mtime_ns: expected a whole number", where));
+  l.paths.push_back(path);
+  l.sizes.push_back(size);
+  l.mtime_ns.push_back(mt->get<std::int64_t>());
+  const auto rec = line.find("records");
+  if (rec == line.end()) {
+    l.record_offset.push_back(0);
+    l.record_bytes.push_back(size);
+  } else {
+    if (!rec->is_array() || rec->empty())
+      throw usage_error(fmt::format("{}: records: expected [[offset, length], ...]", where));
+    for (const auto& r : *rec) {
+      if (!r.is_array() || r.size() != 2 || !r[0].is_number_unsigned() ||
+          !r[1].is_number_unsigned())
+        throw usage_error(fmt::format("{}: records: expected [[offset, length], ...]", where));
+      const auto off = r[0].get<std::uint64_t>(), len = r[1].get<std::uint64_t>();
+      if (len == 0 || off > size || len > size - off)
+        throw usage_error(fmt::format("{}: records: [{}, {}] lies outside the file's {} bytes",
+                                      where, off, len, size));
+      l.record_offset.push_back(off);
+      l.record_bytes.push_back(len);
+    }
+  }
+  l.first_record.push_back(l.record_bytes.size());
+}
+
+// The listing of every file line, checked as read (the digest last, at the end).
+file_listing read_listing(index_reader& in) {
+  file_listing l;
+  l.first_record.push_back(0);
+  const auto files = in.header()["counts"].value("files", std::uint64_t{0});
+  const auto samples = in.header()["counts"].value("samples", std::uint64_t{0});
+  core::check_memory_budget(
+      files * 96 + samples * 20,
+      fmt::format("the file table of {} indexed files and {} samples", files, samples),
+      "an index of fewer files (dlsize index --exclude, or a subfolder)");
+  nlohmann::json line;
+  std::uint64_t n = 1;
+  while (in.next(line)) {
+    ++n;
+    if (!line.contains("skipped"))
+      add_file(l, line, fmt::format("{} (line {})", in.source(), n));
+  }
+  return l;
+}
+
+// The files whose size or mtime differ from the index, or that are gone: the first stops the
+// run, or (skip) each leaves the listing and is named.
+file_listing check_unchanged(const file_listing& l, const fs::path& dir, on_change change,
+                             nlohmann::json& changed) {
+  file_listing kept;
+  kept.first_record.push_back(0);
+  changed = {{"count", 0}, {"files", nlohmann::json::array()}};
+  for (std::size_t f = 0; f < l.paths.size(); ++f) {
+    const fs::path p = dir / l.paths[f];
+    struct stat st {};
+    std::string why;
+    if (stat(p.c_str(), &st) != 0)
+      why = errno_text(errno);
+    else if (static_cast<std::uint64_t>(st.st_size) != l.sizes[f])
+      why = fmt::format("{} bytes, the index says {}", st.st_size, l.sizes[f]);
+    else if (std::int64_t{st.st_mtim.tv_sec} * 1'000'000'000 + st.st_mtim.tv_nsec != l.mtime_ns[f])
+      why = "modified since it was indexed (mtime)";
+    if (!why.empty()) {
+      if (change == on_change::stop)
+        throw run_error(fmt::format("dataset changed since it was indexed: {}. file: {}. valid: "
+                                    "index the folder again, or --on-change skip",
+                                    why, p.string()));
+      changed["count"] = changed["count"].get<std::uint64_t>() + 1;
+      if (changed["files"].size() < kNamedChanges)
+        changed["files"].push_back(fmt::format("{}: {}", l.paths[f], why));
+      continue;
+    }
+    kept.paths.push_back(l.paths[f]);
+    kept.sizes.push_back(l.sizes[f]);
+    kept.mtime_ns.push_back(l.mtime_ns[f]);
+    for (std::uint64_t r = l.first_record[f]; r < l.first_record[f + 1]; ++r) {
+      kept.record_offset.push_back(l.record_offset[r]);
+      kept.record_bytes.push_back(l.record_bytes[r]);
+    }
+    kept.first_record.push_back(kept.record_bytes.size());
+  }
+  return kept;
+}
+
+} // namespace
+
+on_change parse_on_change(const std::string& text) {
+  if (text == "stop")
+    return on_change::stop;
+  if (text == "skip")
+    return on_change::skip;
+  throw usage_error(fmt::format("--on-change: invalid value '{}'. valid: stop (the first changed "
+                                "file ends the run), skip (changed files are left out, counted "
+                                "and named)",
+                                text));
+}
+
+dataset_layout open_any_dataset(const fs::path& dir, index_request req,
+                                const std::string& workload) {
+  if (req.index.empty())
+    return open_dataset(dir);
+  req.dir = dir;
+  return open_indexed_dataset(req, workload);
+}
+
+void check_index_use(const index_use& use) {
+  const char* why = use.verify       ? "--verify: checks the records of datasets dlsize generated; "
+                                       "an indexed dataset's files are the user's own"
+                    : use.generate   ? "--generate: nothing is ever written into an indexed "
+                                       "dataset's folder"
+                    : use.client_ram ? "--client-ram: the cache emulation sizes a generated "
+                                       "dataset; not yet an indexed one"
+                    : use.stream     ? "--shard-read stream: indexed shards hold unequal record "
+                                       "counts; they are read by record (as a loader with an "
+                                       "index, such as DALI's tfrecord2idx, reads them)"
+                                     : nullptr;
+  if (why)
+    throw usage_error(fmt::format("{}. valid: leave it out with --index", why));
+}
+
+dataset_layout open_indexed_dataset(const index_request& req, const std::string& workload) {
+  index_reader in(req.index);
+  std::error_code ec;
+  const fs::path dir = req.dir.empty() ? in.dir() : req.dir;
+  if (!fs::is_directory(dir, ec))
+    throw usage_error(fmt::format("--dataset: '{}' is not a folder{}. valid: the folder the index "
+                                  "was made of",
+                                  dir.string(), fs::exists(dir, ec) ? "" : " (missing)"));
+  if (fs::canonical(dir, ec) != in.dir())
+    throw usage_error(fmt::format("--index: '{}' is an index of '{}', not of --dataset '{}'. "
+                                  "valid: --dataset {} or an index of this folder",
+                                  req.index.string(), in.dir().string(), dir.string(),
+                                  in.dir().string()));
+  const file_listing all = read_listing(in);
+  nlohmann::json changed;
+  file_listing l = check_unchanged(all, in.dir(), req.change, changed);
+  if (l.paths.empty())
+    throw usage_error(fmt::format("--index: '{}' leaves no file to read ({} listed, {} changed)",
+                                  req.index.string(), all.paths.size(),
+                                  changed["count"].get<std::uint64_t>()));
+  size_distribution sizes;
+  for (auto b : l.record_bytes)
+    sizes.add(b);
+  const auto& h = in.header();
+  dataset_params p;
+  p.workload = workload;
+  const bool shards = l.record_bytes.size() > l.paths.size();
+  p.layout = shards ? config::file_layout::shards : config::file_layout::files;
+  p.format = "indexed";
+  p.records_per_file =
+      shards ? std::max<std::uint64_t>(1, l.record_bytes.size() / l.paths.size()) : 1;
+  p.sample_bytes_mean = sizes.mean();
+  p.sample_bytes_stdev = sizes.stdev();
+  const std::string digest = h["digest"].get<std::string>();
+  l.id = std::stoull(digest.substr(digest.find(':') + 1), nullptr, 16);
+  l.origin = {{"path", fs::absolute(req.index).string()},
+              {"digest", digest},
+              {"created_at", h.value("created_at", "")},
+              {"files_indexed", all.paths.size()},
+              {"files_read", l.paths.size()},
+              {"on_change", req.change == on_change::stop ? "stop" : "skip"},
+              {"changed", changed},
+              {"skipped_when_indexed", h["counts"].value("skipped", nlohmann::json::object())},
+              {"formats", h["counts"].value("formats", nlohmann::json::object())},
+              {"sample_bytes", sizes.to_json()}};
+  return dataset_layout(in.dir(), p, std::move(l));
+}
+
+} // namespace dlsize::dataset

@@ -1,0 +1,43 @@
+#pragma once
+// A foreign dataset read through its index: the layout the bench reads (dataset/layout.hpp),
+// with each file checked against the index before the first read (size and mtime), so that a
+// dataset changed since it was indexed is named instead of measured.
+#include <filesystem>
+#include <string>
+
+#include "dataset/layout.hpp"
+
+namespace dlsize::dataset {
+
+enum class on_change { stop, skip };
+// "stop" or "skip"; throws usage_error naming --on-change otherwise.
+on_change parse_on_change(const std::string& text);
+
+struct index_request {
+  std::filesystem::path dir; // empty: the index's own DIR
+  std::filesystem::path index;
+  on_change change = on_change::stop;
+};
+
+// The layout of the files an index lists, for a workload's name and format. Throws usage_error
+// for a missing DIR, an index of another DIR, an edited or damaged index, or no file left to
+// read; run_error naming the first file that changed (missing, another size or mtime) unless
+// change is skip, which leaves such files out and names them in origin().
+dataset_layout open_indexed_dataset(const index_request& req, const std::string& workload);
+
+// DIR through its manifest (dlsize datagen's datasets) when req.index is empty, else through
+// the index (req.dir is then dir).
+dataset_layout open_any_dataset(const std::filesystem::path& dir, index_request req,
+                                const std::string& workload);
+
+// What a bench asks for besides --index, for the one rule on what an index cannot do.
+struct index_use {
+  bool verify = false;     // --verify: records of dlsize's own format only
+  bool generate = false;   // --generate: would write into the user's folder
+  bool client_ram = false; // --client-ram: the cache emulation reads the manifest
+  bool stream = false;     // --shard-read stream: shards of unequal record counts
+};
+// Throws usage_error naming the option that an indexed dataset does not take, and why.
+void check_index_use(const index_use& use);
+
+} // namespace dlsize::dataset

@@ -1,0 +1,42 @@
+#pragma once
+// dlsize index: a read-only, parallel scan of a foreign dataset folder into an index
+// (dataset/index_file.hpp). Several threads read directories at once (as elbencho and fd do: a
+// filer answers many metadata calls in parallel far faster than one after another), each file's
+// format is recognised from its first bytes (dataset/format_probe.hpp), and nothing is ever
+// written under DIR: files are opened read-only with O_NOATIME where permitted, there are no lock
+// files, and the index's temporary files sit beside --out.
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace dlsize::dataset {
+
+enum class symlink_policy { skip, follow };
+
+struct index_options {
+  std::filesystem::path dir;
+  std::filesystem::path out;
+  std::filesystem::path files_from; // a list of paths (relative to dir) instead of a walk
+  unsigned threads = 8;
+  std::vector<std::string> exclude; // fnmatch patterns on the relative path or the name
+  symlink_policy symlinks = symlink_policy::skip;
+  bool metadata_only = false; // names and stats only: no file is opened, formats "unprobed"
+  bool progress = true;
+  nlohmann::json tool;    // report::tool_json()
+  std::string created_at; // UTC, ISO 8601
+};
+
+struct index_summary {
+  nlohmann::json header; // the index's header line
+  double seconds = 0;
+  bool interrupted = false; // a signal stopped the scan; no index was written
+};
+
+// Scans and writes the index atomically. Throws usage_error for a missing or unreadable DIR, an
+// --out that exists or lies under DIR, or bad options; run_error for a failure to write.
+index_summary build_index(const index_options& opt);
+
+} // namespace dlsize::dataset

@@ -1,0 +1,45 @@
+#pragma once
+// dlsize index stats: the shape of an indexed dataset (sizes of files and samples as
+// percentiles and a histogram, files per folder, samples per file) and a workload profile stub
+// of that shape, so that `dlsize datagen` can make a synthetic copy of it elsewhere.
+#include <cstdint>
+#include <filesystem>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "core/histogram.hpp"
+
+namespace dlsize::dataset {
+
+// A running size distribution: exact mean and stdev, percentiles and a histogram from log
+// buckets (within 6.25 %, core/histogram.hpp).
+class size_distribution {
+public:
+  void add(std::uint64_t bytes) {
+    m_h.record(bytes);
+    const auto v = static_cast<double>(bytes);
+    m_sum += v;
+    m_sq += v * v;
+  }
+  std::uint64_t count() const { return m_h.count(); }
+  double mean() const;
+  double stdev() const; // population
+  // {"count", "mean", "stdev", "min", "p10", "p50", "p90", "p99", "max", "histogram": {"unit":
+  // "bytes", "buckets": [[low, high, count], ...]}}
+  nlohmann::json to_json() const;
+
+private:
+  histogram m_h;
+  double m_sum = 0, m_sq = 0;
+};
+
+// Reads an index (checked as dataset/index_file.hpp checks it). Throws usage_error for a bad or
+// edited index.
+nlohmann::json index_stats(const std::filesystem::path& index);
+
+// A workload profile (workloads/*.json form) of the indexed shape: layout, format, records per
+// file, files and the sample sizes' mean and stdev. The compute side is the user's to add.
+nlohmann::json workload_stub(const nlohmann::json& stats, const std::string& name);
+
+} // namespace dlsize::dataset
