@@ -100,7 +100,7 @@ training_checkpointer::~training_checkpointer() {
   }
 }
 
-void training_checkpointer::write(std::uint64_t k) {
+bool training_checkpointer::write(std::uint64_t k) {
   const fs::path folder = dataset::partial_checkpoint_path(m_opt.dir, k);
   // Every rank may be first here (shared storage): the folder is made by whoever comes.
   std::error_code ec;
@@ -111,8 +111,9 @@ void training_checkpointer::write(std::uint64_t k) {
   const rank_phase p = write_rank_shards(m_set, m_rank, k, folder, m_io, *m_pool);
   dataset::remove_rank_shards(folder, m_set, m_rank);
   if (p.interrupted)
-    throw run_error(fmt::format("checkpoint {}: interrupted while writing", k));
+    return false;
   m_write_s.push_back(p.seconds);
+  return true;
 }
 
 void training_checkpointer::seal(std::uint64_t k) {

@@ -57,8 +57,8 @@ public:
   // Whether a checkpoint follows step t (counted from 0).
   bool due(std::uint64_t t) const { return (t + 1) % m_every == 0; }
   // Writes this rank's shards of checkpoint k (durable when it returns), then removes them.
-  // Throws run_error when a write fails.
-  void write(std::uint64_t k);
+  // Returns false when a stop (SIGINT) cut the write short; throws run_error when a write fails.
+  bool write(std::uint64_t k);
   // Rank 0, once every rank has written and removed its shards: the checkpoint's folder goes.
   void seal(std::uint64_t k);
   // The job's pause for one checkpoint, as every rank saw it (from the slowest writer).

@@ -396,7 +396,8 @@ void training_run::live_run::on_phase() noexcept {
 void training_run::live_run::checkpoint(std::uint64_t step) {
   const std::uint64_t k = step / m.ckpt->every_steps();
   try {
-    m.ckpt->write(k);
+    if (!m.ckpt->write(k))
+      return; // a signal: the monitor stops the run and says why
   } catch (const std::exception& e) {
     fail_here(fmt::format("checkpoint {} after step {}: {}", k, step, e.what()));
     return;

@@ -58,4 +58,17 @@ expect_text "--checkpoint-dir" "the refusal names --checkpoint-dir"
 [[ $(cat "$SCRATCH/foreign/mine.txt") == keep && $(ls -A "$SCRATCH/foreign") == mine.txt ]] && pass "the foreign file is untouched" || fail "foreign folder changed"
 expect_rc 2 "--checkpoint-dir alone" -- "$DLSIZE" "${train[@]}" --checkpoint-dir "$ck" --out "$SCRATCH/x.json"
 expect_rc 2 "a scale above 1" -- "$DLSIZE" "${train[@]}" --checkpoint-every 20steps --checkpoint-dir "$ck" --checkpoint-scale 2 --out "$SCRATCH/x.json"
+
+# Two ranks: resnet50 is plain data parallel (ZeRO 0), so rank 0 writes the whole checkpoint and
+# rank 1 nothing; every rank pauses until rank 0 is done.
+MPIEXEC=${DLSIZE_MPIEXEC:-}
+if [[ -n $MPIEXEC ]] && "$DLSIZE" --version | grep -q "mpi: yes"; then
+  expect_rc 0 "two ranks with checkpoints" -- "$MPIEXEC" -np 2 "$DLSIZE" "${train[@]}" --accelerators 4 \
+    --checkpoint-every 5steps --checkpoint-dir "$SCRATCH/ck2" --checkpoint-scale 0.05 --out "$SCRATCH/mpi.json"
+  check=$(json "$SCRATCH/mpi.json" "(lambda c, s: c['bytes_per_rank'] == [$want_bytes, 0] and c['count'] == s['steps'] // 5 > 0 and c['au_lost_to_checkpoints'] > 0)(r['checkpoints'], r['summary'])")
+  [[ $check == True ]] && pass "two ranks: rank 0 writes the checkpoint" || fail "two ranks: $(json "$SCRATCH/mpi.json" "r['checkpoints']")"
+  [[ ! -e $SCRATCH/ck2 ]] && pass "two ranks: the folder is gone" || fail "two ranks left $SCRATCH/ck2"
+else
+  skip_part "two ranks (no MPI in this build)"
+fi
 finish

@@ -22,8 +22,7 @@ TEST_CASE("A checkpoint interval in time becomes the steps computed in it, at le
   CHECK(pipeline::checkpoint_every_steps(every, 0.5) == 1);
 }
 
-TEST_CASE("AU, the share lost to checkpoints and the rest add up to one",
-          "[training_checkpoint]") {
+TEST_CASE("AU, the share lost to checkpoints and the rest add up to one", "[training_checkpoint]") {
   const auto s = pipeline::split_checkpoint_au(0.8, 1.0, 10.0);
   CHECK(s.lost_to_checkpoints == Approx(0.1));
   CHECK(s.lost_other == Approx(0.1));
