@@ -214,6 +214,13 @@ nlohmann::json replayable_config(const CLI::App& cmd, config::accelerator_kind k
   for (auto it = c.begin(); it != c.end();)
     it = it->is_null() ? c.erase(it) : std::next(it);
   c["dataset"] = absolute_path(c["dataset"].get<std::string>());
+  // Without --checkpoint-every its companions' defaults would be refused on a replay.
+  const auto every = c.find("checkpoint-every");
+  if (every == c.end() || !every->is_string() || every->get<std::string>().empty())
+    for (const char* k : {"checkpoint-every", "checkpoint-dir", "checkpoint-scale"})
+      c.erase(k);
+  else if (c["checkpoint-dir"].is_string())
+    c["checkpoint-dir"] = absolute_path(c["checkpoint-dir"].get<std::string>());
   if (c["workload"].is_string() && core::names_a_file(c["workload"].get<std::string>()))
     c["workload"] = absolute_path(c["workload"].get<std::string>());
   const std::string acc = c["accelerator"].is_string() ? c["accelerator"].get<std::string>() : "";
