@@ -83,9 +83,39 @@ struct bench_cli {
   std::string sample_interval = "1s";
   std::string label;
   std::string status_interval = "30s";
+  std::string checkpoint_every; // empty: no checkpoints
+  std::string checkpoint_dir;
+  double checkpoint_scale = 1;
   bool verify = false;
   bool quiet = false;
 };
+
+// --checkpoint-every and its companions; inactive without it. Throws usage_error for a bare
+// number, a companion alone, or a profile without a checkpoint block.
+pipeline::training_checkpoint_options checkpoint_options_of(const bench_cli& o, const CLI::App& cmd,
+                                                            const config::workload_profile& w) {
+  pipeline::training_checkpoint_options c;
+  if (o.checkpoint_every.empty()) {
+    for (const char* opt : {"--checkpoint-dir", "--checkpoint-scale"})
+      if (cmd.get_option(opt)->count() > 0)
+        throw usage_error(fmt::format("{}: needs --checkpoint-every STEPS|DURATION (500steps, "
+                                      "30min)",
+                                      opt));
+    return c;
+  }
+  c.every = config::parse_checkpoint_interval(o.checkpoint_every, "--checkpoint-every");
+  (void)config::require_checkpoint(w);
+  if (o.checkpoint_dir.empty())
+    throw usage_error("--checkpoint-dir: required with --checkpoint-every (a new or empty folder "
+                      "on the storage the checkpoints go to)");
+  if (!(o.checkpoint_scale > 0 && o.checkpoint_scale <= 1))
+    throw usage_error(fmt::format("--checkpoint-scale: {} is outside (0, 1]. valid: a fraction "
+                                  "such as 0.01 of every rank's share",
+                                  o.checkpoint_scale));
+  c.dir = o.checkpoint_dir;
+  c.scale = o.checkpoint_scale;
+  return c;
+}
 
 io::engine_options engine_options_of(const bench_cli& o, bool keep_open) {
   io::engine_options e;
@@ -192,6 +222,13 @@ nlohmann::json replayable_config(const CLI::App& cmd, config::accelerator_kind k
   for (const char* k : {"dataset", "index"})
     if (c.contains(k) && c[k].is_string())
       c[k] = absolute_path(c[k].get<std::string>());
+  // Without --checkpoint-every its companions' defaults would be refused on a replay.
+  const auto every = c.find("checkpoint-every");
+  if (every == c.end() || !every->is_string() || every->get<std::string>().empty())
+    for (const char* k : {"checkpoint-every", "checkpoint-dir", "checkpoint-scale"})
+      c.erase(k);
+  else if (c["checkpoint-dir"].is_string())
+    c["checkpoint-dir"] = absolute_path(c["checkpoint-dir"].get<std::string>());
   if (c["workload"].is_string() && core::names_a_file(c["workload"].get<std::string>()))
     c["workload"] = absolute_path(c["workload"].get<std::string>());
   const std::string acc = c["accelerator"].is_string() ? c["accelerator"].get<std::string>() : "";
@@ -309,6 +346,7 @@ int run_bench(const bench_cli& o, const CLI::App& cmd, const cli_context& ctx) {
   std::uint64_t accelerators = 0;
   config::allreduce_setup allreduce;
   config::layout_choice layout;
+  pipeline::training_checkpoint_options checkpoint;
   // Everything that can be wrong with the options, checked on every rank before any work; then
   // every rank must have been given the same command and options.
   const auto given = cluster::agree(comm, [&] {
@@ -352,6 +390,7 @@ int run_bench(const bench_cli& o, const CLI::App& cmd, const cli_context& ctx) {
       au_threshold = o.au_threshold.empty()
                          ? profile.au_threshold
                          : units::parse_fraction(o.au_threshold, "--au-threshold");
+      checkpoint = checkpoint_options_of(o, cmd, profile);
       if (spec.kind == config::accelerator_kind::cuda)
         accel::parse_precision(o.precision, "--precision");
     }
@@ -412,6 +451,7 @@ int run_bench(const bench_cli& o, const CLI::App& cmd, const cli_context& ctx) {
   opt.layout = layout.layout;
   opt.declared_layout = layout.declared;
   opt.preprocess_s = preprocess_s;
+  opt.checkpoint = checkpoint;
   opt.precision = o.precision;
   opt.epochs = o.epochs;
   opt.seed = o.seed;
@@ -538,6 +578,13 @@ void setup_bench(CLI::App& app, cli_context& ctx) {
                   "Name of the backend under test (letters, digits, '.', '_', '-'; up to 64), "
                   "shown in summaries and used by compare and size to tell backends apart "
                   "(default: \"PATH (FS_TYPE)\")");
+  sub->add_option("--checkpoint-every", o->checkpoint_every,
+                  "Training runs: pause the accelerators to write the workload's checkpoint "
+                  "every STEPS or DURATION (500steps, 30min; a bare number is refused)");
+  sub->add_option("--checkpoint-dir", o->checkpoint_dir,
+                  "Folder the checkpoints are written to (new or empty; removed at the end)");
+  sub->add_option("--checkpoint-scale", o->checkpoint_scale,
+                  "Every rank's checkpoint share times this fraction, in (0, 1] (default 1)");
   sub->add_flag("--verify", o->verify, "Check every record's header and checksum (storage only)");
   sub->add_flag("--quiet", o->quiet, "No progress line and no summary on stdout");
   sub->callback([o, sub, &ctx] {

@@ -40,7 +40,8 @@ bench_timing check_durations(const bench_request& r) {
 
 void check_storage_only(const bench_request& r, std::uint64_t ranks) {
   for (const char* opt : {"--accelerators", "--accelerators-per-rank", "--prefetch", "--sync-steps",
-                          "--preprocess", "--au-threshold", "--precision"})
+                          "--preprocess", "--au-threshold", "--precision", "--checkpoint-every",
+                          "--checkpoint-dir", "--checkpoint-scale"})
     if (r.has(opt))
       throw usage_error(fmt::format("{}: needs an accelerator (--accelerator emulated:TYPE); "
                                     "with --accelerator none only storage is read",

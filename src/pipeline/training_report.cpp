@@ -156,6 +156,12 @@ nlohmann::json training_document(const report_context& c, const std::vector<rank
   });
   if (!decided.reason.empty())
     report["reason"] = decided.reason;
+  if (c.checkpoints) {
+    report["checkpoints"] = c.checkpoints->to_json(job.wall_s, f.overall.utilization);
+    report["summary"]["accelerator_utilization_excluding_checkpoints"] =
+        f.measured ? report["checkpoints"]["accelerator_utilization_excluding_checkpoints"]
+                   : nlohmann::json(nullptr);
+  }
   report["summary"]["limited_by"] =
       report::limited_by_block(report::bench_report::from_json(report));
   report::add_provenance(report);

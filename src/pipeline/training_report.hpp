@@ -28,6 +28,7 @@ struct report_context {
   // Rank 0's clock (monotonic ns): the process's start, the run's common start, the end of
   // its own part, and when every rank's results were in.
   std::uint64_t process_start_ns = 0, start_ns = 0, end_ns = 0, gathered_ns = 0;
+  const training_checkpointer* checkpoints = nullptr; // rank 0's, with --checkpoint-every
 };
 
 // ranks: the results that came, in rank order (a rank that never sent one is in

@@ -168,6 +168,7 @@ struct training_run::state {
   sysinfo::mount_info mount;
   nlohmann::json provenance; // telemetry::host_provenance, taken before any read
   std::vector<std::unique_ptr<accel::accelerator>> accels; // this rank's
+  std::unique_ptr<training_checkpointer> ckpt;             // with --checkpoint-every
 };
 
 training_run::training_run(const training_options& opt, cluster::communicator& comm) {
@@ -208,6 +209,14 @@ training_run::training_run(const training_options& opt, cluster::communicator& c
     const std::uint64_t g = m->first + a; // the same seeds whichever rank drives it
     req.seed = splitmix64(opt.seed ^ (g + 1) * 0x9e3779b97f4a7c15ull);
     m->accels.push_back(accel::make_accelerator(req));
+  }
+  if (opt.checkpoint.active()) {
+    const phase_io pio{opt.io.cache, opt.io.queue_depth, opt.io.request_size};
+    // Every rank's blocks carry the same run id without a vote: the dataset's.
+    m->ckpt = std::make_unique<training_checkpointer>(
+        opt.checkpoint, opt.workload, static_cast<unsigned>(comm.rank()),
+        static_cast<unsigned>(comm.size()), opt.accelerator.preset.compute_time_s, pio,
+        m->layout.params().dataset_id() ^ 0xc4ec4b01u);
   }
 }
 
@@ -295,6 +304,9 @@ struct training_run::live_run {
   std::uint64_t t0 = 0; // the common start; set before any accelerator thread starts
   std::atomic<std::uint64_t> phase_max_end{0};
   std::uint64_t phase_end = 0;
+  // A checkpoint after this phase: the step it follows (0: none), then the job's pause for it.
+  std::atomic<std::uint64_t> ckpt_step{0};
+  std::uint64_t ckpt_ns = 0;
   std::barrier<phase_done> step_barrier;
   const std::uint64_t comm_ns;
 
@@ -304,6 +316,7 @@ struct training_run::live_run {
   void fail_here(const std::string& why);
   cluster::job_counters counters();
   void on_phase() noexcept;
+  void checkpoint(std::uint64_t step);
   void accel_loop(std::uint64_t a);
   std::string progress_line(double el);
   run_monitor make_monitor(bool root);
@@ -372,6 +385,34 @@ void training_run::live_run::on_phase() noexcept {
   const std::uint64_t mine = phase_max_end.exchange(0, std::memory_order_relaxed);
   const cluster::sync_result r = link->sync(mine > t0 ? mine - t0 : 0);
   phase_end = t0 + r.end_ns;
+  ckpt_ns = 0;
+  const std::uint64_t step = ckpt_step.exchange(0, std::memory_order_relaxed);
+  if (step && !halt.load(std::memory_order_acquire))
+    checkpoint(step);
+}
+
+// Synchronous checkpointing: every rank writes its share while its accelerators wait in the
+// barrier, then the job syncs again, so that every rank resumes when the slowest writer is done.
+void training_run::live_run::checkpoint(std::uint64_t step) {
+  const std::uint64_t k = step / m.ckpt->every_steps();
+  try {
+    if (!m.ckpt->write(k))
+      return; // a signal: the monitor stops the run and says why
+  } catch (const std::exception& e) {
+    fail_here(fmt::format("checkpoint {} after step {}: {}", k, step, e.what()));
+    return;
+  }
+  const std::uint64_t wrote = std::max(now_ns(), phase_end);
+  const cluster::sync_result r = link->sync(wrote - t0);
+  const std::uint64_t resumed = std::max(phase_end, t0 + r.end_ns);
+  try {
+    m.ckpt->seal(k);
+  } catch (const std::exception& e) {
+    fail_here(fmt::format("checkpoint {}: {}", k, e.what()));
+  }
+  ckpt_ns = resumed - phase_end;
+  m.ckpt->add_pause(static_cast<double>(ckpt_ns) * 1e-9);
+  phase_end = resumed;
 }
 
 void training_run::live_run::accel_loop(std::uint64_t a) {
@@ -399,8 +440,11 @@ void training_run::live_run::accel_loop(std::uint64_t a) {
       break;
     }
     const std::uint64_t compute = accels[a]->compute_ns(start, end);
-    std::uint64_t after = end, held = 0;
-    if (opt.step_sync() || (t + 1) % spe == 0) {
+    std::uint64_t after = end, held = 0, paused = 0;
+    const bool ckpt = m.ckpt && m.ckpt->due(t);
+    if (opt.step_sync() || (t + 1) % spe == 0 || ckpt) {
+      if (ckpt)
+        ckpt_step.store(t + 1, std::memory_order_relaxed);
       std::uint64_t seen = phase_max_end.load(std::memory_order_relaxed);
       while (seen < end &&
              !phase_max_end.compare_exchange_weak(seen, end, std::memory_order_relaxed)) {
@@ -408,13 +452,14 @@ void training_run::live_run::accel_loop(std::uint64_t a) {
       step_barrier.arrive_and_wait();
       // After a halt the others may have left without arriving: no sync happened.
       after = halt.load(std::memory_order_acquire) ? end : std::max(end, phase_end);
+      paused = ckpt ? std::min(ckpt_ns, after - end) : 0; // not a wait for the others
     }
     // The allreduce ends together for all (the barrier), then takes the same modelled time.
     if (comm_ns && !halt.load(std::memory_order_acquire)) {
       held = comm_ns;
       sleep_until_ns(after + held);
     }
-    const std::uint64_t sync = after - end;
+    const std::uint64_t sync = after - end - paused;
     after += held;
     const sample_slot sl = smp.slot(smp.first_job(t, first + a));
     // Times count from the common start, so that ranks' epochs line up on rank 0.
@@ -587,9 +632,10 @@ training_result training_run::run(const nlohmann::json& command_line) {
     for (const auto& p : outcome.payloads)
       if (!p.empty())
         ranks.push_back(rank_result::from_json(nlohmann::json::parse(p)));
-    res = build_training_report({m->opt, m->layout, m->mount, m->smp, m->comm, command_line,
-                                 outcome, process_start_ns(), lr.t0, end_ns, gathered_ns},
-                                ranks);
+    res =
+        build_training_report({m->opt, m->layout, m->mount, m->smp, m->comm, command_line, outcome,
+                               process_start_ns(), lr.t0, end_ns, gathered_ns, m->ckpt.get()},
+                              ranks);
   }
   res.abandoned = ran.abandoned;
   res.broken = outcome.broken;

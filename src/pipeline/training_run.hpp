@@ -21,6 +21,7 @@
 #include "dataset/index_layout.hpp"
 #include "io/engine.hpp"
 #include "pipeline/run_monitor.hpp"
+#include "pipeline/training_checkpoint.hpp"
 
 namespace dlsize::pipeline {
 
@@ -39,8 +40,9 @@ struct training_options {
   model::job_layout layout;
   bool declared_layout = false; // --ranks-per-node / --accelerators-per-node on one host
   bool step_sync() const { return sync_steps || allreduce.active(); }
-  double preprocess_s = 0;        // CPU time per sample; 0: no preprocessing
-  std::string precision = "fp16"; // --accelerator cuda: fp16, tf32 or fp32
+  double preprocess_s = 0;                // CPU time per sample; 0: no preprocessing
+  training_checkpoint_options checkpoint; // --checkpoint-every: inactive unless given
+  std::string precision = "fp16";         // --accelerator cuda: fp16, tf32 or fp32
   std::uint64_t epochs = 1;
   std::uint64_t seed = 0;
   double sample_interval_s = 1.0;
