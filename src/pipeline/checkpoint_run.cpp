@@ -171,7 +171,7 @@ void write_phase(const checkpoint_options& opt, checkpoint_set& set, cluster::co
   const auto rank = static_cast<unsigned>(comm.rank());
   const std::size_t pool_bytes = static_cast<std::size_t>(
       std::clamp<std::uint64_t>(set.rank_bytes[rank], set.request_size, kPoolBytes));
-  const dataset::block_pool pool(pool_bytes, set.request_size, set.run ^ rank);
+  const dataset::block_pool pool(pool_bytes, set.request_size, set.run ^ rank, opt.content);
   for (std::uint64_t k = 1; k <= opt.writes; ++k) {
     st.stop_reason = cluster::agree(comm, [&] { return json(stop_reason(opt, t0)); })[0];
     if (!st.stop_reason.empty())
@@ -266,6 +266,8 @@ json section_json(const checkpoint_options& opt, const config::checkpoint_layout
           {"coexisting_checkpoints", opt.writes ? coexisting(opt) : set.checkpoints.size()},
           {"kept", opt.keep || opt.writes == 0},
           {"read_shift", opt.read_shift % set.ranks()},
+          {"dedupe_percent", opt.content.dedupe_percent},
+          {"compress_percent", opt.content.compress_percent},
           {"write", phase_json(st.writes, opt.writes, true)},
           {"read", phase_json(st.reads, opt.reads, false)}};
 }
@@ -283,6 +285,10 @@ void check_checkpoint_options(const checkpoint_options& opt, unsigned ranks) {
     throw usage_error(fmt::format(
         "--reads: {} asked, but this run keeps {} checkpoints{}. valid: --reads {} or fewer",
         opt.reads, kept, opt.keep_last ? " (--keep-last)" : " (--writes)", kept));
+  for (const auto& [name, p] : {std::pair{"--dedupe-percent", opt.content.dedupe_percent},
+                                std::pair{"--compress-percent", opt.content.compress_percent}})
+    if (p > 100)
+      throw usage_error(fmt::format("{}: {} is outside 0 to 100 (percent)", name, p));
   io::engine_options eo;
   eo.cache = opt.io.cache;
   eo.queue_depth = opt.io.queue_depth;
