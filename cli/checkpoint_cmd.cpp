@@ -39,6 +39,7 @@ struct checkpoint_cli {
   std::string time_limit;
   unsigned dedupe_percent = 0, compress_percent = 0;
   bool quiet = false;
+  bool no_verify = false;
 };
 
 pipeline::checkpoint_options options_of(const checkpoint_cli& o, const CLI::App& cmd) {
@@ -63,6 +64,7 @@ pipeline::checkpoint_options options_of(const checkpoint_cli& o, const CLI::App&
   opt.io.queue_depth = o.queue_depth;
   opt.io.request_size = static_cast<std::uint32_t>(
       std::min<std::uint64_t>(units::parse_size(o.request_size, "--request-size"), UINT32_MAX));
+  opt.io.verify = !o.no_verify;
   opt.content = {o.dedupe_percent, o.compress_percent};
   opt.time_limit_s = o.time_limit.empty() ? 0 : units::parse_duration(o.time_limit, "--time-limit");
   if (cmd.get_option("--label")->count() > 0) {
@@ -183,6 +185,9 @@ void setup_checkpoint(CLI::App& app, cli_context& ctx) {
   sub->add_option("--time-limit", o->time_limit,
                   "Start no checkpoint write or read after this long (e.g. 60s), reporting what "
                   "was measured");
+  sub->add_flag("--no-verify", o->no_verify,
+                "Read the checkpoints back without checking their blocks (a plain read, to "
+                "compare with fio's; the report says verification was off)");
   sub->add_flag("--quiet", o->quiet, "No progress lines and no summary on stdout");
   sub->callback([o, sub, &ctx] { ctx.exit_code = run_checkpoint_cmd(*o, *sub, ctx); });
 }

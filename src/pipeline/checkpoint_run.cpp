@@ -244,6 +244,12 @@ void clean_up(const checkpoint_options& opt, const checkpoint_set& set, bool mad
     dataset::remove_empty_folder(opt.dir);
 }
 
+json read_json(const checkpoint_options& opt, const run_state& st) {
+  json j = phase_json(st.reads, opt.reads, false);
+  j["verify"]["enabled"] = opt.io.verify; // off: blocks 0, and the bandwidth is a plain read's
+  return j;
+}
+
 json section_json(const checkpoint_options& opt, const config::checkpoint_layout& layout,
                   const checkpoint_set& set, const run_state& st) {
   const auto mount = sysinfo::mount_of(opt.dir.string());
@@ -269,7 +275,7 @@ json section_json(const checkpoint_options& opt, const config::checkpoint_layout
           {"dedupe_percent", opt.content.dedupe_percent},
           {"compress_percent", opt.content.compress_percent},
           {"write", phase_json(st.writes, opt.writes, true)},
-          {"read", phase_json(st.reads, opt.reads, false)}};
+          {"read", read_json(opt, st)}};
 }
 
 } // namespace
@@ -348,6 +354,8 @@ checkpoint_result run_checkpoint(const checkpoint_options& opt, cluster::communi
     warnings.push_back(fmt::format("--cache {}: the reads may come from the page cache, not the "
                                    "storage (restores look faster than they are)",
                                    io::to_string(opt.io.cache)));
+  if (!opt.io.verify && opt.reads > 0)
+    warnings.push_back("--no-verify: the restored blocks were not checked");
   r["warnings"] = warnings;
   r["workload"] = {{"name", opt.workload.name}, {"checkpoint", config::to_json(profile)}};
   const telemetry::nvml gpus;
