@@ -40,6 +40,7 @@ struct checkpoint_cli {
   unsigned dedupe_percent = 0, compress_percent = 0;
   bool quiet = false;
   bool no_verify = false;
+  bool drop_caches = false;
 };
 
 pipeline::checkpoint_options options_of(const checkpoint_cli& o, const CLI::App& cmd) {
@@ -65,6 +66,7 @@ pipeline::checkpoint_options options_of(const checkpoint_cli& o, const CLI::App&
   opt.io.request_size = static_cast<std::uint32_t>(
       std::min<std::uint64_t>(units::parse_size(o.request_size, "--request-size"), UINT32_MAX));
   opt.io.verify = !o.no_verify;
+  opt.drop_caches = o.drop_caches;
   opt.content = {o.dedupe_percent, o.compress_percent};
   opt.time_limit_s = o.time_limit.empty() ? 0 : units::parse_duration(o.time_limit, "--time-limit");
   if (cmd.get_option("--label")->count() > 0) {
@@ -188,6 +190,9 @@ void setup_checkpoint(CLI::App& app, cli_context& ctx) {
   sub->add_flag("--no-verify", o->no_verify,
                 "Read the checkpoints back without checking their blocks (a plain read, to "
                 "compare with fio's; the report says verification was off)");
+  sub->add_flag("--drop-caches", o->drop_caches,
+                "Sync and drop the host's page cache before every read (root only, where "
+                "/proc/sys/vm/drop_caches is writable; refused otherwise)");
   sub->add_flag("--quiet", o->quiet, "No progress lines and no summary on stdout");
   sub->callback([o, sub, &ctx] { ctx.exit_code = run_checkpoint_cmd(*o, *sub, ctx); });
 }

@@ -14,6 +14,7 @@
 #include "core/sysinfo.hpp"
 #include "core/units.hpp"
 #include "dataset/checkpoint_folder.hpp"
+#include "io/drop_caches.hpp"
 #include "pipeline/checkpoint_report.hpp"
 #include "report/report_io.hpp"
 #include "report/run_id.hpp"
@@ -218,6 +219,11 @@ void read_phase(const checkpoint_options& opt, const checkpoint_set& set,
     if (!st.stop_reason.empty())
       return;
     const std::uint64_t k = set.checkpoints.at(i); // oldest first
+    if (opt.drop_caches)
+      cluster::agree(comm, [&] {
+        io::drop_caches(); // every rank: ranks may be on different hosts
+        return json(nullptr);
+      });
     st.reads.push_back(gather(comm, k, [&] {
       return read_rank_shards(set, source, k, dataset::checkpoint_path(opt.dir, k), rio);
     }));
@@ -272,6 +278,7 @@ json section_json(const checkpoint_options& opt, const config::checkpoint_layout
           {"coexisting_checkpoints", opt.writes ? coexisting(opt) : set.checkpoints.size()},
           {"kept", opt.keep || opt.writes == 0},
           {"read_shift", opt.read_shift % set.ranks()},
+          {"caches_dropped", opt.drop_caches && !st.reads.empty()},
           {"dedupe_percent", opt.content.dedupe_percent},
           {"compress_percent", opt.content.compress_percent},
           {"write", phase_json(st.writes, opt.writes, true)},
@@ -295,6 +302,13 @@ void check_checkpoint_options(const checkpoint_options& opt, unsigned ranks) {
                                 std::pair{"--compress-percent", opt.content.compress_percent}})
     if (p > 100)
       throw usage_error(fmt::format("{}: {} is outside 0 to 100 (percent)", name, p));
+  if (opt.drop_caches) {
+    const std::string why = io::drop_caches_refusal();
+    if (!why.empty())
+      throw usage_error("--drop-caches: refused: " + why +
+                        ". valid: run as root where /proc/sys/vm/drop_caches is writable, or "
+                        "leave --drop-caches off (--cache direct reads cold anyway)");
+  }
   io::engine_options eo;
   eo.cache = opt.io.cache;
   eo.queue_depth = opt.io.queue_depth;

@@ -28,6 +28,7 @@ struct checkpoint_options {
   unsigned read_shift = 0;
   phase_io io;
   dataset::block_content content; // --dedupe-percent, --compress-percent (the writes' payload)
+  bool drop_caches = false;       // sync and drop the host's page cache before every read
   double time_limit_s = 0;        // no checkpoint starts after this long (0: none)
   bool progress = true;
   std::string label;

@@ -57,6 +57,23 @@ expect_rc 0 "the kept checkpoint read back with --no-verify" -- "$DLSIZE" "${ck[
 [[ $(json "$SCRATCH/nv.json" "r['checkpoint']['read']['verify']['enabled'], r['checkpoint']['read']['verify']['blocks'], r['checkpoint']['read']['bytes'] > 0, any('--no-verify' in w for w in r['warnings'])") == "False 0 True True" ]] \
   && pass "--no-verify reads without checking and says so" || fail "no-verify: $(json "$SCRATCH/nv.json" "r['checkpoint']['read']['verify'], r['warnings']")"
 [[ $(json "$SCRATCH/dc.json" "r['checkpoint']['read']['verify']['enabled']") == True ]] && pass "verification is on by default" || fail "verify not enabled by default"
+# --drop-caches: only when asked and permitted. A control file of the test's own stands in for
+# /proc/sys/vm/drop_caches so that the host's cache is left alone.
+[[ $(json "$SCRATCH/dc.json" "r['checkpoint']['caches_dropped']") == False ]] && pass "no caches dropped unless asked" || fail "caches dropped unasked"
+expect_rc 2 "--drop-caches where the control file is not writable is refused" -- env DLSIZE_DROP_CACHES_FILE="$SCRATCH/none/drop_caches" \
+  "$DLSIZE" "${ck[@]}" --dir "$SCRATCH/dc" --writes 0 --reads 1 --drop-caches --out "$SCRATCH/dd0.json"
+expect_text "--drop-caches: refused" "the refusal names the option"
+[[ ! -e $SCRATCH/dd0.json ]] && pass "a refused --drop-caches writes no report" || fail "report written"
+if [[ $(id -u) -eq 0 ]]; then
+  : >"$SCRATCH/drop_caches"
+  expect_rc 0 "--drop-caches as root" -- env DLSIZE_DROP_CACHES_FILE="$SCRATCH/drop_caches" \
+    "$DLSIZE" "${ck[@]}" --dir "$SCRATCH/dc" --writes 0 --reads 1 --drop-caches --out "$SCRATCH/dd.json"
+  [[ $(cat "$SCRATCH/drop_caches") == 3 && $(json "$SCRATCH/dd.json" "r['checkpoint']['caches_dropped']") == True ]] \
+    && pass "the caches were dropped before the read and the report says so" || fail "drop: '$(cat "$SCRATCH/drop_caches")' $(json "$SCRATCH/dd.json" "r['checkpoint']['caches_dropped']")"
+else
+  expect_rc 2 "--drop-caches as a user is refused" -- "$DLSIZE" "${ck[@]}" --dir "$SCRATCH/dc" --writes 0 --reads 1 --drop-caches
+  expect_text "not root" "the refusal says why"
+fi
 rm -rf "$SCRATCH/dc"
 
 # Safety: a non-empty foreign folder, a file where a folder should be, --writes 0 on a foreign one.
