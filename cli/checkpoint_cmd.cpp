@@ -37,7 +37,10 @@ struct checkpoint_cli {
   unsigned queue_depth = 16;
   std::string request_size = "1MiB";
   std::string time_limit;
+  unsigned dedupe_percent = 0, compress_percent = 0;
   bool quiet = false;
+  bool no_verify = false;
+  bool drop_caches = false;
 };
 
 pipeline::checkpoint_options options_of(const checkpoint_cli& o, const CLI::App& cmd) {
@@ -62,6 +65,9 @@ pipeline::checkpoint_options options_of(const checkpoint_cli& o, const CLI::App&
   opt.io.queue_depth = o.queue_depth;
   opt.io.request_size = static_cast<std::uint32_t>(
       std::min<std::uint64_t>(units::parse_size(o.request_size, "--request-size"), UINT32_MAX));
+  opt.io.verify = !o.no_verify;
+  opt.drop_caches = o.drop_caches;
+  opt.content = {o.dedupe_percent, o.compress_percent};
   opt.time_limit_s = o.time_limit.empty() ? 0 : units::parse_duration(o.time_limit, "--time-limit");
   if (cmd.get_option("--label")->count() > 0) {
     config::check_label(o.label, "--label");
@@ -172,9 +178,21 @@ void setup_checkpoint(CLI::App& app, cli_context& ctx) {
   sub->add_option("--queue-depth", o->queue_depth, "Requests in flight per rank");
   sub->add_option("--request-size", o->request_size,
                   "Write and read request size (each a checksummed block), a multiple of 4 KiB");
+  sub->add_option("--dedupe-percent", o->dedupe_percent,
+                  "Percent of blocks whose payload repeats the rank's first block of the "
+                  "checkpoint (fio's dedupe_percentage; headers stay unique)");
+  sub->add_option("--compress-percent", o->compress_percent,
+                  "Percent of every 4 KiB of payload that is zeros (fio's "
+                  "buffer_compress_percentage)");
   sub->add_option("--time-limit", o->time_limit,
                   "Start no checkpoint write or read after this long (e.g. 60s), reporting what "
                   "was measured");
+  sub->add_flag("--no-verify", o->no_verify,
+                "Read the checkpoints back without checking their blocks (a plain read, to "
+                "compare with fio's; the report says verification was off)");
+  sub->add_flag("--drop-caches", o->drop_caches,
+                "Sync and drop the host's page cache before every read (root only, where "
+                "/proc/sys/vm/drop_caches is writable; refused otherwise)");
   sub->add_flag("--quiet", o->quiet, "No progress lines and no summary on stdout");
   sub->callback([o, sub, &ctx] { ctx.exit_code = run_checkpoint_cmd(*o, *sub, ctx); });
 }

@@ -44,11 +44,24 @@ std::uint64_t place_key(const block_id& id) {
                     (std::uint64_t{id.file} << 40) ^ id.offset);
 }
 
+// The block whose payload a block carries: itself, or for a repeating block the rank's first
+// block of the checkpoint (so what repeats differs between checkpoints, as fio's does per job).
+block_id payload_source(const block_id& id, unsigned dedupe_percent) {
+  constexpr std::uint64_t kDedupeSalt = 0x6465647570ull; // "dedup": a draw apart from the place
+  if (dedupe_percent == 0 || splitmix64(place_key(id) ^ kDedupeSalt) % 100 >= dedupe_percent)
+    return id;
+  block_id first = id;
+  first.file = 0;
+  first.offset = 0;
+  return first;
+}
+
 } // namespace
 
-block_pool::block_pool(std::size_t bytes, std::size_t max_block, std::uint64_t seed)
+block_pool::block_pool(std::size_t bytes, std::size_t max_block, std::uint64_t seed,
+                       block_content content)
     : m_bytes(make_aligned_buffer(std::max(bytes, max_block) + max_block)),
-      m_size(std::max(bytes, max_block)), m_max_block(max_block) {
+      m_size(std::max(bytes, max_block)), m_max_block(max_block), m_content(content) {
   xoshiro256 rng(seed);
   auto* w = reinterpret_cast<std::uint64_t*>(m_bytes.get());
   for (std::size_t i = 0; i < (m_size + m_max_block) / 8; ++i)
@@ -60,8 +73,23 @@ void block_pool::fill(const block_id& id, std::byte* dst, std::size_t len) const
   if (len > kBlockHeaderBytes) {
     const std::size_t payload = len - kBlockHeaderBytes;
     // 8-byte steps: the copy stays word-aligned, and the pool gives m_size / 8 places.
-    const std::size_t from = place_key(id) % (m_size / 8) * 8;
-    std::memcpy(dst + kBlockHeaderBytes, m_bytes.get() + from, payload);
+    const std::size_t from =
+        place_key(payload_source(id, m_content.dedupe_percent)) % (m_size / 8) * 8;
+    std::byte* out = dst + kBlockHeaderBytes;
+    if (m_content.compress_percent == 0) {
+      std::memcpy(out, m_bytes.get() + from, payload);
+    } else {
+      // Each 4 KiB chunk: random bytes, then compress_percent of it zeros (fio's rule, per chunk
+      // so that a filer compressing small chunks sees the same ratio).
+      const std::size_t random_bytes =
+          kCompressChunkBytes * (100 - m_content.compress_percent) / 100;
+      for (std::size_t at = 0; at < payload; at += kCompressChunkBytes) {
+        const std::size_t chunk = std::min(kCompressChunkBytes, payload - at);
+        const std::size_t r = std::min(chunk, random_bytes);
+        std::memcpy(out + at, m_bytes.get() + from + at, r);
+        std::memset(out + at + r, 0, chunk - r);
+      }
+    }
     crc = crc32c(0, dst + kBlockHeaderBytes, payload);
   }
   const auto h = header(id, static_cast<std::uint32_t>(len), crc);

@@ -1,8 +1,8 @@
 #pragma once
 // The on-disk block of a checkpoint shard. Every block (one write request) starts with a
 // 64-byte little-endian header, then payload copied from a pre-filled pool at a place that the
-// header decides, so no two blocks of a run are alike (deduplicating or compressing filers are
-// not flattered) and a block left from an earlier checkpoint fails verification:
+// header decides, so by default no two blocks of a run are alike (deduplicating or compressing
+// filers are not flattered) and a block left from an earlier checkpoint fails verification:
 //   u32 magic 'DLCK' | u16 version | u16 header bytes | u32 rank | u32 file | u64 run |
 //   u64 checkpoint | u64 offset | u32 block bytes | u32 CRC32C of the payload | 16 zero bytes
 // A block shorter than the header (a file's tail) holds the header's first bytes.
@@ -25,18 +25,30 @@ struct block_id {
   std::uint64_t offset = 0;
 };
 
+// How alike the payloads are, as fio's dedupe_percentage and buffer_compress_percentage:
+// dedupe_percent of the blocks (chosen by a hash of their id) repeat the payload of the rank's
+// first block of that checkpoint (their headers stay unique, so verification still tells every
+// block apart: a filer deduplicating 4 KiB chunks sees all but a block's first chunk repeat);
+// compress_percent of every 4 KiB of payload is zeros after the random bytes.
+struct block_content {
+  unsigned dedupe_percent = 0, compress_percent = 0; // 0..100
+};
+inline constexpr std::size_t kCompressChunkBytes = 4096;
+
 // Random bytes made once before any write; blocks copy their payload from it.
 class block_pool {
 public:
   // bytes: the pool's size (at least one block; 64 MiB is plenty), filled from seed.
-  block_pool(std::size_t bytes, std::size_t max_block, std::uint64_t seed);
+  block_pool(std::size_t bytes, std::size_t max_block, std::uint64_t seed,
+             block_content content = {});
   // Fills a block of len bytes at dst: header, then payload from the pool at a place chosen
-  // by id. The CPU cost of a block is one copy and one CRC32C of it.
+  // by id (and the content rule). The CPU cost of a block is one copy and one CRC32C of it.
   void fill(const block_id& id, std::byte* dst, std::size_t len) const;
 
 private:
   aligned_buffer m_bytes;
   std::size_t m_size = 0, m_max_block = 0;
+  block_content m_content;
 };
 
 // Checks a block read back: its header must be the one `id` expects and its payload must match

@@ -47,11 +47,13 @@ private:
 class block_checker : public io::job_consumer {
 public:
   block_checker(const dataset::block_id& base, std::uint32_t block, const io::file_set& files,
-                rank_phase& out)
-      : m_base(base), m_block(block), m_files(files), m_out(out) {}
+                bool verify, rank_phase& out)
+      : m_base(base), m_block(block), m_files(files), m_verify(verify), m_out(out) {}
   void on_start(unsigned, const io::read_job&) override {}
   void on_data(unsigned, const io::read_job& job, std::uint64_t file_offset, const std::byte* data,
                std::size_t bytes) override {
+    if (!m_verify)
+      return;
     for (std::size_t at = 0; at < bytes; at += m_block) {
       dataset::block_id id = m_base;
       id.file = job.file;
@@ -79,6 +81,7 @@ private:
   dataset::block_id m_base;
   std::uint32_t m_block;
   const io::file_set& m_files;
+  bool m_verify;
   rank_phase& m_out;
   std::mutex m_mu;
   std::string m_error;
@@ -198,7 +201,7 @@ rank_phase read_rank_shards(const dataset::checkpoint_set& set, unsigned rank, s
   std::string fallback;
   auto engine = io::make_engine(eo, files, fallback);
   shard_jobs jobs(files);
-  block_checker checker({set.run, rank, 0, k, 0}, set.request_size, files, out);
+  block_checker checker({set.run, rank, 0, k, 0}, set.request_size, files, io.verify, out);
   std::atomic<bool> stop{false};
   const std::uint64_t t0 = now_ns();
   const io::engine_result res = engine->run(jobs, checker, stop);

@@ -20,6 +20,7 @@ struct phase_io {
   io::cache_mode cache = io::cache_mode::direct;
   unsigned queue_depth = 16;
   std::uint32_t request_size = 1u << 20;
+  bool verify = true; // reads: check every block (off: a plain read, as fio's)
 };
 
 // What one rank measured in one write or read of a checkpoint.
@@ -30,7 +31,7 @@ struct rank_phase {
   double starved_s = 0;    // writes: generation time with no write in flight (storage idle)
   histogram latency;       // per request
   histogram fsync_latency; // writes: per file
-  std::uint64_t blocks = 0, mismatches = 0; // reads: blocks checked, blocks that failed
+  std::uint64_t blocks = 0, mismatches = 0; // reads: blocks checked (0 unverified), failed
   std::vector<std::string> problems;        // reads: the first mismatches, with file and offset
   bool interrupted = false;
   bool registered_buffers = false;

@@ -14,6 +14,7 @@
 #include "core/sysinfo.hpp"
 #include "core/units.hpp"
 #include "dataset/checkpoint_folder.hpp"
+#include "io/drop_caches.hpp"
 #include "pipeline/checkpoint_report.hpp"
 #include "report/report_io.hpp"
 #include "report/run_id.hpp"
@@ -171,7 +172,7 @@ void write_phase(const checkpoint_options& opt, checkpoint_set& set, cluster::co
   const auto rank = static_cast<unsigned>(comm.rank());
   const std::size_t pool_bytes = static_cast<std::size_t>(
       std::clamp<std::uint64_t>(set.rank_bytes[rank], set.request_size, kPoolBytes));
-  const dataset::block_pool pool(pool_bytes, set.request_size, set.run ^ rank);
+  const dataset::block_pool pool(pool_bytes, set.request_size, set.run ^ rank, opt.content);
   for (std::uint64_t k = 1; k <= opt.writes; ++k) {
     st.stop_reason = cluster::agree(comm, [&] { return json(stop_reason(opt, t0)); })[0];
     if (!st.stop_reason.empty())
@@ -218,6 +219,11 @@ void read_phase(const checkpoint_options& opt, const checkpoint_set& set,
     if (!st.stop_reason.empty())
       return;
     const std::uint64_t k = set.checkpoints.at(i); // oldest first
+    if (opt.drop_caches)
+      cluster::agree(comm, [&] {
+        io::drop_caches(); // every rank: ranks may be on different hosts
+        return json(nullptr);
+      });
     st.reads.push_back(gather(comm, k, [&] {
       return read_rank_shards(set, source, k, dataset::checkpoint_path(opt.dir, k), rio);
     }));
@@ -244,6 +250,12 @@ void clean_up(const checkpoint_options& opt, const checkpoint_set& set, bool mad
     dataset::remove_empty_folder(opt.dir);
 }
 
+json read_json(const checkpoint_options& opt, const run_state& st) {
+  json j = phase_json(st.reads, opt.reads, false);
+  j["verify"]["enabled"] = opt.io.verify; // off: blocks 0, and the bandwidth is a plain read's
+  return j;
+}
+
 json section_json(const checkpoint_options& opt, const config::checkpoint_layout& layout,
                   const checkpoint_set& set, const run_state& st) {
   const auto mount = sysinfo::mount_of(opt.dir.string());
@@ -266,8 +278,11 @@ json section_json(const checkpoint_options& opt, const config::checkpoint_layout
           {"coexisting_checkpoints", opt.writes ? coexisting(opt) : set.checkpoints.size()},
           {"kept", opt.keep || opt.writes == 0},
           {"read_shift", opt.read_shift % set.ranks()},
+          {"caches_dropped", opt.drop_caches && !st.reads.empty()},
+          {"dedupe_percent", opt.content.dedupe_percent},
+          {"compress_percent", opt.content.compress_percent},
           {"write", phase_json(st.writes, opt.writes, true)},
-          {"read", phase_json(st.reads, opt.reads, false)}};
+          {"read", read_json(opt, st)}};
 }
 
 } // namespace
@@ -283,6 +298,17 @@ void check_checkpoint_options(const checkpoint_options& opt, unsigned ranks) {
     throw usage_error(fmt::format(
         "--reads: {} asked, but this run keeps {} checkpoints{}. valid: --reads {} or fewer",
         opt.reads, kept, opt.keep_last ? " (--keep-last)" : " (--writes)", kept));
+  for (const auto& [name, p] : {std::pair{"--dedupe-percent", opt.content.dedupe_percent},
+                                std::pair{"--compress-percent", opt.content.compress_percent}})
+    if (p > 100)
+      throw usage_error(fmt::format("{}: {} is outside 0 to 100 (percent)", name, p));
+  if (opt.drop_caches) {
+    const std::string why = io::drop_caches_refusal();
+    if (!why.empty())
+      throw usage_error("--drop-caches: refused: " + why +
+                        ". valid: run as root where /proc/sys/vm/drop_caches is writable, or "
+                        "leave --drop-caches off (--cache direct reads cold anyway)");
+  }
   io::engine_options eo;
   eo.cache = opt.io.cache;
   eo.queue_depth = opt.io.queue_depth;
@@ -342,6 +368,8 @@ checkpoint_result run_checkpoint(const checkpoint_options& opt, cluster::communi
     warnings.push_back(fmt::format("--cache {}: the reads may come from the page cache, not the "
                                    "storage (restores look faster than they are)",
                                    io::to_string(opt.io.cache)));
+  if (!opt.io.verify && opt.reads > 0)
+    warnings.push_back("--no-verify: the restored blocks were not checked");
   r["warnings"] = warnings;
   r["workload"] = {{"name", opt.workload.name}, {"checkpoint", config::to_json(profile)}};
   const telemetry::nvml gpus;

@@ -27,7 +27,9 @@ struct checkpoint_options {
   // cache of what it wrote does not serve its reads (MLPerf's restore from other hosts).
   unsigned read_shift = 0;
   phase_io io;
-  double time_limit_s = 0; // no checkpoint starts after this long (0: none)
+  dataset::block_content content; // --dedupe-percent, --compress-percent (the writes' payload)
+  bool drop_caches = false;       // sync and drop the host's page cache before every read
+  double time_limit_s = 0;        // no checkpoint starts after this long (0: none)
   bool progress = true;
   std::string label;
   nlohmann::json config; // the effective options, for the report

@@ -32,6 +32,50 @@ expect_rc 0 "a time-limited run" -- "$DLSIZE" "${ck[@]}" --dir "$SCRATCH/tl" --w
 [[ $(json "$SCRATCH/tl.json" "r['status'], r['checkpoint']['write']['count'] < 3, any('--time-limit' in w for w in r['warnings'])") == "complete True True" ]] \
   && pass "--time-limit stops the writes with a warning" || fail "time limit: $(json "$SCRATCH/tl.json" "r['status'], r['warnings']")"
 
+# --dedupe-percent / --compress-percent (fio's knobs): measured on the shard itself, by zlib and by
+# counting 64 KiB blocks whose payload (after the 64-byte header) repeats; read back verified.
+expect_rc 0 "a checkpoint with 50 % dedupe and 50 % compressible payload" -- "$DLSIZE" "${ck[@]}" --dir "$SCRATCH/dc" \
+  --writes 1 --reads 1 --keep --request-size 64KiB --dedupe-percent 50 --compress-percent 50 --out "$SCRATCH/dc.json"
+[[ $(json "$SCRATCH/dc.json" "r['checkpoint']['dedupe_percent'], r['checkpoint']['compress_percent'], r['checkpoint']['read']['verify']['mismatches'], r['status']") == "50 50 0 complete" ]] \
+  && pass "the knobs are reported and every block verifies" || fail "dc report: $(json "$SCRATCH/dc.json" "r['checkpoint']['read']['verify'], r['status']")"
+content() { /usr/bin/python3 -c '
+import sys, zlib
+d = open(sys.argv[1], "rb").read(); B = 65536
+pay = [d[i + 64:i + B] for i in range(0, len(d) - B + 1, B)]
+seen = {}
+for p in pay: seen[p] = seen.get(p, 0) + 1
+rep = sum(1 for p in pay if seen[p] > 1) / len(pay)
+print(f"{rep:.2f} {len(zlib.compress(d[:8 << 20], 1)) / len(d[:8 << 20]):.2f}")' "$1"; }
+read -r rep ratio <<<"$(content "$SCRATCH/dc/checkpoint-000001/rank-00000.file-000.shard")"
+/usr/bin/python3 -c "import sys; sys.exit(not (0.35 <= $rep <= 0.65))" \
+  && pass "about half the blocks repeat another's payload ($rep)" || fail "repeated share $rep"
+/usr/bin/python3 -c "import sys; sys.exit(not (0.2 <= $ratio <= 0.6))" \
+  && pass "zlib shrinks the shard well below its size ($ratio)" || fail "zlib ratio $ratio"
+expect_rc 2 "a percent over 100 is refused" -- "$DLSIZE" "${ck[@]}" --dir "$SCRATCH/dc2" --compress-percent 101
+expect_text "--compress-percent: 101 is outside 0 to 100" "the refusal names the option"
+expect_rc 0 "the kept checkpoint read back with --no-verify" -- "$DLSIZE" "${ck[@]}" --dir "$SCRATCH/dc" --writes 0 --reads 1 --no-verify --out "$SCRATCH/nv.json"
+[[ $(json "$SCRATCH/nv.json" "r['checkpoint']['read']['verify']['enabled'], r['checkpoint']['read']['verify']['blocks'], r['checkpoint']['read']['bytes'] > 0, any('--no-verify' in w for w in r['warnings'])") == "False 0 True True" ]] \
+  && pass "--no-verify reads without checking and says so" || fail "no-verify: $(json "$SCRATCH/nv.json" "r['checkpoint']['read']['verify'], r['warnings']")"
+[[ $(json "$SCRATCH/dc.json" "r['checkpoint']['read']['verify']['enabled']") == True ]] && pass "verification is on by default" || fail "verify not enabled by default"
+# --drop-caches: only when asked and permitted. A control file of the test's own stands in for
+# /proc/sys/vm/drop_caches so that the host's cache is left alone.
+[[ $(json "$SCRATCH/dc.json" "r['checkpoint']['caches_dropped']") == False ]] && pass "no caches dropped unless asked" || fail "caches dropped unasked"
+expect_rc 2 "--drop-caches where the control file is not writable is refused" -- env DLSIZE_DROP_CACHES_FILE="$SCRATCH/none/drop_caches" \
+  "$DLSIZE" "${ck[@]}" --dir "$SCRATCH/dc" --writes 0 --reads 1 --drop-caches --out "$SCRATCH/dd0.json"
+expect_text "--drop-caches: refused" "the refusal names the option"
+[[ ! -e $SCRATCH/dd0.json ]] && pass "a refused --drop-caches writes no report" || fail "report written"
+if [[ $(id -u) -eq 0 ]]; then
+  : >"$SCRATCH/drop_caches"
+  expect_rc 0 "--drop-caches as root" -- env DLSIZE_DROP_CACHES_FILE="$SCRATCH/drop_caches" \
+    "$DLSIZE" "${ck[@]}" --dir "$SCRATCH/dc" --writes 0 --reads 1 --drop-caches --out "$SCRATCH/dd.json"
+  [[ $(cat "$SCRATCH/drop_caches") == 3 && $(json "$SCRATCH/dd.json" "r['checkpoint']['caches_dropped']") == True ]] \
+    && pass "the caches were dropped before the read and the report says so" || fail "drop: '$(cat "$SCRATCH/drop_caches")' $(json "$SCRATCH/dd.json" "r['checkpoint']['caches_dropped']")"
+else
+  expect_rc 2 "--drop-caches as a user is refused" -- "$DLSIZE" "${ck[@]}" --dir "$SCRATCH/dc" --writes 0 --reads 1 --drop-caches
+  expect_text "not root" "the refusal says why"
+fi
+rm -rf "$SCRATCH/dc"
+
 # Safety: a non-empty foreign folder, a file where a folder should be, --writes 0 on a foreign one.
 mkdir -p "$SCRATCH/foreign" && echo keep >"$SCRATCH/foreign/mine.txt"
 expect_rc 2 "a non-empty foreign folder is refused" -- "$DLSIZE" "${ck[@]}" --dir "$SCRATCH/foreign" --writes 1 --reads 1

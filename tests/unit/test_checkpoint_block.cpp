@@ -1,5 +1,6 @@
 // Unit tests for src/dataset/checkpoint_block.hpp: every block is unique, and a block that is
 // corrupted, stale (an earlier checkpoint) or misplaced fails its check, saying which.
+#include <algorithm>
 #include <cstring>
 #include <vector>
 
@@ -71,4 +72,71 @@ TEST_CASE("a tail shorter than the header is its header's first bytes and still 
     b[0] ^= std::byte{1};
     CHECK_FALSE(check_block(id, b.data(), len).empty());
   }
+}
+
+namespace {
+
+// The payloads of n consecutive blocks of one file, as written with `content`.
+std::vector<std::vector<std::byte>> payloads(block_content content, std::size_t n) {
+  const block_pool pool(1 << 20, kBlock, 7, content);
+  std::vector<std::vector<std::byte>> out;
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto b = block_of(pool, {42, 0, 0, 1, i * kBlock}, kBlock);
+    out.emplace_back(b.begin() + kBlockHeaderBytes, b.end());
+  }
+  return out;
+}
+
+// Blocks whose payload equals some other block's.
+std::size_t repeated(const std::vector<std::vector<std::byte>>& p) {
+  std::size_t n = 0;
+  for (std::size_t i = 0; i < p.size(); ++i)
+    for (std::size_t j = 0; j < p.size(); ++j)
+      if (i != j && p[i] == p[j]) {
+        ++n;
+        break;
+      }
+  return n;
+}
+
+double zero_share(const std::vector<std::byte>& p) {
+  return static_cast<double>(std::count(p.begin(), p.end(), std::byte{0})) /
+         static_cast<double>(p.size());
+}
+
+} // namespace
+
+TEST_CASE("with --dedupe-percent 50 about half the blocks repeat another's payload, headers "
+          "still unique and every block checking",
+          "[checkpoint]") {
+  CHECK(repeated(payloads({}, 200)) == 0);
+  const auto p = payloads({50, 0}, 200);
+  const std::size_t n = repeated(p);
+  CHECK(n >= 80);
+  CHECK(n <= 120);
+  CHECK(repeated(payloads({100, 0}, 20)) == 20);
+  const block_pool pool(1 << 20, kBlock, 7, {50, 0});
+  for (std::uint64_t off : {std::uint64_t{0}, kBlock, 5 * kBlock}) {
+    const block_id id{42, 0, 0, 1, off};
+    const auto b = block_of(pool, id, kBlock);
+    CHECK(check_block(id, b.data(), kBlock).empty());
+  }
+}
+
+TEST_CASE("with --compress-percent 50 half of every 4 KiB of payload is zeros, the rest random",
+          "[checkpoint]") {
+  CHECK(zero_share(payloads({}, 1)[0]) < 0.01);
+  const auto p = payloads({0, 50}, 4);
+  for (const auto& b : p) {
+    CHECK(zero_share(b) == Approx(0.5).margin(0.01));
+    // The random half of the first chunk has few zeros: it is not compressible.
+    CHECK(std::count(b.begin(), b.begin() + kCompressChunkBytes / 2, std::byte{0}) < 64);
+  }
+  CHECK(repeated(p) == 0); // compressible, yet still unique
+  const block_pool pool(1 << 20, kBlock, 7, {0, 50});
+  const block_id id{42, 0, 0, 1, 0};
+  auto b = block_of(pool, id, kBlock);
+  CHECK(check_block(id, b.data(), kBlock).empty());
+  b[kBlock - 1] ^= std::byte{1}; // a zero byte corrupted still fails
+  CHECK_FALSE(check_block(id, b.data(), kBlock).empty());
 }
