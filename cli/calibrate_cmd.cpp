@@ -7,6 +7,7 @@
 #include "accel/calibrate.hpp"
 #include "analysis/allreduce_fit.hpp"
 #include "commands.hpp"
+#include "config/calibrate_rules.hpp"
 #include "config/interconnect_spec.hpp"
 #include "config/workload.hpp"
 #include "core/atomic_file.hpp"
@@ -19,15 +20,11 @@ namespace dlsize::cli {
 namespace {
 
 struct calibrate_cli {
-  std::string workload;
-  std::string accelerator;
+  config::calibrate_request req;
   std::string out;
-  std::string allreduce; // nccl-tests all_reduce_perf output to fit
   std::uint64_t steps = 50;
   std::uint64_t warmup = 10;
-  std::uint64_t batch_size = 0;
   std::string precision = "fp16";
-  std::string algorithms = "search";
   int device = 0;
   double learning_rate = 0;
   std::uint64_t seed = 0;
@@ -37,16 +34,13 @@ struct calibrate_cli {
 
 // --allreduce FILE: the allreduce model's latency and bandwidth from nccl-tests' size sweep.
 int run_allreduce_calibration(const calibrate_cli& o) {
-  if (!o.workload.empty() || !o.accelerator.empty())
-    throw usage_error(
-        "--allreduce: fits a file of nccl-tests output; --workload and "
-        "--accelerator measure a GPU's training step instead. valid: one or the other");
   const std::string out_path = o.out.empty() ? "allreduce-calibration.json" : o.out;
   auto out = reserve_if_given(true, out_path, "--out");
-  const auto sweep = analysis::parse_all_reduce_perf(read_text_file(o.allreduce), o.allreduce);
+  const auto sweep =
+      analysis::parse_all_reduce_perf(read_text_file(o.req.allreduce), o.req.allreduce);
   const auto fit = analysis::fit_allreduce(sweep, config::kIntraHopLatencyS);
   const bool fell_back = commit_output(
-      out, analysis::allreduce_calibration_json(sweep, fit, o.allreduce).dump(2) + "\n",
+      out, analysis::allreduce_calibration_json(sweep, fit, o.req.allreduce).dump(2) + "\n",
       "calibration");
   std::printf("all_reduce_perf over %llu ranks on %llu hosts (%zu sizes): L %.1f us (%.2f us "
               "per %s-node hop), bus bandwidth %.2f GB/s (highest busbw printed %.2f GB/s), "
@@ -61,27 +55,17 @@ int run_allreduce_calibration(const calibrate_cli& o) {
 }
 
 int run_calibrate(const calibrate_cli& o) {
-  if (!o.allreduce.empty())
+  config::check_calibrate_request(o.req);
+  if (!o.req.allreduce.empty())
     return run_allreduce_calibration(o);
-  if (o.workload.empty())
-    throw usage_error("--workload: required (or --allreduce FILE to fit nccl-tests output)");
-  if (o.accelerator != "cuda")
-    throw usage_error(fmt::format("--accelerator: calibrate measures a real GPU; '{}' is not one. "
-                                  "valid: cuda",
-                                  o.accelerator));
-  if (o.algorithms != "search" && o.algorithms != "heuristic")
-    throw usage_error(
-        fmt::format("--algorithms: invalid value '{}'. valid: search, heuristic", o.algorithms));
-  if (o.batch_size > 1'000'000)
-    throw usage_error("--batch-size: valid: 1 to 1,000,000");
   auto out = reserve_if_given(o.out_given, o.out, "--out");
   accel::calibrate_options c;
-  c.workload = config::load_workload(o.workload);
+  c.workload = config::load_workload(o.req.workload);
   config::require_dataset(c.workload, "calibrate");
   c.cuda.device = o.device;
-  c.cuda.batch_size = static_cast<std::uint32_t>(o.batch_size);
+  c.cuda.batch_size = static_cast<std::uint32_t>(o.req.batch_size);
   c.cuda.precision = accel::parse_precision(o.precision, "--precision");
-  c.cuda.search_algorithms = o.algorithms == "search";
+  c.cuda.search_algorithms = o.req.algorithms == "search";
   c.cuda.learning_rate = o.learning_rate;
   c.cuda.seed = o.seed;
   c.steps = o.steps;
@@ -114,10 +98,10 @@ void setup_calibrate(CLI::App& app, cli_context& ctx) {
   auto* sub =
       app.add_subcommand("calibrate", "Measure the workload's training step on this GPU and write "
                                       "a calibration for --accelerator emulated:FILE");
-  sub->add_option("--workload", o->workload,
+  sub->add_option("--workload", o->req.workload,
                   "Workload profile name or JSON file (needs model.layers)");
-  sub->add_option("--accelerator", o->accelerator, "The GPU backend to measure (cuda)");
-  sub->add_option("--allreduce", o->allreduce,
+  sub->add_option("--accelerator", o->req.accelerator, "The GPU backend to measure (cuda)");
+  sub->add_option("--allreduce", o->req.allreduce,
                   "Instead: fit the allreduce model's latency and bandwidth to this file of "
                   "nccl-tests all_reduce_perf output");
   sub->add_option("--out", o->out,
@@ -125,11 +109,11 @@ void setup_calibrate(CLI::App& app, cli_context& ctx) {
                   "calibration-WORKLOAD-GPU-PRECISION.json)");
   sub->add_option("--steps", o->steps, "Measured steps")->capture_default_str();
   sub->add_option("--warmup", o->warmup, "Warm-up steps before them")->capture_default_str();
-  sub->add_option("--batch-size", o->batch_size,
+  sub->add_option("--batch-size", o->req.batch_size,
                   "Samples per step (default: the profile's model.batch_size)");
   sub->add_option("--precision", o->precision, "fp16 (mixed precision, tensor cores), tf32 or fp32")
       ->capture_default_str();
-  sub->add_option("--algorithms", o->algorithms,
+  sub->add_option("--algorithms", o->req.algorithms,
                   "cuDNN algorithms: search (time each once) or heuristic")
       ->capture_default_str();
   sub->add_option("--device", o->device, "CUDA device index")->capture_default_str();

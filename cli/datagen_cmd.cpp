@@ -13,7 +13,7 @@
 #include "core/units.hpp"
 #include "dataset/datagen.hpp"
 #include "dataset/datagen_job.hpp"
-#include "dataset/layout.hpp"
+#include "dataset/datagen_rules.hpp"
 #include "run_config.hpp"
 
 namespace dlsize::cli {
@@ -22,13 +22,7 @@ namespace {
 struct datagen_cli {
   std::string workload;
   std::string dataset;
-  std::string size;
-  std::uint64_t files = 0;
-  std::uint64_t seed = 0;
-  std::string layout;
-  std::uint64_t records_per_file = 0;
-  bool files_given = false; // given as 0 is refused, not taken as "not given"
-  bool records_per_file_given = false;
+  dataset::datagen_request req;
   unsigned threads = 0;
   std::string stall_timeout = "60s";
   bool quiet = false;
@@ -47,11 +41,11 @@ int run_datagen(const datagen_cli& o) {
                           {"options",
                            {{"workload", o.workload},
                             {"dataset", o.dataset},
-                            {"size", o.size},
-                            {"files", o.files},
-                            {"seed", o.seed},
-                            {"layout", o.layout},
-                            {"records-per-file", o.records_per_file},
+                            {"size", o.req.size},
+                            {"files", o.req.files},
+                            {"seed", o.req.seed},
+                            {"layout", o.req.layout},
+                            {"records-per-file", o.req.records_per_file},
                             {"stall-timeout", o.stall_timeout}}}};
   });
   cluster::require_same(comm, given, "command and options");
@@ -83,30 +77,10 @@ int run_datagen(const datagen_cli& o) {
 
 // The generation's options from the command line; "5x-ram" counts every host of the job.
 dataset::datagen_options options_of(const datagen_cli& o, std::uint64_t ram) {
-  auto profile = config::load_workload(o.workload);
-  config::require_dataset(profile, "datagen");
-  dataset::dataset_params p = dataset::params_from_profile(profile);
-  p.layout = o.layout.empty() ? profile.layout : config::parse_layout(o.layout, "--layout");
-  if (o.records_per_file_given)
-    dataset::check_records_per_file(o.records_per_file, "--records-per-file");
-  p.records_per_file = p.layout == config::file_layout::files          ? 1
-                       : o.records_per_file_given                      ? o.records_per_file
-                       : profile.layout == config::file_layout::shards ? profile.records_per_file
-                                                                       : 1024;
-  if (p.layout == config::file_layout::files && o.records_per_file > 1)
-    throw usage_error("--records-per-file: must be 1 with --layout files");
-  p.seed = o.seed;
-  if (o.size.empty() == !o.files_given)
-    throw usage_error("datagen: give exactly one of --size SIZE or --files N");
-  if (o.files_given)
-    dataset::check_files(o.files, "--files");
-  p.files = o.files_given ? o.files
-                          : dataset::files_for_size(p, units::parse_size(o.size, "--size", ram));
-  dataset::check_shape(p.files, p.records_per_file,
-                       o.files_given ? "--files" : "the files --size makes", "--records-per-file");
+  const auto profile = config::load_workload(o.workload);
   dataset::datagen_options opt;
   opt.dir = o.dataset;
-  opt.params = p;
+  opt.params = dataset::datagen_params_of(o.req, profile, ram);
   opt.threads = o.threads;
   opt.stall_timeout_s = config::stall_timeout_of(o.stall_timeout);
   return opt;
@@ -123,16 +97,16 @@ void setup_datagen(CLI::App& app, cli_context& ctx) {
   sub->add_option("--dataset", o->dataset,
                   "Folder to write (new, empty, or an unfinished dlsize dataset)")
       ->required();
-  sub->add_option("--size", o->size,
+  sub->add_option("--size", o->req.size,
                   "Dataset size: 2GiB, 500GB, 1.5TiB, or a multiple of RAM such as 5x-ram");
-  auto* files = sub->add_option("--files", o->files, "Number of files instead of --size");
-  sub->add_option("--seed", o->seed, "Seed of sizes and contents")
+  auto* files = sub->add_option("--files", o->req.files, "Number of files instead of --size");
+  sub->add_option("--seed", o->req.seed, "Seed of sizes and contents")
       ->check(uint64_range())
       ->capture_default_str();
   sub->add_option(
-      "--layout", o->layout,
+      "--layout", o->req.layout,
       "files (one sample per file) or shards (records per file); default from the profile");
-  auto* records = sub->add_option("--records-per-file", o->records_per_file,
+  auto* records = sub->add_option("--records-per-file", o->req.records_per_file,
                                   "Records per shard file (layout shards)");
   sub->add_option("--threads", o->threads, "Writer threads (default: one per CPU)");
   sub->add_option("--stall-timeout", o->stall_timeout,
@@ -141,8 +115,8 @@ void setup_datagen(CLI::App& app, cli_context& ctx) {
       ->capture_default_str();
   sub->add_flag("--quiet", o->quiet, "No progress line");
   sub->callback([o, files, records, &ctx] {
-    o->files_given = files->count() > 0;
-    o->records_per_file_given = records->count() > 0;
+    o->req.files_given = files->count() > 0;
+    o->req.records_per_file_given = records->count() > 0;
     ctx.exit_code = run_datagen(*o);
   });
 }

@@ -1,17 +1,16 @@
 // dlsize size: bench reports (files, folders, sweep folders) into a sizing report: the fit of
 // bandwidth against accelerators, the knee, the ceiling, projections; JSON, Markdown and HTML.
 #include <cstdio>
-#include <map>
 
 #include <fmt/format.h>
 
 #include "analysis/report_shape.hpp"
 #include "analysis/sizing_report.hpp"
+#include "analysis/sizing_rules.hpp"
 #include "commands.hpp"
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
 #include "core/output_file.hpp"
-#include "core/units.hpp"
 #include "render/sizing_render.hpp"
 #include "render/sizing_tables.hpp"
 #include "report/report_io.hpp"
@@ -21,66 +20,17 @@ namespace {
 
 struct size_cli {
   std::vector<std::string> inputs;
-  std::string out;
-  std::vector<double> targets = {64, 128, 256};
-  std::vector<double> growth = {1, 2, 4};
-  double headroom = 1.2;
-  std::string nic_bandwidth;
-  std::string nic_efficiency = "0.8";
-  std::uint64_t clients = 1;
-  std::string client_ram;
-  std::string front_end_bandwidth;
-  std::string cache_model = "auto";
-  std::string cache_bytes;
-  std::uint64_t accelerators_per_node = 0;
+  analysis::size_options opt;
 };
 
 int run_size(const size_cli& o, const cli_context& ctx) {
-  const std::string json_path = o.out + ".json", md_path = o.out + ".md",
-                    html_path = o.out + ".html";
-  if (o.out.empty())
-    throw usage_error(
-        "--out: an empty prefix. valid: a prefix such as results/sizing (PREFIX.json, "
-        ".md, .html are written)");
+  analysis::check_out_prefix(o.opt.out);
+  const std::string json_path = o.opt.out + ".json", md_path = o.opt.out + ".md",
+                    html_path = o.opt.out + ".html";
   auto out_json = reserve_if_given(true, json_path, "--out");
   auto out_md = reserve_if_given(true, md_path, "--out");
   auto out_html = reserve_if_given(true, html_path, "--out");
-  analysis::sizing_request req;
-  req.targets = o.targets;
-  req.growth = o.growth;
-  if (!(o.headroom >= 1))
-    throw usage_error(fmt::format("--headroom: {} is not valid. valid: a factor of 1 or more (1.2: "
-                                  "20 % above the requirement)",
-                                  o.headroom));
-  req.headroom = o.headroom;
-  if (!o.nic_bandwidth.empty())
-    req.nic_bandwidth = units::parse_rate(o.nic_bandwidth, "--nic-bandwidth");
-  req.nic_efficiency = units::parse_fraction(o.nic_efficiency, "--nic-efficiency");
-  if (o.clients < 1)
-    throw usage_error("--clients: must be at least 1");
-  req.clients = o.clients;
-  req.accelerators_per_node = o.accelerators_per_node;
-  if (!o.front_end_bandwidth.empty())
-    req.front_end_bandwidth = units::parse_rate(o.front_end_bandwidth, "--front-end-bandwidth");
-  const std::map<std::string, analysis::cache_model_kind> models = {
-      {"auto", analysis::cache_model_kind::automatic},
-      {"measured", analysis::cache_model_kind::measured},
-      {"lru", analysis::cache_model_kind::lru},
-      {"never-evict", analysis::cache_model_kind::never_evict}};
-  if (!models.count(o.cache_model))
-    throw usage_error(fmt::format(
-        "--cache-model: '{}' is not valid. valid: auto (measured where the reports hold a cache "
-        "sweep, lru otherwise), measured (the cache sweep's fitted curve), lru (a page cache "
-        "under a new random order each epoch), never-evict (keeps what it first read)",
-        o.cache_model));
-  req.cache_model = models.at(o.cache_model);
-  if (!o.cache_bytes.empty())
-    throw usage_error(fmt::format("--cache-bytes {}: renamed. valid: --client-ram SIZE (RAM per "
-                                  "client) with --clients N; the cache is their product",
-                                  o.cache_bytes));
-  if (!o.client_ram.empty())
-    req.cache_bytes = static_cast<double>(units::parse_size(o.client_ram, "--client-ram")) *
-                      static_cast<double>(o.clients);
+  const analysis::sizing_request req = analysis::sizing_request_of(o.opt);
 
   const auto inputs = analysis::load_reports(o.inputs);
   const nlohmann::json z = analysis::reading_reports(inputs.reports, [&] {
@@ -130,45 +80,47 @@ void setup_size(CLI::App& app, cli_context& ctx) {
   sub->add_option("reports", o->inputs, "Bench reports, folders of them, or sweep folders")
       ->required()
       ->expected(1, -1);
-  sub->add_option("--out", o->out,
+  sub->add_option("--out", o->opt.out,
                   "Prefix of the files to write: PREFIX.json (dlsize.sizing/1), PREFIX.md, "
                   "PREFIX.html (none may exist)")
       ->required();
-  sub->add_option("--target-accelerators", o->targets,
+  sub->add_option("--target-accelerators", o->opt.targets,
                   "Accelerator counts to project to, e.g. 64,128,256")
       ->delimiter(',')
       ->capture_default_str();
-  sub->add_option("--data-growth", o->growth, "Dataset growth factors to project to, e.g. 1,2,4")
+  sub->add_option("--data-growth", o->opt.growth,
+                  "Dataset growth factors to project to, e.g. 1,2,4")
       ->delimiter(',')
       ->capture_default_str();
-  sub->add_option("--headroom", o->headroom, "Factor over the upper prediction bound to provision")
+  sub->add_option("--headroom", o->opt.headroom,
+                  "Factor over the upper prediction bound to provision")
       ->capture_default_str();
-  sub->add_option("--nic-bandwidth", o->nic_bandwidth,
+  sub->add_option("--nic-bandwidth", o->opt.nic_bandwidth,
                   "Network line rate per client, e.g. 100Gb/s or 400GbE (caps projections: × "
                   "--nic-efficiency × --clients)");
-  sub->add_option("--nic-efficiency", o->nic_efficiency,
+  sub->add_option("--nic-efficiency", o->opt.nic_efficiency,
                   "Share of the line rate reached in practice (0.8, or 80%)")
       ->capture_default_str();
-  sub->add_option("--clients,--nodes", o->clients,
+  sub->add_option("--clients,--nodes", o->opt.clients,
                   "Client nodes of the target cluster (--nodes: the old name)")
       ->capture_default_str();
-  sub->add_option("--client-ram", o->client_ram,
+  sub->add_option("--client-ram", o->opt.client_ram,
                   "RAM per client, e.g. 512GiB: the page cache in front of the storage is "
                   "--client-ram × --clients (default: the reports' RAM for buffered runs, none "
                   "for direct I/O)");
-  sub->add_option("--front-end-bandwidth", o->front_end_bandwidth,
+  sub->add_option("--front-end-bandwidth", o->opt.front_end_bandwidth,
                   "The storage front end's limit, e.g. 40GB/s (caps projections)");
   sub->add_option(
-         "--cache-model", o->cache_model,
+         "--cache-model", o->opt.cache_model,
          "Cache model for grown data: auto (measured with a cache sweep among the reports, "
          "lru otherwise), measured, lru or never-evict")
       ->capture_default_str();
-  sub->add_option("--accelerators-per-node", o->accelerators_per_node,
+  sub->add_option("--accelerators-per-node", o->opt.accelerators_per_node,
                   "Accelerators per node of the target cluster, for runs that modelled the "
                   "allreduce (bench --allreduce): the layout its scaling efficiency is modelled "
                   "on (default: as in the runs)")
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 20));
-  sub->add_option("--cache-bytes", o->cache_bytes, "Renamed: use --client-ram and --clients")
+  sub->add_option("--cache-bytes", o->opt.cache_bytes, "Renamed: use --client-ram and --clients")
       ->group("");
   sub->callback([o, &ctx] { ctx.exit_code = run_size(*o, ctx); });
 }

@@ -1,0 +1,66 @@
+#include "analysis/sizing_rules.hpp"
+
+#include <map>
+
+#include <fmt/format.h>
+
+#include "core/error.hpp"
+#include "core/units.hpp"
+
+namespace dlsize::analysis {
+namespace {
+
+cache_model_kind cache_model_of(const std::string& text) {
+  const std::map<std::string, cache_model_kind> models = {
+      {"auto", cache_model_kind::automatic},
+      {"measured", cache_model_kind::measured},
+      {"lru", cache_model_kind::lru},
+      {"never-evict", cache_model_kind::never_evict}};
+  if (!models.count(text))
+    throw usage_error(fmt::format(
+        "--cache-model: '{}' is not valid. valid: auto (measured where the reports hold a cache "
+        "sweep, lru otherwise), measured (the cache sweep's fitted curve), lru (a page cache "
+        "under a new random order each epoch), never-evict (keeps what it first read)",
+        text));
+  return models.at(text);
+}
+
+} // namespace
+
+void check_out_prefix(const std::string& out) {
+  if (out.empty())
+    throw usage_error(
+        "--out: an empty prefix. valid: a prefix such as results/sizing (PREFIX.json, "
+        ".md, .html are written)");
+}
+
+sizing_request sizing_request_of(const size_options& o) {
+  sizing_request req;
+  req.targets = o.targets;
+  req.growth = o.growth;
+  if (!(o.headroom >= 1))
+    throw usage_error(fmt::format("--headroom: {} is not valid. valid: a factor of 1 or more (1.2: "
+                                  "20 % above the requirement)",
+                                  o.headroom));
+  req.headroom = o.headroom;
+  if (!o.nic_bandwidth.empty())
+    req.nic_bandwidth = units::parse_rate(o.nic_bandwidth, "--nic-bandwidth");
+  req.nic_efficiency = units::parse_fraction(o.nic_efficiency, "--nic-efficiency");
+  if (o.clients < 1)
+    throw usage_error("--clients: must be at least 1");
+  req.clients = o.clients;
+  req.accelerators_per_node = o.accelerators_per_node;
+  if (!o.front_end_bandwidth.empty())
+    req.front_end_bandwidth = units::parse_rate(o.front_end_bandwidth, "--front-end-bandwidth");
+  req.cache_model = cache_model_of(o.cache_model);
+  if (!o.cache_bytes.empty())
+    throw usage_error(fmt::format("--cache-bytes {}: renamed. valid: --client-ram SIZE (RAM per "
+                                  "client) with --clients N; the cache is their product",
+                                  o.cache_bytes));
+  if (!o.client_ram.empty())
+    req.cache_bytes = static_cast<double>(units::parse_size(o.client_ram, "--client-ram")) *
+                      static_cast<double>(o.clients);
+  return req;
+}
+
+} // namespace dlsize::analysis

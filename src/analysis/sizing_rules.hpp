@@ -1,0 +1,37 @@
+#pragma once
+// The rules of size's options, in one place: the output prefix, the headroom, the target
+// cluster's clients, NIC and RAM, and the cache model. cli/ parses the options into a
+// size_options and calls these; every rule throws usage_error naming the option and what is
+// valid.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "analysis/sizing_report.hpp"
+
+namespace dlsize::analysis {
+
+// size's options as given: rates, sizes and fractions as typed, so that messages quote them.
+struct size_options {
+  std::string out; // the prefix of PREFIX.json, .md, .html
+  std::vector<double> targets = {64, 128, 256};
+  std::vector<double> growth = {1, 2, 4};
+  double headroom = 1.2;
+  std::string nic_bandwidth; // empty: not given
+  std::string nic_efficiency = "0.8";
+  std::uint64_t clients = 1;
+  std::string client_ram; // empty: from the reports
+  std::string front_end_bandwidth;
+  std::string cache_model = "auto";
+  std::string cache_bytes; // the old name of --client-ram, refused
+  std::uint64_t accelerators_per_node = 0;
+};
+
+// --out: a prefix that is not empty. Checked before the output files are reserved.
+void check_out_prefix(const std::string& out);
+
+// The sizing request of every option but --out (checked after the files are reserved, so that
+// an existing output is named first).
+sizing_request sizing_request_of(const size_options& o);
+
+} // namespace dlsize::analysis
