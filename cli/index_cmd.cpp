@@ -1,5 +1,5 @@
 // dlsize index: index a foreign dataset folder read-only (and `index stats`: its shape and a
-// workload profile stub).
+// workload profile of the same shape).
 #include <cstdio>
 
 #include <fmt/format.h>
@@ -58,7 +58,7 @@ void setup_stats(CLI::App& index) {
   auto* sub = index.add_subcommand("stats", "The size distribution and shape of an index");
   sub->add_option("index", o->index, "Index file (dlsize index DIR --out INDEX)")->required();
   sub->add_option("--emit-workload", o->workload,
-                  "Write a workload profile stub of this shape (for dlsize datagen)");
+                  "Write a workload profile of this shape (for dlsize datagen)");
   sub->add_flag("--json", o->json, "Print the statistics as JSON");
   sub->callback([o] {
     const nlohmann::json s = dataset::index_stats(o->index);
@@ -68,7 +68,7 @@ void setup_stats(CLI::App& index) {
       print_stats(s);
     if (!o->workload.empty()) {
       const std::string name = std::filesystem::path(o->workload).stem().string();
-      write_file_atomic(o->workload, dataset::workload_stub(s, name).dump(2) + "\n");
+      write_file_atomic(o->workload, dataset::workload_of_shape(s, name).dump(2) + "\n");
       std::fprintf(o->json ? stderr : stdout, "workload profile: %s\n", o->workload.c_str());
     }
   });

@@ -85,7 +85,7 @@ nlohmann::json index_stats(const fs::path& index) {
           {"skipped", counts.value("skipped", nlohmann::json::object())}};
 }
 
-nlohmann::json workload_stub(const nlohmann::json& stats, const std::string& name) {
+nlohmann::json workload_of_shape(const nlohmann::json& stats, const std::string& name) {
   const auto files = stats.at("files").get<std::uint64_t>();
   const auto samples = stats.at("samples").get<std::uint64_t>();
   const bool shards = stats.at("files_with_records").get<std::uint64_t>() > 0;

@@ -1,7 +1,7 @@
 #pragma once
 // dlsize index stats: the shape of an indexed dataset (sizes of files and samples as
-// percentiles and a histogram, files per folder, samples per file) and a workload profile stub
-// of that shape, so that `dlsize datagen` can make a synthetic copy of it elsewhere.
+// percentiles and a histogram, files per folder, samples per file) and a workload profile of the
+// same shape of that shape, so that `dlsize datagen` can make a synthetic copy of it elsewhere.
 #include <cstdint>
 #include <filesystem>
 #include <string>
@@ -40,6 +40,6 @@ nlohmann::json index_stats(const std::filesystem::path& index);
 
 // A workload profile (workloads/*.json form) of the indexed shape: layout, format, records per
 // file, files and the sample sizes' mean and stdev. The compute side is the user's to add.
-nlohmann::json workload_stub(const nlohmann::json& stats, const std::string& name);
+nlohmann::json workload_of_shape(const nlohmann::json& stats, const std::string& name);
 
 } // namespace dlsize::dataset
