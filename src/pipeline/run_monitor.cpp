@@ -31,6 +31,7 @@ run_monitor::~run_monitor() {
 std::uint64_t run_monitor::start(std::uint64_t t0_ns) {
   m_cpu0 = telemetry::take_cpu_snapshot();
   m_t0 = t0_ns ? t0_ns : now_ns();
+  m_last_t = m_t0;
   m_thread = std::thread([this] { loop(); });
   return m_t0;
 }
@@ -48,6 +49,9 @@ run_totals run_monitor::finish() {
   m_wake.notify_all();
   if (m_thread.joinable())
     m_thread.join();
+  const auto interval = static_cast<std::uint64_t>(m_opt.sample_interval_s * 1e9);
+  if (m_series.empty() || t1 - m_last_t >= interval / 2)
+    take_point(t1, m_counters());
   r.timeseries = std::move(m_series);
   return r;
 }
@@ -66,10 +70,23 @@ void run_monitor::report_status(std::uint64_t t, const run_counters& c) {
   }
 }
 
+void run_monitor::take_point(std::uint64_t t, const run_counters& c) {
+  const double dt = std::max(1e-9, static_cast<double>(t - m_last_t) * 1e-9);
+  nlohmann::json point = {{"t_s", static_cast<double>(t - m_t0) * 1e-9},
+                          {"read_bytes_per_s", static_cast<double>(c.bytes - m_last.bytes) / dt},
+                          {"samples_per_s", static_cast<double>(c.samples - m_last.samples) / dt}};
+  if (m_opt.accelerators)
+    point["accelerator_utilization"] =
+        std::min(1.0, static_cast<double>(c.compute_ns - m_last.compute_ns) * 1e-9 /
+                          (dt * static_cast<double>(m_opt.accelerators)));
+  point.update(m_tele.point());
+  m_series.push_back(std::move(point));
+  m_last = c;
+  m_last_t = t;
+}
+
 void run_monitor::loop() {
   progress bar(m_opt.progress);
-  run_counters last;
-  std::uint64_t last_t = m_t0;
   const auto interval = static_cast<std::uint64_t>(m_opt.sample_interval_s * 1e9);
   std::uint64_t next_sample = m_t0 + interval;
   run_counters seen;
@@ -110,19 +127,7 @@ void run_monitor::loop() {
         static_cast<double>(t - m_stopped_at) * 1e-9 >= m_opt.hard_stop_after_s)
       m_opt.hard_stop->store(true);
     if (t >= next_sample) {
-      const double dt = static_cast<double>(t - last_t) * 1e-9;
-      nlohmann::json point = {
-          {"t_s", el},
-          {"read_bytes_per_s", static_cast<double>(c.bytes - last.bytes) / dt},
-          {"samples_per_s", static_cast<double>(c.samples - last.samples) / dt}};
-      if (m_opt.accelerators)
-        point["accelerator_utilization"] =
-            std::min(1.0, static_cast<double>(c.compute_ns - last.compute_ns) * 1e-9 /
-                              (dt * static_cast<double>(m_opt.accelerators)));
-      point.update(m_tele.point());
-      m_series.push_back(std::move(point));
-      last = c;
-      last_t = t;
+      take_point(t, c);
       next_sample += interval;
     }
     report_status(t, c);

@@ -73,11 +73,15 @@ public:
   // Starts the run's clock (at t0_ns, or now when 0) and the thread; returns the start time
   // (monotonic ns).
   std::uint64_t start(std::uint64_t t0_ns = 0);
-  // Stops the clock and the thread, ends the progress line and returns the totals.
+  // Stops the clock and the thread, ends the progress line and returns the totals. A run
+  // shorter than one interval, or a tail of half an interval or more, gets a closing point, so
+  // the timeseries covers the whole run.
   run_totals finish();
 
 private:
   void loop();
+  // Appends the telemetry point for the interval from the previous point to t.
+  void take_point(std::uint64_t t, const run_counters& c);
   void report_status(std::uint64_t t, const run_counters& c);
   telemetry::sampler& m_tele;
   monitor_options m_opt;
@@ -94,6 +98,8 @@ private:
   std::uint64_t m_next_status = 0;
   bool m_status_failed = false;
   nlohmann::json m_series = nlohmann::json::array();
+  run_counters m_last; // at the previous point
+  std::uint64_t m_last_t = 0;
   std::thread m_thread;
 };
 
