@@ -90,33 +90,6 @@ struct bench_cli {
   bool quiet = false;
 };
 
-// --checkpoint-every and its companions; inactive without it. Throws usage_error for a bare
-// number, a companion alone, or a profile without a checkpoint block.
-pipeline::training_checkpoint_options checkpoint_options_of(const bench_cli& o, const CLI::App& cmd,
-                                                            const config::workload_profile& w) {
-  pipeline::training_checkpoint_options c;
-  if (o.checkpoint_every.empty()) {
-    for (const char* opt : {"--checkpoint-dir", "--checkpoint-scale"})
-      if (cmd.get_option(opt)->count() > 0)
-        throw usage_error(fmt::format("{}: needs --checkpoint-every STEPS|DURATION (500steps, "
-                                      "30min)",
-                                      opt));
-    return c;
-  }
-  c.every = config::parse_checkpoint_interval(o.checkpoint_every, "--checkpoint-every");
-  (void)config::require_checkpoint(w);
-  if (o.checkpoint_dir.empty())
-    throw usage_error("--checkpoint-dir: required with --checkpoint-every (a new or empty folder "
-                      "on the storage the checkpoints go to)");
-  if (!(o.checkpoint_scale > 0 && o.checkpoint_scale <= 1))
-    throw usage_error(fmt::format("--checkpoint-scale: {} is outside (0, 1]. valid: a fraction "
-                                  "such as 0.01 of every rank's share",
-                                  o.checkpoint_scale));
-  c.dir = o.checkpoint_dir;
-  c.scale = o.checkpoint_scale;
-  return c;
-}
-
 io::engine_options engine_options_of(const bench_cli& o, bool keep_open) {
   io::engine_options e;
   e.engine = o.engine;
@@ -147,6 +120,9 @@ config::bench_request request_of(const bench_cli& o, const CLI::App& cmd) {
   r.shard_read = o.shard_read;
   r.open = o.open;
   r.label = o.label;
+  r.checkpoint_every = o.checkpoint_every;
+  r.checkpoint_dir = o.checkpoint_dir;
+  r.checkpoint_scale = o.checkpoint_scale;
   r.epochs = o.epochs;
   r.replay_ranks = o.replay_ranks;
   r.accelerators = o.accelerators;
@@ -390,7 +366,8 @@ int run_bench(const bench_cli& o, const CLI::App& cmd, const cli_context& ctx) {
       au_threshold = o.au_threshold.empty()
                          ? profile.au_threshold
                          : units::parse_fraction(o.au_threshold, "--au-threshold");
-      checkpoint = checkpoint_options_of(o, cmd, profile);
+      const config::bench_checkpoint c = config::check_checkpoint_options(req, profile);
+      checkpoint = {c.every, c.dir, c.scale};
       if (spec.kind == config::accelerator_kind::cuda)
         accel::parse_precision(o.precision, "--precision");
     }

@@ -135,4 +135,28 @@ std::uint64_t job_accelerators(const bench_request& r, std::uint64_t ranks) {
   return r.accelerators;
 }
 
+bench_checkpoint check_checkpoint_options(const bench_request& r, const workload_profile& w) {
+  bench_checkpoint c;
+  if (r.checkpoint_every.empty()) {
+    for (const char* opt : {"--checkpoint-dir", "--checkpoint-scale"})
+      if (r.has(opt))
+        throw usage_error(fmt::format("{}: needs --checkpoint-every STEPS|DURATION (500steps, "
+                                      "30min)",
+                                      opt));
+    return c;
+  }
+  c.every = parse_checkpoint_interval(r.checkpoint_every, "--checkpoint-every");
+  (void)require_checkpoint(w);
+  if (r.checkpoint_dir.empty())
+    throw usage_error("--checkpoint-dir: required with --checkpoint-every (a new or empty folder "
+                      "on the storage the checkpoints go to)");
+  if (!(r.checkpoint_scale > 0 && r.checkpoint_scale <= 1))
+    throw usage_error(fmt::format("--checkpoint-scale: {} is outside (0, 1]. valid: a fraction "
+                                  "such as 0.01 of every rank's share",
+                                  r.checkpoint_scale));
+  c.dir = r.checkpoint_dir;
+  c.scale = r.checkpoint_scale;
+  return c;
+}
+
 } // namespace dlsize::config

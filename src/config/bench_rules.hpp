@@ -5,10 +5,13 @@
 // cache emulation's pipeline::check_cache_emulation's. Every rule throws usage_error naming the
 // option and what is valid.
 #include <cstdint>
+#include <filesystem>
 #include <set>
 #include <string>
 
 #include "config/accelerator_spec.hpp"
+#include "config/checkpoint_interval.hpp"
+#include "config/workload.hpp"
 
 namespace dlsize::config {
 
@@ -25,6 +28,9 @@ struct bench_request {
   std::string shard_read;
   std::string open;
   std::string label;
+  std::string checkpoint_every; // empty: no checkpoints
+  std::string checkpoint_dir;
+  double checkpoint_scale = 1;
   std::uint64_t epochs = 1;
   std::uint64_t replay_ranks = 0; // the ranks of the report given to --replay; 0: any
   std::uint64_t accelerators = 0;
@@ -43,6 +49,13 @@ struct bench_timing {
   double time_limit_s = 0;
   double stall_timeout_s = 0;
   bool keep_open = true; // --open keep
+};
+
+// What --checkpoint-every and its companions resolve (the training run's checkpoint options).
+struct bench_checkpoint {
+  checkpoint_interval every; // neither steps nor seconds: no checkpoints
+  std::filesystem::path dir;
+  double scale = 1;
 };
 
 // --stall-timeout (bench, datagen, verify): its seconds, 0 for never; at least 1s otherwise.
@@ -64,5 +77,10 @@ std::uint64_t check_accelerator_rules(const bench_request& r, accelerator_kind k
 // --accelerators (the job's) and --accelerators-per-rank, one from the other: the job's
 // accelerators, shared equally by its ranks.
 std::uint64_t job_accelerators(const bench_request& r, std::uint64_t ranks);
+
+// --checkpoint-every and its companions (training runs); inactive without it. Refuses a bare
+// number or zero interval, a companion alone, a profile without a checkpoint block, a missing
+// --checkpoint-dir and a --checkpoint-scale outside (0, 1].
+bench_checkpoint check_checkpoint_options(const bench_request& r, const workload_profile& w);
 
 } // namespace dlsize::config

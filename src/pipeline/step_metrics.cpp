@@ -251,7 +251,7 @@ nlohmann::json epoch_mean_au(const nlohmann::json& epochs) {
       n += w;
     }
   }
-  return n ? nlohmann::json(sum / n) : nlohmann::json(nullptr);
+  return n != 0 ? nlohmann::json(sum / n) : nlohmann::json(nullptr);
 }
 
 } // namespace dlsize::pipeline

@@ -143,3 +143,78 @@ TEST_CASE("a training bench's accelerators are shared equally by its ranks", "[b
   r.accelerators = 8;
   CHECK(check_accelerator_rules(r, accelerator_kind::emulated, 4) == 8);
 }
+
+namespace {
+
+// A training request with checkpoints that every checkpoint rule accepts.
+bench_request checkpoint_request() {
+  bench_request r = valid_request();
+  r.checkpoint_every = "20steps";
+  r.checkpoint_dir = "ck";
+  r.checkpoint_scale = 0.05;
+  r.given = {"--checkpoint-every", "--checkpoint-dir", "--checkpoint-scale"};
+  return r;
+}
+
+template <class Change> std::string checkpoint_refusal(Change change) {
+  bench_request r = checkpoint_request();
+  change(r);
+  const auto w = dlsize::config::load_workload("llama3-8b");
+  return usage_error_message([&] { dlsize::config::check_checkpoint_options(r, w); });
+}
+
+} // namespace
+
+TEST_CASE("bench's checkpoint options resolve steps or a duration, a folder and a scale",
+          "[bench_rules]") {
+  const auto w = dlsize::config::load_workload("llama3-8b");
+  auto r = checkpoint_request();
+  auto c = dlsize::config::check_checkpoint_options(r, w);
+  CHECK(c.every.steps == 20);
+  CHECK(c.every.seconds == 0);
+  CHECK(c.dir == "ck");
+  CHECK(c.scale == 0.05);
+  r.checkpoint_every = "30min";
+  r.checkpoint_scale = 1;
+  c = dlsize::config::check_checkpoint_options(r, w);
+  CHECK(c.every.steps == 0);
+  CHECK(c.every.seconds == 1800);
+  CHECK(c.scale == 1);
+  // Without --checkpoint-every there are no checkpoints, whatever the profile.
+  const auto none = dlsize::config::check_checkpoint_options(
+      valid_request(), dlsize::config::load_workload("ssd300"));
+  CHECK(none.every.steps == 0);
+  CHECK(none.every.seconds == 0);
+}
+
+TEST_CASE("bench's checkpoint options refuse a bare number, companions alone, a profile without "
+          "checkpoints, no folder and a scale outside 0 to 1",
+          "[bench_rules]") {
+  CHECK_THAT(
+      checkpoint_refusal([](auto& r) { r.checkpoint_every = "500"; }),
+      StartsWith("--checkpoint-every: '500' has no unit. valid: a step count with its unit"));
+  CHECK_THAT(checkpoint_refusal([](auto& r) { r.checkpoint_every = "0steps"; }),
+             StartsWith("--checkpoint-every: '0steps' is zero"));
+  for (const char* opt : {"--checkpoint-dir", "--checkpoint-scale"})
+    CHECK(checkpoint_refusal([&](auto& r) {
+            r.checkpoint_every.clear();
+            r.given = {opt};
+          }) == std::string(opt) + ": needs --checkpoint-every STEPS|DURATION (500steps, 30min)");
+  CHECK_THAT(checkpoint_refusal([](auto& r) { r.checkpoint_dir.clear(); }),
+             StartsWith("--checkpoint-dir: required with --checkpoint-every"));
+  CHECK(checkpoint_refusal([](auto& r) { r.checkpoint_scale = 2; }) ==
+        "--checkpoint-scale: 2 is outside (0, 1]. valid: a fraction such as 0.01 of every rank's "
+        "share");
+  CHECK_THAT(checkpoint_refusal([](auto& r) { r.checkpoint_scale = 0; }),
+             StartsWith("--checkpoint-scale: 0 is outside (0, 1]"));
+  auto r = checkpoint_request();
+  CHECK_THAT(usage_error_message([&] {
+               dlsize::config::check_checkpoint_options(r, dlsize::config::load_workload("ssd300"));
+             }),
+             StartsWith("--workload: 'ssd300' has no checkpoint block. valid:"));
+  // A storage-only run refuses them before their own rules.
+  r = valid_request();
+  r.given.insert("--checkpoint-every");
+  CHECK_THAT(usage_error_message([&] { check_accelerator_rules(r, accelerator_kind::none, 1); }),
+             StartsWith("--checkpoint-every: needs an accelerator"));
+}
