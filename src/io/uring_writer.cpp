@@ -5,6 +5,8 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include <memory>
+
 #include <fmt/format.h>
 
 #include "core/aligned_buffer.hpp"
@@ -15,6 +17,11 @@ namespace dlsize::io {
 namespace {
 
 constexpr std::uint64_t kFsyncTag = 1ull << 63;
+// After a halt, how long requests in flight may take to complete before the writer leaves them
+// to the kernel: below the worker pool's grace (1 s), so the writer itself is never abandoned
+// for waiting on them.
+constexpr std::uint64_t kDrainGraceNs = 500'000'000;
+constexpr long long kWaitSliceNs = 100'000'000;
 
 struct slot {
   std::uint32_t file = 0;
@@ -30,7 +37,8 @@ public:
                std::uint32_t request_size, write_stats& st)
       : m_targets(targets), m_direct(cache == cache_mode::direct), m_qd(qd),
         m_request(request_size), m_st(st), m_slots(qd), m_remaining(targets.size()),
-        m_fds(targets.size(), -1), m_fsync_start(targets.size(), 0) {
+        m_fds(targets.size(), -1), m_fsync_start(targets.size(), 0),
+        m_fsync_pending(targets.size(), false) {
     DLSIZE_URING(io_uring_queue_init(2 * qd, &m_ring, 0), "checkpoint writer ring");
     m_buf = make_aligned_buffer(std::size_t{qd} * request_size, kDirectAlign);
     std::vector<iovec> iov(qd);
@@ -50,18 +58,19 @@ public:
     io_uring_queue_exit(&m_ring);
   }
 
-  void run(const block_filler& fill, const std::function<bool()>& stop,
-           std::vector<std::string>& created) {
+  void run(const block_filler& fill, worker_context& ctx, std::vector<std::string>& created) {
     const int flags = O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | (m_direct ? O_DIRECT : 0);
     for (std::size_t f = 0; f < m_targets.size(); ++f) {
-      m_fds[f] = DLSIZE_SYSCALL(open(m_targets[f].path.c_str(), flags, 0644),
-                                "file: " + m_targets[f].path);
+      const std::string& path = m_targets[f].path;
+      m_fds[f] = DLSIZE_SYSCALL(
+          ctx.blocking("an open of " + path, [&] { return open(path.c_str(), flags, 0644); }),
+          "file: " + path);
       created.push_back(m_targets[f].path);
       if (m_targets[f].bytes == 0)
         start_fsync(static_cast<std::uint32_t>(f));
     }
     while (true) {
-      if (!m_stopping && stop()) {
+      if (!m_stopping && ctx.halted()) {
         m_stopping = true;
         m_st.interrupted = true;
       }
@@ -93,14 +102,18 @@ public:
       if (m_inflight == 0)
         break;
       const std::uint64_t t0 = now_ns();
-      io_uring_cqe* cqe = nullptr;
-      // A signal (SIGINT) interrupts the wait: the loop comes round, sees the stop and drains.
-      const int rc = io_uring_submit_and_wait(&m_ring, 1);
-      if (rc < 0 && rc != -EINTR && rc != -EAGAIN)
-        throw_syscall_error("io_uring_submit_and_wait", -rc, __FILE__, __LINE__,
+      const int rc = wait_completions(ctx);
+      if (rc == -ETIME) { // halted, and the requests in flight outlived the grace
+        m_st.completion_wait_ns += now_ns() - t0;
+        m_st.in_kernel = in_flight();
+        return;
+      }
+      if (rc < 0)
+        throw_syscall_error("io_uring_submit_and_wait_timeout", -rc, __FILE__, __LINE__,
                             "checkpoint writer");
       m_st.completion_wait_ns += now_ns() - t0;
       unsigned head, n = 0;
+      io_uring_cqe* cqe = nullptr;
       io_uring_for_each_cqe(&m_ring, head, cqe) {
         ++n;
         complete(cqe->user_data, cqe->res);
@@ -113,7 +126,78 @@ public:
       throw run_error(m_error);
   }
 
+  bool left_to_kernel() const { return !m_st.in_kernel.empty(); }
+
 private:
+  // Submits what is queued and waits until a completion is ready, in slices so that a halt is
+  // seen: one blocking call of ctx, named by the oldest request in flight, so the watch sees a
+  // request that never completes as a stall. Returns 0, -ETIME when halted and nothing
+  // completed within the grace, or another negative errno.
+  int wait_completions(worker_context& ctx) {
+    return ctx.blocking(oldest(), [&] {
+      std::uint64_t halted_at = 0;
+      while (true) {
+        __kernel_timespec ts{0, kWaitSliceNs};
+        io_uring_cqe* cqe = nullptr;
+        const int rc = io_uring_submit_and_wait_timeout(&m_ring, &cqe, 1, &ts, nullptr);
+        if (io_uring_cq_ready(&m_ring) > 0)
+          return 0;
+        if (rc < 0 && rc != -ETIME && rc != -EINTR && rc != -EAGAIN && rc != -EBUSY)
+          return rc;
+        if (ctx.halted()) {
+          const std::uint64_t t = now_ns();
+          if (halted_at == 0)
+            halted_at = t;
+          else if (t - halted_at >= kDrainGraceNs)
+            return -ETIME;
+        }
+      }
+    });
+  }
+
+  std::string describe_slot(unsigned i) const {
+    const slot& s = m_slots[i];
+    return fmt::format("a write of {} at offset {}", m_targets[s.file].path, s.offset + s.done);
+  }
+
+  // The request in flight the longest ("a write of FILE at offset O", "an fsync of FILE").
+  std::string oldest() const {
+    std::string what = "completions";
+    std::uint64_t since = UINT64_MAX;
+    for (unsigned i : in_flight_slots())
+      if (m_slots[i].t_submit < since) {
+        since = m_slots[i].t_submit;
+        what = describe_slot(i);
+      }
+    for (std::size_t f = 0; f < m_fsync_start.size(); ++f)
+      if (m_fsync_pending[f] && m_fsync_start[f] < since) {
+        since = m_fsync_start[f];
+        what = "an fsync of " + m_targets[f].path;
+      }
+    return what;
+  }
+
+  std::vector<unsigned> in_flight_slots() const {
+    std::vector<bool> free(m_qd, false);
+    for (unsigned i : m_free)
+      free[i] = true;
+    std::vector<unsigned> out;
+    for (unsigned i = 0; i < m_qd; ++i)
+      if (!free[i])
+        out.push_back(i);
+    return out;
+  }
+
+  std::vector<std::string> in_flight() const {
+    std::vector<std::string> out;
+    for (unsigned i : in_flight_slots())
+      out.push_back(describe_slot(i));
+    for (std::size_t f = 0; f < m_fsync_pending.size(); ++f)
+      if (m_fsync_pending[f])
+        out.push_back("an fsync of " + m_targets[f].path);
+    return out;
+  }
+
   std::byte* buffer(unsigned i) { return m_buf.get() + std::size_t{i} * m_request; }
 
   void submit() {
@@ -158,6 +242,7 @@ private:
     io_uring_prep_fsync(q, m_fds[f], 0);
     io_uring_sqe_set_data64(q, kFsyncTag | f);
     m_fsync_start[f] = now_ns();
+    m_fsync_pending[f] = true;
     ++m_inflight;
   }
 
@@ -166,6 +251,7 @@ private:
     if (tag & kFsyncTag) {
       const auto f = static_cast<std::size_t>(tag & ~kFsyncTag);
       m_st.fsync_latency.record(now_ns() - m_fsync_start[f]);
+      m_fsync_pending[f] = false;
       if (res < 0 && m_error.empty())
         m_error = fmt::format("fsync failed: {}. file: {}", errno_text(-res), m_targets[f].path);
       return;
@@ -213,6 +299,7 @@ private:
   std::vector<std::uint64_t> m_remaining;
   std::vector<int> m_fds;
   std::vector<std::uint64_t> m_fsync_start;
+  std::vector<bool> m_fsync_pending;
   std::size_t m_file = 0;
   std::uint64_t m_next = 0;
   unsigned m_inflight = 0;
@@ -222,18 +309,27 @@ private:
 
 } // namespace
 
-write_stats write_files(const std::vector<write_target>& targets, cache_mode cache,
-                        unsigned queue_depth, std::uint32_t request_size, const block_filler& fill,
-                        const std::function<bool()>& stop, std::vector<std::string>& created) {
-  write_stats st;
+void write_files(const std::vector<write_target>& targets, cache_mode cache, unsigned queue_depth,
+                 std::uint32_t request_size, const block_filler& fill, worker_context& ctx,
+                 std::vector<std::string>& created, write_stats& st) {
+  st = write_stats{};
   const std::uint64_t wall0 = now_ns(), cpu0 = thread_cpu_ns();
-  {
-    uring_writer w(targets, cache, queue_depth, request_size, st);
-    w.run(fill, stop, created);
-  }
+  auto w = std::make_unique<uring_writer>(targets, cache, queue_depth, request_size, st);
+  w->run(fill, ctx, created);
   st.run_ns = now_ns() - wall0;
   st.cpu_ns = thread_cpu_ns() - cpu0;
-  return st;
+  if (!w->left_to_kernel())
+    return;
+  // The kernel still holds requests of this thread's ring: the ring and its buffers stay
+  // (leaked on purpose, nothing the kernel may touch is freed under it), and so does the thread,
+  // since a thread that exits waits in the kernel for its ring's requests. It parks in a blocking
+  // call that never ends, which the watch abandons.
+  (void)w.release();
+  ctx.blocking(fmt::format("the {} io_uring request(s) the kernel holds", st.in_kernel.size()), [] {
+    while (true)
+      pause();
+    return 0;
+  });
 }
 
 } // namespace dlsize::io
