@@ -5,6 +5,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include <deque>
 #include <memory>
 
 #include <fmt/format.h>
@@ -36,18 +37,21 @@ public:
   uring_writer(const std::vector<write_target>& targets, cache_mode cache, unsigned qd,
                std::uint32_t request_size, write_stats& st)
       : m_targets(targets), m_direct(cache == cache_mode::direct), m_qd(qd),
-        m_request(request_size), m_st(st), m_slots(qd), m_remaining(targets.size()),
+        m_request(request_size), m_st(st), m_slots(2 * qd), m_remaining(targets.size()),
         m_fds(targets.size(), -1), m_fsync_start(targets.size(), 0),
         m_fsync_pending(targets.size(), false) {
     DLSIZE_URING(io_uring_queue_init(2 * qd, &m_ring, 0), "checkpoint writer ring");
-    m_buf = make_aligned_buffer(std::size_t{qd} * request_size, kDirectAlign);
-    std::vector<iovec> iov(qd);
-    for (unsigned i = 0; i < qd; ++i) {
+    // Twice the queue depth of buffers: while qd writes are in flight, the other qd are filled
+    // ahead, so a completed write is replaced at once by a block already made.
+    const unsigned buffers = 2 * qd;
+    m_buf = make_aligned_buffer(std::size_t{buffers} * request_size, kDirectAlign);
+    std::vector<iovec> iov(buffers);
+    for (unsigned i = 0; i < buffers; ++i) {
       iov[i] = {m_buf.get() + std::size_t{i} * request_size, request_size};
-      m_free.push_back(i);
+      m_free.push_back(buffers - 1 - i);
     }
     // Pinning can fail under a small RLIMIT_MEMLOCK; plain writes then do the same work.
-    m_st.registered_buffers = io_uring_register_buffers(&m_ring, iov.data(), qd) == 0;
+    m_st.registered_buffers = io_uring_register_buffers(&m_ring, iov.data(), buffers) == 0;
     for (std::size_t f = 0; f < targets.size(); ++f)
       m_remaining[f] = targets[f].bytes;
   }
@@ -74,30 +78,20 @@ public:
         m_stopping = true;
         m_st.interrupted = true;
       }
-      while (!m_stopping && !m_free.empty() && m_file < m_targets.size()) {
-        if (m_next >= m_targets[m_file].bytes) {
-          ++m_file;
-          m_next = 0;
-          continue;
+      if (!m_stopping) {
+        // The queue first: every free place in it gets a block (made ahead if one is ready),
+        // all submitted at once; then blocks for the next completions are made ahead while no
+        // completion waits to be reaped.
+        bool queued = false;
+        while (m_writes < m_qd && (!m_ready.empty() || fill_one(fill))) {
+          prep(m_ready.front());
+          m_ready.pop_front();
+          queued = true;
         }
-        const unsigned i = m_free.back();
-        m_free.pop_back();
-        slot& s = m_slots[i];
-        const auto len = static_cast<std::uint32_t>(
-            std::min<std::uint64_t>(m_request, m_targets[m_file].bytes - m_next));
-        s = {static_cast<std::uint32_t>(m_file), m_next,
-             m_direct ? static_cast<std::uint32_t>(align_up(len)) : len, 0, 0};
-        const std::uint64_t t0 = now_ns();
-        fill(s.file, s.offset, buffer(i), len);
-        const std::uint64_t took = now_ns() - t0;
-        m_st.fill_ns += took;
-        if (m_inflight == 0)
-          m_st.starved_ns += took; // the storage had nothing of ours to do meanwhile
-        m_next += len;
-        prep(i);
-        // Each block goes to the kernel as soon as it is filled, so the storage never waits
-        // for a batch of fills.
-        submit();
+        if (queued)
+          submit();
+        while (m_ready.size() < m_qd && io_uring_cq_ready(&m_ring) == 0 && fill_one(fill)) {
+        }
       }
       if (m_inflight == 0)
         break;
@@ -129,6 +123,33 @@ public:
   bool left_to_kernel() const { return !m_st.in_kernel.empty(); }
 
 private:
+  // Makes the next block in a free buffer and queues it as ready; false when every byte has a
+  // block or no buffer is free.
+  bool fill_one(const block_filler& fill) {
+    while (m_file < m_targets.size() && m_next >= m_targets[m_file].bytes) {
+      ++m_file;
+      m_next = 0;
+    }
+    if (m_file >= m_targets.size() || m_free.empty())
+      return false;
+    const unsigned i = m_free.back();
+    m_free.pop_back();
+    slot& s = m_slots[i];
+    const auto len = static_cast<std::uint32_t>(
+        std::min<std::uint64_t>(m_request, m_targets[m_file].bytes - m_next));
+    s = {static_cast<std::uint32_t>(m_file), m_next,
+         m_direct ? static_cast<std::uint32_t>(align_up(len)) : len, 0, 0};
+    const std::uint64_t t0 = now_ns();
+    fill(s.file, s.offset, buffer(i), len);
+    const std::uint64_t took = now_ns() - t0;
+    m_st.fill_ns += took;
+    if (m_inflight == 0)
+      m_st.starved_ns += took; // the storage had nothing of ours to do meanwhile
+    m_next += len;
+    m_ready.push_back(i);
+    return true;
+  }
+
   // Submits what is queued and waits until a completion is ready, in slices so that a halt is
   // seen: one blocking call of ctx, named by the oldest request in flight, so the watch sees a
   // request that never completes as a stall. Returns 0, -ETIME when halted and nothing
@@ -178,11 +199,13 @@ private:
   }
 
   std::vector<unsigned> in_flight_slots() const {
-    std::vector<bool> free(m_qd, false);
+    std::vector<bool> free(m_slots.size(), false);
     for (unsigned i : m_free)
       free[i] = true;
+    for (unsigned i : m_ready)
+      free[i] = true;
     std::vector<unsigned> out;
-    for (unsigned i = 0; i < m_qd; ++i)
+    for (unsigned i = 0; i < m_slots.size(); ++i)
       if (!free[i])
         out.push_back(i);
     return out;
@@ -231,6 +254,7 @@ private:
     io_uring_sqe_set_data64(q, i);
     s.t_submit = now_ns();
     ++m_inflight;
+    ++m_writes;
   }
 
   void start_fsync(std::uint32_t f) {
@@ -258,6 +282,7 @@ private:
     }
     const auto i = static_cast<unsigned>(tag);
     slot& s = m_slots[i];
+    --m_writes;
     ++m_st.requests;
     if ((res == -EAGAIN || res == -EINTR) && m_error.empty()) {
       ++m_st.retries;
@@ -295,7 +320,9 @@ private:
   io_uring m_ring{};
   aligned_buffer m_buf;
   std::vector<slot> m_slots;
-  std::vector<unsigned> m_free;
+  std::vector<unsigned> m_free; // buffers with nothing in them
+  std::deque<unsigned> m_ready; // buffers made ahead, in file order, not yet submitted
+  unsigned m_writes = 0;        // writes in flight (at most the queue depth)
   std::vector<std::uint64_t> m_remaining;
   std::vector<int> m_fds;
   std::vector<std::uint64_t> m_fsync_start;

@@ -1,8 +1,9 @@
 #pragma once
 // The checkpoint writer: one io_uring ring that writes a rank's shard files from registered,
-// pre-filled buffers (queue_depth of them, one request each), fsyncs every file as soon as its
-// last write completes, and times each write and fsync. Data comes from a block_filler called
-// on the writer's thread just before a buffer is submitted; the time it takes is measured apart
+// pre-filled buffers (twice queue_depth of them, one request each: queue_depth in flight while
+// the others are filled ahead), fsyncs every file as soon as its last write completes, and
+// times each write and fsync. Data comes from a block_filler called on the writer's thread
+// while writes are in flight, ahead of their submission; the time it takes is measured apart
 // from the time spent waiting on the storage, so a report can show that the writer never
 // waited on data generation.
 #include <cstddef>
