@@ -8,11 +8,12 @@
 #include "cluster/agreement.hpp"
 #include "cluster/communicator.hpp"
 #include "commands.hpp"
-#include "config/label.hpp"
+#include "config/checkpoint_rules.hpp"
 #include "config/workload.hpp"
 #include "core/error.hpp"
 #include "core/output_file.hpp"
 #include "core/units.hpp"
+#include "io/engine.hpp"
 #include "pipeline/checkpoint_run.hpp"
 #include "report/report_io.hpp"
 #include "run_config.hpp"
@@ -21,58 +22,49 @@ namespace dlsize::cli {
 namespace {
 
 struct checkpoint_cli {
-  std::string workload;
-  std::string dir;
-  std::uint64_t writes = 10;
-  std::uint64_t reads = 10;
+  config::checkpoint_request req;
   double scale = 1;
   bool subset = false;
-  unsigned files_per_rank = 1;
   bool keep = false;
-  std::uint64_t keep_last = 0;
   unsigned read_shift = 0;
   std::string out;
-  std::string label;
   std::string cache = "direct";
   unsigned queue_depth = 16;
-  std::string request_size = "1MiB";
-  std::string time_limit;
-  unsigned dedupe_percent = 0, compress_percent = 0;
   bool quiet = false;
   bool no_verify = false;
   bool drop_caches = false;
 };
 
 pipeline::checkpoint_options options_of(const checkpoint_cli& o, const CLI::App& cmd) {
-  if (o.workload.empty())
-    throw usage_error("--workload: required (a profile with a checkpoint block, such as "
-                      "llama3-8b)");
-  if (o.dir.empty())
-    throw usage_error("--dir: required (a new or empty folder for the checkpoints, or with "
-                      "--writes 0 one that dlsize checkpoint --keep wrote)");
+  config::checkpoint_request req = o.req;
+  const nlohmann::json given = given_options(cmd);
+  for (auto it = given.begin(); it != given.end(); ++it)
+    req.given.insert("--" + it.key());
+  const config::checkpoint_values v = config::check_checkpoint_request(req);
   pipeline::checkpoint_options opt;
-  opt.workload = config::load_workload(o.workload);
+  opt.workload = config::load_workload(req.workload);
   config::require_checkpoint(opt.workload);
-  opt.dir = o.dir;
-  opt.writes = o.writes;
-  opt.reads = o.reads;
+  opt.dir = req.dir;
+  opt.writes = req.writes;
+  opt.reads = req.reads;
   opt.shares = {o.scale, o.subset};
-  opt.files_per_rank = o.files_per_rank;
+  opt.files_per_rank = req.files_per_rank;
   opt.keep = o.keep;
-  opt.keep_last = o.keep_last;
+  opt.keep_last = req.keep_last;
   opt.read_shift = o.read_shift;
   opt.io.cache = io::parse_cache_mode(o.cache);
   opt.io.queue_depth = o.queue_depth;
-  opt.io.request_size = static_cast<std::uint32_t>(
-      std::min<std::uint64_t>(units::parse_size(o.request_size, "--request-size"), UINT32_MAX));
+  opt.io.request_size = v.request_size;
   opt.io.verify = !o.no_verify;
+  opt.io.stall_timeout_s = v.stall_timeout_s;
   opt.drop_caches = o.drop_caches;
-  opt.content = {o.dedupe_percent, o.compress_percent};
-  opt.time_limit_s = o.time_limit.empty() ? 0 : units::parse_duration(o.time_limit, "--time-limit");
-  if (cmd.get_option("--label")->count() > 0) {
-    config::check_label(o.label, "--label");
-    opt.label = o.label;
-  }
+  opt.content = {req.dedupe_percent, req.compress_percent};
+  opt.content_given = req.has("--dedupe-percent") || req.has("--compress-percent");
+  opt.scale_given = req.has("--scale");
+  opt.subset_given = req.has("--subset");
+  opt.time_limit_s = v.time_limit_s;
+  if (req.has("--label"))
+    opt.label = req.label;
   opt.progress = !o.quiet && cluster::world().rank() == 0;
   nlohmann::json c = effective_config(cmd);
   c.erase("out");
@@ -142,14 +134,14 @@ void setup_checkpoint(CLI::App& app, cli_context& ctx) {
                     "write a JSON report");
   sub->option_defaults()->always_capture_default()->multi_option_policy(
       CLI::MultiOptionPolicy::TakeLast);
-  sub->add_option("--workload", o->workload,
+  sub->add_option("--workload", o->req.workload,
                   "Workload profile with a checkpoint block (llama3-8b, llama3-70b, llama3-405b, "
                   "llama3-1t, unet3d, resnet50) or JSON file");
-  sub->add_option("--dir", o->dir,
+  sub->add_option("--dir", o->req.dir,
                   "Folder for the checkpoints: new or empty (with --writes 0: one written by "
                   "dlsize checkpoint --keep)");
-  sub->add_option("--writes", o->writes, "Checkpoints to write (MLPerf Storage: 10)");
-  sub->add_option("--reads", o->reads,
+  sub->add_option("--writes", o->req.writes, "Checkpoints to write (MLPerf Storage: 10)");
+  sub->add_option("--reads", o->req.reads,
                   "Checkpoints to read back and verify afterwards, oldest first (MLPerf: 10)");
   sub->add_option("--scale", o->scale,
                   "Every rank's share times this fraction, e.g. 0.01 (a smaller run of the "
@@ -157,11 +149,11 @@ void setup_checkpoint(CLI::App& app, cli_context& ctx) {
   sub->add_flag("--subset", o->subset,
                 "The launched ranks write the full job's shares of its first ranks (MLPerf's "
                 "subset mode) instead of re-laying the job on them");
-  sub->add_option("--files-per-rank", o->files_per_rank,
+  sub->add_option("--files-per-rank", o->req.files_per_rank,
                   "Shard files per rank and checkpoint, as DCP and DeepSpeed write several");
   sub->add_flag("--keep", o->keep,
                 "Leave the checkpoints in --dir (for a later --writes 0 --reads N)");
-  sub->add_option("--keep-last", o->keep_last,
+  sub->add_option("--keep-last", o->req.keep_last,
                   "Only the newest N checkpoints coexist (older ones are removed as new ones "
                   "land); 0: all of them");
   sub->add_option("--read-shift", o->read_shift,
@@ -170,23 +162,26 @@ void setup_checkpoint(CLI::App& app, cli_context& ctx) {
   sub->add_option("--out", o->out,
                   "Report file to write (must not exist; default "
                   "reports/checkpoint-WORKLOAD-UTCTIME.json)");
-  sub->add_option("--label", o->label,
+  sub->add_option("--label", o->req.label,
                   "Name of the backend under test (letters, digits, '.', '_', '-'; up to 64)");
   sub->add_option("--cache", o->cache,
                   "direct (O_DIRECT: cold reads), buffered, or uncached (RWF_DONTCACHE or "
                   "fadvise)");
   sub->add_option("--queue-depth", o->queue_depth, "Requests in flight per rank");
-  sub->add_option("--request-size", o->request_size,
+  sub->add_option("--request-size", o->req.request_size,
                   "Write and read request size (each a checksummed block), a multiple of 4 KiB");
-  sub->add_option("--dedupe-percent", o->dedupe_percent,
+  sub->add_option("--dedupe-percent", o->req.dedupe_percent,
                   "Percent of blocks whose payload repeats the rank's first block of the "
                   "checkpoint (fio's dedupe_percentage; headers stay unique)");
-  sub->add_option("--compress-percent", o->compress_percent,
+  sub->add_option("--compress-percent", o->req.compress_percent,
                   "Percent of every 4 KiB of payload that is zeros (fio's "
                   "buffer_compress_percentage)");
-  sub->add_option("--time-limit", o->time_limit,
+  sub->add_option("--time-limit", o->req.time_limit,
                   "Start no checkpoint write or read after this long (e.g. 60s), reporting what "
                   "was measured");
+  sub->add_option("--stall-timeout", o->req.stall_timeout,
+                  "End the run when a write, fsync or read has not finished for this long "
+                  "(a hung file system), naming it; 0: never");
   sub->add_flag("--no-verify", o->no_verify,
                 "Read the checkpoints back without checking their blocks (a plain read, to "
                 "compare with fio's; the report says verification was off)");

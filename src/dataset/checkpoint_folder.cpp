@@ -42,6 +42,11 @@ nlohmann::json checkpoint_set::to_json() const {
           {"rank_bytes", rank_bytes},
           {"checkpoint_bytes", bytes()},
           {"checkpoints", checkpoints},
+          {"content",
+           {{"dedupe_percent", written.content.dedupe_percent},
+            {"compress_percent", written.content.compress_percent},
+            {"scale", written.scale},
+            {"subset", written.subset}}},
           {"block_format", "dlsize checkpoint block v1: 64-byte header (magic DLCK, version, "
                            "header bytes, rank, file, run, checkpoint, offset, block bytes, "
                            "payload crc32c), payload from a pre-filled pool"},
@@ -70,6 +75,18 @@ checkpoint_set checkpoint_set::from_json(const nlohmann::json& j, const std::str
   }
   if (s.rank_bytes.empty())
     c.fail("rank_bytes", "must list at least one rank");
+  s.written_recorded = j.contains("content");
+  if (s.written_recorded) {
+    const auto& w = c.object(j, "", "content");
+    s.written.content.dedupe_percent =
+        static_cast<unsigned>(c.integer(w, "content", "dedupe_percent", 0, 100));
+    s.written.content.compress_percent =
+        static_cast<unsigned>(c.integer(w, "content", "compress_percent", 0, 100));
+    s.written.scale = c.number(w, "content", "scale", 0, 1);
+    if (!w.contains("subset") || !w["subset"].is_boolean())
+      c.fail("content.subset", "must be true or false");
+    s.written.subset = w["subset"].get<bool>();
+  }
   return s;
 }
 

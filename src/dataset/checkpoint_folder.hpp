@@ -10,9 +10,24 @@
 
 #include <nlohmann/json.hpp>
 
+#include "dataset/checkpoint_block.hpp"
+
 namespace dlsize::dataset {
 
 inline constexpr const char* kCheckpointManifest = "dlsize-checkpoint.json";
+
+// What the writes put in the blocks and how the shares were sized: the manifest keeps them so
+// that a later --writes 0 restore reports what is on the storage, not what its command line says.
+struct written_content {
+  block_content content; // --dedupe-percent, --compress-percent of the writes
+  double scale = 1;      // --scale
+  bool subset = false;   // --subset
+  bool operator==(const written_content& o) const {
+    return content.dedupe_percent == o.content.dedupe_percent &&
+           content.compress_percent == o.content.compress_percent && scale == o.scale &&
+           subset == o.subset;
+  }
+};
 
 // What a checkpoint folder holds, as its manifest says.
 struct checkpoint_set {
@@ -22,6 +37,8 @@ struct checkpoint_set {
   unsigned files_per_rank = 1;
   std::vector<std::uint64_t> rank_bytes;  // one per rank
   std::vector<std::uint64_t> checkpoints; // numbers of the complete ones, oldest first
+  written_content written;
+  bool written_recorded = true; // false for a manifest of a dlsize that did not record it
 
   unsigned ranks() const { return static_cast<unsigned>(rank_bytes.size()); }
   std::uint64_t bytes() const; // one checkpoint, every rank

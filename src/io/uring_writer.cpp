@@ -5,6 +5,9 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include <deque>
+#include <memory>
+
 #include <fmt/format.h>
 
 #include "core/aligned_buffer.hpp"
@@ -15,6 +18,11 @@ namespace dlsize::io {
 namespace {
 
 constexpr std::uint64_t kFsyncTag = 1ull << 63;
+// After a halt, how long requests in flight may take to complete before the writer leaves them
+// to the kernel: below the worker pool's grace (1 s), so the writer itself is never abandoned
+// for waiting on them.
+constexpr std::uint64_t kDrainGraceNs = 500'000'000;
+constexpr long long kWaitSliceNs = 100'000'000;
 
 struct slot {
   std::uint32_t file = 0;
@@ -29,17 +37,21 @@ public:
   uring_writer(const std::vector<write_target>& targets, cache_mode cache, unsigned qd,
                std::uint32_t request_size, write_stats& st)
       : m_targets(targets), m_direct(cache == cache_mode::direct), m_qd(qd),
-        m_request(request_size), m_st(st), m_slots(qd), m_remaining(targets.size()),
-        m_fds(targets.size(), -1), m_fsync_start(targets.size(), 0) {
+        m_request(request_size), m_st(st), m_slots(2 * qd), m_remaining(targets.size()),
+        m_fds(targets.size(), -1), m_fsync_start(targets.size(), 0),
+        m_fsync_pending(targets.size(), false) {
     DLSIZE_URING(io_uring_queue_init(2 * qd, &m_ring, 0), "checkpoint writer ring");
-    m_buf = make_aligned_buffer(std::size_t{qd} * request_size, kDirectAlign);
-    std::vector<iovec> iov(qd);
-    for (unsigned i = 0; i < qd; ++i) {
+    // Twice the queue depth of buffers: while qd writes are in flight, the other qd are filled
+    // ahead, so a completed write is replaced at once by a block already made.
+    const unsigned buffers = 2 * qd;
+    m_buf = make_aligned_buffer(std::size_t{buffers} * request_size, kDirectAlign);
+    std::vector<iovec> iov(buffers);
+    for (unsigned i = 0; i < buffers; ++i) {
       iov[i] = {m_buf.get() + std::size_t{i} * request_size, request_size};
-      m_free.push_back(i);
+      m_free.push_back(buffers - 1 - i);
     }
     // Pinning can fail under a small RLIMIT_MEMLOCK; plain writes then do the same work.
-    m_st.registered_buffers = io_uring_register_buffers(&m_ring, iov.data(), qd) == 0;
+    m_st.registered_buffers = io_uring_register_buffers(&m_ring, iov.data(), buffers) == 0;
     for (std::size_t f = 0; f < targets.size(); ++f)
       m_remaining[f] = targets[f].bytes;
   }
@@ -50,57 +62,57 @@ public:
     io_uring_queue_exit(&m_ring);
   }
 
-  void run(const block_filler& fill, const std::function<bool()>& stop,
-           std::vector<std::string>& created) {
+  void run(const block_filler& fill, worker_context& ctx, std::vector<std::string>& created) {
     const int flags = O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | (m_direct ? O_DIRECT : 0);
     for (std::size_t f = 0; f < m_targets.size(); ++f) {
-      m_fds[f] = DLSIZE_SYSCALL(open(m_targets[f].path.c_str(), flags, 0644),
-                                "file: " + m_targets[f].path);
+      const std::string& path = m_targets[f].path;
+      m_fds[f] = DLSIZE_SYSCALL(
+          ctx.blocking("an open of " + path, [&] { return open(path.c_str(), flags, 0644); }),
+          "file: " + path);
       created.push_back(m_targets[f].path);
+    }
+    // Registered files spare the kernel a look-up and a reference count per request (fio's
+    // --registerfiles); where the kernel refuses, requests name the descriptors.
+    m_fixed_files =
+        io_uring_register_files(&m_ring, m_fds.data(), static_cast<unsigned>(m_fds.size())) == 0;
+    for (std::size_t f = 0; f < m_targets.size(); ++f)
       if (m_targets[f].bytes == 0)
         start_fsync(static_cast<std::uint32_t>(f));
-    }
     while (true) {
-      if (!m_stopping && stop()) {
+      if (!m_stopping && ctx.halted()) {
         m_stopping = true;
         m_st.interrupted = true;
       }
-      while (!m_stopping && !m_free.empty() && m_file < m_targets.size()) {
-        if (m_next >= m_targets[m_file].bytes) {
-          ++m_file;
-          m_next = 0;
-          continue;
+      if (!m_stopping) {
+        // The queue first: every free place in it gets a block (made ahead if one is ready),
+        // all submitted at once; then blocks for the next completions are made ahead while no
+        // completion waits to be reaped.
+        bool queued = false;
+        while (m_writes < m_qd && (!m_ready.empty() || fill_one(fill))) {
+          prep(m_ready.front());
+          m_ready.pop_front();
+          queued = true;
         }
-        const unsigned i = m_free.back();
-        m_free.pop_back();
-        slot& s = m_slots[i];
-        const auto len = static_cast<std::uint32_t>(
-            std::min<std::uint64_t>(m_request, m_targets[m_file].bytes - m_next));
-        s = {static_cast<std::uint32_t>(m_file), m_next,
-             m_direct ? static_cast<std::uint32_t>(align_up(len)) : len, 0, 0};
-        const std::uint64_t t0 = now_ns();
-        fill(s.file, s.offset, buffer(i), len);
-        const std::uint64_t took = now_ns() - t0;
-        m_st.fill_ns += took;
-        if (m_inflight == 0)
-          m_st.starved_ns += took; // the storage had nothing of ours to do meanwhile
-        m_next += len;
-        prep(i);
-        // Each block goes to the kernel as soon as it is filled, so the storage never waits
-        // for a batch of fills.
-        submit();
+        if (queued)
+          submit();
+        while (m_ready.size() < m_qd && io_uring_cq_ready(&m_ring) == 0 && fill_one(fill)) {
+        }
       }
       if (m_inflight == 0)
         break;
       const std::uint64_t t0 = now_ns();
-      io_uring_cqe* cqe = nullptr;
-      // A signal (SIGINT) interrupts the wait: the loop comes round, sees the stop and drains.
-      const int rc = io_uring_submit_and_wait(&m_ring, 1);
-      if (rc < 0 && rc != -EINTR && rc != -EAGAIN)
-        throw_syscall_error("io_uring_submit_and_wait", -rc, __FILE__, __LINE__,
+      const int rc = wait_completions(ctx);
+      if (rc == -ETIME) { // halted, and the requests in flight outlived the grace
+        m_st.completion_wait_ns += now_ns() - t0;
+        m_st.in_kernel = in_flight();
+        return;
+      }
+      if (rc < 0)
+        throw_syscall_error("io_uring_submit_and_wait_timeout", -rc, __FILE__, __LINE__,
                             "checkpoint writer");
       m_st.completion_wait_ns += now_ns() - t0;
       unsigned head, n = 0;
+      io_uring_cqe* cqe = nullptr;
       io_uring_for_each_cqe(&m_ring, head, cqe) {
         ++n;
         complete(cqe->user_data, cqe->res);
@@ -113,7 +125,110 @@ public:
       throw run_error(m_error);
   }
 
+  bool left_to_kernel() const { return !m_st.in_kernel.empty(); }
+
 private:
+  // Makes the next block in a free buffer and queues it as ready; false when every byte has a
+  // block or no buffer is free.
+  bool fill_one(const block_filler& fill) {
+    while (m_file < m_targets.size() && m_next >= m_targets[m_file].bytes) {
+      ++m_file;
+      m_next = 0;
+    }
+    if (m_file >= m_targets.size() || m_free.empty())
+      return false;
+    const unsigned i = m_free.back();
+    m_free.pop_back();
+    slot& s = m_slots[i];
+    const auto len = static_cast<std::uint32_t>(
+        std::min<std::uint64_t>(m_request, m_targets[m_file].bytes - m_next));
+    s = {static_cast<std::uint32_t>(m_file), m_next,
+         m_direct ? static_cast<std::uint32_t>(align_up(len)) : len, 0, 0};
+    const std::uint64_t t0 = now_ns();
+    fill(s.file, s.offset, buffer(i), len);
+    const std::uint64_t took = now_ns() - t0;
+    m_st.fill_ns += took;
+    if (m_inflight == 0)
+      m_st.starved_ns += took; // the storage had nothing of ours to do meanwhile
+    m_next += len;
+    m_ready.push_back(i);
+    return true;
+  }
+
+  // Submits what is queued and waits until a completion is ready, in slices so that a halt is
+  // seen: one blocking call of ctx, named by the oldest request in flight, so the watch sees a
+  // request that never completes as a stall. Returns 0, -ETIME when halted and nothing
+  // completed within the grace, or another negative errno.
+  int wait_completions(worker_context& ctx) {
+    return ctx.blocking(oldest(), [&] {
+      std::uint64_t halted_at = 0;
+      while (true) {
+        __kernel_timespec ts{0, kWaitSliceNs};
+        io_uring_cqe* cqe = nullptr;
+        const int rc = io_uring_submit_and_wait_timeout(&m_ring, &cqe, 1, &ts, nullptr);
+        if (io_uring_cq_ready(&m_ring) > 0)
+          return 0;
+        if (rc < 0 && rc != -ETIME && rc != -EINTR && rc != -EAGAIN && rc != -EBUSY)
+          return rc;
+        if (ctx.halted()) {
+          const std::uint64_t t = now_ns();
+          if (halted_at == 0)
+            halted_at = t;
+          else if (t - halted_at >= kDrainGraceNs)
+            return -ETIME;
+        }
+      }
+    });
+  }
+
+  std::string describe_slot(unsigned i) const {
+    const slot& s = m_slots[i];
+    return fmt::format("a write of {} at offset {}", m_targets[s.file].path, s.offset + s.done);
+  }
+
+  // The request in flight the longest ("a write of FILE at offset O", "an fsync of FILE").
+  std::string oldest() const {
+    std::string what = "completions";
+    std::uint64_t since = UINT64_MAX;
+    for (unsigned i : in_flight_slots())
+      if (m_slots[i].t_submit < since) {
+        since = m_slots[i].t_submit;
+        what = describe_slot(i);
+      }
+    for (std::size_t f = 0; f < m_fsync_start.size(); ++f)
+      if (m_fsync_pending[f] && m_fsync_start[f] < since) {
+        since = m_fsync_start[f];
+        what = "an fsync of " + m_targets[f].path;
+      }
+    return what;
+  }
+
+  std::vector<unsigned> in_flight_slots() const {
+    std::vector<bool> free(m_slots.size(), false);
+    for (unsigned i : m_free)
+      free[i] = true;
+    for (unsigned i : m_ready)
+      free[i] = true;
+    std::vector<unsigned> out;
+    for (unsigned i = 0; i < m_slots.size(); ++i)
+      if (!free[i])
+        out.push_back(i);
+    return out;
+  }
+
+  std::vector<std::string> in_flight() const {
+    std::vector<std::string> out;
+    for (unsigned i : in_flight_slots())
+      out.push_back(describe_slot(i));
+    for (std::size_t f = 0; f < m_fsync_pending.size(); ++f)
+      if (m_fsync_pending[f])
+        out.push_back("an fsync of " + m_targets[f].path);
+    return out;
+  }
+
+  // What a request names file f by: its index among the registered files, or its descriptor.
+  int fd(std::size_t f) const { return m_fixed_files ? static_cast<int>(f) : m_fds[f]; }
+
   std::byte* buffer(unsigned i) { return m_buf.get() + std::size_t{i} * m_request; }
 
   void submit() {
@@ -140,13 +255,16 @@ private:
     slot& s = m_slots[i];
     io_uring_sqe* q = sqe();
     if (m_st.registered_buffers)
-      io_uring_prep_write_fixed(q, m_fds[s.file], buffer(i) + s.done, s.len - s.done,
+      io_uring_prep_write_fixed(q, fd(s.file), buffer(i) + s.done, s.len - s.done,
                                 s.offset + s.done, static_cast<int>(i));
     else
-      io_uring_prep_write(q, m_fds[s.file], buffer(i) + s.done, s.len - s.done, s.offset + s.done);
+      io_uring_prep_write(q, fd(s.file), buffer(i) + s.done, s.len - s.done, s.offset + s.done);
+    if (m_fixed_files)
+      io_uring_sqe_set_flags(q, IOSQE_FIXED_FILE);
     io_uring_sqe_set_data64(q, i);
     s.t_submit = now_ns();
     ++m_inflight;
+    ++m_writes;
   }
 
   void start_fsync(std::uint32_t f) {
@@ -155,9 +273,12 @@ private:
       DLSIZE_SYSCALL(ftruncate(m_fds[f], static_cast<off_t>(m_targets[f].bytes)),
                      "file: " + m_targets[f].path);
     io_uring_sqe* q = sqe();
-    io_uring_prep_fsync(q, m_fds[f], 0);
+    io_uring_prep_fsync(q, fd(f), 0);
+    if (m_fixed_files)
+      io_uring_sqe_set_flags(q, IOSQE_FIXED_FILE);
     io_uring_sqe_set_data64(q, kFsyncTag | f);
     m_fsync_start[f] = now_ns();
+    m_fsync_pending[f] = true;
     ++m_inflight;
   }
 
@@ -166,12 +287,14 @@ private:
     if (tag & kFsyncTag) {
       const auto f = static_cast<std::size_t>(tag & ~kFsyncTag);
       m_st.fsync_latency.record(now_ns() - m_fsync_start[f]);
+      m_fsync_pending[f] = false;
       if (res < 0 && m_error.empty())
         m_error = fmt::format("fsync failed: {}. file: {}", errno_text(-res), m_targets[f].path);
       return;
     }
     const auto i = static_cast<unsigned>(tag);
     slot& s = m_slots[i];
+    --m_writes;
     ++m_st.requests;
     if ((res == -EAGAIN || res == -EINTR) && m_error.empty()) {
       ++m_st.retries;
@@ -209,10 +332,14 @@ private:
   io_uring m_ring{};
   aligned_buffer m_buf;
   std::vector<slot> m_slots;
-  std::vector<unsigned> m_free;
+  std::vector<unsigned> m_free; // buffers with nothing in them
+  std::deque<unsigned> m_ready; // buffers made ahead, in file order, not yet submitted
+  bool m_fixed_files = false;
+  unsigned m_writes = 0; // writes in flight (at most the queue depth)
   std::vector<std::uint64_t> m_remaining;
   std::vector<int> m_fds;
   std::vector<std::uint64_t> m_fsync_start;
+  std::vector<bool> m_fsync_pending;
   std::size_t m_file = 0;
   std::uint64_t m_next = 0;
   unsigned m_inflight = 0;
@@ -222,18 +349,27 @@ private:
 
 } // namespace
 
-write_stats write_files(const std::vector<write_target>& targets, cache_mode cache,
-                        unsigned queue_depth, std::uint32_t request_size, const block_filler& fill,
-                        const std::function<bool()>& stop, std::vector<std::string>& created) {
-  write_stats st;
+void write_files(const std::vector<write_target>& targets, cache_mode cache, unsigned queue_depth,
+                 std::uint32_t request_size, const block_filler& fill, worker_context& ctx,
+                 std::vector<std::string>& created, write_stats& st) {
+  st = write_stats{};
   const std::uint64_t wall0 = now_ns(), cpu0 = thread_cpu_ns();
-  {
-    uring_writer w(targets, cache, queue_depth, request_size, st);
-    w.run(fill, stop, created);
-  }
+  auto w = std::make_unique<uring_writer>(targets, cache, queue_depth, request_size, st);
+  w->run(fill, ctx, created);
   st.run_ns = now_ns() - wall0;
   st.cpu_ns = thread_cpu_ns() - cpu0;
-  return st;
+  if (!w->left_to_kernel())
+    return;
+  // The kernel still holds requests of this thread's ring: the ring and its buffers stay
+  // (leaked on purpose, nothing the kernel may touch is freed under it), and so does the thread,
+  // since a thread that exits waits in the kernel for its ring's requests. It parks in a blocking
+  // call that never ends, which the watch abandons.
+  (void)w.release();
+  ctx.blocking(fmt::format("the {} io_uring request(s) the kernel holds", st.in_kernel.size()), [] {
+    while (true)
+      pause();
+    return 0;
+  });
 }
 
 } // namespace dlsize::io

@@ -1,7 +1,10 @@
 #include "pipeline/checkpoint_phase.hpp"
 
 #include <atomic>
+#include <chrono>
+#include <condition_variable>
 #include <mutex>
+#include <thread>
 
 #include <fmt/format.h>
 
@@ -9,6 +12,7 @@
 #include "core/error.hpp"
 #include "core/stop.hpp"
 #include "io/uring_writer.hpp"
+#include "io/watched_workers.hpp"
 
 namespace dlsize::pipeline {
 namespace fs = std::filesystem;
@@ -52,6 +56,7 @@ public:
   void on_start(unsigned, const io::read_job&) override {}
   void on_data(unsigned, const io::read_job& job, std::uint64_t file_offset, const std::byte* data,
                std::size_t bytes) override {
+    m_bytes.fetch_add(bytes, std::memory_order_relaxed);
     if (!m_verify)
       return;
     for (std::size_t at = 0; at < bytes; at += m_block) {
@@ -76,8 +81,10 @@ public:
       m_error = error;
   }
   const std::string& error() const { return m_error; }
+  std::uint64_t bytes() const { return m_bytes.load(std::memory_order_relaxed); }
 
 private:
+  std::atomic<std::uint64_t> m_bytes{0};
   dataset::block_id m_base;
   std::uint32_t m_block;
   const io::file_set& m_files;
@@ -85,6 +92,84 @@ private:
   rank_phase& m_out;
   std::mutex m_mu;
   std::string m_error;
+};
+
+// What the writer measured, into the rank's result.
+rank_phase finish_write(rank_phase& out, const io::write_stats& st) {
+  out.bytes = st.bytes;
+  out.requests = st.requests;
+  out.seconds = static_cast<double>(st.run_ns) * 1e-9;
+  out.cpu_s = static_cast<double>(st.cpu_ns) * 1e-9;
+  out.fill_s = static_cast<double>(st.fill_ns) * 1e-9;
+  out.completion_wait_s = static_cast<double>(st.completion_wait_ns) * 1e-9;
+  out.starved_s = static_cast<double>(st.starved_ns) * 1e-9;
+  out.latency = st.write_latency;
+  out.fsync_latency = st.fsync_latency;
+  out.interrupted = out.interrupted || st.interrupted;
+  out.registered_buffers = st.registered_buffers;
+  out.engine = "io_uring";
+  return out;
+}
+
+// Watches a restore's reads from a thread of its own: a signal stops them, and so does a stall
+// (no byte arrived for --stall-timeout while a read has been in flight that long); the engine
+// then abandons the readers the kernel holds.
+class read_watch {
+public:
+  read_watch(const io::engine& eng, const block_checker& checker, double stall_timeout_s,
+             std::atomic<bool>& stop)
+      : m_eng(eng), m_checker(checker),
+        m_stall_ns(static_cast<std::uint64_t>(stall_timeout_s * 1e9)), m_stall_s(stall_timeout_s),
+        m_stop(stop), m_thread([this] { watch(); }) {}
+  ~read_watch() { finish(); }
+  // Ends the watch; returns the stall it saw ("" when none).
+  std::string finish() {
+    {
+      std::lock_guard lk(m_mu);
+      m_done = true;
+    }
+    m_cv.notify_all();
+    if (m_thread.joinable())
+      m_thread.join();
+    return m_stalled;
+  }
+
+private:
+  void watch() {
+    std::uint64_t seen = 0, moved_at = now_ns();
+    std::unique_lock lk(m_mu);
+    while (!m_cv.wait_for(lk, std::chrono::milliseconds(100), [this] { return m_done; })) {
+      if (stop_requested()) {
+        m_stop.store(true);
+        continue;
+      }
+      const std::uint64_t b = m_checker.bytes(), t = now_ns();
+      if (b != seen) {
+        seen = b;
+        moved_at = t;
+        continue;
+      }
+      if (!m_stall_ns || t - moved_at < m_stall_ns || !m_stalled.empty())
+        continue;
+      const std::string stuck = m_eng.stuck_read(m_stall_ns);
+      if (stuck.empty())
+        continue;
+      m_stalled =
+          fmt::format("no read finished for {:g} s (--stall-timeout); {}", m_stall_s, stuck);
+      m_stop.store(true);
+    }
+  }
+
+  const io::engine& m_eng;
+  const block_checker& m_checker;
+  std::uint64_t m_stall_ns;
+  double m_stall_s;
+  std::atomic<bool>& m_stop;
+  std::mutex m_mu;
+  std::condition_variable m_cv;
+  bool m_done = false;
+  std::string m_stalled;
+  std::thread m_thread; // last: it starts once the rest is set
 };
 
 } // namespace
@@ -104,7 +189,9 @@ nlohmann::json rank_phase::to_json() const {
           {"problems", problems},
           {"interrupted", interrupted},
           {"registered_buffers", registered_buffers},
-          {"engine", engine}};
+          {"engine", engine},
+          {"stalled", stalled},
+          {"in_kernel", in_kernel}};
 }
 
 rank_phase rank_phase::from_json(const nlohmann::json& j) {
@@ -124,6 +211,8 @@ rank_phase rank_phase::from_json(const nlohmann::json& j) {
   p.interrupted = j.at("interrupted").get<bool>();
   p.registered_buffers = j.at("registered_buffers").get<bool>();
   p.engine = j.at("engine").get<std::string>();
+  p.stalled = j.at("stalled").get<std::string>();
+  p.in_kernel = j.at("in_kernel").get<std::vector<std::string>>();
   return p;
 }
 
@@ -150,30 +239,34 @@ rank_phase write_rank_shards(const dataset::checkpoint_set& set, unsigned rank, 
       fs::remove(p, ec);
     }
   };
+  // One watched writer: a write or fsync that never completes (a hung server) is a stall after
+  // --stall-timeout, and a writer the kernel holds is abandoned, not joined.
   io::write_stats st;
-  try {
-    st = io::write_files(
-        targets, io.cache, io.queue_depth, io.request_size, fill, [] { return stop_requested(); },
-        created);
-  } catch (...) {
-    remove_created();
-    throw;
+  const io::watched_result ran = io::run_watched(
+      1,
+      [&](io::worker_context& ctx) {
+        io::write_files(targets, io.cache, io.queue_depth, io.request_size, fill, ctx, created, st);
+      },
+      io.stall_timeout_s, "writer", nullptr);
+  out.in_kernel = st.in_kernel;
+  out.in_kernel.insert(out.in_kernel.end(), ran.abandoned.begin(), ran.abandoned.end());
+  if (!ran.stalled.empty())
+    out.stalled = fmt::format("no write or fsync finished for {:g} s (--stall-timeout); {}",
+                              io.stall_timeout_s, ran.stalled);
+  if (!out.in_kernel.empty()) {
+    // Its shards stay: removing a file the kernel is still writing may hang as the write does.
+    out.interrupted = true;
+    return finish_write(out, st);
   }
-  if (st.interrupted)
+  if (!ran.first_error().empty()) {
+    remove_created();
+    throw run_error(ran.first_error());
+  }
+  if (st.interrupted || ran.interrupted || !out.stalled.empty()) {
+    st.interrupted = true;
     remove_created(); // partial shards never stay
-  out.bytes = st.bytes;
-  out.requests = st.requests;
-  out.seconds = static_cast<double>(st.run_ns) * 1e-9;
-  out.cpu_s = static_cast<double>(st.cpu_ns) * 1e-9;
-  out.fill_s = static_cast<double>(st.fill_ns) * 1e-9;
-  out.completion_wait_s = static_cast<double>(st.completion_wait_ns) * 1e-9;
-  out.starved_s = static_cast<double>(st.starved_ns) * 1e-9;
-  out.latency = st.write_latency;
-  out.fsync_latency = st.fsync_latency;
-  out.interrupted = st.interrupted;
-  out.registered_buffers = st.registered_buffers;
-  out.engine = "io_uring";
-  return out;
+  }
+  return finish_write(out, st);
 }
 
 rank_phase read_rank_shards(const dataset::checkpoint_set& set, unsigned rank, std::uint64_t k,
@@ -204,8 +297,18 @@ rank_phase read_rank_shards(const dataset::checkpoint_set& set, unsigned rank, s
   block_checker checker({set.run, rank, 0, k, 0}, set.request_size, files, io.verify, out);
   std::atomic<bool> stop{false};
   const std::uint64_t t0 = now_ns();
-  const io::engine_result res = engine->run(jobs, checker, stop);
+  io::engine_result res;
+  {
+    read_watch watch(*engine, checker, io.stall_timeout_s, stop);
+    res = engine->run(jobs, checker, stop);
+    out.stalled = watch.finish();
+  }
   out.seconds = static_cast<double>(now_ns() - t0) * 1e-9;
+  out.in_kernel = res.abandoned;
+  if (!out.stalled.empty()) {
+    out.interrupted = true;
+    return out;
+  }
   if (!res.error.empty() || !checker.error().empty())
     throw run_error(fmt::format("checkpoint {}: reading rank {}'s shards failed: {}", k, rank,
                                 res.error.empty() ? checker.error() : res.error));

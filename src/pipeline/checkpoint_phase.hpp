@@ -21,6 +21,9 @@ struct phase_io {
   unsigned queue_depth = 16;
   std::uint32_t request_size = 1u << 20;
   bool verify = true; // reads: check every block (off: a plain read, as fio's)
+  // --stall-timeout: a write, fsync or read that has not finished for this long ends the phase
+  // (the rank's result says which, and what the kernel still holds); 0: never.
+  double stall_timeout_s = 0;
 };
 
 // What one rank measured in one write or read of a checkpoint.
@@ -36,6 +39,11 @@ struct rank_phase {
   bool interrupted = false;
   bool registered_buffers = false;
   std::string engine; // reads: the engine that ran (io_uring, or psync after a fallback)
+  // --stall-timeout ended the phase: what waited and for how long ("" when none did).
+  std::string stalled;
+  // Requests or threads left in the kernel ("a write of FILE at offset O"): this rank's files
+  // then stay where they are (removing them may hang too).
+  std::vector<std::string> in_kernel;
 
   nlohmann::json to_json() const;
   static rank_phase from_json(const nlohmann::json& j);

@@ -84,6 +84,43 @@ std::uint64_t coexisting(const checkpoint_options& opt) {
   return opt.keep_last ? std::min(opt.writes, opt.keep_last + 1) : opt.writes;
 }
 
+// A --writes 0 restore describes the checkpoints its folder holds: an option given on its
+// command line that says otherwise is refused (the report would describe data that is not there).
+void check_written(const checkpoint_options& opt, const checkpoint_set& s) {
+  const std::string dir = opt.dir.string();
+  if (s.workload != opt.workload.name)
+    throw usage_error(fmt::format("--workload: {}, but the checkpoints in '{}' are {}'s. valid: "
+                                  "--workload {}",
+                                  opt.workload.name, dir, s.workload, s.workload));
+  if (!s.written_recorded)
+    return; // an older manifest: the report warns that the command line's figures are used
+  const auto refuse = [&](const char* option, const std::string& given, const std::string& was) {
+    throw usage_error(fmt::format("{}: {} given, but the checkpoints in '{}' were written with "
+                                  "{} {} (its {}). valid: {} {}, or leave {} out",
+                                  option, given, dir, option, was, dataset::kCheckpointManifest,
+                                  option, was, option));
+  };
+  const auto& w = s.written;
+  if (opt.content_given && opt.content.dedupe_percent != w.content.dedupe_percent)
+    refuse("--dedupe-percent", std::to_string(opt.content.dedupe_percent),
+           std::to_string(w.content.dedupe_percent));
+  if (opt.content_given && opt.content.compress_percent != w.content.compress_percent)
+    refuse("--compress-percent", std::to_string(opt.content.compress_percent),
+           std::to_string(w.content.compress_percent));
+  if (opt.scale_given && opt.shares.scale != w.scale)
+    refuse("--scale", fmt::format("{:g}", opt.shares.scale), fmt::format("{:g}", w.scale));
+  if (opt.subset_given && opt.shares.subset != w.subset)
+    refuse("--subset", opt.shares.subset ? "on" : "off", w.subset ? "on" : "off");
+}
+
+// What the report says the checkpoints hold: the manifest's record for a --writes 0 restore (the
+// command line's where an older manifest has none), else what these writes use.
+dataset::written_content described(const checkpoint_options& opt, const checkpoint_set& set) {
+  if (opt.writes == 0 && set.written_recorded)
+    return set.written;
+  return {opt.content, opt.shares.scale, opt.shares.subset};
+}
+
 // Rank 0 makes or opens the folder; every rank gets the set.
 checkpoint_set claim_set(const checkpoint_options& opt, const config::checkpoint_layout& layout,
                          cluster::communicator& comm, bool& made_folder) {
@@ -97,6 +134,7 @@ checkpoint_set claim_set(const checkpoint_options& opt, const config::checkpoint
             "--dir: the checkpoints in '{}' were written by {} ranks; this job has {}. valid: "
             "launch {} ranks (rank r reads the shards rank r wrote)",
             opt.dir.string(), s.ranks(), comm.size(), s.ranks()));
+      check_written(opt, s);
       if (s.checkpoints.size() < opt.reads)
         throw usage_error(fmt::format("--reads: {} asked, but '{}' holds {} checkpoints. valid: "
                                       "--reads {} or fewer",
@@ -109,6 +147,7 @@ checkpoint_set claim_set(const checkpoint_options& opt, const config::checkpoint
     s.workload = opt.workload.name;
     s.request_size = opt.io.request_size;
     s.files_per_rank = opt.files_per_rank;
+    s.written = {opt.content, opt.shares.scale, opt.shares.subset};
     for (const auto& share : layout.shares)
       s.rank_bytes.push_back(share.bytes());
     const std::uint64_t n = coexisting(opt);
@@ -127,6 +166,28 @@ phase_run gather(cluster::communicator& comm, std::uint64_t k,
   for (const auto& p : cluster::agree(comm, [&] { return part().to_json(); }))
     run.ranks.push_back(rank_phase::from_json(p));
   return run;
+}
+
+// A stall on any rank: "stalled: checkpoint 1: rank 0: no write ... for a write of FILE at offset
+// O" ("" when none). The requests and threads left in the kernel are named on stderr, so that
+// whoever waits on the process knows why it may not exit until the storage answers.
+std::string stall_of(const phase_run& run, const char* what) {
+  std::string reason;
+  for (std::size_t r = 0; r < run.ranks.size(); ++r) {
+    for (const auto& k : run.ranks[r].in_kernel)
+      std::fprintf(stderr, "dlsize: stuck in the kernel: rank %zu: %s\n", r, k.c_str());
+    if (reason.empty() && !run.ranks[r].stalled.empty())
+      reason = fmt::format("stalled: {} checkpoint {}: rank {}: {}", what, run.checkpoint, r,
+                           run.ranks[r].stalled);
+  }
+  return reason;
+}
+
+bool left_in_kernel(const phase_run& run) {
+  for (const auto& r : run.ranks)
+    if (!r.in_kernel.empty())
+      return true;
+  return false;
 }
 
 bool interrupted(const phase_run& run) {
@@ -156,6 +217,9 @@ struct run_state {
   std::vector<phase_run> writes, reads;
   std::vector<std::uint64_t> written_here; // this run's checkpoints, for the clean-up
   std::string stop_reason;
+  // A stall or a request the kernel still holds: --dir stays as it is (removing files on a hung
+  // file system may hang as well).
+  bool hung = false;
 };
 
 // Why no further checkpoint starts ("" to go on).
@@ -185,6 +249,15 @@ void write_phase(const checkpoint_options& opt, checkpoint_set& set, cluster::co
     });
     phase_run run =
         gather(comm, k, [&] { return write_rank_shards(set, rank, k, partial, opt.io, pool); });
+    const std::string stall = stall_of(run, "writing");
+    if (!stall.empty() || left_in_kernel(run)) {
+      st.hung = true;
+      st.stop_reason = !stall.empty()
+                           ? stall
+                           : fmt::format("interrupted by signal {} while writing checkpoint {}",
+                                         stop_signal(), k);
+      return;
+    }
     if (interrupted(run)) {
       cluster::agree(comm, [&] {
         if (comm.rank() == 0)
@@ -227,6 +300,15 @@ void read_phase(const checkpoint_options& opt, const checkpoint_set& set,
     st.reads.push_back(gather(comm, k, [&] {
       return read_rank_shards(set, source, k, dataset::checkpoint_path(opt.dir, k), rio);
     }));
+    const std::string stall = stall_of(st.reads.back(), "reading");
+    if (!stall.empty() || left_in_kernel(st.reads.back())) {
+      st.hung = true;
+      st.stop_reason = !stall.empty() ? stall
+                                      : fmt::format("interrupted by signal {} while reading "
+                                                    "checkpoint {}",
+                                                    stop_signal(), k);
+      return;
+    }
     say(opt, "read", st.reads.back(), i + 1, opt.reads);
   }
 }
@@ -256,9 +338,17 @@ json read_json(const checkpoint_options& opt, const run_state& st) {
   return j;
 }
 
+// What the report says of the folder's host and mount, taken before any write or read: a stat
+// of a mount whose storage stopped answering may hang too.
+struct folder_facts {
+  sysinfo::mount_info mount;
+  json provenance;
+};
+
 json section_json(const checkpoint_options& opt, const config::checkpoint_layout& layout,
-                  const checkpoint_set& set, const run_state& st) {
-  const auto mount = sysinfo::mount_of(opt.dir.string());
+                  const checkpoint_set& set, const run_state& st, const folder_facts& facts) {
+  const auto& mount = facts.mount;
+  const dataset::written_content w = described(opt, set);
   return {{"dir", fs::absolute(opt.dir).lexically_normal().string()},
           {"fs_type", mount.fs_type},
           {"ranks", set.ranks()},
@@ -266,8 +356,8 @@ json section_json(const checkpoint_options& opt, const config::checkpoint_layout
           {"tensor_parallel", layout.tensor_parallel},
           {"pipeline_parallel", layout.pipeline_parallel},
           {"data_parallel", layout.data_parallel},
-          {"subset", opt.shares.subset},
-          {"scale", opt.shares.scale},
+          {"subset", w.subset},
+          {"scale", w.scale},
           {"files_per_rank", set.files_per_rank},
           {"request_size", set.request_size},
           {"queue_depth", opt.io.queue_depth},
@@ -279,8 +369,8 @@ json section_json(const checkpoint_options& opt, const config::checkpoint_layout
           {"kept", opt.keep || opt.writes == 0},
           {"read_shift", opt.read_shift % set.ranks()},
           {"caches_dropped", opt.drop_caches && !st.reads.empty()},
-          {"dedupe_percent", opt.content.dedupe_percent},
-          {"compress_percent", opt.content.compress_percent},
+          {"dedupe_percent", w.content.dedupe_percent},
+          {"compress_percent", w.content.compress_percent},
           {"write", phase_json(st.writes, opt.writes, true)},
           {"read", read_json(opt, st)}};
 }
@@ -288,20 +378,6 @@ json section_json(const checkpoint_options& opt, const config::checkpoint_layout
 } // namespace
 
 void check_checkpoint_options(const checkpoint_options& opt, unsigned ranks) {
-  if (opt.writes == 0 && opt.reads == 0)
-    throw usage_error("--writes and --reads: both 0, nothing to do. valid: --writes N, --reads N "
-                      "or both (default 10 each)");
-  if (opt.files_per_rank < 1 || opt.files_per_rank > 4096)
-    throw usage_error(fmt::format("--files-per-rank: {} is outside 1 to 4096", opt.files_per_rank));
-  const std::uint64_t kept = opt.keep_last ? std::min(opt.writes, opt.keep_last) : opt.writes;
-  if (opt.writes > 0 && opt.reads > kept)
-    throw usage_error(fmt::format(
-        "--reads: {} asked, but this run keeps {} checkpoints{}. valid: --reads {} or fewer",
-        opt.reads, kept, opt.keep_last ? " (--keep-last)" : " (--writes)", kept));
-  for (const auto& [name, p] : {std::pair{"--dedupe-percent", opt.content.dedupe_percent},
-                                std::pair{"--compress-percent", opt.content.compress_percent}})
-    if (p > 100)
-      throw usage_error(fmt::format("{}: {} is outside 0 to 100 (percent)", name, p));
   if (opt.drop_caches) {
     const std::string why = io::drop_caches_refusal();
     if (!why.empty())
@@ -325,6 +401,12 @@ checkpoint_result run_checkpoint(const checkpoint_options& opt, cluster::communi
       config::checkpoint_shares(profile, static_cast<unsigned>(comm.size()), opt.shares);
   bool made_folder = false;
   checkpoint_set set = claim_set(opt, layout, comm, made_folder);
+  const dataset::written_content w = described(opt, set);
+  const auto shown_layout =
+      config::checkpoint_shares(profile, static_cast<unsigned>(comm.size()), {w.scale, w.subset});
+  folder_facts facts;
+  if (root)
+    facts = {sysinfo::mount_of(opt.dir.string()), telemetry::host_provenance(opt.dir)};
   run_state st;
   const double t0 = now_s();
   // The writes and reads last as long as the slowest rank's: no time limit, a stop ends them.
@@ -346,7 +428,7 @@ checkpoint_result run_checkpoint(const checkpoint_options& opt, cluster::communi
   }
   comm.set_timeout_s(timeout);
   cluster::agree(comm, [&] {
-    if (root)
+    if (root && !st.hung)
       clean_up(opt, set, made_folder);
     return json(nullptr);
   });
@@ -370,12 +452,21 @@ checkpoint_result run_checkpoint(const checkpoint_options& opt, cluster::communi
                                    io::to_string(opt.io.cache)));
   if (!opt.io.verify && opt.reads > 0)
     warnings.push_back("--no-verify: the restored blocks were not checked");
+  if (st.hung && opt.writes > 0)
+    warnings.push_back(fmt::format("'{}' was left as it is: the storage did not answer, and "
+                                   "removing files on it may hang too; remove what this run "
+                                   "wrote (the folder's manifest lists it) once it answers",
+                                   opt.dir.string()));
+  if (opt.writes == 0 && !set.written_recorded)
+    warnings.push_back(fmt::format(
+        "{} in '{}' does not record the checkpoints' --dedupe-percent, --compress-percent, "
+        "--scale and --subset (an older dlsize wrote it): the report gives this command line's",
+        dataset::kCheckpointManifest, opt.dir.string()));
   r["warnings"] = warnings;
   r["workload"] = {{"name", opt.workload.name}, {"checkpoint", config::to_json(profile)}};
   const telemetry::nvml gpus;
-  r["system"] =
-      report::system_json(gpus.devices(), gpus.status(), telemetry::host_provenance(opt.dir));
-  r["checkpoint"] = section_json(opt, layout, set, st);
+  r["system"] = report::system_json(gpus.devices(), gpus.status(), facts.provenance);
+  r["checkpoint"] = section_json(opt, shown_layout, set, st, facts);
   const auto& verify = r["checkpoint"]["read"]["verify"];
   const auto mismatches = verify["mismatches"].get<std::uint64_t>();
   if (st.stop_reason.empty() && mismatches > 0)

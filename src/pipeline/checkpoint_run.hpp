@@ -28,14 +28,18 @@ struct checkpoint_options {
   unsigned read_shift = 0;
   phase_io io;
   dataset::block_content content; // --dedupe-percent, --compress-percent (the writes' payload)
-  bool drop_caches = false;       // sync and drop the host's page cache before every read
-  double time_limit_s = 0;        // no checkpoint starts after this long (0: none)
+  // Which of the options that describe the content were given on the command line: a --writes 0
+  // restore refuses those that differ from what its folder's manifest says was written.
+  bool content_given = false, scale_given = false, subset_given = false;
+  bool drop_caches = false; // sync and drop the host's page cache before every read
+  double time_limit_s = 0;  // no checkpoint starts after this long (0: none)
   bool progress = true;
   std::string label;
   nlohmann::json config; // the effective options, for the report
 };
 
-// The checks of the options that need no folder (every rank runs them): throws usage_error.
+// The checks of the options that need the I/O layer or the job's ranks, but no folder (every
+// rank runs them, after config::check_checkpoint_request): throws usage_error.
 void check_checkpoint_options(const checkpoint_options& opt, unsigned ranks);
 
 struct checkpoint_result {

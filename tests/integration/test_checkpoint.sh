@@ -56,6 +56,15 @@ expect_text "--compress-percent: 101 is outside 0 to 100" "the refusal names the
 expect_rc 0 "the kept checkpoint read back with --no-verify" -- "$DLSIZE" "${ck[@]}" --dir "$SCRATCH/dc" --writes 0 --reads 1 --no-verify --out "$SCRATCH/nv.json"
 [[ $(json "$SCRATCH/nv.json" "r['checkpoint']['read']['verify']['enabled'], r['checkpoint']['read']['verify']['blocks'], r['checkpoint']['read']['bytes'] > 0, any('--no-verify' in w for w in r['warnings'])") == "False 0 True True" ]] \
   && pass "--no-verify reads without checking and says so" || fail "no-verify: $(json "$SCRATCH/nv.json" "r['checkpoint']['read']['verify'], r['warnings']")"
+# A restore reports what the writes put in the blocks (the folder's manifest records it), not
+# its own command line's defaults; a command line that says otherwise is refused.
+[[ $(json "$SCRATCH/nv.json" "r['checkpoint']['dedupe_percent'], r['checkpoint']['compress_percent'], r['checkpoint']['scale']") == "50 50 $scale" ]] \
+  && pass "the restore reports the percents the checkpoints were written with" || fail "restore content: $(json "$SCRATCH/nv.json" "r['checkpoint']['dedupe_percent'], r['checkpoint']['compress_percent'], r['checkpoint']['scale']")"
+[[ $(json "$SCRATCH/dc/dlsize-checkpoint.json" "r['content']['dedupe_percent'], r['content']['compress_percent']") == "50 50" ]] \
+  && pass "the manifest records the content" || fail "manifest content: $(cat "$SCRATCH/dc/dlsize-checkpoint.json")"
+expect_rc 2 "a restore given other percents than were written is refused" -- "$DLSIZE" "${ck[@]}" --dir "$SCRATCH/dc" --writes 0 --reads 1 --dedupe-percent 10
+expect_text "--dedupe-percent: 10 given, but the checkpoints in" "the refusal names the option and the manifest's figure"
+expect_rc 2 "a restore of another workload is refused" -- "$DLSIZE" checkpoint --workload llama3-70b --dir "$SCRATCH/dc" --writes 0 --reads 1 --quiet
 [[ $(json "$SCRATCH/dc.json" "r['checkpoint']['read']['verify']['enabled']") == True ]] && pass "verification is on by default" || fail "verify not enabled by default"
 # --drop-caches: only when asked and permitted. A control file of the test's own stands in for
 # /proc/sys/vm/drop_caches so that the host's cache is left alone.

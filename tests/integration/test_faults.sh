@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The fault suite: a run always ends and writes its report. Hung reads (and datagen's hung
 # writes) come from a FUSE file system that never answers (tests/fault_fs), stopped by SIGINT or
-# by --stall-timeout (bench, verify, datagen); read
+# by --stall-timeout (bench, verify, datagen, checkpoint); read
 # errors from the same file system; a 1 B/s rate cap stops at once on SIGINT and at
 # --time-limit. Skips (77) where the fault file system is not built or cannot mount.
 # labels: perf
@@ -204,7 +204,33 @@ grep -q "datagen stalled: no write finished for 2 s (--stall-timeout); writer [0
 grep -q "stuck in the kernel: writer" "$SCRATCH/run.err" && pass "datagen names the writers left in the kernel" || fail "datagen stderr: $(cat "$SCRATCH/run.err")"
 release_mount
 rm -rf "$ds/new"
+# checkpoint too: a hung write (hangw) and a hung read (hang) of a shard end the run after
+# --stall-timeout with an incomplete report naming the file, the offset and the wait; what the
+# kernel holds is named, and the folder on the hung mount is left as it is.
+ckp=(checkpoint --workload llama3-8b --scale 0.0001220703125 --cache buffered --stall-timeout 2s --quiet)
+# checkpoint_stall PHASE RULE STARTS -- OPTIONS...: a checkpoint run on the mount with RULE ends
+# within 8 s, exit 1, with an incomplete report whose reason starts with STARTS and names the
+# shard, offset 0 and the wait.
+checkpoint_stall() {
+  local phase=$1 rule=$2 starts=$3 out=$SCRATCH/ck-$1.json
+  shift 4
+  mount_faults "$rule"
+  run_timed 8 "checkpoint: hung $phase + --stall-timeout 2s" 0 "$out" -- "$DLSIZE" "${ckp[@]}" --dir "$mnt/ck" --out "$out" "$@"
+  [[ $RC -eq 1 ]] && pass "checkpoint $phase stall exits 1" || fail "checkpoint $phase stall exit $RC"
+  [[ $(json "$out" "r['status'] == 'incomplete' and r['reason'].startswith('$starts') and 'rank-00000.file-000.shard at offset 0' in r['reason'] and 'waited' in r['reason']") == True ]] \
+    && pass "checkpoint $phase stall: the report names the file, the offset and the wait" || fail "checkpoint $phase stall report: $(json "$out" "r.get('reason')" 2>&1)"
+}
+checkpoint_stall write "hangw:file-:0" "stalled: writing checkpoint 1: rank 0: no write or fsync finished for 2 s" -- --writes 1 --reads 0
+grep -q "stuck in the kernel: rank 0: .*rank-00000.file-000.shard" "$SCRATCH/run.err" && pass "checkpoint names what the kernel holds" || fail "checkpoint stderr: $(cat "$SCRATCH/run.err")"
+release_mount
+[[ -f $ds/ck/dlsize-checkpoint.json ]] && pass "a stalled checkpoint leaves its folder as it is" || fail "the stalled checkpoint's folder was removed"
+rm -rf "$ds/ck"
+"$DLSIZE" "${ckp[@]}" --dir "$ds/ck" --writes 1 --reads 0 --keep --out "$SCRATCH/ck-keep.json" || fail "checkpoint --keep for the restore case failed"
+checkpoint_stall read "hang:file-:0" "stalled: reading checkpoint 1: rank 0: no read finished for 2 s" -- --writes 0 --reads 1
+release_mount
+rm -rf "$ds/ck"
 expect_rc 2 "verify --stall-timeout below 1s is refused" -- "$DLSIZE" verify "$ds" --stall-timeout 200ms
+expect_rc 2 "checkpoint --stall-timeout below 1s is refused" -- "$DLSIZE" checkpoint --workload llama3-8b --dir "$SCRATCH/never" --stall-timeout 200ms
 expect_rc 2 "datagen --stall-timeout below 1s is refused" -- "$DLSIZE" datagen --workload resnet50 --dataset "$SCRATCH/never" --files 1 --stall-timeout 200ms
 release_mount
 finish
