@@ -63,8 +63,9 @@ void load_folder(const fs::path& dir, report_inputs& in) {
         in.notes.push_back(fmt::format("{}: not JSON, passed over", p.string()));
         continue;
       }
-      if (!is_bench_report(j)) {
-        in.notes.push_back(fmt::format("{}: not a dlsize bench report, passed over", p.string()));
+      if (!is_bench_report(j) && j.value("kind", nlohmann::json()) != "checkpoint") {
+        in.notes.push_back(
+            fmt::format("{}: not a dlsize bench or checkpoint report, passed over", p.string()));
         continue;
       }
       in.reports.push_back(loaded_report::of(p.string(), std::move(j)));
@@ -72,9 +73,10 @@ void load_folder(const fs::path& dir, report_inputs& in) {
     }
   }
   if (found == 0)
-    throw usage_error(fmt::format("{}: no dlsize bench reports in this folder. valid: report "
-                                  "files, a folder of them, or a sweep folder with points done",
-                                  dir.string()));
+    throw usage_error(
+        fmt::format("{}: no dlsize bench or checkpoint reports in this folder. valid: report "
+                    "files, a folder of them, or a sweep folder with points done",
+                    dir.string()));
 }
 
 } // namespace

@@ -45,6 +45,6 @@ expect_text "valid: auto" "message lists the models"
 expect_rc 2 "missing input" -- "$DLSIZE" size "$SCRATCH/nothing" --out "$SCRATCH/y"
 mkdir -p "$SCRATCH/empty"
 expect_rc 2 "a folder without reports" -- "$DLSIZE" size "$SCRATCH/empty" --out "$SCRATCH/y"
-expect_text "no dlsize bench reports" "message says why"
+expect_text "no dlsize bench or checkpoint reports" "message says why"
 expect_rc 2 "bad headroom" -- "$DLSIZE" size "$SCRATCH/runs" --out "$SCRATCH/y" --headroom 0.5
 finish
