@@ -85,10 +85,13 @@ std::vector<std::string> duplicate_runs(const std::vector<loaded_report>& report
   std::vector<std::string> ids;
   std::map<std::string, std::vector<std::string>> files;
   for (const auto& r : reports) {
-    // The run_id names a run; a report without one (older dlsize) is known by its content.
+    // The run_id names a run (a checkpoint report's too, untyped); a report without one (older
+    // dlsize) is known by its content.
+    const auto given = r.report.is_object() ? r.report.find("run_id") : r.report.end();
     const std::string id =
-        r.typed && r.typed->run_id.has_value()
-            ? *r.typed->run_id
+        r.typed && r.typed->run_id.has_value() ? *r.typed->run_id
+        : !r.typed && given != r.report.end() && given->is_string()
+            ? given->get<std::string>()
             : fmt::format("content {:016x}", std::hash<std::string>{}(r.report.dump()));
     if (!files.count(id))
       ids.push_back(id);

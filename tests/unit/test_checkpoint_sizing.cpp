@@ -141,6 +141,15 @@ TEST_CASE("checkpoint reports become series against ranks, one per backend",
   CHECK_THAT(s[1]["warnings"].dump(), Contains("write: every run has 1 ranks: no fit"));
 }
 
+TEST_CASE("two copies of one checkpoint run are refused, by run_id", "[sizing][checkpoint]") {
+  auto a = checkpoint_report(1, 1, 1), b = checkpoint_report(2, 2, 2);
+  a["run_id"] = b["run_id"] = "0123456789abcdef0123456789abcdef";
+  CHECK_THAT(test::usage_error_message([&] {
+               analysis::refuse_duplicate_runs(loaded({a, b}));
+             }),
+             Contains("r0.json, r1.json are one run"));
+}
+
 TEST_CASE("an incomplete checkpoint report is left out, with why", "[sizing][checkpoint]") {
   auto r = checkpoint_report(1, 1, 1);
   CHECK(analysis::checkpoint_exclusion(r).empty());
