@@ -11,6 +11,7 @@
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
 #include "core/output_file.hpp"
+#include "render/checkpoint_tables.hpp"
 #include "render/sizing_render.hpp"
 #include "render/sizing_tables.hpp"
 #include "report/report_io.hpp"
@@ -55,6 +56,11 @@ int run_size(const size_cli& o, const cli_context& ctx) {
     for (const auto& w : s["warnings"])
       std::fprintf(stderr, "size: warning: %s\n", w.get<std::string>().c_str());
   }
+  for (const auto& l : render::checkpoint_summary_lines(z))
+    std::printf("%s\n", l.c_str());
+  for (const auto& s : z["checkpoint_series"])
+    for (const auto& w : s["warnings"])
+      std::fprintf(stderr, "size: warning: %s\n", w.get<std::string>().c_str());
   for (const auto& c : z["cache_curves"])
     std::printf("cache curve %s: %zu runs at %zu distinct f, fit residual RMS %.3f (LRU %.3f, "
                 "never-evict %.3f)%s\n",

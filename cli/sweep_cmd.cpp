@@ -19,13 +19,14 @@ struct sweep_cli {
   bool dry_run = false;
 };
 
-// dlsize bench's long option names, from its own setup, for checking a sweep's bench keys.
-std::vector<std::string> bench_option_names() {
+// A command's long option names (dlsize bench, dlsize checkpoint), from its own setup, for
+// checking a sweep's option keys.
+std::vector<std::string> option_names(void (*setup)(CLI::App&, cli_context&), const char* name) {
   CLI::App app;
   cli_context unused;
-  setup_bench(app, unused);
+  setup(app, unused);
   std::vector<std::string> names;
-  for (const CLI::Option* o : app.get_subcommand("bench")->get_options()) {
+  for (const CLI::Option* o : app.get_subcommand(name)->get_options()) {
     if (o->get_lnames().empty())
       continue;
     const std::string& n = o->get_lnames().front();
@@ -64,7 +65,8 @@ void setup_sweep(CLI::App& app, cli_context& ctx) {
     s.config_file = o->config;
     s.out_dir = o->out;
     s.self = self_path(ctx.argc > 0 ? ctx.argv[0] : nullptr);
-    s.bench_keys = bench_option_names();
+    s.bench_keys = option_names(setup_bench, "bench");
+    s.checkpoint_keys = option_names(setup_checkpoint, "checkpoint");
     s.command_line = report::command_line_json(ctx.argc, ctx.argv);
     s.dry_run = o->dry_run;
     ctx.exit_code = sweep::run_sweep(s);

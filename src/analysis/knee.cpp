@@ -124,14 +124,15 @@ hinge_fit fit_hinge(const std::vector<double>& x, const std::vector<double>& y) 
   return best;
 }
 
-knee_test test_knee(const std::vector<double>& x, const std::vector<double>& y, double alpha) {
+knee_test test_knee(const std::vector<double>& x, const std::vector<double>& y, double alpha,
+                    const std::string& unit) {
   knee_test t;
   t.alpha = alpha;
   const std::size_t distinct = distinct_sorted(x).size();
   if (x.size() < 5 || distinct < 3) {
-    t.reason = fmt::format("not tested: {} runs at {} accelerator counts; the test needs 5 runs at "
+    t.reason = fmt::format("not tested: {} runs at {} {} counts; the test needs 5 runs at "
                            "3 counts or more",
-                           x.size(), distinct);
+                           x.size(), distinct, unit);
     return t;
   }
   const linear_fit line = fit_line(x, y);
@@ -160,9 +161,9 @@ knee_test test_knee(const std::vector<double>& x, const std::vector<double>& y, 
   const bool slows = t.hinge.slope_after < t.hinge.slope_before;
   t.chosen = significant && slows;
   if (t.chosen)
-    t.reason = fmt::format("knee at {:.3g} accelerators: the hinge fits better than the line "
+    t.reason = fmt::format("knee at {:.3g} {}s: the hinge fits better than the line "
                            "(F = {}, p = {:.3g} < {})",
-                           t.hinge.breakpoint, units::format_plain(t.f), t.p_value, alpha);
+                           t.hinge.breakpoint, unit, units::format_plain(t.f), t.p_value, alpha);
   else if (significant)
     t.reason = fmt::format("no knee: the hinge fits better (p = {:.3g}) but grows faster after its "
                            "breakpoint, which is not saturation",

@@ -38,8 +38,9 @@ struct knee_test {
 
 // F = ((SSE_line − SSE_hinge) / 2) / (SSE_hinge / (n − 4)): the breakpoint counts as a
 // parameter, so the hinge has 4 against the line's 2. Needs 5 points and 3 distinct x;
-// otherwise tested is false and reason says why.
+// otherwise tested is false and reason says why. unit: the count's noun ("accelerator", "rank")
+// in the reasons.
 knee_test test_knee(const std::vector<double>& x, const std::vector<double>& y,
-                    double alpha = kKneeAlpha);
+                    double alpha = kKneeAlpha, const std::string& unit = "accelerator");
 
 } // namespace dlsize::analysis

@@ -63,8 +63,9 @@ void load_folder(const fs::path& dir, report_inputs& in) {
         in.notes.push_back(fmt::format("{}: not JSON, passed over", p.string()));
         continue;
       }
-      if (!is_bench_report(j)) {
-        in.notes.push_back(fmt::format("{}: not a dlsize bench report, passed over", p.string()));
+      if (!is_bench_report(j) && j.value("kind", nlohmann::json()) != "checkpoint") {
+        in.notes.push_back(
+            fmt::format("{}: not a dlsize bench or checkpoint report, passed over", p.string()));
         continue;
       }
       in.reports.push_back(loaded_report::of(p.string(), std::move(j)));
@@ -72,9 +73,10 @@ void load_folder(const fs::path& dir, report_inputs& in) {
     }
   }
   if (found == 0)
-    throw usage_error(fmt::format("{}: no dlsize bench reports in this folder. valid: report "
-                                  "files, a folder of them, or a sweep folder with points done",
-                                  dir.string()));
+    throw usage_error(
+        fmt::format("{}: no dlsize bench or checkpoint reports in this folder. valid: report "
+                    "files, a folder of them, or a sweep folder with points done",
+                    dir.string()));
 }
 
 } // namespace
@@ -83,10 +85,13 @@ std::vector<std::string> duplicate_runs(const std::vector<loaded_report>& report
   std::vector<std::string> ids;
   std::map<std::string, std::vector<std::string>> files;
   for (const auto& r : reports) {
-    // The run_id names a run; a report without one (older dlsize) is known by its content.
+    // The run_id names a run (a checkpoint report's too, untyped); a report without one (older
+    // dlsize) is known by its content.
+    const auto given = r.report.is_object() ? r.report.find("run_id") : r.report.end();
     const std::string id =
-        r.typed && r.typed->run_id.has_value()
-            ? *r.typed->run_id
+        r.typed && r.typed->run_id.has_value() ? *r.typed->run_id
+        : !r.typed && given != r.report.end() && given->is_string()
+            ? given->get<std::string>()
             : fmt::format("content {:016x}", std::hash<std::string>{}(r.report.dump()));
     if (!files.count(id))
       ids.push_back(id);

@@ -46,17 +46,12 @@ std::vector<count_row> rows_of(const std::vector<run_point>& runs) {
   return rows;
 }
 
-std::optional<linear_fit> line_of(const std::vector<const run_point*>& runs) {
-  std::vector<double> x, y;
-  for (const auto* r : runs) {
-    x.push_back(r->accelerators);
-    y.push_back(r->read_bytes_per_s);
-  }
-  std::vector<double> u = x;
-  std::sort(u.begin(), u.end());
-  if (std::unique(u.begin(), u.end()) - u.begin() < 2)
-    return std::nullopt;
-  return fit_line(x, y);
+// The runs as (count, bandwidth) for the fit code both paths share (analysis/bandwidth_fit).
+std::vector<bandwidth_run> bandwidth_runs(const std::vector<const run_point*>& runs) {
+  std::vector<bandwidth_run> out;
+  for (const auto* r : runs)
+    out.push_back({r->file, r->accelerators, r->read_bytes_per_s});
+  return out;
 }
 
 // Pooled coefficient of variation of the repeats at each count of (x, y): the run-to-run noise
@@ -84,34 +79,6 @@ double pooled_cv_of(const std::vector<double>& x, const std::vector<double>& y) 
   return df > 0 ? std::sqrt(ss / df) : 0.0;
 }
 
-// A warning for every count whose repeats' bandwidth spreads beyond kClusterSpread (two
-// clusters, not noise).
-void warn_clusters(const std::vector<const run_point*>& runs, std::vector<std::string>& warnings) {
-  std::map<double, std::vector<const run_point*>> by_count;
-  for (const auto* r : runs)
-    by_count[r->accelerators].push_back(r);
-  for (const auto& [n, group] : by_count) {
-    if (group.size() < 2)
-      continue;
-    std::vector<double> v;
-    for (const auto* r : group)
-      v.push_back(r->read_bytes_per_s);
-    const auto st = stats_of(v);
-    if (!(st.median > 0))
-      continue;
-    const double spread = (st.max - st.min) / st.median;
-    if (spread > kClusterSpread) {
-      std::vector<std::string> files;
-      for (const auto* r : group)
-        files.push_back(fmt::format("{} ({:.1f} MB/s)", r->file, r->read_bytes_per_s / 1e6));
-      warnings.push_back(fmt::format(
-          "the repeats at {} accelerators spread {:.1f} % (beyond {:.0f} %): two clusters, not "
-          "noise; a backend or setting changed between them? {}",
-          n, 100 * spread, 100 * kClusterSpread, fmt::join(files, ", ")));
-    }
-  }
-}
-
 // Relative root-mean-square of the count medians' distance from the line: the model's error.
 double model_cv_of(const linear_fit& line, const std::vector<double>& x,
                    const std::vector<double>& y) {
@@ -132,19 +99,11 @@ double model_cv_of(const linear_fit& line, const std::vector<double>& x,
 void keep_practical_knee(scaling_analysis& a) {
   if (!a.knee.chosen)
     return;
-  const auto& h = a.knee.hinge;
   bool fails_beyond = false;
   for (const auto& row : a.counts)
-    if (row.accelerators > h.breakpoint && row.storage_au.median < a.au_threshold)
+    if (row.accelerators > a.knee.hinge.breakpoint && row.storage_au.median < a.au_threshold)
       fails_beyond = true;
-  if (h.slope_after <= kPracticalKneeSlopeRatio * h.slope_before || fails_beyond)
-    return;
-  a.knee.chosen = false;
-  a.knee.reason = fmt::format(
-      "no knee in practice: the hinge fits better (F = {:.4g}, p = {:.3g}) but its second slope "
-      "is {:.0f} % of the first (a knee needs at most {:.0f} %, or AU failing beyond it)",
-      a.knee.f, a.knee.p_value, 100 * h.slope_after / h.slope_before,
-      100 * kPracticalKneeSlopeRatio);
+  analysis::keep_practical_knee(a.knee, fails_beyond);
 }
 
 // The ceiling: the highest median bandwidth of a count's storage-limited runs, or of the runs
@@ -227,7 +186,7 @@ scaling_analysis analyse_scaling(const std::vector<run_point>& runs, double au_t
       yr.push_back(r.read_bytes_per_s / r.accelerator_utilization);
     }
   }
-  a.line = line_of(all);
+  a.line = line_over_counts(bandwidth_runs(all));
   if (!a.line)
     a.warnings.push_back(
         fmt::format("every run has {} accelerators: no fit; sweep two or more counts",
@@ -265,7 +224,8 @@ scaling_analysis analyse_scaling(const std::vector<run_point>& runs, double au_t
                          "the requirement comes from the measured demand per accelerator");
   }
   a.repeat_cv = pooled_cv_of(xr, yr);
-  warn_clusters(backend, a.warnings);
+  for (auto& w : cluster_warnings(bandwidth_runs(backend), "accelerators"))
+    a.warnings.push_back(std::move(w));
   if (a.demand_line && a.demand_line->n < 3)
     a.warnings.push_back("fewer than three runs in the requirement's fit: no intervals; repeat "
                          "the runs (a sweep's repeats) to get them");

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/bandwidth_fit.hpp"
 #include "analysis/knee.hpp"
 #include "analysis/linear_fit.hpp"
 #include "analysis/stats.hpp"
@@ -35,12 +36,6 @@ struct run_point {
   report::limit_kind limit = report::limit_kind::unknown;
 };
 
-// A knee matters in practice only when the second slope is at most this share of the first,
-// or AU fails beyond it (a 211 → 202 MB/s bend on tmpfs was significant and meaningless).
-inline constexpr double kPracticalKneeSlopeRatio = 0.8;
-// Repeats of one count whose spread ((max − min) ÷ median) exceeds MLPerf Storage's 5 % are two
-// clusters, not noise.
-inline constexpr double kClusterSpread = 0.05;
 // The model's own error in a prediction, as a share of the prediction, at least: the straight
 // line missed a measured run by a 0.1 % curvature (docs/performance.md); five times that.
 inline constexpr double kModelErrorFloor = 0.005;

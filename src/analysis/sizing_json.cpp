@@ -27,7 +27,7 @@ nlohmann::json number_or_null(double v) {
   return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr);
 }
 
-nlohmann::json fit_json(const analysis::linear_fit& f, double curve_to) {
+nlohmann::json fit_json(const analysis::linear_fit& f, double curve_to, const char* x_key) {
   nlohmann::json j = {
       {"n", f.n},
       {"slope", f.slope},
@@ -49,7 +49,7 @@ nlohmann::json fit_json(const analysis::linear_fit& f, double curve_to) {
       const double x = curve_to * i / steps;
       const double y = f.predict(x);
       const double c = f.confidence_half_width(x), p = f.prediction_half_width(x);
-      curve.push_back({{"accelerators", x},
+      curve.push_back({{x_key, x},
                        {"fitted", y},
                        {"confidence_low", number_or_null(y - c)},
                        {"confidence_high", number_or_null(y + c)},
@@ -75,11 +75,15 @@ nlohmann::json count_row_json(const analysis::count_row& r) {
 }
 
 nlohmann::json knee_json(const analysis::scaling_analysis& a) {
-  const auto& k = a.knee;
+  return knee_json(a.knee, "accelerator");
+}
+
+nlohmann::json knee_json(const analysis::knee_test& k, const std::string& unit) {
   nlohmann::json j = {
       {"test", "extra-sum-of-squares F test: straight line (2 parameters) against a continuous "
                "hinge (intercept, two slopes, breakpoint: 4 parameters), breakpoint searched "
-               "between the second smallest and second largest accelerator counts"},
+               "between the second smallest and second largest " +
+                   unit + " counts"},
       {"alpha", k.alpha},
       {"tested", k.tested},
       {"chosen", k.chosen},
@@ -91,7 +95,7 @@ nlohmann::json knee_json(const analysis::scaling_analysis& a) {
       {"sse_line", k.tested ? nlohmann::json(k.sse_line) : nlohmann::json(nullptr)},
       {"sse_hinge", k.tested ? nlohmann::json(k.hinge.sse) : nlohmann::json(nullptr)},
       {"hinge", nullptr},
-      {"accelerators", k.chosen ? nlohmann::json(k.hinge.breakpoint) : nlohmann::json(nullptr)}};
+      {unit + "s", k.chosen ? nlohmann::json(k.hinge.breakpoint) : nlohmann::json(nullptr)}};
   if (k.tested)
     j["hinge"] = {{"breakpoint", k.hinge.breakpoint},
                   {"intercept", k.hinge.intercept},

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "analysis/cache_sweep.hpp"
+#include "analysis/checkpoint_sizing.hpp"
 #include "analysis/layouts.hpp"
 #include "analysis/scaling_model.hpp"
 #include "analysis/size_scaling.hpp"
@@ -260,14 +261,27 @@ nlohmann::json make_sizing(const report_inputs& in, const sizing_request& req,
   std::map<std::string, std::size_t> by_key;
   const std::vector<loaded_report> reports = typed_reports(in.reports);
   refuse_duplicate_runs(reports);
+  std::vector<const loaded_report*> checkpoints; // the write path's evidence
   for (const auto& lr : reports) {
     const auto& r = lr.report;
     std::string why;
+    if (is_checkpoint_report(r)) {
+      why = checkpoint_exclusion(r);
+      if (why.empty())
+        checkpoints.push_back(&lr);
+      inputs.push_back({{"file", lr.file},
+                        {"included", why.empty()},
+                        {"reason", why.empty() ? nlohmann::json(nullptr) : nlohmann::json(why)}});
+      continue;
+    }
     if (!lr.typed)
-      throw usage_error(fmt::format("{}: not a dlsize bench report (schema {}). valid: reports "
-                                    "written by dlsize bench --out, or a sweep folder",
+      throw usage_error(fmt::format("{}: not a dlsize bench or checkpoint report (schema {}). "
+                                    "valid: reports written by dlsize bench or dlsize checkpoint "
+                                    "--out, or a sweep folder",
                                     lr.file, kReportSchema));
     const bench_report& t = *lr.typed;
+    if (t.complete() && has_training_checkpoints(r))
+      checkpoints.push_back(&lr);
     if (!t.complete())
       why = fmt::format("status {}: {}", t.status_text(), t.reason.value_or(""));
     else if (accelerator_type_of(r) == "none" || accelerators_of(r) == 0)
@@ -294,13 +308,13 @@ nlohmann::json make_sizing(const report_inputs& in, const sizing_request& req,
     }
     groups[it->second].reports.push_back(&lr);
   }
-  if (groups.empty()) {
+  if (groups.empty() && checkpoints.empty()) {
     std::string list;
     for (const auto& i : inputs)
       list +=
           fmt::format("\n  {}: {}", i["file"].get<std::string>(), i["reason"].get<std::string>());
     throw usage_error("size: no report can be sized; each needs a complete training run "
-                      "(--accelerator emulated:TYPE)" +
+                      "(--accelerator emulated:TYPE) or a complete dlsize checkpoint run" +
                       list);
   }
 
@@ -389,6 +403,8 @@ nlohmann::json make_sizing(const report_inputs& in, const sizing_request& req,
         "A projection past the largest measured count is an extrapolation, and says so."}},
       {"cache_curves", curves_json},
       {"series", series_json},
+      {"checkpoint_series", checkpoint_series(checkpoints, req.alpha)},
+      {"paths", sizing_paths(!groups.empty(), !checkpoints.empty())},
       {"reproduce", reproduce},
       {"warnings", warnings}};
 }

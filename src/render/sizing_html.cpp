@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "render/cache_curve_tables.hpp"
+#include "render/checkpoint_tables.hpp"
 #include "render/html_page.hpp"
 #include "render/sizing_render.hpp"
 #include "render/sizing_tables.hpp"
@@ -25,16 +26,16 @@ std::vector<xy> runs_of(const nlohmann::json& s, const char* field, double scale
   return p;
 }
 
-std::string bandwidth_chart(const nlohmann::json& s) {
-  svg_chart c("Bandwidth against accelerators", "accelerators", "MB/s");
-  const auto& f = s["fit"];
-  const auto& k = s["knee"];
-  // Once a knee is chosen, the straight line over every run describes neither side of it: the
-  // hinge and the requirement's line replace it.
+// A fit's line and its 95 % prediction band, or the hinge and the knee once a knee is chosen
+// (the straight line over every run then describes neither side of it). x_key: the count's key
+// in the fit's curve; x_hi: the largest measured count; name: "" or what the line is of.
+void add_fit(svg_chart& c, const nlohmann::json& f, const nlohmann::json& k, const char* x_key,
+             double x_hi, const std::string& name, const char* color) {
+  const std::string of = name.empty() ? "" : " (" + name + ")";
   if (f.is_object() && !k["chosen"].get<bool>()) {
     std::vector<xy> low, high, fitted;
     for (const auto& q : f["curve"]) {
-      const double x = q["accelerators"];
+      const double x = q[x_key];
       fitted.push_back({x, q["fitted"].get<double>() / 1e6});
       if (q["prediction_low"].is_number()) {
         low.push_back({x, std::max(0.0, q["prediction_low"].get<double>() / 1e6)});
@@ -42,17 +43,46 @@ std::string bandwidth_chart(const nlohmann::json& s) {
       }
     }
     if (!low.empty())
-      c.band("95 % prediction band", low, high, kBlue);
-    c.line("line fit", fitted, kBlue);
+      c.band("95 % prediction band" + of, low, high, color);
+    c.line("line fit" + of, fitted, color);
   }
   if (k["chosen"].get<bool>()) {
     const auto& h = k["hinge"];
-    const double b = h["breakpoint"], x_hi = s["measured"].back()["accelerators"];
+    const double b = h["breakpoint"];
     const double a = h["intercept"], s1 = h["slope_before"], s2 = h["slope_after"];
-    c.line("hinge fit",
+    c.line("hinge fit" + of,
            {{0, a / 1e6}, {b, (a + s1 * b) / 1e6}, {x_hi, (a + s1 * b + s2 * (x_hi - b)) / 1e6}},
            kRed, true);
     c.vline(fmt::format("knee {:.3g}", b), b, kRed);
+  }
+}
+
+// Write and restore bandwidth of a checkpoint series against the ranks, each with its fit.
+std::string checkpoint_chart(const nlohmann::json& s) {
+  svg_chart c("Checkpoint bandwidth against ranks", "ranks", "MB/s");
+  for (const char* path : {"write", "read"}) {
+    const auto& p = s[path];
+    if (!p.is_object())
+      continue;
+    const bool w = path[0] == 'w';
+    add_fit(c, p["fit"], p["knee"], "ranks", p["measured"].back()["ranks"], w ? "write" : "restore",
+            w ? kBlue : kGreen);
+    std::vector<xy> runs;
+    const std::string field = std::string(path) + "_bytes_per_s";
+    for (const auto& r : s["runs"])
+      if (r[field].is_number())
+        runs.push_back({r["ranks"].get<double>(), r[field].get<double>() / 1e6});
+    c.points(w ? "write runs" : "restore runs", runs, w ? kGrey : kGreen);
+  }
+  return c.render();
+}
+
+std::string bandwidth_chart(const nlohmann::json& s) {
+  svg_chart c("Bandwidth against accelerators", "accelerators", "MB/s");
+  const auto& k = s["knee"];
+  const double x_hi = s["measured"].back()["accelerators"];
+  add_fit(c, s["fit"], k, "accelerators", x_hi, "", kBlue);
+  if (k["chosen"].get<bool>()) {
     const auto& r = s["requirement"]["fit"];
     if (r.is_object()) {
       const double ri = r["intercept"], rs = r["slope"];
@@ -101,7 +131,10 @@ std::string sizing_html(const nlohmann::json& z) {
                              z["tool"]["version"].get<std::string>(),
                              z["inputs"]["reports"].size()));
   page.heading(2, "Summary");
-  page.list(summary_lines(z));
+  auto summary = summary_lines(z);
+  for (auto& l : checkpoint_summary_lines(z))
+    summary.push_back(std::move(l));
+  page.list(summary);
   for (const auto& s : z["series"]) {
     page.heading(2, series_title(s));
     page.figure(bandwidth_chart(s), "Every run's bandwidth, the least-squares line with its 95 % "
@@ -122,6 +155,23 @@ std::string sizing_html(const nlohmann::json& z) {
     page.heading(3, "Runs");
     page.table(runs_table(s));
     page.list(s["warnings"], "warnings");
+  }
+  if (z["series"].empty() && z.contains("paths"))
+    page.paragraph("Read path: " + z["paths"]["read"]["note"].get<std::string>());
+  page.heading(2, "Write path: checkpoints");
+  if (z.contains("checkpoint_series") && !z["checkpoint_series"].empty()) {
+    for (const auto& s : z["checkpoint_series"]) {
+      page.heading(3, checkpoint_title(s));
+      page.figure(checkpoint_chart(s), "Every run's write and restore bandwidth (all ranks: bytes "
+                                       "over time) against the ranks, with each line fit and its "
+                                       "95 % prediction band.");
+      page.table(checkpoint_measured_table(s));
+      page.table(checkpoint_model_table(s));
+      page.table(checkpoint_runs_table(s));
+      page.list(s["warnings"], "warnings");
+    }
+  } else {
+    page.paragraph(write_path_note(z));
   }
   for (const auto& c : z.value("cache_curves", nlohmann::json::array())) {
     page.heading(2, cache_curve_title(c));

@@ -1,6 +1,7 @@
 #include <fmt/format.h>
 
 #include "render/cache_curve_tables.hpp"
+#include "render/checkpoint_tables.hpp"
 #include "render/sizing_render.hpp"
 #include "render/sizing_tables.hpp"
 
@@ -13,6 +14,8 @@ std::string sizing_markdown(const nlohmann::json& z) {
                   z["tool"]["version"].get<std::string>(), z["inputs"]["reports"].size());
   out += "## Summary\n\n";
   for (const auto& l : summary_lines(z))
+    out += "- " + l + "\n";
+  for (const auto& l : checkpoint_summary_lines(z))
     out += "- " + l + "\n";
   out += "\n";
   for (const auto& s : z["series"]) {
@@ -29,6 +32,17 @@ std::string sizing_markdown(const nlohmann::json& z) {
       for (const auto& w : s["warnings"])
         out += "- warning: " + w.get<std::string>() + "\n";
     }
+    out += "\n";
+  }
+  out += "## Write path: checkpoints\n\n";
+  if (!z.contains("checkpoint_series") || z["checkpoint_series"].empty())
+    out += write_path_note(z) + "\n\n";
+  for (const auto& s : z.value("checkpoint_series", nlohmann::json::array())) {
+    out += "### " + checkpoint_title(s) + "\n\n" + markdown_table(checkpoint_measured_table(s));
+    out += "\n" + markdown_table(checkpoint_model_table(s));
+    out += "\n" + markdown_table(checkpoint_runs_table(s)) + "\n";
+    for (const auto& w : s["warnings"])
+      out += "- warning: " + w.get<std::string>() + "\n";
     out += "\n";
   }
   for (const auto& c : z.value("cache_curves", nlohmann::json::array())) {

@@ -15,7 +15,9 @@ bool has_scaling(const nlohmann::json& s) {
   return s.contains("scaling") && s["scaling"].is_object();
 }
 
-std::string median_range(const nlohmann::json& s, bool rate, bool au = false) {
+} // namespace
+
+std::string median_range(const nlohmann::json& s, bool rate, bool au) {
   if (s.is_null())
     return "–";
   const double med = s["median"], lo = s["min"], hi = s["max"];
@@ -38,6 +40,8 @@ std::string interval_text(const nlohmann::json& iv, bool rate) {
 std::string mb(const nlohmann::json& v, const char* format) {
   return v.is_number() ? fmt::format(fmt::runtime(format), v.get<double>() / 1e6) : "–";
 }
+
+namespace {
 
 std::string au_cell(const nlohmann::json& v) {
   return v.is_number() ? render::au_text(v.get<double>()) : "–";

@@ -33,7 +33,11 @@ std::vector<std::string> projection_notes(const nlohmann::json& series);
 std::vector<std::string> summary_lines(const nlohmann::json& sizing);
 std::vector<std::string> assumption_lines(const nlohmann::json& sizing);
 
-// Formatting shared by the renderers: bytes/s in MB/s and MiB/s; "–" for null.
+// Formatting shared by the renderers: bytes/s in MB/s and MiB/s; "–" for null; a {median, min,
+// max} block as "median (min–max)" (MB/s when rate, a percentage when au); bytes/s in MB/s.
+std::string median_range(const nlohmann::json& stats, bool rate, bool au = false);
+std::string interval_text(const nlohmann::json& iv, bool rate);
+std::string mb(const nlohmann::json& v, const char* format);
 std::string rate_text(const nlohmann::json& v);
 std::string number_text(const nlohmann::json& v, const char* format = "{:.3g}");
 

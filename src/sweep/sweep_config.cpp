@@ -27,9 +27,9 @@ const std::vector<std::string>& launcher_variables() {
 // Bench options of one object: known keys, scalar values, none the sweep sets itself.
 void check_options(const core::json_checker& ck, const nlohmann::json& obj, const std::string& path,
                    const std::vector<std::string>& bench_keys,
-                   const std::set<std::string>& skip = {}) {
+                   const std::set<std::string>& skip = {}, const std::string& command = "bench") {
   if (!obj.is_object())
-    ck.fail(path, "must be an object of dlsize bench options");
+    ck.fail(path, fmt::format("must be an object of dlsize {} options", command));
   for (const auto& [key, value] : obj.items()) {
     if (skip.count(key))
       continue;
@@ -38,7 +38,8 @@ void check_options(const core::json_checker& ck, const nlohmann::json& obj, cons
       ck.fail(at, "set by the sweep itself (accelerators, seed and seed-policy, "
                   "accelerators-per-rank are sweep keys; out and quiet are per point)");
     if (std::find(bench_keys.begin(), bench_keys.end(), key) == bench_keys.end())
-      ck.fail(at, fmt::format("not a dlsize bench option. valid: {}", fmt::join(bench_keys, ", ")));
+      ck.fail(at, fmt::format("not a dlsize {} option. valid: {}", command,
+                              fmt::join(bench_keys, ", ")));
     if (!value.is_string() && !value.is_number() && !value.is_boolean())
       ck.fail(at, "must be a string, number or boolean");
   }
@@ -67,30 +68,118 @@ std::string substitute(std::string arg, const sweep_config& c, const sweep_point
   return arg;
 }
 
+// The cache axis and the launcher, the same for either command.
+void parse_axes(const core::json_checker& ck, const nlohmann::json& j, sweep_config& c) {
+  if (j.contains("cache")) {
+    const auto& m = j["cache"];
+    if (!m.is_array() || m.empty())
+      ck.fail("cache", "must be a non-empty array of cache modes");
+    if (c.bench.contains("cache"))
+      ck.fail(c.command + ".cache", "is swept by the top-level cache key; set it in one place");
+    for (std::size_t i = 0; i < m.size(); ++i) {
+      const std::string at = fmt::format("cache[{}]", i);
+      if (!m[i].is_string())
+        ck.fail(at, "must be a string");
+      const std::string v = m[i];
+      if (v != "direct" && v != "buffered" && v != "uncached")
+        ck.fail(at, fmt::format("'{}' is not valid. valid: direct, buffered, uncached", v));
+      if (std::find(c.caches.begin(), c.caches.end(), v) != c.caches.end())
+        ck.fail(at, fmt::format("'{}' is listed twice", v));
+      c.caches.push_back(v);
+    }
+  }
+
+  if (j.contains("launcher")) {
+    const auto& l = j["launcher"];
+    if (!l.is_array() || l.empty())
+      ck.fail("launcher",
+              "must be a non-empty array of arguments, such as [\"mpirun\", \"-np\", \"{ranks}\"]");
+    for (std::size_t i = 0; i < l.size(); ++i) {
+      const std::string at = fmt::format("launcher[{}]", i);
+      if (!l[i].is_string() || l[i].get<std::string>().empty())
+        ck.fail(at, "must be a non-empty string");
+      std::string rest = l[i];
+      for (const auto& p : launcher_variables())
+        for (auto k = rest.find(p); k != std::string::npos; k = rest.find(p))
+          rest.erase(k, p.size());
+      if (rest.find('{') != std::string::npos && rest.find('}') != std::string::npos)
+        ck.fail(at, fmt::format("'{}' holds an unknown variable. valid: {}",
+                                l[i].get<std::string>(), fmt::join(launcher_variables(), ", ")));
+      c.launcher.push_back(l[i]);
+    }
+  }
+}
+
+// A counts axis: a non-empty array of distinct integers from 1.
+std::vector<std::uint64_t> counts_of(const core::json_checker& ck, const nlohmann::json& j,
+                                     const char* key, const char* example) {
+  if (!j.contains(key) || !j[key].is_array() || j[key].empty())
+    ck.fail(key, fmt::format("must be a non-empty array of counts, such as {}", example));
+  std::vector<std::uint64_t> out;
+  for (std::size_t i = 0; i < j[key].size(); ++i) {
+    const nlohmann::json holder = {{"n", j[key][i]}};
+    const auto n = ck.integer(holder, fmt::format("{}[{}]", key, i), "n", 1, 1u << 20);
+    if (std::find(out.begin(), out.end(), n) != out.end())
+      ck.fail(fmt::format("{}[{}]", key, i), fmt::format("{} is listed twice", n));
+    out.push_back(n);
+  }
+  return out;
+}
+
+// A sweep of dlsize checkpoint runs over rank counts: each point one job of `ranks` ranks
+// through the launcher (one rank needs none).
+sweep_config parse_checkpoint_sweep(const core::json_checker& ck, const nlohmann::json& j,
+                                    sweep_config c, const std::vector<std::string>& keys) {
+  ck.only_keys(j, "", {"command", "checkpoint", "ranks", "cache", "repeats", "launcher"});
+  if (keys.empty())
+    ck.fail("command", "checkpoint sweeps are not available here");
+  c.bench = ck.object(j, "", "checkpoint");
+  check_options(ck, c.bench, "checkpoint", keys, {}, "checkpoint");
+  for (const char* required : {"workload", "dir"})
+    if (!c.bench.contains(required))
+      ck.fail(fmt::format("checkpoint.{}", required),
+              "missing: the checkpoint profile and the folder every point writes (each point "
+              "removes what it wrote, so one folder serves them all)");
+  c.ranks = counts_of(ck, j, "ranks", "[1, 2, 4, 8]");
+  c.repeats = ck.integer_or(j, "", "repeats", 1, 1000, 3);
+  parse_axes(ck, j, c);
+  for (const auto& a : c.launcher)
+    for (const char* v : {"{accelerators}", "{accelerators-per-rank}"})
+      if (a.find(v) != std::string::npos)
+        ck.fail("launcher",
+                fmt::format("'{}' has no value in a checkpoint sweep. valid: {{ranks}}, "
+                            "{{point}}",
+                            v));
+  if (c.launcher.empty() && *std::max_element(c.ranks.begin(), c.ranks.end()) > 1)
+    ck.fail("launcher", "missing: ranks above 1 need a launcher, such as [\"mpiexec\", \"-np\", "
+                        "\"{ranks}\"]");
+  return c;
+}
+
 } // namespace
 
 sweep_config parse_sweep_config(const nlohmann::json& j, const std::string& source,
-                                const std::vector<std::string>& bench_keys) {
+                                const std::vector<std::string>& bench_keys,
+                                const std::vector<std::string>& checkpoint_keys) {
   const core::json_checker ck(source);
-  ck.only_keys(j, "",
-               {"bench", "accelerators", "datasets", "cache", "repeats", "seed", "seed-policy",
-                "launcher", "accelerators-per-rank"});
   sweep_config c;
   c.source = source;
   c.given = j;
+  if (j.is_object() && j.contains("command")) {
+    c.command = ck.string(j, "", "command");
+    if (c.command == "checkpoint")
+      return parse_checkpoint_sweep(ck, j, c, checkpoint_keys);
+    if (c.command != "bench")
+      ck.fail("command",
+              fmt::format("'{}' is not valid. valid: bench (the default), checkpoint", c.command));
+  }
+  ck.only_keys(j, "",
+               {"command", "bench", "accelerators", "datasets", "cache", "repeats", "seed",
+                "seed-policy", "launcher", "accelerators-per-rank"});
   c.bench = ck.object(j, "", "bench");
   check_options(ck, c.bench, "bench", bench_keys);
 
-  if (!j.contains("accelerators") || !j["accelerators"].is_array() || j["accelerators"].empty())
-    ck.fail("accelerators",
-            "must be a non-empty array of accelerator counts, such as [1, 2, 4, 8]");
-  for (std::size_t i = 0; i < j["accelerators"].size(); ++i) {
-    const nlohmann::json holder = {{"n", j["accelerators"][i]}};
-    const auto n = ck.integer(holder, fmt::format("accelerators[{}]", i), "n", 1, 1u << 20);
-    if (std::find(c.accelerators.begin(), c.accelerators.end(), n) != c.accelerators.end())
-      ck.fail(fmt::format("accelerators[{}]", i), fmt::format("{} is listed twice", n));
-    c.accelerators.push_back(n);
-  }
+  c.accelerators = counts_of(ck, j, "accelerators", "[1, 2, 4, 8]");
   c.repeats = ck.integer_or(j, "", "repeats", 1, 1000, 3);
   c.seed = ck.integer_or(j, "", "seed", 0, UINT32_MAX, 1);
   if (j.contains("seed-policy")) {
@@ -130,44 +219,7 @@ sweep_config parse_sweep_config(const nlohmann::json& j, const std::string& sour
       c.datasets.push_back(std::move(v));
     }
   }
-  if (j.contains("cache")) {
-    const auto& m = j["cache"];
-    if (!m.is_array() || m.empty())
-      ck.fail("cache", "must be a non-empty array of cache modes");
-    if (c.bench.contains("cache"))
-      ck.fail("bench.cache", "is swept by the top-level cache key; set it in one place");
-    for (std::size_t i = 0; i < m.size(); ++i) {
-      const std::string at = fmt::format("cache[{}]", i);
-      if (!m[i].is_string())
-        ck.fail(at, "must be a string");
-      const std::string v = m[i];
-      if (v != "direct" && v != "buffered" && v != "uncached")
-        ck.fail(at, fmt::format("'{}' is not valid. valid: direct, buffered, uncached", v));
-      if (std::find(c.caches.begin(), c.caches.end(), v) != c.caches.end())
-        ck.fail(at, fmt::format("'{}' is listed twice", v));
-      c.caches.push_back(v);
-    }
-  }
-
-  if (j.contains("launcher")) {
-    const auto& l = j["launcher"];
-    if (!l.is_array() || l.empty())
-      ck.fail("launcher",
-              "must be a non-empty array of arguments, such as [\"mpirun\", \"-np\", \"{ranks}\"]");
-    for (std::size_t i = 0; i < l.size(); ++i) {
-      const std::string at = fmt::format("launcher[{}]", i);
-      if (!l[i].is_string() || l[i].get<std::string>().empty())
-        ck.fail(at, "must be a non-empty string");
-      std::string rest = l[i];
-      for (const auto& p : launcher_variables())
-        for (auto k = rest.find(p); k != std::string::npos; k = rest.find(p))
-          rest.erase(k, p.size());
-      if (rest.find('{') != std::string::npos && rest.find('}') != std::string::npos)
-        ck.fail(at, fmt::format("'{}' holds an unknown variable. valid: {}",
-                                l[i].get<std::string>(), fmt::join(launcher_variables(), ", ")));
-      c.launcher.push_back(l[i]);
-    }
-  }
+  parse_axes(ck, j, c);
   c.accelerators_per_rank = ck.integer_or(j, "", "accelerators-per-rank", 1, 1u << 20, 0);
   if (c.accelerators_per_rank) {
     if (c.launcher.empty())
@@ -191,7 +243,35 @@ sweep_config parse_sweep_config(const nlohmann::json& j, const std::string& sour
   return c;
 }
 
+namespace {
+
+// The points of a checkpoint sweep: repeats outermost, then cache modes and rank counts.
+std::vector<sweep_point> checkpoint_points(const sweep_config& c) {
+  const std::vector<std::string> caches =
+      c.caches.empty() ? std::vector<std::string>{""} : c.caches;
+  std::vector<sweep_point> out;
+  for (std::uint64_t r = 0; r < c.repeats; ++r)
+    for (const auto& m : caches)
+      for (auto n : c.ranks) {
+        sweep_point p;
+        p.ranks = n;
+        p.repeat = r + 1;
+        p.seeded = false;
+        p.cache = m;
+        p.id = fmt::format("np{}{}-r{}", n, m.empty() ? "" : "-" + m, p.repeat);
+        p.options = c.bench;
+        if (!m.empty())
+          p.options["cache"] = m;
+        out.push_back(std::move(p));
+      }
+  return out;
+}
+
+} // namespace
+
 std::vector<sweep_point> expand_points(const sweep_config& c) {
+  if (c.command == "checkpoint")
+    return checkpoint_points(c);
   const std::vector<sweep_dataset> datasets =
       c.datasets.empty() ? std::vector<sweep_dataset>{{"", {}}} : c.datasets;
   const std::vector<std::string> caches =
@@ -230,7 +310,7 @@ std::vector<std::string> point_argv(const sweep_config& c, const sweep_point& p,
   for (const auto& a : c.launcher)
     argv.push_back(substitute(a, c, p));
   argv.push_back(self);
-  argv.push_back("bench");
+  argv.push_back(c.command);
   for (const auto& [key, value] : p.options.items()) {
     if (value.is_boolean()) {
       if (value.get<bool>())

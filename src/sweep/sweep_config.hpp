@@ -18,10 +18,12 @@ struct sweep_dataset {
 };
 
 struct sweep_config {
+  std::string command = "bench"; // or "checkpoint": points are dlsize checkpoint jobs of `ranks`
   std::string source;
   nlohmann::json given; // the config as written (a resumed sweep must match it)
-  nlohmann::json bench; // bench options common to every point
+  nlohmann::json bench; // options of the command common to every point
   std::vector<std::uint64_t> accelerators;
+  std::vector<std::uint64_t> ranks;    // checkpoint sweeps: the rank counts
   std::vector<sweep_dataset> datasets; // empty: the dataset of `bench`
   std::vector<std::string> caches;     // empty: the cache mode of `bench`
   std::uint64_t repeats = 3;
@@ -33,23 +35,26 @@ struct sweep_config {
 
 struct sweep_point {
   std::string id; // "n4-r2", with the dataset variant and cache mode when swept
-  std::uint64_t accelerators = 0, repeat = 0, seed = 0, ranks = 1;
+  std::uint64_t accelerators = 0, repeat = 0, seed = 0, ranks = 1; // accelerators 0: checkpoint
+  bool seeded = true;                                              // a checkpoint run takes no seed
   std::string dataset, cache; // empty when that axis is not swept
   nlohmann::json options;     // bench options of this point, --out left out
 };
 
-// Checks a config. bench_keys: the long option names of dlsize bench. Throws usage_error
-// naming the source and key for unknown keys, values of the wrong type or range, options the
-// sweep sets itself (out, accelerators, seed, quiet, config) and unknown launcher variables.
+// Checks a config. bench_keys, checkpoint_keys: the long option names of dlsize bench and dlsize
+// checkpoint (none: a "command": "checkpoint" sweep is refused). Throws usage_error naming the
+// source and key for unknown keys, values of the wrong type or range, options the sweep sets
+// itself (out, accelerators, seed, quiet, config) and unknown launcher variables.
 sweep_config parse_sweep_config(const nlohmann::json& j, const std::string& source,
-                                const std::vector<std::string>& bench_keys);
+                                const std::vector<std::string>& bench_keys,
+                                const std::vector<std::string>& checkpoint_keys = {});
 
 // Every point, repeats outermost (so that a slow drift of the machine spreads over all
-// counts), then dataset variants, cache modes and accelerator counts.
+// counts), then dataset variants, cache modes and accelerator (or, checkpoint, rank) counts.
 std::vector<sweep_point> expand_points(const sweep_config& c);
 
 // The point's command: the launcher (variables {ranks}, {accelerators},
-// {accelerators-per-rank} and {point} substituted in its arguments only), then self, "bench",
+// {accelerators-per-rank} and {point} substituted in its arguments only), then self, the command,
 // the options as --key value, --out report and --quiet.
 std::vector<std::string> point_argv(const sweep_config& c, const sweep_point& p,
                                     const std::string& self, const std::string& report);

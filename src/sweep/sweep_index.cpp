@@ -19,24 +19,25 @@ namespace fs = std::filesystem;
 namespace {
 
 nlohmann::json point_entry(const sweep_point& p) {
-  return {{"id", p.id},
-          {"accelerators", p.accelerators},
-          {"ranks", p.ranks},
-          {"dataset", p.dataset.empty() ? nlohmann::json(nullptr) : nlohmann::json(p.dataset)},
-          {"cache", p.cache.empty() ? nlohmann::json(nullptr) : nlohmann::json(p.cache)},
-          {"repeat", p.repeat},
-          {"seed", p.seed},
-          {"status", "pending"},
-          {"attempts", 0},
-          {"report", nullptr},
-          {"log", nullptr},
-          {"argv", nullptr},
-          {"exit_code", nullptr},
-          {"signal", nullptr},
-          {"started_at", nullptr},
-          {"ended_at", nullptr},
-          {"wall_s", nullptr},
-          {"summary", nullptr}};
+  return {
+      {"id", p.id},
+      {"accelerators", p.accelerators ? nlohmann::json(p.accelerators) : nlohmann::json(nullptr)},
+      {"ranks", p.ranks},
+      {"dataset", p.dataset.empty() ? nlohmann::json(nullptr) : nlohmann::json(p.dataset)},
+      {"cache", p.cache.empty() ? nlohmann::json(nullptr) : nlohmann::json(p.cache)},
+      {"repeat", p.repeat},
+      {"seed", p.seeded ? nlohmann::json(p.seed) : nlohmann::json(nullptr)},
+      {"status", "pending"},
+      {"attempts", 0},
+      {"report", nullptr},
+      {"log", nullptr},
+      {"argv", nullptr},
+      {"exit_code", nullptr},
+      {"signal", nullptr},
+      {"started_at", nullptr},
+      {"ended_at", nullptr},
+      {"wall_s", nullptr},
+      {"summary", nullptr}};
 }
 
 // Whether a report file exists and says its run completed.
@@ -46,6 +47,8 @@ bool complete_report(const fs::path& p) {
     return false;
   try {
     const auto j = core::read_json_file(p, core::kReportJson);
+    if (j.is_object() && j.value("kind", nlohmann::json()) == "checkpoint")
+      return j.value("status", nlohmann::json()) == "complete";
     return report::is_bench_report(j) && report::bench_report::from_json(j).complete();
   } catch (const usage_error&) {
     return false;

@@ -45,6 +45,16 @@ std::string log_tail(const std::filesystem::path& log, std::size_t lines = 5) {
 // The figures a point's report gives, for the progress line and the index.
 nlohmann::json summary_of(const std::filesystem::path& report) {
   try {
+    if (const auto j = core::read_json_file(report, core::kReportJson);
+        j.is_object() && j.value("kind", nlohmann::json()) == "checkpoint") {
+      const auto rate = [&](const char* phase) {
+        const auto& p = j["checkpoint"][phase];
+        return p.value("count", 0) > 0 ? p["bytes_per_s"] : nlohmann::json(nullptr);
+      };
+      return {{"status", j.value("status", "")},
+              {"write_bytes_per_s", rate("write")},
+              {"read_bytes_per_s", rate("read")}};
+    }
     const auto r = report::bench_report::from_json(core::read_json_file(report, core::kReportJson));
     const auto& s = report::or_empty(r.summary);
     const auto value = [](const auto& f) {
@@ -64,7 +74,14 @@ std::string summary_text(const nlohmann::json& s) {
   if (!s.is_object())
     return "no report";
   std::string out;
-  if (s["accelerator_utilization"].is_number())
+  if (s.contains("write_bytes_per_s")) { // a checkpoint run: write, then restore
+    for (const char* k : {"write_bytes_per_s", "read_bytes_per_s"})
+      if (s[k].is_number())
+        out += fmt::format("{}{} {:.1f} MB/s", out.empty() ? "" : ", ",
+                           k[0] == 'w' ? "write" : "restore", s[k].get<double>() / 1e6);
+    return out;
+  }
+  if (s.contains("accelerator_utilization") && s["accelerator_utilization"].is_number())
     out += fmt::format("AU {:.3f}, ", s["accelerator_utilization"].get<double>());
   if (s["read_bytes_per_s"].is_number())
     out += fmt::format("{:.1f} MB/s", s["read_bytes_per_s"].get<double>() / 1e6);
@@ -75,7 +92,7 @@ std::string summary_text(const nlohmann::json& s) {
 
 int run_sweep(const sweep_options& o) {
   const nlohmann::json given = core::read_json_file(o.config_file, core::kConfigJson);
-  const sweep_config c = parse_sweep_config(given, o.config_file, o.bench_keys);
+  const sweep_config c = parse_sweep_config(given, o.config_file, o.bench_keys, o.checkpoint_keys);
   const std::vector<sweep_point> points = expand_points(c);
   const std::filesystem::path dir = o.out_dir;
 

@@ -11,8 +11,9 @@ namespace dlsize::sweep {
 struct sweep_options {
   std::string config_file;
   std::string out_dir;
-  std::string self;                    // the dlsize executable the points run
-  std::vector<std::string> bench_keys; // dlsize bench's long option names
+  std::string self;                         // the dlsize executable the points run
+  std::vector<std::string> bench_keys;      // dlsize bench's long option names
+  std::vector<std::string> checkpoint_keys; // dlsize checkpoint's
   nlohmann::json command_line;
   bool dry_run = false; // print the points' commands, run nothing, write nothing
 };

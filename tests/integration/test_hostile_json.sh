@@ -58,7 +58,7 @@ for f in deep dup; do
 done
 check "deep JSON is refused at the nesting limit" 2 "nested deeper than 64 levels" -- "$DLSIZE" size "$h/deep.json" --out "$SCRATCH/size-deep"
 check "a duplicate key is named with its path" 2 "/summary/samples: the key \"samples\" is given twice" -- "$DLSIZE" compare "$h/good.json" "$h/dup.json"
-check "size on a folder without reports" 2 "$h/folder.json: no dlsize bench reports" -- "$DLSIZE" size "$h/folder.json" --out "$SCRATCH/size-folder"
+check "size on a folder without reports" 2 "$h/folder.json: no dlsize bench or checkpoint reports" -- "$DLSIZE" size "$h/folder.json" --out "$SCRATCH/size-folder"
 
 # The case: compare on a report whose summary is an array.
 check "compare, summary an array" 2 "$h/arr.json: /summary: is an array. valid: an object" -- "$DLSIZE" compare "$h/good.json" "$h/arr.json"

@@ -16,6 +16,8 @@ expect_rc 0 "size a folder of reports" -- "$DLSIZE" size "$SCRATCH/runs" --out "
   --target-accelerators 16,64 --data-growth 1,2 --nic-bandwidth 800Mb/s --clients 4
 expect_text "knee at" "prints the knee"
 for f in z.json z.md z.html; do [[ -s $SCRATCH/$f ]] && pass "$f written" || fail "$f missing"; done
+grep -q "Write path: not measured" "$SCRATCH/z.md" && grep -q "Write path: not measured" "$SCRATCH/z.html" \
+  && pass "with training runs only, Markdown and HTML say the write path is not measured" || fail "write path not said"
 python3 - "$root/docs/sizing.schema.json" "$SCRATCH/z.json" <<'PY' && pass "the JSON validates against docs/sizing.schema.json" || fail "schema validation"
 import json, sys, jsonschema
 schema = json.load(open(sys.argv[1]))
@@ -45,6 +47,6 @@ expect_text "valid: auto" "message lists the models"
 expect_rc 2 "missing input" -- "$DLSIZE" size "$SCRATCH/nothing" --out "$SCRATCH/y"
 mkdir -p "$SCRATCH/empty"
 expect_rc 2 "a folder without reports" -- "$DLSIZE" size "$SCRATCH/empty" --out "$SCRATCH/y"
-expect_text "no dlsize bench reports" "message says why"
+expect_text "no dlsize bench or checkpoint reports" "message says why"
 expect_rc 2 "bad headroom" -- "$DLSIZE" size "$SCRATCH/runs" --out "$SCRATCH/y" --headroom 0.5
 finish

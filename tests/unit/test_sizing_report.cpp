@@ -129,7 +129,7 @@ TEST_CASE("size refuses inputs with nothing to size and files that are not repor
              Contains("no report can be sized"));
   in.reports[0].report["schema"] = "other/1";
   CHECK_THAT(test::usage_error_message([&] { (void)analysis::make_sizing(in, {}, {}); }),
-             Contains("not a dlsize bench report"));
+             Contains("not a dlsize bench or checkpoint report"));
 }
 
 TEST_CASE("the sizing Markdown and HTML hold the tables, the charts and the commands", "[sizing]") {

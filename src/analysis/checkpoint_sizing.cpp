@@ -1,0 +1,271 @@
+#include "analysis/checkpoint_sizing.hpp"
+
+#include <cmath>
+#include <map>
+#include <optional>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "analysis/bandwidth_fit.hpp"
+#include "analysis/sizing_json.hpp"
+#include "report/backend_identity.hpp"
+#include "report/run_identity.hpp"
+
+namespace dlsize::analysis {
+namespace {
+
+constexpr const char* kStandalone = "dlsize checkpoint";
+constexpr const char* kTraining = "bench --checkpoint-every";
+
+const nlohmann::json& section(const nlohmann::json& j, const char* key) {
+  static const nlohmann::json empty = nlohmann::json::object();
+  const auto it = j.find(key);
+  return it != j.end() && it->is_object() ? *it : empty;
+}
+
+double number_at(const nlohmann::json& j, const char* key) {
+  const auto it = j.find(key);
+  return it != j.end() && it->is_number() ? it->get<double>() : std::nan("");
+}
+
+std::string string_at(const nlohmann::json& j, const char* key) {
+  const auto it = j.find(key);
+  return it != j.end() && it->is_string() ? it->get<std::string>() : "";
+}
+
+// One report's figures: a write (and a restore, for dlsize checkpoint) at a rank count.
+struct checkpoint_run {
+  const loaded_report* from = nullptr;
+  double ranks = 1, bytes_per_checkpoint = 0;
+  double write_bytes_per_s = std::nan(""), write_throughput = std::nan("");
+  double write_duration_s = std::nan("");
+  double read_bytes_per_s = std::nan(""), read_throughput = std::nan("");
+  double read_duration_s = std::nan("");
+};
+
+struct checkpoint_group {
+  std::string source, workload;
+  report::backend_identity identity;
+  double scale = 1;
+  bool subset = false;
+  std::vector<checkpoint_run> runs;
+};
+
+// A phase's figures when it ran at least once: aggregate bytes/s (total bytes over total time),
+// the slowest rank's mean rate (MLPerf Storage's), the mean duration.
+void phase_of(const nlohmann::json& phase, double& bytes_per_s, double& throughput,
+              double& duration) {
+  if (!(number_at(phase, "count") > 0))
+    return;
+  bytes_per_s = number_at(phase, "bytes_per_s");
+  throughput = number_at(phase, "throughput_bytes_per_s");
+  duration = number_at(section(phase, "duration_s"), "mean");
+}
+
+checkpoint_group group_of(const loaded_report& lr, checkpoint_run& run) {
+  const auto& r = lr.report;
+  checkpoint_group g;
+  g.workload = string_at(section(r, "workload"), "name");
+  const std::string label = string_at(section(r, "config"), "label");
+  if (is_checkpoint_report(r)) {
+    const auto& c = section(r, "checkpoint");
+    g.source = kStandalone;
+    g.scale = number_at(c, "scale");
+    g.subset = c.value("subset", false);
+    g.identity.fs_type = string_at(c, "fs_type");
+    g.identity.cache_mode = string_at(c, "cache_mode");
+    g.identity.label =
+        !label.empty() ? label
+                       : fmt::format("{} ({})", string_at(c, "dir"),
+                                     g.identity.fs_type.empty() ? "unknown" : g.identity.fs_type);
+    run.ranks = number_at(c, "ranks");
+    run.bytes_per_checkpoint = number_at(c, "bytes_per_checkpoint");
+    phase_of(section(c, "write"), run.write_bytes_per_s, run.write_throughput,
+             run.write_duration_s);
+    phase_of(section(c, "read"), run.read_bytes_per_s, run.read_throughput, run.read_duration_s);
+  } else {
+    const auto& c = section(r, "checkpoints");
+    g.source = kTraining;
+    g.scale = number_at(c, "scale");
+    g.identity.cache_mode = section(r, "io").value("cache_mode", "direct");
+    g.identity.label = !label.empty() ? label : string_at(c, "dir");
+    const double ranks = number_at(section(r, "topology"), "ranks");
+    run.ranks = std::isfinite(ranks) ? ranks : 1;
+    run.bytes_per_checkpoint = number_at(c, "bytes_per_checkpoint");
+    run.write_bytes_per_s = number_at(c, "write_bytes_per_s");
+    run.write_duration_s = number_at(c, "mean_seconds");
+  }
+  run.from = &lr;
+  return g;
+}
+
+// One path (write or restore) of a series: the shared fit, the measured table, the runs' fitted
+// values and residuals (by run index; NaN for runs without this path).
+nlohmann::json path_json(const std::vector<checkpoint_run>& runs, bool write, double alpha,
+                         nlohmann::json& runs_json) {
+  std::vector<bandwidth_run> bw;
+  std::vector<std::size_t> at;
+  std::map<double, std::vector<double>> durations;
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    const double v = write ? runs[i].write_bytes_per_s : runs[i].read_bytes_per_s;
+    if (!std::isfinite(v))
+      continue;
+    bw.push_back({runs[i].from->file, runs[i].ranks, v});
+    at.push_back(i);
+    durations[runs[i].ranks].push_back(write ? runs[i].write_duration_s : runs[i].read_duration_s);
+  }
+  const char* prefix = write ? "write" : "read";
+  if (bw.empty())
+    return nullptr;
+  const bandwidth_fit f = fit_bandwidth(bw, "rank", alpha);
+  for (std::size_t k = 0; k < at.size(); ++k) {
+    auto& j = runs_json[at[k]];
+    j[std::string(prefix) + "_fitted"] =
+        f.line ? nlohmann::json(f.line->predict(bw[k].count)) : nlohmann::json(nullptr);
+    j[std::string(prefix) + "_residual"] =
+        f.line ? nlohmann::json(f.line->residuals[k]) : nlohmann::json(nullptr);
+  }
+  nlohmann::json measured = nlohmann::json::array();
+  for (const auto& c : f.counts) {
+    const auto d = stats_of(durations[c.count]);
+    measured.push_back(
+        {{"ranks", c.count},
+         {"runs", c.runs},
+         {"bytes_per_s",
+          {{"median", c.bytes_per_s.median},
+           {"min", c.bytes_per_s.min},
+           {"max", c.bytes_per_s.max}}},
+         {"duration_s", d.count
+                            ? nlohmann::json{{"median", d.median}, {"min", d.min}, {"max", d.max}}
+                            : nlohmann::json(nullptr)}});
+  }
+  return {{"measured", measured},
+          {"fit", f.line ? fit_json(*f.line, f.counts.back().count * 1.1, "ranks")
+                         : nlohmann::json(nullptr)},
+          {"knee", knee_json(f.knee, "rank")},
+          {"best_bytes_per_s", f.best_bytes_per_s},
+          {"warnings", f.warnings}};
+}
+
+nlohmann::json series_json(const checkpoint_group& g, const std::string& backend, double alpha) {
+  nlohmann::json runs = nlohmann::json::array();
+  std::vector<double> bytes;
+  for (const auto& r : g.runs) {
+    bytes.push_back(r.bytes_per_checkpoint);
+    runs.push_back({{"file", r.from->file},
+                    {"ranks", r.ranks},
+                    {"bytes_per_checkpoint", number_or_null(r.bytes_per_checkpoint)},
+                    {"write_bytes_per_s", number_or_null(r.write_bytes_per_s)},
+                    {"write_throughput_bytes_per_s", number_or_null(r.write_throughput)},
+                    {"write_duration_s", number_or_null(r.write_duration_s)},
+                    {"read_bytes_per_s", number_or_null(r.read_bytes_per_s)},
+                    {"read_throughput_bytes_per_s", number_or_null(r.read_throughput)},
+                    {"read_duration_s", number_or_null(r.read_duration_s)},
+                    {"write_fitted", nullptr},
+                    {"write_residual", nullptr},
+                    {"read_fitted", nullptr},
+                    {"read_residual", nullptr}});
+  }
+  nlohmann::json warnings = nlohmann::json::array();
+  std::set<std::string> may_differ = report::backend_settings();
+  may_differ.insert({"dir", "out", "label", "accelerators", "accelerators-per-rank", "seed"});
+  const auto& first = *g.runs.front().from;
+  for (const auto& r : g.runs)
+    if (r.from != &first)
+      for (const auto& w : report::setting_differences(first.report, first.file, r.from->report,
+                                                       r.from->file, may_differ))
+        warnings.push_back(w);
+  nlohmann::json write = path_json(g.runs, true, alpha, runs);
+  nlohmann::json read = path_json(g.runs, false, alpha, runs);
+  for (const auto* p : {&write, &read})
+    if (p->is_object())
+      for (const auto& w : (*p)["warnings"])
+        warnings.push_back(
+            fmt::format("{}: {}", p == &write ? "write" : "restore", w.get<std::string>()));
+  if (read.is_null())
+    warnings.push_back(g.source == kTraining
+                           ? "restore not measured: bench --checkpoint-every writes only"
+                           : "restore not measured: every run had --reads 0");
+  return {{"source", g.source},
+          {"workload", g.workload},
+          {"backend", backend},
+          {"label", g.identity.label},
+          {"backend_identity", g.identity.key()},
+          {"cache_mode", g.identity.cache_mode},
+          {"scale", number_or_null(g.scale)},
+          {"subset", g.subset},
+          {"bytes_per_checkpoint", number_or_null(median(bytes))},
+          {"runs", runs},
+          {"write", write},
+          {"read", read},
+          {"warnings", warnings}};
+}
+
+} // namespace
+
+bool is_checkpoint_report(const nlohmann::json& r) {
+  return r.is_object() && string_at(r, "kind") == "checkpoint";
+}
+
+bool has_training_checkpoints(const nlohmann::json& r) {
+  return r.is_object() && string_at(r, "kind") == "bench" &&
+         number_at(section(r, "checkpoints"), "count") > 0;
+}
+
+std::string checkpoint_exclusion(const nlohmann::json& r) {
+  const std::string status = string_at(r, "status");
+  if (status != "complete")
+    return fmt::format("status {}: {}", status.empty() ? "none" : status, string_at(r, "reason"));
+  const auto& c = section(r, "checkpoint");
+  if (!(number_at(section(c, "write"), "count") > 0) &&
+      !(number_at(section(c, "read"), "count") > 0))
+    return "no checkpoint written or read";
+  if (!(number_at(c, "ranks") > 0))
+    return "no checkpoint.ranks";
+  return "";
+}
+
+nlohmann::json checkpoint_series(const std::vector<const loaded_report*>& reports, double alpha) {
+  std::vector<checkpoint_group> groups;
+  std::map<std::string, std::size_t> by_key;
+  for (const auto* lr : reports) {
+    checkpoint_run run;
+    checkpoint_group g = group_of(*lr, run);
+    const std::string key =
+        fmt::format("{}|{}|{}|{}|{}", g.source, g.workload, g.identity.key(), g.scale, g.subset);
+    auto it = by_key.find(key);
+    if (it == by_key.end()) {
+      it = by_key.emplace(key, groups.size()).first;
+      groups.push_back(g);
+    }
+    groups[it->second].runs.push_back(run);
+  }
+  std::vector<report::backend_identity> ids;
+  for (const auto& g : groups)
+    ids.push_back(g.identity);
+  const auto names = report::distinct_names(ids);
+  nlohmann::json out = nlohmann::json::array();
+  for (std::size_t i = 0; i < groups.size(); ++i)
+    out.push_back(series_json(groups[i], names[i], alpha));
+  return out;
+}
+
+// Which paths the reports measured: the read path (training runs) and the write path
+// (checkpoints), each with what would measure it when it is missing.
+nlohmann::json sizing_paths(bool read, bool write) {
+  return {{"read",
+           {{"measured", read},
+            {"note", read ? "bandwidth of the reads against accelerators (series)"
+                          : "not measured: no complete training run among the reports (dlsize "
+                            "bench --accelerator emulated:TYPE, or a sweep of them)"}}},
+          {"write",
+           {{"measured", write},
+            {"note", write ? "checkpoint write and restore bandwidth against ranks "
+                             "(checkpoint_series)"
+                           : "not measured: no checkpoint evidence among the reports (dlsize "
+                             "checkpoint, bench --checkpoint-every, or a sweep with \"command\": "
+                             "\"checkpoint\")"}}}};
+}
+
+} // namespace dlsize::analysis
