@@ -36,6 +36,10 @@ public:
     }
   }
   std::string text() const;
+  // The sum so far, and another digest's sum added (a resume state's chunks: their lines were
+  // hashed as they were written).
+  std::uint64_t sum() const { return m_sum; }
+  void add_sum(std::uint64_t sum) { m_sum += sum; }
 
 private:
   static constexpr std::uint64_t kFnvBasis = 0xcbf29ce484222325ull;

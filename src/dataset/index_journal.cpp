@@ -4,6 +4,7 @@
 #include <sys/file.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <set>
 
@@ -19,12 +20,6 @@ namespace {
 constexpr std::string_view kTrailer = "{\"~chunk\":";
 constexpr std::string_view kLine = "{\"path\":";
 constexpr const char* kStateSchema = "dlsize.index-resume/1";
-
-std::uint64_t fnv(std::string_view bytes, std::uint64_t h = 0xcbf29ce484222325ull) {
-  for (unsigned char c : bytes)
-    h = (h ^ c) * 0x100000001b3ull;
-  return h;
-}
 
 // Names in trailers as hex: a file name may be any bytes, JSON text only UTF-8.
 std::string hex(std::string_view s) {
@@ -133,6 +128,7 @@ private:
 struct span {
   long start = 0, end = 0;
   std::string unit;
+  std::uint64_t lines = 0, sum = 0; // its lines' count and digest sum
 };
 
 } // namespace
@@ -226,12 +222,13 @@ void index_journal::load(const nlohmann::json& identity) {
   std::vector<span> spans;
   std::set<std::string> done;
   long start = std::ftell(f), valid_end = start;
-  std::uint64_t lines = 0, hash = 0xcbf29ce484222325ull;
+  std::uint64_t lines = 0;
+  index_digest hash;
   while (in.next(line)) {
     if (line.back() != '\n')
       break; // a SIGKILL during the last write
     if (line.rfind(kLine, 0) == 0) {
-      ++lines, hash = fnv(line, hash);
+      ++lines, hash.add(line);
       continue;
     }
     if (line.rfind(kTrailer, 0) != 0)
@@ -241,18 +238,21 @@ void index_journal::load(const nlohmann::json& identity) {
     try {
       const auto& tc = t.at("~chunk");
       if (tc.at("lines").get<std::uint64_t>() != lines ||
-          tc.at("hash").get<std::string>() != fmt::format("{:016x}", hash))
+          tc.at("hash").get<std::string>() != fmt::format("{:016x}", hash.sum()))
         break;
       c = chunk_of(tc);
     } catch (const std::exception&) {
       break; // damaged: this chunk and what follows are read again
     }
     valid_end = std::ftell(f);
-    spans.push_back({start, valid_end, c.unit});
+    spans.push_back({start, valid_end, c.unit, lines, hash.sum()});
     if (c.final && done.insert(c.unit).second)
       m_finished.push_back(std::move(c));
-    start = valid_end, lines = 0, hash = 0xcbf29ce484222325ull;
+    start = valid_end, lines = 0, hash = {};
   }
+  for (const auto& s : spans)
+    if (done.count(s.unit))
+      m_lines += s.lines, m_digest.add_sum(s.sum);
   const long size = (std::fseek(f, 0, SEEK_END), std::ftell(f));
   bool drop = valid_end != size;
   for (const auto& s : spans)
@@ -287,11 +287,13 @@ void index_journal::load(const nlohmann::json& identity) {
 }
 
 void index_journal::append(std::string_view lines, const index_chunk& chunk) {
-  std::uint64_t n = 0;
-  for (char c : lines)
-    n += c == '\n';
+  const auto n = static_cast<std::uint64_t>(std::count(lines.begin(), lines.end(), '\n'));
+  index_digest d;
+  d.add(lines);
+  m_lines += n;
+  m_digest.add_sum(d.sum());
   std::string bytes(lines);
-  bytes += trailer_json(chunk, n, fnv(lines)).dump();
+  bytes += trailer_json(chunk, n, d.sum()).dump();
   bytes += '\n';
   write_all(m_fd, bytes, m_path);
   if (now_ns() - m_last_sync_ns > 1'000'000'000ull)

@@ -5,8 +5,8 @@
 // chunks, each the index lines a thread wrote for one unit of work (a folder, or a batch of
 // --files-from) followed by a trailer line {"~chunk": {unit, final, lines, hash, counts,
 // subdirs, links, followed}}. A unit is finished when a chunk of it says final. A SIGKILL at any
-// moment leaves a valid prefix: on open, the chunks are checked (line count, hash of their
-// bytes) up to the first that is incomplete or damaged, and the chunks of units not finished
+// moment leaves a valid prefix: on open, the chunks are checked (line count, the index digest of
+// their lines) up to the first that is incomplete or damaged, and the chunks of units not finished
 // are dropped (those folders are read again). The file is flock'ed while a scan uses it.
 #include <array>
 #include <cstdint>
@@ -18,6 +18,8 @@
 #include <vector>
 
 #include <nlohmann/json.hpp>
+
+#include "dataset/index_file.hpp"
 
 namespace dlsize::dataset {
 
@@ -66,9 +68,12 @@ public:
   // disk (fdatasync) at least once a second and at sync().
   void append(std::string_view lines, const index_chunk& chunk);
   void sync();
-  // Every index line of the state, in file order (trailers left out); the digest and count of
-  // the lines are the caller's.
+  // Every index line of the state, in file order (trailers left out).
   void for_each_line(const std::function<void(std::string_view)>& line) const;
+  // The lines of the state's chunks (those kept on open and those appended since): their
+  // count and digest (index_digest's sum), for the index header without hashing them again.
+  std::uint64_t lines() const { return m_lines; }
+  const index_digest& lines_digest() const { return m_digest; }
   // Removes the state (after the index is in place).
   void remove();
 
@@ -79,6 +84,8 @@ private:
   bool m_resumed = false;
   std::vector<index_chunk> m_finished;
   std::uint64_t m_last_sync_ns = 0;
+  std::uint64_t m_lines = 0;
+  index_digest m_digest;
 };
 
 } // namespace dlsize::dataset

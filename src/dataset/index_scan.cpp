@@ -67,6 +67,7 @@ private:
     index_chunk chunk; // the unit's chunk being filled
     std::string buf;
     std::vector<std::string> dirs; // found, not yet queued
+    std::string what;              // the call in flight, for a stall's message
   };
   struct unit {
     std::string dir;
@@ -84,8 +85,8 @@ private:
   bool excluded(const std::string& rel) const;
   // Runs call under the stall watch: what ("a stat of") and the path, for the message.
   template <class F> auto watched(worker& w, const char* what, const std::string& rel, F&& call) {
-    return w.io->blocking(fmt::format("{} {}", what, (m_opt.dir / rel).string()),
-                          std::forward<F>(call));
+    w.what.assign(what).append(" ").append(m_opt.dir.native()).append("/").append(rel);
+    return w.io->blocking(w.what, std::forward<F>(call));
   }
 
   const index_options& m_opt;
@@ -438,7 +439,7 @@ io::watched_result scanner::run(progress& bar) {
       });
   const bool walked = ran.first_error().empty() && ran.stalled.empty() && !ran.interrupted &&
                       !m_interrupted && !stop_requested();
-  if (walked && !m_done.count("links"))
+  if (walked && !m_links.empty() && !m_done.count("links"))
     ran = io::run_watched(
         1, [this](io::worker_context& io) { index_links(io); }, m_opt.stall_timeout_s, "reader",
         nullptr);
@@ -471,15 +472,11 @@ void write_index(const index_options& opt, const index_journal& journal, nlohman
                  const scan_counts& totals) {
   index_digest digest;
   digest.add(opt.dir.string() + "\n");
-  std::uint64_t lines = 0;
-  journal.for_each_line([&](std::string_view l) {
-    digest.add(l);
-    ++lines;
-  });
-  if (lines != totals.lines)
+  digest.add_sum(journal.lines_digest().sum());
+  if (journal.lines() != totals.lines)
     throw run_error(fmt::format("index: the resume state holds {} lines, its chunks count {}. "
                                 "path: {}",
-                                lines, totals.lines, journal.path().string()));
+                                journal.lines(), totals.lines, journal.path().string()));
   header["counts"] = totals.to_json();
   header["digest"] = digest.text();
   atomic_writer index(opt.out);
