@@ -522,20 +522,23 @@ index_summary build_index(const index_options& given) {
                  journal.path().c_str(), static_cast<unsigned long long>(out.units_resumed));
   progress bar(opt.progress);
   const auto ran = s.run(bar);
-  journal.sync();
   out.seconds = static_cast<double>(now_ns() - t0) * 1e-9;
-  if (!ran.first_error().empty())
+  if (!ran.first_error().empty()) {
+    journal.sync();
     throw run_error(fmt::format("index failed: {}; rerun the same command to continue (resume "
                                 "state: {})",
                                 ran.first_error(), journal.path().string()));
+  }
   out.abandoned = ran.abandoned;
   if (!ran.stalled.empty())
     out.stalled = fmt::format("no metadata call or probe read finished for {:g} s "
                               "(--stall-timeout); {}",
                               opt.stall_timeout_s, ran.stalled);
   out.interrupted = ran.interrupted || s.interrupted() || stop_requested();
-  if (out.stopped())
+  if (out.stopped()) {
+    journal.sync(); // a finished scan syncs the index instead, not its lines twice
     return out;
+  }
   auto options = options_json(opt);
   options["threads"] = opt.threads;
   out.header = {{"schema", kIndexSchema},  {"tool", opt.tool},
