@@ -192,6 +192,12 @@ index_journal::index_journal(const fs::path& out, const nlohmann::json& identity
                                   "dlsize made. valid: another --out",
                                   m_path.string()));
   m_fd = open_locked(m_path, 0);
+  if (fs::file_size(m_path, ec) == 0 && !ec) {
+    // A scan killed between creating the state and writing its first line: nothing to lose.
+    write_all(m_fd, first.dump() + "\n", m_path);
+    sync();
+    return;
+  }
   m_resumed = true;
   load(identity);
 }

@@ -121,6 +121,8 @@ TEST_CASE("a journal of another scan, or one in use, is refused naming the file"
   CHECK_THAT(usage_error_message([&] { index_journal other(out, moved); }),
              Contains("the resume state '" + state + "' is of another scan") &&
                  Contains("/elsewhere") && Contains("scan afresh"));
+  std::ofstream(t.path / "empty.json.resume").close(); // killed before its first line
+  CHECK_FALSE(index_journal(t.path / "empty.json", kScan).resumed());
   std::ofstream(t.path / "x.json.resume") << "not a state\n";
   CHECK_THAT(usage_error_message([&] { index_journal other(t.path / "x.json", kScan); }),
              Contains("is not a dlsize index resume state"));
