@@ -8,6 +8,7 @@
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
 #include "core/units.hpp"
+#include "dataset/index_rules.hpp"
 #include "dataset/index_scan.hpp"
 #include "dataset/index_stats.hpp"
 #include "report/report_io.hpp"
@@ -76,19 +77,30 @@ void setup_stats(CLI::App& index) {
 
 } // namespace
 
+// What a scan that did not finish says: why, and where a rerun continues from.
+void report_stopped(const dataset::index_summary& r) {
+  if (!r.stalled.empty())
+    std::fprintf(stderr, "dlsize: index stalled: %s\n", r.stalled.c_str());
+  else
+    std::fprintf(stderr, "index: interrupted after %.1f s\n", r.seconds);
+  std::fprintf(stderr,
+               "index: no index written; resume state %s: rerun the same command to continue\n",
+               r.resume_state.c_str());
+  std::fflush(stderr);
+  for (const auto& a : r.abandoned)
+    std::fprintf(stderr, "dlsize: stuck in the kernel: %s\n", a.c_str());
+}
+
 void setup_index(CLI::App& app, cli_context& ctx) {
-  struct opts {
-    dataset::index_options idx;
-    std::string dir, out, symlinks = "skip", files_from;
-    bool quiet = false;
-  };
-  auto o = std::make_shared<opts>();
+  auto o = std::make_shared<dataset::index_scan_request>();
   auto* sub = app.add_subcommand("index", "Index a dataset folder read-only (files, formats, "
                                           "records) for bench --index");
   sub->add_option("dir", o->dir, "Dataset folder (nothing is written in it)");
-  sub->add_option("--out", o->out, "Index file to write (outside DIR)");
-  sub->add_option("--threads", o->idx.threads, "Directory reader threads (default 8)");
-  sub->add_option("--exclude", o->idx.exclude,
+  sub->add_option("--out", o->out,
+                  "Index file to write (outside DIR); an interrupted scan leaves OUT.resume "
+                  "beside it, and the same command continues from it");
+  sub->add_option("--threads", o->threads, "Directory reader threads (default 8)");
+  sub->add_option("--exclude", o->exclude,
                   "Leave out paths matching this pattern (fnmatch, on the path or the name; "
                   "repeatable)");
   sub->add_option("--symlinks", o->symlinks,
@@ -96,32 +108,24 @@ void setup_index(CLI::App& app, cli_context& ctx) {
   sub->add_option("--files-from", o->files_from,
                   "Index the paths listed in this file (one per line, relative to DIR) instead "
                   "of walking DIR");
-  sub->add_flag("--metadata-only", o->idx.metadata_only,
+  sub->add_flag("--metadata-only", o->metadata_only,
                 "Names and stats only (as find does): no file is opened, every file is one "
                 "sample of format unprobed");
+  sub->add_option("--stall-timeout", o->stall_timeout,
+                  "End the scan, naming the path, when a metadata call or probe read has waited "
+                  "this long (a hung mount); 0: never")
+      ->capture_default_str();
   sub->add_flag("--quiet", o->quiet, "No progress line");
   setup_stats(*sub);
   sub->callback([o, sub, &ctx] {
     if (sub->get_subcommand("stats")->parsed())
       return;
-    if (o->dir.empty())
-      throw usage_error("index: DIR required (dlsize index DIR --out INDEX.json), or `dlsize "
-                        "index stats INDEX`");
-    if (o->symlinks != "skip" && o->symlinks != "follow")
-      throw usage_error(
-          fmt::format("--symlinks: invalid value '{}'. valid: skip, follow", o->symlinks));
-    dataset::index_options opt = o->idx;
-    opt.dir = o->dir;
-    opt.out = o->out;
-    opt.files_from = o->files_from;
-    opt.symlinks =
-        o->symlinks == "follow" ? dataset::symlink_policy::follow : dataset::symlink_policy::skip;
-    opt.progress = !o->quiet;
+    dataset::index_options opt = dataset::index_options_of(*o);
     opt.tool = report::tool_json();
     opt.created_at = report::utc_now();
     const auto r = dataset::build_index(opt);
-    if (r.interrupted) {
-      std::fprintf(stderr, "index: interrupted after %.1f s; no index written\n", r.seconds);
+    if (r.stopped()) {
+      report_stopped(r);
       ctx.exit_code = 1;
       return;
     }
@@ -129,13 +133,18 @@ void setup_index(CLI::App& app, cli_context& ctx) {
     std::uint64_t skipped = 0;
     for (const auto& [k, v] : c["skipped"].items())
       skipped += v.get<std::uint64_t>();
-    std::printf("index %s: %llu files (%s), %llu samples, %llu folders, %llu skipped, %llu "
-                "excluded in %.1f s (%.0f files/s): %s\n",
-                r.header["dir"].get<std::string>().c_str(), c["files"].get<unsigned long long>(),
-                bytes_text(c["bytes"]).c_str(), c["samples"].get<unsigned long long>(),
-                c["dirs"].get<unsigned long long>(), static_cast<unsigned long long>(skipped),
-                c["excluded"].get<unsigned long long>(), r.seconds,
-                r.seconds > 0 ? c["files"].get<double>() / r.seconds : 0.0, o->out.c_str());
+    std::printf(
+        "index %s: %llu files (%s), %llu samples, %llu folders, %llu skipped, %llu "
+        "excluded in %.1f s (%.0f files/s)%s: %s\n",
+        r.header["dir"].get<std::string>().c_str(), c["files"].get<unsigned long long>(),
+        bytes_text(c["bytes"]).c_str(), c["samples"].get<unsigned long long>(),
+        c["dirs"].get<unsigned long long>(), static_cast<unsigned long long>(skipped),
+        c["excluded"].get<unsigned long long>(), r.seconds,
+        r.seconds > 0 ? c["files"].get<double>() / r.seconds : 0.0,
+        r.resumed ? fmt::format(", resumed ({} folders or batches not read again)", r.units_resumed)
+                        .c_str()
+                  : "",
+        opt.out.c_str());
   });
 }
 

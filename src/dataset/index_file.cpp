@@ -14,7 +14,7 @@ const core::json_limits kIndexLine{"dataset index", kMaxIndexLine};
 } // namespace
 
 std::string index_digest::text() const {
-  return fmt::format("fnv1a64:{:016x}", m_h);
+  return fmt::format("fnv1a64:{:016x}", m_sum);
 }
 
 index_reader::index_reader(const fs::path& path) : m_source(path.string()) {

@@ -5,7 +5,7 @@
 // "dev", "format", "samples", "records": [[offset, length], ...] (absent: the whole file is one
 // sample), "details", "problem"}; a line for what was skipped: {"path", "skipped" (symlink,
 // special, unreadable, hardlink, compressed), "reason"}. The digest covers DIR and every line
-// after the header, so an index edited by hand is refused.
+// after the header, so an index edited by hand is refused; the lines may come in any order.
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
@@ -20,17 +20,31 @@ inline constexpr const char* kIndexSchema = "dlsize.index/1";
 // A line longer than this is refused (a shard of a million records is about 25 MB).
 inline constexpr std::size_t kMaxIndexLine = 64u << 20;
 
-// FNV-1a, 64 bits: detects edits and damage, not an attacker.
+// FNV-1a, 64 bits, of each line (its newline included), summed: detects edits and damage, not
+// an attacker. The sum does not depend on the lines' order, so that a parallel scan (whose
+// threads write folders in the order they finish) and a resumed one give the same digest for the
+// same tree. Bytes may come in any pieces: a line ends at its '\n'.
 class index_digest {
 public:
   void add(std::string_view bytes) {
-    for (unsigned char c : bytes)
-      m_h = (m_h ^ c) * 0x100000001b3ull;
+    for (unsigned char c : bytes) {
+      m_line = (m_line ^ c) * 0x100000001b3ull;
+      if (c == '\n') {
+        m_sum += m_line;
+        m_line = kFnvBasis;
+      }
+    }
   }
   std::string text() const;
+  // The sum so far, and another digest's sum added (a resume state's chunks: their lines were
+  // hashed as they were written).
+  std::uint64_t sum() const { return m_sum; }
+  void add_sum(std::uint64_t sum) { m_sum += sum; }
 
 private:
-  std::uint64_t m_h = 0xcbf29ce484222325ull;
+  static constexpr std::uint64_t kFnvBasis = 0xcbf29ce484222325ull;
+  std::uint64_t m_line = kFnvBasis;
+  std::uint64_t m_sum = 0;
 };
 
 // Reads an index line by line, checking it as it goes. Throws usage_error naming the file (and

@@ -27,28 +27,14 @@
 #include "dataset/byte_source.hpp"
 #include "dataset/format_probe.hpp"
 #include "dataset/index_file.hpp"
+#include "dataset/index_journal.hpp"
+#include "io/watched_workers.hpp"
 
 namespace dlsize::dataset {
 namespace fs = std::filesystem;
 namespace {
 
-// What one thread counted; added up at the end.
-struct scan_counts {
-  std::uint64_t lines = 0, files = 0, bytes = 0, samples = 0, sample_bytes = 0, dirs = 0;
-  std::uint64_t excluded = 0, problems = 0, content_bytes = 0;
-  std::map<std::string, std::uint64_t> skipped;
-  std::map<std::string, std::array<std::uint64_t, 3>> formats; // files, bytes, samples
-  void add(const scan_counts& o) {
-    lines += o.lines, files += o.files, bytes += o.bytes, samples += o.samples;
-    sample_bytes += o.sample_bytes, dirs += o.dirs, excluded += o.excluded;
-    problems += o.problems, content_bytes += o.content_bytes;
-    for (const auto& [k, v] : o.skipped)
-      skipped[k] += v;
-    for (const auto& [k, v] : o.formats)
-      for (std::size_t i = 0; i < 3; ++i)
-        formats[k][i] += v[i];
-  }
-};
+using scan_counts = index_counts;
 
 // Opens read-only, without touching atime where the kernel permits it (the owner or
 // CAP_FOWNER); EPERM means it does not, and a plain open follows.
@@ -61,7 +47,7 @@ int open_quiet(int at, const char* name, int flags) {
 
 class scanner {
 public:
-  explicit scanner(const index_options& opt) : m_opt(opt), m_body(opt.out) {}
+  scanner(const index_options& opt, index_journal& journal) : m_opt(opt), m_journal(journal) {}
   ~scanner() {
     if (m_root >= 0)
       close(m_root);
@@ -69,30 +55,42 @@ public:
       std::fclose(m_list);
   }
   void open_root();
-  void run(progress& bar);
+  void resume();
+  io::watched_result run(progress& bar);
   const scan_counts& totals() const { return m_totals; }
-  const index_digest& digest() const { return m_digest; }
-  const std::string& body_path() const { return m_body.temporary_path(); }
   bool interrupted() const { return m_interrupted; }
 
 private:
   struct worker {
-    scan_counts n;
+    io::worker_context* io = nullptr;
+    scan_counts n;     // flushed chunks
+    index_chunk chunk; // the unit's chunk being filled
     std::string buf;
     std::vector<std::string> dirs; // found, not yet queued
+    std::string what;              // the call in flight, for a stall's message
   };
-  void work();
-  bool take(std::string& dir, std::vector<std::string>& listed);
-  void scan_dir(worker& w, const std::string& rel);
+  struct unit {
+    std::string dir;
+    std::vector<std::string> listed;
+    std::uint64_t batch = 0;
+  };
+  void work(io::worker_context& io);
+  bool take(worker& w, unit& u);
+  bool scan_dir(worker& w, const std::string& rel);
   void scan_entry(worker& w, int at, const char* name, const std::string& rel, bool listed);
   void index_file(worker& w, int at, const char* name, const std::string& rel, struct stat st);
   void skipped(worker& w, const std::string& rel, const char* kind, const std::string& why);
-  void flush(worker& w);
-  void index_links();
+  void flush(worker& w, bool final);
+  void index_links(io::worker_context& io);
   bool excluded(const std::string& rel) const;
+  // Runs call under the stall watch: what ("a stat of") and the path, for the message.
+  template <class F> auto watched(worker& w, const char* what, const std::string& rel, F&& call) {
+    w.what.assign(what).append(" ").append(m_opt.dir.native()).append("/").append(rel);
+    return w.io->blocking(w.what, std::forward<F>(call));
+  }
 
   const index_options& m_opt;
-  atomic_writer m_body; // never committed: the entries until the header is known
+  index_journal& m_journal;
   int m_root = -1;
   std::FILE* m_list = nullptr;
   std::mutex m_m;
@@ -100,13 +98,14 @@ private:
   std::vector<std::string> m_stack{""}; // depth first, so the pending folders stay few
   unsigned m_active = 0;
   bool m_interrupted = false;
-  bool m_list_done = false; // --files-from read to its end
+  bool m_list_done = false;     // --files-from read to its end
+  std::uint64_t m_batch = 0;    // the next --files-from batch
+  std::set<std::string> m_done; // units finished before this run (a resume)
   // The names of each file with several hard links, indexed once after the walk under the
   // first name in order, so that which name is indexed does not depend on the threads' race.
   std::map<std::pair<dev_t, ino_t>, std::vector<std::string>> m_links;
   std::set<std::pair<dev_t, ino_t>> m_followed; // folders reached through symlinks
   std::mutex m_write;
-  index_digest m_digest;
   scan_counts m_totals;
   std::atomic<std::uint64_t> m_seen{0};
 };
@@ -117,8 +116,6 @@ void scanner::open_root() {
     throw usage_error(fmt::format("index: DIR '{}' cannot be read: {}. valid: a folder you may "
                                   "read",
                                   m_opt.dir.string(), errno_text(errno)));
-  m_digest.add(m_opt.dir.string());
-  m_digest.add("\n");
   if (!m_opt.files_from.empty()) {
     m_list = std::fopen(m_opt.files_from.c_str(), "r");
     if (!m_list)
@@ -136,22 +133,52 @@ bool scanner::excluded(const std::string& rel) const {
   });
 }
 
+// The state of the units an earlier run finished: the folders they found and not yet read
+// make the stack, their hard links and followed folders are known again.
+void scanner::resume() {
+  for (const auto& c : m_journal.finished()) {
+    m_done.insert(c.unit);
+    m_totals.add(c.counts);
+    for (const auto& l : c.links)
+      m_links[{static_cast<dev_t>(l.dev), static_cast<ino_t>(l.ino)}].push_back(l.name);
+    for (const auto& [dev, ino] : c.followed)
+      m_followed.insert({static_cast<dev_t>(dev), static_cast<ino_t>(ino)});
+  }
+  if (m_list)
+    return;
+  m_stack.clear();
+  if (!m_done.count("dir:"))
+    m_stack.emplace_back();
+  for (const auto& c : m_journal.finished())
+    for (const auto& d : c.subdirs)
+      if (!m_done.count("dir:" + d))
+        m_stack.push_back(d);
+}
+
 void scanner::skipped(worker& w, const std::string& rel, const char* kind, const std::string& why) {
-  ++w.n.skipped[kind];
-  ++w.n.lines;
+  ++w.chunk.counts.skipped[kind];
+  ++w.chunk.counts.lines;
   // A name that is not UTF-8 is said with U+FFFD for its odd bytes (a reason cannot be one).
   w.buf += nlohmann::json{{"path", rel}, {"skipped", kind}, {"reason", why}}.dump(
       -1, ' ', false, nlohmann::json::error_handler_t::replace);
   w.buf += '\n';
 }
 
-void scanner::flush(worker& w) {
-  if (w.buf.empty())
+// Writes the unit's lines so far as one chunk of the resume state; final: the unit is done.
+void scanner::flush(worker& w, bool final) {
+  if (w.buf.empty() && !final)
     return;
-  std::lock_guard lk(m_write);
-  m_digest.add(w.buf);
-  m_body.write(w.buf);
+  w.chunk.final = final;
+  {
+    std::lock_guard lk(m_write);
+    m_journal.append(w.buf, w.chunk);
+  }
+  w.n.add(w.chunk.counts);
   w.buf.clear();
+  w.chunk.counts = {};
+  w.chunk.subdirs.clear();
+  w.chunk.links.clear();
+  w.chunk.followed.clear();
 }
 
 // st: the entry's stat, replaced by the open file's (the file read is the file described).
@@ -159,8 +186,9 @@ void scanner::index_file(worker& w, int at, const char* name, const std::string&
                          struct stat st) {
   int fd = -1;
   if (!m_opt.metadata_only) {
-    fd = open_quiet(at, name, m_opt.symlinks == symlink_policy::follow ? 0 : O_NOFOLLOW);
-    if (fd < 0 || fstat(fd, &st) != 0) {
+    const int flags = m_opt.symlinks == symlink_policy::follow ? 0 : O_NOFOLLOW;
+    fd = watched(w, "an open of", rel, [&] { return open_quiet(at, name, flags); });
+    if (fd < 0 || watched(w, "a stat of", rel, [&] { return fstat(fd, &st); }) != 0) {
       skipped(w, rel, "unreadable", errno_text(errno));
       if (fd >= 0)
         close(fd);
@@ -173,14 +201,19 @@ void scanner::index_file(worker& w, int at, const char* name, const std::string&
     r.format = "unprobed"; // --metadata-only
   } else {
     const fd_source src(fd, size, rel);
-    try {
-      r = probe_format(src, name);
-    } catch (const run_error& e) {
-      close(fd);
-      return skipped(w, rel, "unreadable", e.what());
-    }
+    std::string failed;
+    watched(w, "a read (format probe) of", rel, [&] {
+      try {
+        r = probe_format(src, name);
+      } catch (const run_error& e) {
+        failed = e.what();
+      }
+      return 0;
+    });
     close(fd);
-    w.n.content_bytes += src.bytes_read();
+    if (!failed.empty())
+      return skipped(w, rel, "unreadable", failed);
+    w.chunk.counts.content_bytes += src.bytes_read();
   }
   if (size == 0)
     return skipped(w, rel, "empty", "no bytes to read");
@@ -210,43 +243,47 @@ void scanner::index_file(worker& w, int at, const char* name, const std::string&
   if (!r.details.is_null())
     w.buf +=
         ",\"details\":" + r.details.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  auto& n = w.chunk.counts;
   if (!r.problem.empty()) {
     w.buf += ",\"problem\":" + nlohmann::json(r.problem).dump();
-    ++w.n.problems;
+    ++n.problems;
   }
   w.buf += "}\n";
-  auto& f = w.n.formats[r.format];
+  auto& f = n.formats[r.format];
   f[0] += 1, f[1] += size, f[2] += samples;
-  ++w.n.files, ++w.n.lines;
-  w.n.bytes += size, w.n.samples += samples, w.n.sample_bytes += sample_bytes;
+  ++n.files, ++n.lines;
+  n.bytes += size, n.samples += samples, n.sample_bytes += sample_bytes;
 }
 
 void scanner::scan_entry(worker& w, int at, const char* name, const std::string& rel, bool listed) {
   ++m_seen;
   if (excluded(rel)) {
-    ++w.n.excluded;
+    ++w.chunk.counts.excluded;
     return;
   }
   struct stat st {};
-  if (fstatat(at, name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+  if (watched(w, "a stat of", rel, [&] { return fstatat(at, name, &st, AT_SYMLINK_NOFOLLOW); }))
     return skipped(w, rel, "unreadable", errno_text(errno));
   if (S_ISLNK(st.st_mode)) {
     if (m_opt.symlinks == symlink_policy::skip)
       return skipped(w, rel, "symlink", "a symbolic link (--symlinks skip)");
-    if (fstatat(at, name, &st, 0) != 0)
+    if (watched(w, "a stat of", rel, [&] { return fstatat(at, name, &st, 0); }) != 0)
       return skipped(w, rel, "unreadable", "a dangling symbolic link: " + errno_text(errno));
     if (S_ISDIR(st.st_mode)) {
       std::lock_guard lk(m_m);
       if (!m_followed.insert({st.st_dev, st.st_ino}).second)
         return skipped(w, rel, "symlink", "a link to a folder already walked (a loop or a twin)");
+      w.chunk.followed.emplace_back(st.st_dev, st.st_ino);
     }
   }
   if (S_ISDIR(st.st_mode)) {
-    ++w.n.dirs;
+    ++w.chunk.counts.dirs;
     w.dirs.push_back(rel);
+    w.chunk.subdirs.push_back(rel);
   } else if (S_ISREG(st.st_mode) && st.st_nlink > 1) {
     std::lock_guard lk(m_m);
     m_links[{st.st_dev, st.st_ino}].push_back(rel);
+    w.chunk.links.push_back({st.st_dev, st.st_ino, rel});
   } else if (S_ISREG(st.st_mode)) {
     index_file(w, at, name, rel, st);
   } else {
@@ -256,58 +293,75 @@ void scanner::scan_entry(worker& w, int at, const char* name, const std::string&
                                    : "a device file");
   }
   if (listed && w.buf.size() > (256u << 10))
-    flush(w);
+    flush(w, false);
 }
 
-void scanner::scan_dir(worker& w, const std::string& rel) {
-  const int dfd = open_quiet(m_root, rel.empty() ? "." : rel.c_str(), O_DIRECTORY);
+// False when a stop left the folder half read.
+bool scanner::scan_dir(worker& w, const std::string& rel) {
+  const int dfd = watched(w, "an open of the folder", rel, [&] {
+    return open_quiet(m_root, rel.empty() ? "." : rel.c_str(), O_DIRECTORY);
+  });
   DIR* d = dfd >= 0 ? fdopendir(dfd) : nullptr;
   if (!d) {
     skipped(w, rel + "/", "unreadable", errno_text(errno));
     if (dfd >= 0)
       close(dfd);
-    return;
+    return true;
   }
-  while (const dirent* e = readdir(d)) {
+  bool whole = true;
+  while (const dirent* e = watched(w, "a readdir of", rel, [&] { return readdir(d); })) {
     if (std::strcmp(e->d_name, ".") == 0 || std::strcmp(e->d_name, "..") == 0)
       continue;
     scan_entry(w, dfd, e->d_name, rel.empty() ? e->d_name : rel + "/" + e->d_name, false);
     if (w.buf.size() > (256u << 10))
-      flush(w);
-    if (stop_requested())
+      flush(w, false);
+    if (stop_requested() || w.io->halted()) {
+      whole = false;
       break;
+    }
   }
   closedir(d);
+  return whole;
 }
 
-// The next folder, or the next lines of --files-from; false when all work is done.
-bool scanner::take(std::string& dir, std::vector<std::string>& listed) {
+// The next folder, or the next batch of --files-from; false when all work is done or the scan
+// stops.
+bool scanner::take(worker& w, unit& u) {
   std::unique_lock lk(m_m);
   for (;;) {
-    if (stop_requested()) {
-      m_interrupted = true;
+    if (stop_requested() || w.io->halted()) {
+      m_interrupted = stop_requested();
       m_cv.notify_all();
       return false;
     }
     if (!m_stack.empty()) {
-      dir = std::move(m_stack.back());
+      u.dir = std::move(m_stack.back());
       m_stack.pop_back();
       ++m_active;
       return true;
     }
-    char line[4096];
-    while (m_list && !m_list_done && listed.size() < 256) {
-      if (!std::fgets(line, sizeof line, m_list)) {
-        m_list_done = true;
-        break;
+    // One batch of 256 paths at a time, numbered in list order (the same batches on a rerun,
+    // so that those finished before are skipped).
+    while (m_list && !m_list_done && u.listed.empty()) {
+      char line[4096];
+      while (u.listed.size() < 256) {
+        if (!std::fgets(line, sizeof line, m_list)) {
+          m_list_done = true;
+          break;
+        }
+        std::string p(line);
+        while (!p.empty() && (p.back() == '\n' || p.back() == '\r'))
+          p.pop_back();
+        if (!p.empty())
+          u.listed.push_back(p.rfind("./", 0) == 0 ? p.substr(2) : p);
       }
-      std::string p(line);
-      while (!p.empty() && (p.back() == '\n' || p.back() == '\r'))
-        p.pop_back();
-      if (!p.empty())
-        listed.push_back(p.rfind("./", 0) == 0 ? p.substr(2) : p);
+      if (!u.listed.empty()) {
+        u.batch = m_batch++;
+        if (m_done.count(fmt::format("list:{}", u.batch)))
+          u.listed.clear();
+      }
     }
-    if (!listed.empty()) {
+    if (!u.listed.empty()) {
       ++m_active;
       return true;
     }
@@ -317,91 +371,80 @@ bool scanner::take(std::string& dir, std::vector<std::string>& listed) {
   }
 }
 
-void scanner::work() {
+void scanner::work(io::worker_context& io) {
   worker w;
-  std::string dir;
-  std::vector<std::string> listed;
-  while (take(dir, listed)) {
-    if (listed.empty())
-      scan_dir(w, dir);
-    for (const auto& p : listed) {
+  w.io = &io;
+  unit u;
+  while (take(w, u)) {
+    bool whole = true;
+    if (u.listed.empty()) {
+      w.chunk.unit = "dir:" + u.dir;
+      whole = scan_dir(w, u.dir);
+    } else {
+      w.chunk.unit = fmt::format("list:{}", u.batch);
+    }
+    for (const auto& p : u.listed) {
       if (p.front() == '/' || p.find("..") != std::string::npos)
         skipped(w, p, "outside", "not a path inside DIR (relative, without ..)");
       else
         scan_entry(w, m_root, p.c_str(), p, true);
     }
-    listed.clear();
-    flush(w);
+    u.listed.clear();
+    if (whole)
+      flush(w, true);
     std::lock_guard lk(m_m);
     for (auto& d : w.dirs)
       m_stack.push_back(std::move(d));
     w.dirs.clear();
     --m_active;
     m_cv.notify_all();
+    if (!whole)
+      break;
   }
-  flush(w);
   std::lock_guard lk(m_write);
   m_totals.add(w.n);
 }
 
-void scanner::index_links() {
+void scanner::index_links(io::worker_context& io) {
   worker w;
+  w.io = &io;
+  w.chunk.unit = "links";
   for (auto& [key, names] : m_links) {
     std::sort(names.begin(), names.end());
     struct stat st {};
-    if (fstatat(m_root, names[0].c_str(), &st, 0) != 0)
+    if (watched(w, "a stat of", names[0],
+                [&] { return fstatat(m_root, names[0].c_str(), &st, 0); }) != 0)
       skipped(w, names[0], "unreadable", errno_text(errno));
     else
       index_file(w, m_root, names[0].c_str(), names[0], st);
     for (std::size_t i = 1; i < names.size(); ++i)
       skipped(w, names[i], "hardlink",
               fmt::format("a hard link to {} (inode {}), indexed once", names[0], key.second));
+    if (io.halted())
+      return;
   }
-  flush(w);
+  flush(w, true);
   m_totals.add(w.n);
 }
 
-void scanner::run(progress& bar) {
-  const unsigned n = std::max(1u, m_opt.threads);
-  std::vector<std::thread> threads;
-  for (unsigned i = 0; i < n; ++i)
-    threads.emplace_back([this] { work(); });
+io::watched_result scanner::run(progress& bar) {
   const std::uint64_t t0 = now_ns();
-  for (;;) {
-    {
-      std::unique_lock lk(m_m);
-      const bool done = m_cv.wait_for(lk, std::chrono::milliseconds(250), [&] {
-        return m_interrupted || (m_active == 0 && m_stack.empty() && (!m_list || m_list_done));
+  auto ran = io::run_watched(
+      std::max(1u, m_opt.threads), [this](io::worker_context& io) { work(io); },
+      m_opt.stall_timeout_s, "reader",
+      [&] {
+        const double el = static_cast<double>(now_ns() - t0) * 1e-9;
+        bar.update(fmt::format("index: {} entries, {:.0f}/s", m_seen.load(),
+                               el > 0 ? static_cast<double>(m_seen.load()) / el : 0));
       });
-      if (done)
-        break;
-    }
-    const double el = static_cast<double>(now_ns() - t0) * 1e-9;
-    bar.update(fmt::format("index: {} entries, {:.0f}/s", m_seen.load(),
-                           el > 0 ? static_cast<double>(m_seen.load()) / el : 0));
-  }
-  for (auto& t : threads)
-    t.join();
-  if (!m_interrupted)
-    index_links();
+  const bool walked = ran.first_error().empty() && ran.stalled.empty() && !ran.interrupted &&
+                      !m_interrupted && !stop_requested();
+  if (walked && !m_links.empty() && !m_done.count("links"))
+    ran = io::run_watched(
+        1, [this](io::worker_context& io) { index_links(io); }, m_opt.stall_timeout_s, "reader",
+        nullptr);
   bar.finish();
-}
-
-nlohmann::json counts_json(const scan_counts& n) {
-  nlohmann::json formats = nlohmann::json::object();
-  for (const auto& [k, v] : n.formats)
-    formats[k] = {{"files", v[0]}, {"bytes", v[1]}, {"samples", v[2]}};
-  return {{"lines", n.lines},
-          {"files", n.files},
-          {"bytes", n.bytes},
-          {"samples", n.samples},
-          {"sample_bytes", n.sample_bytes},
-          {"dirs", n.dirs},
-          {"excluded", n.excluded},
-          {"problems", n.problems},
-          {"content_bytes_read", n.content_bytes},
-          {"skipped", n.skipped},
-          {"formats", formats}};
+  return ran;
 }
 
 void check_paths(const index_options& opt) {
@@ -421,8 +464,41 @@ void check_paths(const index_options& opt) {
     throw usage_error(fmt::format("--out: '{}' lies under DIR '{}'; nothing is written into a "
                                   "dataset. valid: a path outside DIR",
                                   opt.out.string(), opt.dir.string()));
-  if (opt.threads < 1 || opt.threads > 256)
-    throw usage_error(fmt::format("--threads: {} is out of range. valid: 1 to 256", opt.threads));
+}
+
+// The index from the resume state: the header (its digest and counts over every line), then
+// the lines, into place atomically.
+void write_index(const index_options& opt, const index_journal& journal, nlohmann::json& header,
+                 const scan_counts& totals) {
+  index_digest digest;
+  digest.add(opt.dir.string() + "\n");
+  digest.add_sum(journal.lines_digest().sum());
+  if (journal.lines() != totals.lines)
+    throw run_error(fmt::format("index: the resume state holds {} lines, its chunks count {}. "
+                                "path: {}",
+                                journal.lines(), totals.lines, journal.path().string()));
+  header["counts"] = totals.to_json();
+  header["digest"] = digest.text();
+  atomic_writer index(opt.out);
+  index.write(header.dump() + "\n");
+  std::string chunk;
+  journal.for_each_line([&](std::string_view l) {
+    chunk += l;
+    if (chunk.size() > (1u << 20)) {
+      index.write(chunk);
+      chunk.clear();
+    }
+  });
+  index.write(chunk);
+  index.commit();
+}
+
+nlohmann::json options_json(const index_options& opt) {
+  return {{"exclude", opt.exclude},
+          {"symlinks", opt.symlinks == symlink_policy::follow ? "follow" : "skip"},
+          {"files_from", opt.files_from.empty() ? nlohmann::json(nullptr)
+                                                : nlohmann::json(opt.files_from.string())},
+          {"metadata_only", opt.metadata_only}};
 }
 
 } // namespace
@@ -432,40 +508,45 @@ index_summary build_index(const index_options& given) {
   check_paths(opt);
   opt.dir = fs::canonical(opt.dir);
   const std::uint64_t t0 = now_ns();
-  scanner s(opt);
-  s.open_root();
-  progress bar(opt.progress);
-  s.run(bar);
+  // What a rerun must match to continue: DIR and what changes the lines (not --threads).
+  index_journal journal(opt.out, {{"dir", opt.dir.string()}, {"options", options_json(opt)}});
   index_summary out;
+  out.resume_state = journal.path();
+  out.resumed = journal.resumed();
+  out.units_resumed = journal.finished().size();
+  scanner s(opt, journal);
+  s.open_root();
+  s.resume();
+  if (out.resumed)
+    std::fprintf(stderr, "index: resuming from %s: %llu folders or list batches already indexed\n",
+                 journal.path().c_str(), static_cast<unsigned long long>(out.units_resumed));
+  progress bar(opt.progress);
+  const auto ran = s.run(bar);
   out.seconds = static_cast<double>(now_ns() - t0) * 1e-9;
-  out.interrupted = s.interrupted() || stop_requested();
-  if (out.interrupted)
+  if (!ran.first_error().empty()) {
+    journal.sync();
+    throw run_error(fmt::format("index failed: {}; rerun the same command to continue (resume "
+                                "state: {})",
+                                ran.first_error(), journal.path().string()));
+  }
+  out.abandoned = ran.abandoned;
+  if (!ran.stalled.empty())
+    out.stalled = fmt::format("no metadata call or probe read finished for {:g} s "
+                              "(--stall-timeout); {}",
+                              opt.stall_timeout_s, ran.stalled);
+  out.interrupted = ran.interrupted || s.interrupted() || stop_requested();
+  if (out.stopped()) {
+    journal.sync(); // a finished scan syncs the index instead, not its lines twice
     return out;
-  out.header = {{"schema", kIndexSchema},
-                {"tool", opt.tool},
-                {"dir", opt.dir.string()},
-                {"created_at", opt.created_at},
-                {"scan_s", out.seconds},
-                {"options",
-                 {{"exclude", opt.exclude},
-                  {"symlinks", opt.symlinks == symlink_policy::follow ? "follow" : "skip"},
-                  {"files_from", opt.files_from.empty() ? nlohmann::json(nullptr)
-                                                        : nlohmann::json(opt.files_from.string())},
-                  {"threads", opt.threads},
-                  {"metadata_only", opt.metadata_only}}},
-                {"counts", counts_json(s.totals())},
-                {"digest", s.digest().text()}};
-  atomic_writer index(opt.out);
-  index.write(out.header.dump() + "\n");
-  std::FILE* body = std::fopen(s.body_path().c_str(), "rb");
-  if (!body)
-    throw_syscall_error("fopen", errno, __FILE__, __LINE__, "path: " + s.body_path());
-  std::string chunk(1u << 20, '\0');
-  std::size_t n = 0;
-  while ((n = std::fread(chunk.data(), 1, chunk.size(), body)) > 0)
-    index.write(std::string_view(chunk.data(), n));
-  std::fclose(body);
-  index.commit();
+  }
+  auto options = options_json(opt);
+  options["threads"] = opt.threads;
+  out.header = {{"schema", kIndexSchema},  {"tool", opt.tool},
+                {"dir", opt.dir.string()}, {"created_at", opt.created_at},
+                {"scan_s", out.seconds},   {"resumed", out.resumed},
+                {"options", options}};
+  write_index(opt, journal, out.header, s.totals());
+  journal.remove();
   return out;
 }
 

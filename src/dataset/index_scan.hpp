@@ -25,18 +25,27 @@ struct index_options {
   symlink_policy symlinks = symlink_policy::skip;
   bool metadata_only = false; // names and stats only: no file is opened, formats "unprobed"
   bool progress = true;
-  nlohmann::json tool;    // report::tool_json()
-  std::string created_at; // UTC, ISO 8601
+  double stall_timeout_s = 60; // a metadata call or probe read hung this long ends the scan
+  nlohmann::json tool;         // report::tool_json()
+  std::string created_at;      // UTC, ISO 8601
 };
 
 struct index_summary {
   nlohmann::json header; // the index's header line
   double seconds = 0;
-  bool interrupted = false; // a signal stopped the scan; no index was written
+  bool interrupted = false;           // a signal stopped the scan; no index was written
+  std::string stalled;                // set when --stall-timeout stopped it: who waited on what
+  std::vector<std::string> abandoned; // readers left in the kernel, each with its call
+  std::filesystem::path resume_state; // beside --out: what a rerun continues from
+  bool resumed = false;               // this run continued an interrupted one
+  std::uint64_t units_resumed = 0;    // folders (or list batches) a rerun did not read again
+  bool stopped() const { return interrupted || !stalled.empty(); }
 };
 
-// Scans and writes the index atomically. Throws usage_error for a missing or unreadable DIR, an
-// --out that exists or lies under DIR, or bad options; run_error for a failure to write.
+// Scans and writes the index atomically. An interrupted or stalled scan leaves its resume state
+// (dataset/index_journal.hpp) beside --out, and the same command continues from it. Throws
+// usage_error for a missing or unreadable DIR, an --out that exists or lies under DIR, a resume
+// state of another scan; run_error for a failure to write.
 index_summary build_index(const index_options& opt);
 
 } // namespace dlsize::dataset

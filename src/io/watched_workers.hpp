@@ -77,12 +77,15 @@ public:
 
 private:
   friend class worker_context;
+  // One per worker, each with its own lock: a scan makes a call per file, and one lock for all
+  // the workers made them wait on each other.
   struct slot {
+    mutable std::mutex mu;
     std::string what;        // the call in flight; empty when none
     std::uint64_t since = 0; // now_ns() when it began
   };
-  mutable std::mutex m_mu;
-  std::vector<slot> m_slots;
+  std::unique_ptr<slot[]> m_slots;
+  std::size_t m_workers;
   std::atomic<std::uint64_t> m_last_end_ns{0};
   std::atomic<bool> m_halt{false};
 };

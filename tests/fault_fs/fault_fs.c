@@ -2,11 +2,13 @@
 // (tests/integration/test_faults.sh): reads of a file (matched by a part of its path) that
 // cover an offset hang until the mount is aborted, fail with EIO, come back short, or are slowed.
 // With a hangw rule the file system is writable (a pass-through) and writes of a matching file
-// that cover the offset hang instead (a hung server under datagen).
+// that cover the offset hang instead (a hung server under datagen). hangdir and hangstat hang the
+// metadata calls of a matching path: its folder listing (readdir) or its attributes (the lookup
+// and getattr behind stat), as a hung NFS server does under a scan (dlsize index).
 //
 //   dlsize_fault_fs SOURCE MOUNTPOINT [RULE...]
 //   RULE: hang:NAME:OFFSET  eio:NAME:OFFSET  short:NAME  slow:NAME:MILLISECONDS
-//         hangw:NAME:OFFSET
+//         hangw:NAME:OFFSET  hangdir:NAME  hangstat:NAME
 //
 // It runs in the foreground; release it with `fusermount3 -u MOUNTPOINT`, or, when a read hangs,
 // by writing 1 to /sys/fs/fuse/connections/N/abort (N: the minor device number of the mount).
@@ -24,7 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
-enum kind { HANG, EIO_AT, SHORT, SLOW, HANG_WRITE };
+enum kind { HANG, EIO_AT, SHORT, SLOW, HANG_WRITE, HANG_DIR, HANG_STAT };
 struct rule {
   enum kind kind;
   char name[256];
@@ -40,8 +42,17 @@ static void real_path(char* out, size_t n, const char* path) {
   snprintf(out, n, "%s%s", g_source, path);
 }
 
+// A metadata call of a path that a rule of this kind matches never returns.
+static void hang_if(enum kind kind, const char* path) {
+  for (int i = 0; i < g_nrules; ++i)
+    if (g_rules[i].kind == kind && strstr(path, g_rules[i].name))
+      for (;;)
+        pause(); // until the mount is aborted and this process ends
+}
+
 static int ff_getattr(const char* path, struct stat* st, struct fuse_file_info* fi) {
   (void)fi;
+  hang_if(HANG_STAT, path);
   char p[8192];
   real_path(p, sizeof p, path);
   return lstat(p, st) == 0 ? 0 : -errno;
@@ -52,6 +63,7 @@ static int ff_readdir(const char* path, void* buf, fuse_fill_dir_t fill, off_t o
   (void)off;
   (void)fi;
   (void)flags;
+  hang_if(HANG_DIR, path);
   char p[8192];
   real_path(p, sizeof p, path);
   DIR* d = opendir(p);
@@ -184,7 +196,15 @@ static int ff_statfs(const char* path, struct statvfs* st) {
   return statvfs(p, st) == 0 ? 0 : -errno;
 }
 
+// use_ino: the source's inode numbers, stable for as long as the mount (an index lists them).
+static void* ff_init(struct fuse_conn_info* conn, struct fuse_config* cfg) {
+  (void)conn;
+  cfg->use_ino = 1;
+  return NULL;
+}
+
 static const struct fuse_operations g_write_ops = {
+    .init = ff_init,
     .getattr = ff_getattr,
     .readdir = ff_readdir,
     .open = ff_open,
@@ -205,6 +225,7 @@ static const struct fuse_operations g_write_ops = {
 };
 
 static const struct fuse_operations g_ops = {
+    .init = ff_init,
     .getattr = ff_getattr,
     .readdir = ff_readdir,
     .open = ff_open,
@@ -222,7 +243,7 @@ static int parse_rule(const char* text, struct rule* r) {
   const char* name = colon + 1;
   const char* last = strrchr(name, ':');
   size_t name_len = strlen(name);
-  if (strcmp(kind, "short") != 0) {
+  if (strcmp(kind, "short") != 0 && strcmp(kind, "hangdir") != 0 && strcmp(kind, "hangstat") != 0) {
     if (!last)
       return -1;
     value = atoll(last + 1);
@@ -243,6 +264,10 @@ static int parse_rule(const char* text, struct rule* r) {
     r->kind = SHORT;
   else if (!strcmp(kind, "slow"))
     r->kind = SLOW;
+  else if (!strcmp(kind, "hangdir"))
+    r->kind = HANG_DIR;
+  else if (!strcmp(kind, "hangstat"))
+    r->kind = HANG_STAT;
   else
     return -1;
   return 0;
@@ -251,7 +276,7 @@ static int parse_rule(const char* text, struct rule* r) {
 int main(int argc, char** argv) {
   if (argc < 3) {
     fprintf(stderr, "usage: %s SOURCE MOUNTPOINT [hang:NAME:OFFSET | eio:NAME:OFFSET | "
-                    "short:NAME | slow:NAME:MS | hangw:NAME:OFFSET ...]\n",
+                    "short:NAME | slow:NAME:MS | hangw:NAME:OFFSET | hangdir:NAME | hangstat:NAME ...]\n",
             argv[0]);
     return 2;
   }

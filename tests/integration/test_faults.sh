@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The fault suite: a run always ends and writes its report. Hung reads (and datagen's hung
 # writes) come from a FUSE file system that never answers (tests/fault_fs), stopped by SIGINT or
-# by --stall-timeout (bench, verify, datagen, checkpoint); read
+# by --stall-timeout (bench, verify, datagen, checkpoint, index: hung stat and readdir too); read
 # errors from the same file system; a 1 B/s rate cap stops at once on SIGINT and at
 # --time-limit. Skips (77) where the fault file system is not built or cannot mount.
 # labels: perf
@@ -97,13 +97,14 @@ release_mount() {
   FS_PID=
 }
 trap 'release_mount; rm -rf "$SCRATCH"' EXIT
-# mount_faults RULE...: mounts $ds at $mnt with these faults; exits 77 when it cannot.
+# mount_faults RULE...: mounts $ds (or $FAULT_SRC, ready when it shows $FAULT_READY) at $mnt with
+# these faults; exits 77 when it cannot.
 mount_faults() {
   release_mount
-  "$FAULT_FS" "$ds" "$mnt" "$@" 2>"$SCRATCH/fs.err" &
+  "$FAULT_FS" "${FAULT_SRC:-$ds}" "$mnt" "$@" 2>"$SCRATCH/fs.err" &
   FS_PID=$!
   for _ in $(seq 50); do
-    if [[ -f $mnt/dlsize-dataset.json ]]; then
+    if [[ -f $mnt/${FAULT_READY:-dlsize-dataset.json} ]]; then
       CONN=$($PY -c "import os,sys; print(os.minor(os.stat(sys.argv[1]).st_dev))" "$mnt")
       return 0
     fi
@@ -229,6 +230,62 @@ rm -rf "$ds/ck"
 checkpoint_stall read "hang:file-:0" "stalled: reading checkpoint 1: rank 0: no read finished for 2 s" -- --writes 0 --reads 1
 release_mount
 rm -rf "$ds/ck"
+
+# dlsize index: a hung stat or readdir ends the scan after --stall-timeout naming the path and
+# the wait, and leaves its resume state beside --out; a SIGKILL mid-scan (reads slowed) and the
+# rerun of the same command give the index an uninterrupted scan gives (lines and digest).
+FAULT_SRC=$SCRATCH/tree FAULT_READY=ready
+$PY - "$FAULT_SRC" <<'PYEOF'
+import os, sys
+root = sys.argv[1]
+for d in range(40):
+    os.makedirs(os.path.join(root, "d%02d" % d, "sub"))
+    for f in range(50):
+        with open(os.path.join(root, "d%02d" % d, "f%03d.bin" % f), "wb") as o:
+            o.write(bytes([d, f]) * (f + 1))
+    with open(os.path.join(root, "d%02d" % d, "sub", "x.bin"), "wb") as o:
+        o.write(b"x")
+open(os.path.join(root, "ready"), "w").write("1")
+PYEOF
+for hang in "hangstat:d07/f010:a stat of" "hangdir:d05/sub:a readdir of"; do
+  rule=${hang%:*} what=${hang##*:}
+  mount_faults "$rule"
+  out=$SCRATCH/${rule%%:*}.json
+  run_timed 8 "index: ${rule%%:*} + --stall-timeout 2s" 0 "$SCRATCH/run.err" -- "$DLSIZE" index "$mnt" --out "$out" --threads 2 --stall-timeout 2s --quiet
+  [[ $RC -eq 1 ]] && pass "index stall (${rule%%:*}) exits 1" || fail "index stall (${rule%%:*}) exit $RC"
+  grep -q "index stalled: no metadata call or probe read finished for 2 s (--stall-timeout); reader [0-9] has waited [0-9.]* s for $what .*${rule#*:}" "$SCRATCH/run.err" \
+    && pass "index's stall message names the call, the path and the wait (${rule%%:*})" || fail "index stall stderr: $(cat "$SCRATCH/run.err")"
+  [[ ! -e $out && -s $out.resume ]] && grep -q "resume state $out.resume: rerun the same command" "$SCRATCH/run.err" \
+    && pass "a stalled index leaves its resume state beside --out, and says so" || fail "resume state after the stall: $(ls "$SCRATCH")"
+done
+release_mount
+mount_faults
+expect_rc 0 "the stalled index, rerun once the mount answers, completes" -- "$DLSIZE" index "$mnt" --out "$out" --threads 2 --quiet
+[[ $(head -1 "$out" | json /dev/stdin 'r["counts"]["files"]') -eq 2041 && ! -e $out.resume ]] && grep -q "resumed (" "$SCRATCH/stdout" \
+  && pass "the rerun resumed, indexed every file and removed its resume state" || fail "rerun after the stall: $(cat "$SCRATCH/stdout")"
+mount_faults "slow:/f0:2"
+expect_rc 0 "index of the slowed tree, uninterrupted" -- "$DLSIZE" index "$mnt" --out "$SCRATCH/whole.json" --threads 2 --quiet
+"$DLSIZE" index "$mnt" --out "$SCRATCH/killed.json" --threads 2 --quiet >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 300); do
+  [[ $(grep -c '"~chunk"' "$SCRATCH/killed.json.resume" 2>/dev/null) -ge 8 ]] && break
+  sleep 0.05
+done
+kill -KILL $pid
+wait $pid 2>/dev/null
+[[ ! -e $SCRATCH/killed.json && -s $SCRATCH/killed.json.resume ]] && pass "SIGKILL mid-scan leaves the resume state, no index" \
+  || fail "after SIGKILL: $(ls "$SCRATCH")"
+expect_rc 0 "the killed index, rerun" -- "$DLSIZE" index "$mnt" --out "$SCRATCH/killed.json" --threads 2 --quiet
+[[ $OUT =~ resumed\ \(([0-9]+)\ folders ]] && (( BASH_REMATCH[1] >= 8 )) && pass "the rerun says it resumed, with the folders it did not read again" || fail "rerun summary: $OUT"
+expect_text "resuming from $SCRATCH/killed.json.resume" "the rerun names the state it continues"
+same=$($PY - "$SCRATCH/whole.json" "$SCRATCH/killed.json" <<'PYEOF'
+import json, sys
+a, b = (open(p).read().splitlines() for p in sys.argv[1:])
+ha, hb = json.loads(a[0]), json.loads(b[0])
+print(ha["digest"] == hb["digest"] and ha["counts"] == hb["counts"] and sorted(a[1:]) == sorted(b[1:]) and ha["counts"]["files"] == 2041)
+PYEOF
+)
+[[ $same == True ]] && pass "the resumed index equals the uninterrupted one (lines, counts, digest)" || fail "resumed index differs: $same"
 expect_rc 2 "verify --stall-timeout below 1s is refused" -- "$DLSIZE" verify "$ds" --stall-timeout 200ms
 expect_rc 2 "checkpoint --stall-timeout below 1s is refused" -- "$DLSIZE" checkpoint --workload llama3-8b --dir "$SCRATCH/never" --stall-timeout 200ms
 expect_rc 2 "datagen --stall-timeout below 1s is refused" -- "$DLSIZE" datagen --workload resnet50 --dataset "$SCRATCH/never" --files 1 --stall-timeout 200ms

@@ -3,7 +3,8 @@
 # length headers and CRCs, NPY/NPZ, JPEG/PNG headers, Parquet, a WebDataset tar, nested folders,
 # a symlink, a hard link, a FIFO, a GZIP TFRecord): the record boundaries against the script's,
 # every skip named, index stats, bench through the index (storage only and emulated), the bad
-# inputs, and the tree unchanged afterwards (names, sizes, mtimes, ctimes, inodes).
+# inputs (a resume state of another scan among them; resuming after SIGKILL and hung metadata
+# calls are in test_faults.sh, which has the FUSE file system), and the tree unchanged afterwards (names, sizes, mtimes, ctimes, inodes).
 source "$(dirname "$0")/lib.sh"
 PY=/usr/bin/python3
 D=$SCRATCH/data
@@ -64,6 +65,15 @@ PYEOF
 
 expect_rc 2 "--out under DIR is refused" -- "$DLSIZE" index "$D" --out "$D/x.json" --quiet
 expect_rc 2 "an existing --out is refused" -- "$DLSIZE" index "$D" --out "$I" --quiet
+[[ ! -e $I.resume ]] && pass "a finished index leaves no resume state" || fail "$I.resume left behind"
+# A resume state of another scan (here another DIR) is refused, naming it, and left as it was.
+printf '{"schema":"dlsize.index-resume/1","scan":{"dir":"/elsewhere","options":{}}}\n' >"$SCRATCH/r.json.resume"
+cp "$SCRATCH/r.json.resume" "$SCRATCH/r.before"
+expect_rc 2 "a resume state of another scan is refused" -- "$DLSIZE" index "$D" --out "$SCRATCH/r.json" --quiet
+expect_text "the resume state '$SCRATCH/r.json.resume' is of another scan" "the message names the state file"
+cmp -s "$SCRATCH/r.json.resume" "$SCRATCH/r.before" && [[ ! -e $SCRATCH/r.json ]] && pass "the other scan's state is kept, no index written" \
+  || fail "the other scan's state changed"
+expect_rc 2 "--stall-timeout below 1s is refused" -- "$DLSIZE" index "$D" --out "$SCRATCH/st.json" --stall-timeout 200ms --quiet
 expect_rc 2 "a missing DIR is refused" -- "$DLSIZE" index "$SCRATCH/nope" --out "$SCRATCH/n.json" --quiet
 expect_rc 0 "--exclude" -- "$DLSIZE" index "$D" --out "$SCRATCH/ex.json" --exclude '*.txt' --exclude wds --quiet
 [[ $(grep -c -e notes.txt -e wds/ "$SCRATCH/ex.json") -eq 0 && $(head -1 "$SCRATCH/ex.json" | json /dev/stdin 'r["counts"]["excluded"]') -eq 2 ]] \

@@ -101,3 +101,19 @@ TEST_CASE("append_json_string writes any UTF-8 name as JSON that parses back to 
     CHECK(out == "keep");
   }
 }
+
+TEST_CASE("the index digest does not depend on the lines' order or on how bytes are split",
+          "[index]") {
+  index_digest a, b, c, d;
+  a.add("/data\n{\"path\":\"x\"}\n{\"path\":\"y\"}\n");
+  b.add("/data\n");
+  b.add("{\"path\":\"y\"}\n{\"path\":\"x\"}\n");
+  c.add("/da");
+  c.add("ta\n{\"path\":\"x\"}");
+  c.add("\n{\"path\":\"y\"}\n");
+  d.add("/data\n{\"path\":\"x\"}\n{\"path\":\"z\"}\n");
+  CHECK(a.text() == b.text());
+  CHECK(a.text() == c.text());
+  CHECK(a.text() != d.text());
+  CHECK(a.text().rfind("fnv1a64:", 0) == 0);
+}

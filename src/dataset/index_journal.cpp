@@ -1,0 +1,330 @@
+#include "dataset/index_journal.hpp"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "core/clock.hpp"
+#include "core/error.hpp"
+
+namespace dlsize::dataset {
+namespace fs = std::filesystem;
+namespace {
+
+constexpr std::string_view kTrailer = "{\"~chunk\":";
+constexpr std::string_view kLine = "{\"path\":";
+constexpr const char* kStateSchema = "dlsize.index-resume/1";
+
+// Names in trailers as hex: a file name may be any bytes, JSON text only UTF-8.
+std::string hex(std::string_view s) {
+  std::string out;
+  out.reserve(s.size() * 2);
+  for (unsigned char c : s)
+    fmt::format_to(std::back_inserter(out), "{:02x}", c);
+  return out;
+}
+
+std::string unhex(const std::string& h) {
+  if (h.size() % 2)
+    throw std::invalid_argument("odd hex");
+  std::string out;
+  for (std::size_t i = 0; i < h.size(); i += 2)
+    out += static_cast<char>(std::stoi(h.substr(i, 2), nullptr, 16));
+  return out;
+}
+
+nlohmann::json trailer_json(const index_chunk& c, std::uint64_t lines, std::uint64_t hash) {
+  nlohmann::json subdirs = nlohmann::json::array(), links = nlohmann::json::array();
+  for (const auto& d : c.subdirs)
+    subdirs.push_back(hex(d));
+  for (const auto& l : c.links)
+    links.push_back({l.dev, l.ino, hex(l.name)});
+  return {{"~chunk",
+           {{"unit", hex(c.unit)},
+            {"final", c.final},
+            {"lines", lines},
+            {"hash", fmt::format("{:016x}", hash)},
+            {"counts", c.counts.to_json()},
+            {"subdirs", subdirs},
+            {"links", links},
+            {"followed", c.followed}}}};
+}
+
+index_chunk chunk_of(const nlohmann::json& t) {
+  index_chunk c;
+  c.unit = unhex(t.at("unit").get<std::string>());
+  c.final = t.at("final").get<bool>();
+  c.counts = index_counts::from_json(t.at("counts"));
+  for (const auto& d : t.at("subdirs"))
+    c.subdirs.push_back(unhex(d.get<std::string>()));
+  for (const auto& l : t.at("links"))
+    c.links.push_back({l.at(0).get<std::uint64_t>(), l.at(1).get<std::uint64_t>(),
+                       unhex(l.at(2).get<std::string>())});
+  c.followed = t.at("followed").get<std::vector<std::pair<std::uint64_t, std::uint64_t>>>();
+  return c;
+}
+
+void write_all(int fd, std::string_view bytes, const fs::path& path) {
+  while (!bytes.empty()) {
+    const ssize_t n = ::write(fd, bytes.data(), bytes.size());
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      throw_syscall_error("write", errno, __FILE__, __LINE__, "path: " + path.string());
+    bytes.remove_prefix(static_cast<std::size_t>(n));
+  }
+}
+
+int open_locked(const fs::path& path, int flags) {
+  const int fd = ::open(path.c_str(), flags | O_RDWR | O_APPEND | O_CLOEXEC, 0644);
+  if (fd < 0)
+    throw run_error(fmt::format("index: cannot open the resume state. path: {}: {}", path.string(),
+                                errno_text(errno)));
+  if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    ::close(fd);
+    throw usage_error(fmt::format("index: another dlsize index is using the resume state '{}'. "
+                                  "valid: wait for it, or another --out",
+                                  path.string()));
+  }
+  return fd;
+}
+
+// The state's lines, one at a time (getline: a line of any length).
+class state_lines {
+public:
+  explicit state_lines(const fs::path& path) : m_f(std::fopen(path.c_str(), "rb")) {
+    if (!m_f)
+      throw run_error(fmt::format("index: cannot read the resume state. path: {}: {}",
+                                  path.string(), errno_text(errno)));
+  }
+  ~state_lines() {
+    std::free(m_buf);
+    std::fclose(m_f);
+  }
+  state_lines(const state_lines&) = delete;
+  state_lines& operator=(const state_lines&) = delete;
+  bool next(std::string_view& line) {
+    const ssize_t n = getline(&m_buf, &m_cap, m_f);
+    if (n <= 0)
+      return false;
+    line = std::string_view(m_buf, static_cast<std::size_t>(n));
+    return true;
+  }
+  std::FILE* file() const { return m_f; }
+
+private:
+  std::FILE* m_f;
+  char* m_buf = nullptr;
+  std::size_t m_cap = 0;
+};
+
+// A chunk found on open: its bytes and its unit.
+struct span {
+  long start = 0, end = 0;
+  std::string unit;
+  std::uint64_t lines = 0, sum = 0; // its lines' count and digest sum
+};
+
+} // namespace
+
+void index_counts::add(const index_counts& o) {
+  lines += o.lines, files += o.files, bytes += o.bytes, samples += o.samples;
+  sample_bytes += o.sample_bytes, dirs += o.dirs, excluded += o.excluded;
+  problems += o.problems, content_bytes += o.content_bytes;
+  for (const auto& [k, v] : o.skipped)
+    skipped[k] += v;
+  for (const auto& [k, v] : o.formats)
+    for (std::size_t i = 0; i < 3; ++i)
+      formats[k][i] += v[i];
+}
+
+nlohmann::json index_counts::to_json() const {
+  nlohmann::json f = nlohmann::json::object();
+  for (const auto& [k, v] : formats)
+    f[k] = {{"files", v[0]}, {"bytes", v[1]}, {"samples", v[2]}};
+  return {{"lines", lines},
+          {"files", files},
+          {"bytes", bytes},
+          {"samples", samples},
+          {"sample_bytes", sample_bytes},
+          {"dirs", dirs},
+          {"excluded", excluded},
+          {"problems", problems},
+          {"content_bytes_read", content_bytes},
+          {"skipped", skipped},
+          {"formats", f}};
+}
+
+index_counts index_counts::from_json(const nlohmann::json& j) {
+  index_counts n;
+  n.lines = j.at("lines"), n.files = j.at("files"), n.bytes = j.at("bytes");
+  n.samples = j.at("samples"), n.sample_bytes = j.at("sample_bytes"), n.dirs = j.at("dirs");
+  n.excluded = j.at("excluded"), n.problems = j.at("problems");
+  n.content_bytes = j.at("content_bytes_read");
+  n.skipped = j.at("skipped").get<std::map<std::string, std::uint64_t>>();
+  for (const auto& [k, v] : j.at("formats").items())
+    n.formats[k] = {v.at("files"), v.at("bytes"), v.at("samples")};
+  return n;
+}
+
+fs::path index_journal::path_for(const fs::path& out) {
+  return fs::path(out.string() + ".resume");
+}
+
+index_journal::index_journal(const fs::path& out, const nlohmann::json& identity)
+    : m_path(path_for(out)) {
+  const nlohmann::json first = {{"schema", kStateSchema}, {"scan", identity}};
+  std::error_code ec;
+  if (!fs::exists(fs::symlink_status(m_path, ec))) {
+    m_fd = open_locked(m_path, O_CREAT | O_EXCL);
+    write_all(m_fd, first.dump() + "\n", m_path);
+    sync();
+    return;
+  }
+  if (!fs::is_regular_file(fs::symlink_status(m_path, ec)))
+    throw usage_error(fmt::format("index: '{}' is in the way of the resume state and not a file "
+                                  "dlsize made. valid: another --out",
+                                  m_path.string()));
+  m_fd = open_locked(m_path, 0);
+  if (fs::file_size(m_path, ec) == 0 && !ec) {
+    // A scan killed between creating the state and writing its first line: nothing to lose.
+    write_all(m_fd, first.dump() + "\n", m_path);
+    sync();
+    return;
+  }
+  m_resumed = true;
+  load(identity);
+}
+
+index_journal::~index_journal() {
+  if (m_fd >= 0)
+    ::close(m_fd);
+}
+
+// Checks the chunks up to the first incomplete or damaged one and keeps those of finished units
+// (a rewrite beside the state, renamed over it, when anything is dropped).
+void index_journal::load(const nlohmann::json& identity) {
+  state_lines in(m_path);
+  std::FILE* f = in.file();
+  std::string_view line;
+  nlohmann::json first;
+  if (in.next(line))
+    first = nlohmann::json::parse(line, nullptr, false);
+  if (!first.is_object() || first.value("schema", "") != kStateSchema)
+    throw usage_error(fmt::format("index: '{}' is not a dlsize index resume state. valid: "
+                                  "another --out (dlsize never overwrites a file it did not make)",
+                                  m_path.string()));
+  if (first["scan"] != identity)
+    throw usage_error(fmt::format(
+        "index: the resume state '{}' is of another scan ({}); this command scans {}. valid: "
+        "the interrupted command's DIR and options, or remove '{}' to scan afresh",
+        m_path.string(), first["scan"].dump(), identity.dump(), m_path.string()));
+  std::vector<span> spans;
+  std::set<std::string> done;
+  long start = std::ftell(f), valid_end = start;
+  std::uint64_t lines = 0;
+  index_digest hash;
+  while (in.next(line)) {
+    if (line.back() != '\n')
+      break; // a SIGKILL during the last write
+    if (line.rfind(kLine, 0) == 0) {
+      ++lines, hash.add(line);
+      continue;
+    }
+    if (line.rfind(kTrailer, 0) != 0)
+      break;
+    const auto t = nlohmann::json::parse(line, nullptr, false);
+    index_chunk c;
+    try {
+      const auto& tc = t.at("~chunk");
+      if (tc.at("lines").get<std::uint64_t>() != lines ||
+          tc.at("hash").get<std::string>() != fmt::format("{:016x}", hash.sum()))
+        break;
+      c = chunk_of(tc);
+    } catch (const std::exception&) {
+      break; // damaged: this chunk and what follows are read again
+    }
+    valid_end = std::ftell(f);
+    spans.push_back({start, valid_end, c.unit, lines, hash.sum()});
+    if (c.final && done.insert(c.unit).second)
+      m_finished.push_back(std::move(c));
+    start = valid_end, lines = 0, hash = {};
+  }
+  for (const auto& s : spans)
+    if (done.count(s.unit))
+      m_lines += s.lines, m_digest.add_sum(s.sum);
+  const long size = (std::fseek(f, 0, SEEK_END), std::ftell(f));
+  bool drop = valid_end != size;
+  for (const auto& s : spans)
+    drop = drop || !done.count(s.unit);
+  if (!drop)
+    return;
+  const fs::path tmp = fmt::format("{}.tmp-{}", m_path.string(), getpid());
+  const int out = open_locked(tmp, O_CREAT | O_EXCL);
+  std::string bytes = first.dump() + "\n";
+  for (const auto& s : spans) {
+    if (!done.count(s.unit))
+      continue;
+    const std::size_t at = bytes.size();
+    bytes.resize(at + static_cast<std::size_t>(s.end - s.start));
+    std::fseek(f, s.start, SEEK_SET);
+    if (std::fread(bytes.data() + at, 1, bytes.size() - at, f) != bytes.size() - at)
+      throw run_error("index: cannot read the resume state. path: " + m_path.string());
+    if (bytes.size() > (8u << 20)) {
+      write_all(out, bytes, tmp);
+      bytes.clear();
+    }
+  }
+  write_all(out, bytes, tmp);
+  if (fdatasync(out) != 0 || std::rename(tmp.c_str(), m_path.c_str()) != 0) {
+    const int err = errno;
+    ::close(out);
+    ::unlink(tmp.c_str());
+    throw_syscall_error("rename", err, __FILE__, __LINE__, "path: " + m_path.string());
+  }
+  ::close(m_fd);
+  m_fd = out;
+}
+
+void index_journal::append(std::string_view lines, const index_chunk& chunk) {
+  const auto n = static_cast<std::uint64_t>(std::count(lines.begin(), lines.end(), '\n'));
+  index_digest d;
+  d.add(lines);
+  m_lines += n;
+  m_digest.add_sum(d.sum());
+  std::string bytes(lines);
+  bytes += trailer_json(chunk, n, d.sum()).dump();
+  bytes += '\n';
+  write_all(m_fd, bytes, m_path);
+  if (now_ns() - m_last_sync_ns > 1'000'000'000ull)
+    sync();
+}
+
+void index_journal::sync() {
+  if (fdatasync(m_fd) != 0)
+    throw_syscall_error("fdatasync", errno, __FILE__, __LINE__, "path: " + m_path.string());
+  m_last_sync_ns = now_ns();
+}
+
+void index_journal::for_each_line(const std::function<void(std::string_view)>& each) const {
+  state_lines in(m_path);
+  std::string_view line;
+  in.next(line); // the scan's identity
+  while (in.next(line))
+    if (line.rfind(kTrailer, 0) != 0)
+      each(line);
+}
+
+void index_journal::remove() {
+  ::unlink(m_path.c_str());
+  ::close(m_fd);
+  m_fd = -1;
+}
+
+} // namespace dlsize::dataset

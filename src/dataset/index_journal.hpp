@@ -1,0 +1,91 @@
+#pragma once
+// The resume state of `dlsize index`: INDEX.json.resume beside --out (never under DIR), so that
+// an interrupted scan of millions of files continues where it stopped. It is one append-only
+// file: a first line naming the scan (DIR and the options that change what is indexed), then
+// chunks, each the index lines a thread wrote for one unit of work (a folder, or a batch of
+// --files-from) followed by a trailer line {"~chunk": {unit, final, lines, hash, counts,
+// subdirs, links, followed}}. A unit is finished when a chunk of it says final. A SIGKILL at any
+// moment leaves a valid prefix: on open, the chunks are checked (line count, the index digest of
+// their lines) up to the first that is incomplete or damaged, and the chunks of units not finished
+// are dropped (those folders are read again). The file is flock'ed while a scan uses it.
+#include <array>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "dataset/index_file.hpp"
+
+namespace dlsize::dataset {
+
+// What a scan counted (the index header's counts); added up over threads and chunks.
+struct index_counts {
+  std::uint64_t lines = 0, files = 0, bytes = 0, samples = 0, sample_bytes = 0, dirs = 0;
+  std::uint64_t excluded = 0, problems = 0, content_bytes = 0;
+  std::map<std::string, std::uint64_t> skipped;
+  std::map<std::string, std::array<std::uint64_t, 3>> formats; // files, bytes, samples
+  void add(const index_counts& o);
+  nlohmann::json to_json() const;
+  static index_counts from_json(const nlohmann::json& j);
+};
+
+// A file with several hard links, as found in a unit (indexed once after the walk).
+struct index_link {
+  std::uint64_t dev = 0, ino = 0;
+  std::string name;
+};
+
+// One unit's chunk trailer.
+struct index_chunk {
+  std::string unit; // "dir:REL" or "list:N"
+  bool final = false;
+  index_counts counts;
+  std::vector<std::string> subdirs; // folders found in it, to walk
+  std::vector<index_link> links;
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> followed; // folders reached via symlinks
+};
+
+class index_journal {
+public:
+  static std::filesystem::path path_for(const std::filesystem::path& out);
+  // Opens (resumes) or creates the state for `identity` (DIR and options). Throws usage_error
+  // naming the state file when it belongs to another scan or another dlsize index holds it.
+  index_journal(const std::filesystem::path& out, const nlohmann::json& identity);
+  ~index_journal();
+  index_journal(const index_journal&) = delete;
+  index_journal& operator=(const index_journal&) = delete;
+
+  const std::filesystem::path& path() const { return m_path; }
+  bool resumed() const { return m_resumed; }
+  // The finished units' trailers, as found on open.
+  const std::vector<index_chunk>& finished() const { return m_finished; }
+  // Appends one chunk (lines: whole lines, each ending in '\n'); not thread-safe. Data reach the
+  // disk (fdatasync) at least once a second and at sync().
+  void append(std::string_view lines, const index_chunk& chunk);
+  void sync();
+  // Every index line of the state, in file order (trailers left out).
+  void for_each_line(const std::function<void(std::string_view)>& line) const;
+  // The lines of the state's chunks (those kept on open and those appended since): their
+  // count and digest (index_digest's sum), for the index header without hashing them again.
+  std::uint64_t lines() const { return m_lines; }
+  const index_digest& lines_digest() const { return m_digest; }
+  // Removes the state (after the index is in place).
+  void remove();
+
+private:
+  void load(const nlohmann::json& identity);
+  std::filesystem::path m_path;
+  int m_fd = -1;
+  bool m_resumed = false;
+  std::vector<index_chunk> m_finished;
+  std::uint64_t m_last_sync_ns = 0;
+  std::uint64_t m_lines = 0;
+  index_digest m_digest;
+};
+
+} // namespace dlsize::dataset
