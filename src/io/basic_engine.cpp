@@ -27,13 +27,9 @@ std::string basic_engine::uncached_method() const {
 }
 
 void basic_engine::read_range(const read_job& job, std::uint64_t& begin, std::uint64_t& end) const {
-  const std::uint64_t size = m_files.sizes[job.file];
-  begin = job.offset;
-  end = std::min(job.offset + job.length, size);
-  if (direct()) {
-    begin = align_down(begin);
-    end = align_up(end);
-  }
+  const read_span s = span_of(job.offset, job.length, m_files.sizes[job.file], direct());
+  begin = s.begin;
+  end = s.end;
 }
 
 std::string basic_engine::stuck_read(std::uint64_t min_age_ns) const {

@@ -170,4 +170,17 @@ inline std::uint64_t align_up(std::uint64_t v) {
   return (v + kDirectAlign - 1) & ~(kDirectAlign - 1);
 }
 
+// The bytes [begin, end) an engine reads for the range offset..offset+length of a file of
+// file_size bytes: O_DIRECT widens it to blocks; the end never passes the (aligned) end of the
+// file. Both engines read by this rule, and plan counts amplification and requests by it.
+struct read_span {
+  std::uint64_t begin = 0, end = 0;
+  std::uint64_t bytes() const { return end - begin; }
+  // Requests of at most request_size bytes that read it.
+  std::uint64_t requests(std::uint32_t request_size) const {
+    return (bytes() + request_size - 1) / request_size;
+  }
+};
+read_span span_of(std::uint64_t offset, std::uint64_t length, std::uint64_t file_size, bool direct);
+
 } // namespace dlsize::io

@@ -392,13 +392,9 @@ private:
     j.active = true;
     j.job = job;
     j.t_start = now_ns();
-    const std::uint64_t size = m_files.sizes[job.file];
-    j.next = job.offset;
-    j.end = std::min(job.offset + job.length, size);
-    if (m_direct) {
-      j.next = align_down(j.next);
-      j.end = align_up(j.end);
-    }
+    const read_span span = span_of(job.offset, job.length, m_files.sizes[job.file], m_direct);
+    j.next = span.begin;
+    j.end = span.end;
     j.deliver = j.next;
     ++m_active;
     m_consumer->on_start(m_id, job);
