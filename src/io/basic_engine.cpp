@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "core/clock.hpp"
+#include "io/change_watch.hpp"
 
 namespace dlsize::io {
 
@@ -50,6 +51,22 @@ void basic_engine::finish_result(const pool_result& pr, engine_result& res) cons
     res.abandoned.push_back((what ? describe(*what, m_files.paths.at(what->file), now)
                                   : fmt::format("reader {} is blocked in the kernel", r)) +
                             "; the kernel does not release it, so it was abandoned");
+  }
+}
+
+bool basic_engine::skip_changed(std::uint32_t file, int fd, int open_errno) const {
+  if (!m_files.watch)
+    return false;
+  if (m_table)
+    return m_files.watch->skipped(file);
+  const std::string& path = m_files.paths[file];
+  if (fd < 0)
+    return m_files.watch->at_failed_open(open_errno, file, path);
+  try {
+    return m_files.watch->at_open(fd, file, path);
+  } catch (...) {
+    close(fd);
+    throw;
   }
 }
 

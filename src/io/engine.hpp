@@ -58,9 +58,10 @@ public:
   }
 };
 
-// How a read job ended: every byte read, failed (its error says why), or abandoned at a stop
-// (not an error: the run was asked to stop).
-enum class job_outcome { done, failed, interrupted };
+// How a read job ended: every byte read, failed (its error says why), abandoned at a stop
+// (not an error: the run was asked to stop), or skipped unread (its file changed since it was
+// indexed, and changes are skipped: io/change_watch.hpp).
+enum class job_outcome { done, failed, interrupted, skipped };
 
 // Where bytes go. Calls for one job come from one reader thread; with ordered() the data of a
 // job arrives in file order, otherwise in completion order.
@@ -126,10 +127,14 @@ struct engine_result {
   std::vector<std::string> abandoned;
 };
 
-// The files the engine reads: paths and expected sizes, indexed like read_job::file.
+class change_watch; // io/change_watch.hpp
+
+// The files the engine reads: paths and expected sizes, indexed like read_job::file; with a
+// watch, each file is checked against it when it is opened.
 struct file_set {
   std::vector<std::string> paths;
   std::vector<std::uint64_t> sizes;
+  std::shared_ptr<change_watch> watch;
 };
 
 class engine {
