@@ -158,6 +158,11 @@ nlohmann::json read_plan(const plan_cli& o, const CLI::App& cmd, analysis::plan_
                   : fmt::format(", 5 x the clients' RAM {}",
                                 units::format_bytes_binary(ds["min_bytes_for_ram"].get<double>()))
                         .c_str());
+  if (in.measured)
+    std::printf("  the index holds   %s: %s\n",
+                units::format_bytes_binary(ds["indexed_bytes"].get<double>()).c_str(),
+                ds["indexed_is_enough"].get<bool>() ? "enough for a valid run"
+                                                    : "less than a valid run needs");
   print_extras(plan, in);
   return plan;
 }
