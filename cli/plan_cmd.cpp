@@ -7,41 +7,22 @@
 #include "allreduce_options.hpp"
 #include "analysis/plan.hpp"
 #include "analysis/plan_checkpoint.hpp"
+#include "analysis/plan_rules.hpp"
 #include "analysis/plan_scaling.hpp"
 #include "commands.hpp"
-#include "config/accelerator_spec.hpp"
-#include "config/checkpoint_interval.hpp"
 #include "config/workload.hpp"
 #include "core/error.hpp"
 #include "core/output_file.hpp"
 #include "core/units.hpp"
+#include "dataset/index_reads.hpp"
 #include "render/human_number.hpp"
 #include "report/report_io.hpp"
 
 namespace dlsize::cli {
 namespace {
 
-struct plan_cli {
-  std::string workload;
-  std::string accelerator;
-  std::string storage_bandwidth;
-  std::uint64_t accelerators = 0;
-  std::string client_ram;
-  std::uint64_t clients = 1;
-  std::string au_threshold;
-  std::uint64_t batch_size = 0;
-  std::string compute_time;
-  std::string cache = "direct";
-  std::string request_size = "1MiB";
-  std::string dataset_size;
-  double epochs = 0;
-  std::string nic_bandwidth;
-  std::string nic_efficiency = "0.8";
+struct plan_cli : analysis::plan_options {
   std::string out;
-  std::string checkpoint_interval;
-  std::string max_overhead = "5%";
-  bool async = false;
-  std::string write_bandwidth;
   config::allreduce_request allreduce;
   bool out_given = false;
 };
@@ -109,49 +90,13 @@ void print_scaling(const nlohmann::json& plan) {
                 units::format_rate_both(p["required_bytes_per_s"].get<double>()).c_str());
 }
 
-// The inputs both sides of a plan share: the clients, their NICs, the storage's bandwidth.
-void parse_shared(const plan_cli& o, analysis::plan_inputs& in) {
-  if (!o.storage_bandwidth.empty())
-    in.storage_bandwidth = units::parse_rate(o.storage_bandwidth, "--storage-bandwidth");
-  in.accelerators = o.accelerators;
-  if (o.clients < 1)
-    throw usage_error("--clients: must be at least 1");
-  in.clients = o.clients;
-  if (!o.nic_bandwidth.empty())
-    in.nic_bandwidth = units::parse_rate(o.nic_bandwidth, "--nic-bandwidth");
-  in.nic_efficiency = units::parse_fraction(o.nic_efficiency, "--nic-efficiency");
-}
-
 // The read side: what the accelerators' data loading asks of storage. Prints it and returns the
 // plan's JSON.
 nlohmann::json read_plan(const plan_cli& o, const CLI::App& cmd, analysis::plan_inputs& in) {
-  if (o.accelerator.empty())
-    throw usage_error(fmt::format("plan --workload {}: --accelerator is required for a "
-                                  "profile with a dataset. valid: an accelerator type such as "
-                                  "h100",
-                                  in.workload.name));
-  config::preset_overrides over;
-  if (o.batch_size)
-    over.batch_size = o.batch_size;
-  if (!o.compute_time.empty())
-    over.compute_time_s = units::parse_duration(o.compute_time, "--compute-time");
-  const std::string spec =
-      o.accelerator.rfind("emulated:", 0) == 0 ? o.accelerator : "emulated:" + o.accelerator;
-  in.accelerator = config::resolve_accelerator(spec, in.workload, over);
-  in.au_threshold = in.workload.au_threshold;
-  if (!o.au_threshold.empty())
-    in.au_threshold = units::parse_fraction(o.au_threshold, "--au-threshold");
-  if (!o.client_ram.empty())
-    in.client_ram = units::parse_size(o.client_ram, "--client-ram");
-  in.cache = io::parse_cache_mode(o.cache);
-  in.request_size = static_cast<std::uint32_t>(units::parse_size(o.request_size, "--request-size"));
-  if (in.request_size == 0)
-    throw usage_error("--request-size: must be above 0");
-  if (!o.dataset_size.empty())
-    in.dataset_bytes = static_cast<double>(units::parse_size(o.dataset_size, "--dataset-size"));
-  if (o.epochs < 0)
-    throw usage_error("--epochs: must be at least 0");
-  in.epochs = o.epochs;
+  analysis::parse_read_inputs(o, in);
+  if (!o.index.empty())
+    in.measured = analysis::measured_dataset::from_json(
+        dataset::index_read_shape(o.index, in.request_size), "--index " + o.index);
   nlohmann::json plan = analysis::make_plan(in);
   require_allreduce_for_inputs(cmd, o.allreduce);
   const config::allreduce_setup allreduce =
@@ -163,7 +108,7 @@ nlohmann::json read_plan(const plan_cli& o, const CLI::App& cmd, analysis::plan_
                                                     : allreduce.accelerators_per_node;
     si.compute_s = in.accelerator.preset.compute_time_s;
     si.batch = static_cast<double>(in.accelerator.preset.batch_size);
-    si.sample_bytes = in.workload.sample_bytes_mean;
+    si.sample_bytes = in.sample_bytes();
     si.au_threshold = in.au_threshold;
     analysis::add_scaling(plan, si, in.storage_bandwidth, in.accelerators);
   }
@@ -173,10 +118,19 @@ nlohmann::json read_plan(const plan_cli& o, const CLI::App& cmd, analysis::plan_
               in.accelerator.type.c_str(),
               static_cast<unsigned long long>(in.accelerator.preset.batch_size),
               in.accelerator.preset.compute_time_s, in.accelerator.preset.source.c_str());
+  std::printf("  dataset           %s\n", plan["dataset_source"].get<std::string>().c_str());
+  if (in.measured) {
+    const auto& d = in.measured->sample_distribution;
+    std::printf("  indexed samples   %s in all; mean %.0f B, p50 %s, p99 %s, max %s\n",
+                units::format_bytes_decimal(in.measured->sample_bytes).c_str(), in.sample_bytes(),
+                units::format_bytes_binary(d.at("p50").get<double>()).c_str(),
+                units::format_bytes_binary(d.at("p99").get<double>()).c_str(),
+                units::format_bytes_binary(d.at("max").get<double>()).c_str());
+  }
   std::printf(
       "  per accelerator   %.1f samples/s of %.0f B: demand %s of samples at AU 100 %%; reads %s "
       "at AU %.0f %%\n",
-      plan["samples_per_s_per_accelerator"].get<double>(), in.workload.sample_bytes_mean,
+      plan["samples_per_s_per_accelerator"].get<double>(), in.sample_bytes(),
       both(plan["demand_bytes_per_s_per_accelerator"].get<double>()).c_str(),
       both(plan["bytes_per_s_per_accelerator_at_threshold"].get<double>()).c_str(),
       100 * in.au_threshold);
@@ -204,6 +158,11 @@ nlohmann::json read_plan(const plan_cli& o, const CLI::App& cmd, analysis::plan_
                   : fmt::format(", 5 x the clients' RAM {}",
                                 units::format_bytes_binary(ds["min_bytes_for_ram"].get<double>()))
                         .c_str());
+  if (in.measured)
+    std::printf("  the index holds   %s: %s\n",
+                units::format_bytes_binary(ds["indexed_bytes"].get<double>()).c_str(),
+                ds["indexed_is_enough"].get<bool>() ? "enough for a valid run"
+                                                    : "less than a valid run needs");
   print_extras(plan, in);
   return plan;
 }
@@ -251,25 +210,7 @@ void print_checkpoint(const nlohmann::json& c, const std::string& name) {
 // The write side: the checkpoint every --checkpoint-interval.
 nlohmann::json checkpoint_plan(const plan_cli& o, const analysis::plan_inputs& in,
                                const nlohmann::json& reads) {
-  analysis::checkpoint_plan_inputs c;
-  c.profile = config::require_checkpoint(in.workload);
-  c.interval = config::parse_checkpoint_interval(o.checkpoint_interval, "--checkpoint-interval");
-  if (!reads.is_null()) {
-    c.ranks = static_cast<unsigned>(reads["accelerators"].get<std::uint64_t>());
-    c.step_s = in.accelerator.preset.compute_time_s;
-  } else {
-    if (o.accelerators > 1u << 20)
-      throw usage_error("--accelerators: at most 1048576");
-    c.ranks = static_cast<unsigned>(o.accelerators);
-  }
-  c.max_overhead = units::parse_fraction(o.max_overhead, "--max-overhead");
-  c.async = o.async;
-  c.clients = in.clients;
-  if (!o.write_bandwidth.empty())
-    c.write_bandwidth = units::parse_rate(o.write_bandwidth, "--write-bandwidth");
-  c.read_bandwidth = in.storage_bandwidth;
-  if (in.nic_bandwidth > 0)
-    c.client_link_bytes_per_s = in.nic_bandwidth * in.nic_efficiency;
+  const analysis::checkpoint_plan_inputs c = analysis::checkpoint_inputs_of(o, in, reads);
   nlohmann::json j = analysis::checkpoint_plan(c);
   print_checkpoint(j, in.workload.name);
   return j;
@@ -279,13 +220,9 @@ int run_plan(const plan_cli& o, const CLI::App& cmd) {
   auto out = reserve_if_given(o.out_given, o.out, "--out");
   analysis::plan_inputs in;
   in.workload = config::load_workload(o.workload);
-  parse_shared(o, in);
+  analysis::parse_shared_inputs(o, in);
+  analysis::check_plan_sides(o, in.workload);
   const bool checkpoint = !o.checkpoint_interval.empty();
-  if (!in.workload.has_dataset && !checkpoint)
-    throw usage_error(fmt::format("plan --workload {}: the profile saves checkpoints and reads "
-                                  "no dataset. valid: --checkpoint-interval (e.g. 30min) to plan "
-                                  "its writes",
-                                  in.workload.name));
   nlohmann::json plan;
   if (in.workload.has_dataset)
     plan = read_plan(o, cmd, in);
@@ -341,6 +278,9 @@ void setup_plan(CLI::App& app, cli_context& ctx) {
                 "interval");
   sub->add_option("--write-bandwidth", o->write_bandwidth,
                   "Storage write bandwidth, e.g. 50GB/s: the checkpoint's time and overhead");
+  sub->add_option("--index", o->index,
+                  "Index of a dataset (dlsize index): plan from its measured sample sizes, "
+                  "samples and files instead of the profile's; --workload gives the compute side");
   sub->add_option("--out", o->out, "JSON file to write (dlsize.plan/1; must not exist)");
   add_allreduce_options(*sub, o->allreduce, false);
   sub->callback([o, sub, &ctx] {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 
 #include <fmt/format.h>
 
@@ -9,6 +10,58 @@
 #include "core/error.hpp"
 
 namespace dlsize::analysis {
+namespace {
+
+// Where the plan's dataset figures (bytes per sample, samples, layout) came from, in words.
+std::string dataset_source(const plan_inputs& in) {
+  if (!in.measured)
+    return fmt::format("workload profile {}: its sample size mean and layout", in.workload.name);
+  const auto& m = *in.measured;
+  return fmt::format("index {} (digest {}) of {}: the measured sizes of its {} samples in {} "
+                     "files; the profile {} gives the compute side only",
+                     m.index, m.digest, m.dir, m.samples, m.files, in.workload.name);
+}
+
+nlohmann::json index_json(const measured_dataset& m, io::cache_mode cache) {
+  const bool direct = cache == io::cache_mode::direct;
+  return {{"path", m.index},
+          {"dir", m.dir},
+          {"digest", m.digest},
+          {"files", m.files},
+          {"samples", m.samples},
+          {"file_bytes", m.file_bytes},
+          {"sample_bytes", m.sample_bytes},
+          {"samples_per_file", static_cast<double>(m.samples) / static_cast<double>(m.files)},
+          {"sample_bytes_distribution", m.sample_distribution},
+          {"request_size", m.request_size},
+          {"read_bytes", direct ? m.direct_bytes : m.buffered_bytes},
+          {"requests", direct ? m.direct_requests : m.buffered_requests}};
+}
+
+} // namespace
+
+measured_dataset measured_dataset::from_json(const nlohmann::json& j, const std::string& where) {
+  measured_dataset m;
+  m.index = j.at("index").get<std::string>();
+  m.dir = j.at("dir").get<std::string>();
+  m.digest = j.at("digest").get<std::string>();
+  m.files = j.at("files").get<std::uint64_t>();
+  m.samples = j.at("samples").get<std::uint64_t>();
+  m.file_bytes = j.at("bytes").get<double>();
+  m.sample_distribution = j.at("sample_bytes");
+  const auto& r = j.at("reads");
+  m.request_size = r.at("request_size").get<std::uint32_t>();
+  m.sample_bytes = r.at("sample_bytes").get<double>();
+  m.direct_bytes = r.at("direct").at("bytes").get<double>();
+  m.direct_requests = r.at("direct").at("requests").get<double>();
+  m.buffered_bytes = r.at("buffered").at("bytes").get<double>();
+  m.buffered_requests = r.at("buffered").at("requests").get<double>();
+  if (m.samples == 0 || m.files == 0 || !(m.sample_bytes > 0))
+    throw usage_error(fmt::format("{}: the index lists no sample to read ({} files, {} samples). "
+                                  "valid: an index of files that are not empty",
+                                  where, m.files, m.samples));
+  return m;
+}
 
 nlohmann::json make_plan(const plan_inputs& in) {
   const auto& p = in.accelerator.preset;
@@ -16,10 +69,11 @@ nlohmann::json make_plan(const plan_inputs& in) {
     throw usage_error(
         fmt::format("--compute-time: {} s per batch gives no finite demand. valid: a time above 0",
                     p.compute_time_s));
-  const double bytes = in.workload.sample_bytes_mean;
+  const double bytes = in.sample_bytes();
   const double batch = static_cast<double>(p.batch_size);
   const double samples_per_s = batch / p.compute_time_s;
-  const auto amp = analysis::amplification_of(bytes, in.workload.layout, in.cache);
+  const auto amp = in.measured ? analysis::amplification_of(*in.measured, in.cache)
+                               : analysis::amplification_of(bytes, in.workload.layout, in.cache);
   const double demand = samples_per_s * bytes;
   // What the storage serves: the samples' bytes times the amplification of how they are read.
   const double reads = demand * amp.factor;
@@ -68,19 +122,27 @@ nlohmann::json make_plan(const plan_inputs& in) {
   out["demand_bytes_per_s"] = nn * demand;
   out["reads_bytes_per_s"] = nn * reads;
   // Requests: each sample's amplified range in requests of at most request_size.
-  const double per_sample = std::ceil(bytes * amp.factor / static_cast<double>(in.request_size));
-  const double samples_per_file = static_cast<double>(
+  double per_sample = std::ceil(bytes * amp.factor / static_cast<double>(in.request_size));
+  double samples_per_file = static_cast<double>(
       in.workload.layout == config::file_layout::files ? 1 : in.workload.records_per_file);
+  if (in.measured) {
+    const auto& m = *in.measured;
+    const double requests =
+        in.cache == io::cache_mode::direct ? m.direct_requests : m.buffered_requests;
+    per_sample = requests / static_cast<double>(m.samples);
+    samples_per_file = static_cast<double>(m.samples) / static_cast<double>(m.files);
+  }
   out["iops"] = nn * samples_per_s * per_sample;
   out["files_per_s"] = nn * samples_per_s / samples_per_file;
   const double rate = deliverable > 0 ? std::min(deliverable, nn * reads) : nn * reads;
   if (deliverable > 0)
     out["expected_accelerator_utilization"] = std::min(1.0, deliverable / (nn * reads));
-  if (in.dataset_bytes > 0) {
+  const double dataset_bytes = in.measured ? in.measured->sample_bytes : in.dataset_bytes;
+  if (dataset_bytes > 0) {
     // An epoch reads the dataset once (amplified), at what the storage delivers to n
     // accelerators or what they consume, the lower.
-    const double epoch_s = in.dataset_bytes * amp.factor / rate;
-    out["epoch"] = {{"dataset_bytes", in.dataset_bytes},
+    const double epoch_s = dataset_bytes * amp.factor / rate;
+    out["epoch"] = {{"dataset_bytes", dataset_bytes},
                     {"bytes_per_s", rate},
                     {"epoch_s", epoch_s},
                     {"epochs", in.epochs > 0 ? nlohmann::json(in.epochs) : nlohmann::json(nullptr)},
@@ -106,7 +168,14 @@ nlohmann::json make_plan(const plan_inputs& in) {
   ds["min_bytes"] = min_bytes;
   ds["min_samples"] = std::ceil(min_bytes / bytes);
   ds["rules"] = "MLPerf Storage: dataset >= 5 x the clients' RAM and >= 500 steps per epoch";
+  if (in.measured) {
+    ds["indexed_bytes"] = in.measured->sample_bytes;
+    ds["indexed_is_enough"] = in.measured->sample_bytes >= min_bytes;
+  }
   out["dataset"] = ds;
+  out["dataset_source"] = dataset_source(in);
+  if (in.measured)
+    out["index"] = index_json(*in.measured, in.cache);
   return out;
 }
 

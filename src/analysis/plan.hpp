@@ -8,6 +8,8 @@
 // (analysis/read_amplification); the clients' NICs (line rate × efficiency × clients) cap
 // what any storage can deliver; with a dataset size, the epoch time and time to train.
 #include <cstdint>
+#include <optional>
+#include <string>
 
 #include <nlohmann/json.hpp>
 
@@ -21,6 +23,23 @@ namespace dlsize::analysis {
 inline constexpr const char* kPlanSchema = "dlsize.plan/1";
 inline constexpr std::uint64_t kMinStepsPerEpoch = report::kMlperfMinStepsPerEpoch;
 inline constexpr double kMinDatasetOverRam = report::kMlperfMinDatasetOverRam;
+
+// A dataset's shape measured on its index (dlsize index, dataset::index_read_shape): its real
+// samples and files, and the bytes and requests the engines' rule (io::span_of) reads for them,
+// instead of the profile's mean and layout.
+struct measured_dataset {
+  std::string index, dir, digest; // the index file, the folder it lists, its digest
+  std::uint64_t files = 0, samples = 0;
+  double file_bytes = 0, sample_bytes = 0;          // totals
+  std::uint32_t request_size = 0;                   // the requests below are of at most this
+  double direct_bytes = 0, direct_requests = 0;     // O_DIRECT reads of every sample
+  double buffered_bytes = 0, buffered_requests = 0; // buffered and uncached reads
+  nlohmann::json sample_distribution;               // index stats' sample_bytes
+  double mean() const { return samples ? sample_bytes / static_cast<double>(samples) : 0; }
+  // From the JSON of dataset::index_read_shape; throws usage_error naming `where` when it holds
+  // no sample.
+  static measured_dataset from_json(const nlohmann::json& j, const std::string& where);
+};
 
 struct plan_inputs {
   config::workload_profile workload;
@@ -36,6 +55,9 @@ struct plan_inputs {
   double epochs = 0;                             // for the time to train; 0: not given
   double nic_bandwidth = 0;                      // line rate per client, bytes/s; 0: none
   double nic_efficiency = 0.8;                   // share of the line rate reached in practice
+  std::optional<measured_dataset> measured;      // plan --index: the dataset's real shape
+  // Bytes of one sample: the measured mean with an index, else the profile's.
+  double sample_bytes() const { return measured ? measured->mean() : workload.sample_bytes_mean; }
 };
 
 // The plan as JSON ("schema": "dlsize.plan/1"). Throws usage_error for a zero compute time

@@ -4,9 +4,19 @@
 
 #include <fmt/format.h>
 
+#include "analysis/plan.hpp"
 #include "core/error.hpp"
 
 namespace dlsize::analysis {
+namespace {
+
+std::string page_cache_basis(io::cache_mode mode) {
+  return fmt::format("{} reads: the page cache's pages and read-ahead are not modelled (1×, "
+                     "a lower bound; a run measures it)",
+                     io::to_string(mode));
+}
+
+} // namespace
 
 read_amplification amplification_of(double mean_bytes, config::file_layout layout,
                                     io::cache_mode mode) {
@@ -16,9 +26,7 @@ read_amplification amplification_of(double mean_bytes, config::file_layout layou
                                   mean_bytes));
   read_amplification a;
   if (mode != io::cache_mode::direct) {
-    a.basis = fmt::format("{} reads: the page cache's pages and read-ahead are not modelled (1×, "
-                          "a lower bound; a run measures it)",
-                          io::to_string(mode));
+    a.basis = page_cache_basis(mode);
     return a;
   }
   const auto len = static_cast<std::uint64_t>(std::llround(mean_bytes));
@@ -38,6 +46,24 @@ read_amplification amplification_of(double mean_bytes, config::file_layout layou
   a.basis = fmt::format("O_DIRECT: each record's range widened to {} B blocks, averaged over "
                         "where in a block it starts",
                         io::kDirectAlign);
+  return a;
+}
+
+read_amplification amplification_of(const measured_dataset& m, io::cache_mode mode) {
+  if (!(m.sample_bytes > 0))
+    throw usage_error(fmt::format("read amplification: the index {} holds no sample bytes. valid: "
+                                  "an index of files that are not empty",
+                                  m.index));
+  read_amplification a;
+  if (mode != io::cache_mode::direct) {
+    a.factor = m.buffered_bytes / m.sample_bytes;
+    a.basis = page_cache_basis(mode) + "; measured on the index's samples";
+    return a;
+  }
+  a.factor = m.direct_bytes / m.sample_bytes;
+  a.basis = fmt::format("O_DIRECT, measured on the index's {} samples: each sample's range "
+                        "widened to {} B blocks where it lies, as the engines read it",
+                        m.samples, io::kDirectAlign);
   return a;
 }
 

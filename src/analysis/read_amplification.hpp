@@ -13,6 +13,8 @@
 
 namespace dlsize::analysis {
 
+struct measured_dataset; // analysis/plan.hpp
+
 struct read_amplification {
   double factor = 1; // bytes read ÷ sample bytes
   std::string basis; // how it was derived, in words
@@ -22,5 +24,9 @@ struct read_amplification {
 // mean_bytes is not positive.
 read_amplification amplification_of(double mean_bytes, config::file_layout layout,
                                     io::cache_mode mode);
+
+// Measured on an index: the bytes the engines' rule reads for every indexed sample over the
+// samples' bytes, exactly (no mean), for the cache mode.
+read_amplification amplification_of(const measured_dataset& m, io::cache_mode mode);
 
 } // namespace dlsize::analysis

@@ -184,6 +184,8 @@ dataset_layout open_indexed_dataset(const index_request& req, const std::string&
       shards ? std::max<std::uint64_t>(1, l.record_bytes.size() / l.paths.size()) : 1;
   p.sample_bytes_mean = sizes.mean();
   p.sample_bytes_stdev = sizes.stdev();
+  l.watch = std::make_shared<io::change_watch>(l.sizes, l.mtime_ns, l.paths,
+                                               req.change == on_change::skip);
   const std::string digest = h["digest"].get<std::string>();
   l.id = std::stoull(digest.substr(digest.find(':') + 1), nullptr, 16);
   l.origin = {{"path", fs::absolute(req.index).string()},

@@ -34,7 +34,7 @@ nlohmann::json size_distribution::to_json() const {
           {"max", m_h.max()},         {"histogram", hist}};
 }
 
-nlohmann::json index_stats(const fs::path& index) {
+nlohmann::json index_stats(const fs::path& index, const sample_visitor& visit) {
   index_reader in(index);
   size_distribution files, samples;
   histogram per_file;
@@ -53,12 +53,18 @@ nlohmann::json index_stats(const fs::path& index) {
     if (it == line.end() || !it->is_array()) {
       samples.add(size);
       per_file.record(1);
+      if (visit)
+        visit({size, 0, size});
       continue;
     }
     ++records_files;
     per_file.record(it->size());
-    for (const auto& r : *it)
-      samples.add(r.at(1).get<std::uint64_t>());
+    for (const auto& r : *it) {
+      const indexed_sample s{size, r.at(0).get<std::uint64_t>(), r.at(1).get<std::uint64_t>()};
+      samples.add(s.length);
+      if (visit)
+        visit(s);
+    }
   }
   histogram per_folder;
   for (const auto& [k, n] : folders)

@@ -4,6 +4,7 @@
 // same shape of that shape, so that `dlsize datagen` can make a synthetic copy of it elsewhere.
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -34,9 +35,20 @@ private:
   double m_sum = 0, m_sq = 0;
 };
 
+// One sample of an indexed file: the file's size and the sample's byte range in it (a file that
+// is one sample: offset 0, length its size).
+struct indexed_sample {
+  std::uint64_t file_size = 0;
+  std::uint64_t offset = 0;
+  std::uint64_t length = 0;
+};
+using sample_visitor = std::function<void(const indexed_sample&)>;
+
 // Reads an index (checked as dataset/index_file.hpp checks it). Throws usage_error for a bad or
-// edited index.
-nlohmann::json index_stats(const std::filesystem::path& index);
+// edited index. visit, when given, sees every sample as the statistics take it in, so that a
+// caller measuring something else of the samples (plan's read amplification) reads the index
+// the same way and in the same pass.
+nlohmann::json index_stats(const std::filesystem::path& index, const sample_visitor& visit = {});
 
 // A workload profile (workloads/*.json form) of the indexed shape: layout, format, records per
 // file, files and the sample sizes' mean and stdev. The compute side is the user's to add.

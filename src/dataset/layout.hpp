@@ -4,12 +4,14 @@
 // so the manifest stays small however many files there are).
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "config/workload.hpp"
+#include "io/change_watch.hpp"
 
 namespace dlsize::dataset {
 
@@ -73,6 +75,8 @@ struct file_listing {
   std::vector<std::int64_t> mtime_ns;
   nlohmann::json origin; // what the report says of the index it came from
   std::uint64_t id = 0;  // the dataset_id (from the index's digest)
+  // Each file's check at open against the index (its size and mtime); null: none.
+  std::shared_ptr<io::change_watch> watch;
 };
 
 class dataset_layout {
@@ -105,6 +109,9 @@ public:
   std::uint64_t dataset_id() const { return m_origin.is_null() ? m_params.dataset_id() : m_id; }
   // The index a listed dataset came from (null for a generated one).
   const nlohmann::json& origin() const { return m_origin; }
+  // The readers' check of each file at open (a listed dataset's; null for a generated one):
+  // shared with the engine's file set, and read back for the report.
+  const std::shared_ptr<io::change_watch>& watch() const { return m_watch; }
   std::uint64_t record_bytes(std::uint64_t record) const { return m_record_bytes[record]; }
   // Offset of a record inside its file.
   std::uint64_t record_offset(std::uint64_t record) const { return m_record_offset[record]; }
@@ -121,6 +128,7 @@ private:
   std::vector<std::uint32_t> m_record_file; // listed: each record's file
   nlohmann::json m_origin;
   std::uint64_t m_id = 0;
+  std::shared_ptr<io::change_watch> m_watch;
 };
 
 // The smallest number of files whose records add up to at least `bytes`; throws usage_error

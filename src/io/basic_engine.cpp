@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "core/clock.hpp"
+#include "io/change_watch.hpp"
 
 namespace dlsize::io {
 
@@ -27,13 +28,9 @@ std::string basic_engine::uncached_method() const {
 }
 
 void basic_engine::read_range(const read_job& job, std::uint64_t& begin, std::uint64_t& end) const {
-  const std::uint64_t size = m_files.sizes[job.file];
-  begin = job.offset;
-  end = std::min(job.offset + job.length, size);
-  if (direct()) {
-    begin = align_down(begin);
-    end = align_up(end);
-  }
+  const read_span s = span_of(job.offset, job.length, m_files.sizes[job.file], direct());
+  begin = s.begin;
+  end = s.end;
 }
 
 std::string basic_engine::stuck_read(std::uint64_t min_age_ns) const {
@@ -54,6 +51,22 @@ void basic_engine::finish_result(const pool_result& pr, engine_result& res) cons
     res.abandoned.push_back((what ? describe(*what, m_files.paths.at(what->file), now)
                                   : fmt::format("reader {} is blocked in the kernel", r)) +
                             "; the kernel does not release it, so it was abandoned");
+  }
+}
+
+bool basic_engine::skip_changed(std::uint32_t file, int fd, int open_errno) const {
+  if (!m_files.watch)
+    return false;
+  if (m_table)
+    return m_files.watch->skipped(file);
+  const std::string& path = m_files.paths[file];
+  if (fd < 0)
+    return m_files.watch->at_failed_open(open_errno, file, path);
+  try {
+    return m_files.watch->at_open(fd, file, path);
+  } catch (...) {
+    close(fd);
+    throw;
   }
 }
 

@@ -26,6 +26,11 @@ protected:
   int rw_flags() const {
     return m_opt.cache == cache_mode::uncached && m_dontcache ? kRwfDontcache : 0;
   }
+  // With a change watch: whether a job's samples are skipped because its file changed since it
+  // was indexed, checked at the job's open (fd, or the open's errno when fd < 0; keep-open
+  // files were checked when the table opened them). Throws run_error naming the file when a
+  // change stops the run (the descriptor is closed first).
+  bool skip_changed(std::uint32_t file, int fd, int open_errno) const;
   // Drops a whole file from the page cache through a fresh descriptor (per-sample opens).
   void drop_file(std::uint32_t file) const;
   // The engine's result from the pool's: the first reader error, and what each abandoned

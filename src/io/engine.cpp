@@ -3,6 +3,8 @@
 #include <fcntl.h>
 #include <time.h>
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "core/clock.hpp"
@@ -61,6 +63,17 @@ int open_flags(cache_mode m) {
   if (m == cache_mode::direct)
     flags |= O_DIRECT;
   return flags;
+}
+
+read_span span_of(std::uint64_t offset, std::uint64_t length, std::uint64_t file_size,
+                  bool direct) {
+  read_span s{offset, std::min(offset + length, file_size)};
+  if (direct) {
+    s.begin = align_down(s.begin);
+    s.end = align_up(s.end);
+  }
+  s.begin = std::min(s.begin, s.end);
+  return s;
 }
 
 void check_engine_options(const engine_options& opt) {

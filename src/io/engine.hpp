@@ -58,9 +58,10 @@ public:
   }
 };
 
-// How a read job ended: every byte read, failed (its error says why), or abandoned at a stop
-// (not an error: the run was asked to stop).
-enum class job_outcome { done, failed, interrupted };
+// How a read job ended: every byte read, failed (its error says why), abandoned at a stop
+// (not an error: the run was asked to stop), or skipped unread (its file changed since it was
+// indexed, and changes are skipped: io/change_watch.hpp).
+enum class job_outcome { done, failed, interrupted, skipped };
 
 // Where bytes go. Calls for one job come from one reader thread; with ordered() the data of a
 // job arrives in file order, otherwise in completion order.
@@ -126,10 +127,14 @@ struct engine_result {
   std::vector<std::string> abandoned;
 };
 
-// The files the engine reads: paths and expected sizes, indexed like read_job::file.
+class change_watch; // io/change_watch.hpp
+
+// The files the engine reads: paths and expected sizes, indexed like read_job::file; with a
+// watch, each file is checked against it when it is opened.
 struct file_set {
   std::vector<std::string> paths;
   std::vector<std::uint64_t> sizes;
+  std::shared_ptr<change_watch> watch;
 };
 
 class engine {
@@ -169,5 +174,18 @@ inline std::uint64_t align_down(std::uint64_t v) {
 inline std::uint64_t align_up(std::uint64_t v) {
   return (v + kDirectAlign - 1) & ~(kDirectAlign - 1);
 }
+
+// The bytes [begin, end) an engine reads for the range offset..offset+length of a file of
+// file_size bytes: O_DIRECT widens it to blocks; the end never passes the (aligned) end of the
+// file. Both engines read by this rule, and plan counts amplification and requests by it.
+struct read_span {
+  std::uint64_t begin = 0, end = 0;
+  std::uint64_t bytes() const { return end - begin; }
+  // Requests of at most request_size bytes that read it.
+  std::uint64_t requests(std::uint32_t request_size) const {
+    return (bytes() + request_size - 1) / request_size;
+  }
+};
+read_span span_of(std::uint64_t offset, std::uint64_t length, std::uint64_t file_size, bool direct);
 
 } // namespace dlsize::io

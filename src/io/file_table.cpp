@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "io/change_watch.hpp"
 
 namespace dlsize::io {
 
@@ -37,8 +38,13 @@ file_table::file_table(const file_set& files, int flags) {
         files.paths.size(), need, rl.rlim_cur, rl.rlim_max));
   m_fds.reserve(files.paths.size());
   try {
-    for (const auto& p : files.paths)
+    for (const auto& p : files.paths) {
       m_fds.push_back(open_for_read(p, flags));
+      // Every file is opened here, once: its check at open is now (a changed file, in skip
+      // mode, is marked, and its jobs skipped).
+      if (files.watch)
+        files.watch->at_open(m_fds.back(), static_cast<std::uint32_t>(m_fds.size() - 1), p);
+    }
   } catch (...) {
     for (int fd : m_fds)
       close(fd);

@@ -44,6 +44,7 @@ engine_result psync_engine::run(job_source& source, job_consumer& consumer,
       consumer.on_start(id, job);
       std::string error;
       int fd;
+      int open_errno = 0;
       if (m_table) {
         fd = m_table->fd(job.file);
       } else {
@@ -51,20 +52,24 @@ engine_result psync_engine::run(job_source& source, job_consumer& consumer,
         m_inflight.begin(id, 0, job.file, 0, 0, t0);
         guard.enter_blocking();
         fd = open(m_files.paths[job.file].c_str(), m_flags);
+        open_errno = errno;
         if (!guard.leave_blocking())
           return;
         m_inflight.end(id, 0);
         st.open_latency.record(now_ns() - t0);
         ++st.opens;
         if (fd < 0)
-          error =
-              fmt::format("open failed: {}. file: {}", errno_text(errno), m_files.paths[job.file]);
+          error = fmt::format("open failed: {}. file: {}", errno_text(open_errno),
+                              m_files.paths[job.file]);
       }
+      const bool skip = skip_changed(job.file, fd, open_errno);
+      if (skip)
+        error.clear();
       bool interrupted = false; // abandoned at a stop
       std::uint64_t begin = 0, end = 0, bytes = 0;
       read_range(job, begin, end);
       const std::uint64_t size = m_files.sizes[job.file];
-      for (std::uint64_t pos = begin; error.empty() && !interrupted && pos < end;) {
+      for (std::uint64_t pos = begin; error.empty() && !interrupted && !skip && pos < end;) {
         if (halted()) {
           interrupted = true;
           break;
@@ -139,6 +144,7 @@ engine_result psync_engine::run(job_source& source, job_consumer& consumer,
       consumer.on_done(id, job, bytes, now_ns() - t_job,
                        !error.empty() ? job_outcome::failed
                        : interrupted  ? job_outcome::interrupted
+                       : skip         ? job_outcome::skipped
                                       : job_outcome::done,
                        error);
     }

@@ -13,6 +13,7 @@
 #include "core/aligned_buffer.hpp"
 #include "core/clock.hpp"
 #include "core/error.hpp"
+#include "io/change_watch.hpp"
 #include "io/rate_limiter.hpp"
 
 namespace dlsize::io {
@@ -207,11 +208,13 @@ private:
     std::uint64_t t_start = 0;
     std::string error;        // the failure, when it failed
     bool interrupted = false; // abandoned at a stop
+    bool skipped = false;     // its file changed since it was indexed (--on-change skip)
     // The job reads no further: it failed or was abandoned.
     bool ended() const { return interrupted || !error.empty(); }
     job_outcome outcome() const {
       return !error.empty() ? job_outcome::failed
              : interrupted  ? job_outcome::interrupted
+             : skipped      ? job_outcome::skipped
                             : job_outcome::done;
     }
   };
@@ -392,16 +395,14 @@ private:
     j.active = true;
     j.job = job;
     j.t_start = now_ns();
-    const std::uint64_t size = m_files.sizes[job.file];
-    j.next = job.offset;
-    j.end = std::min(job.offset + job.length, size);
-    if (m_direct) {
-      j.next = align_down(j.next);
-      j.end = align_up(j.end);
-    }
+    const read_span span = span_of(job.offset, job.length, m_files.sizes[job.file], m_direct);
+    j.next = span.begin;
+    j.end = span.end;
     j.deliver = j.next;
     ++m_active;
     m_consumer->on_start(m_id, job);
+    if (m_table && m_files.watch && m_files.watch->skipped(job.file))
+      skip(j); // checked when the table opened it
     if (!m_table) {
       io_uring_sqe* s = sqe();
       // Direct descriptors refuse O_CLOEXEC (EINVAL): they are not in the process's table anyway.
@@ -451,12 +452,18 @@ private:
       j.opening = false;
       m_st.open_latency.record(now_ns() - j.t_start);
       if (res < 0) {
-        if (!j.ended())
+        if (m_files.watch &&
+            m_files.watch->at_failed_open(-res, j.job.file, m_files.paths[j.job.file]))
+          skip(j);
+        else if (!j.ended())
           j.error =
               fmt::format("open failed: {}. file: {}", errno_text(-res), m_files.paths[j.job.file]);
         j.next = j.end;
       } else {
         j.opened = true;
+        // A direct descriptor has no fstat from user space: the path, just opened, is checked.
+        if (m_files.watch && m_files.watch->at_open_path(j.job.file, m_files.paths[j.job.file]))
+          skip(j);
         if (j.next < j.end)
           push_ready(i);
       }
@@ -542,6 +549,12 @@ private:
     m_free_reqs.push_back(r);
     --m_jobs[ji].outstanding;
     maybe_finish(ji);
+  }
+
+  // A job whose file changed since it was indexed: nothing of it is read.
+  static void skip(job_state& j) {
+    j.skipped = true;
+    j.next = j.end;
   }
 
   void maybe_finish(unsigned i) {

@@ -30,6 +30,7 @@ io::file_set check_files(const dataset::dataset_layout& layout) {
     fs.paths.push_back(p);
     fs.sizes.push_back(layout.file_bytes(f));
   }
+  fs.watch = layout.watch();
   return fs;
 }
 
@@ -89,6 +90,26 @@ io::reader_stats merge_stats(const std::vector<io::reader_stats>& stats) {
   return all;
 }
 
+namespace {
+
+// The index a listed dataset came from, its changes found before the run and those the readers
+// found at open (io/change_watch.hpp) together.
+nlohmann::json index_json(const dataset::dataset_layout& layout) {
+  nlohmann::json j = layout.origin();
+  if (!layout.watch())
+    return j;
+  const nlohmann::json during = layout.watch()->changed_json();
+  auto& c = j["changed"];
+  c["count"] = c.value("count", std::uint64_t{0}) + during["count"].get<std::uint64_t>();
+  for (const auto& f : during["files"])
+    if (c["files"].size() < 100)
+      c["files"].push_back(f);
+  c["while_reading"] = during["count"];
+  return j;
+}
+
+} // namespace
+
 nlohmann::json dataset_json(const std::filesystem::path& path,
                             const dataset::dataset_layout& layout,
                             const sysinfo::mount_info& mount) {
@@ -108,7 +129,7 @@ nlohmann::json dataset_json(const std::filesystem::path& path,
        ram ? static_cast<double>(layout.total_bytes()) / static_cast<double>(ram) : 0.0},
       {"dataset_id", fmt::format("{:016x}", layout.dataset_id())}};
   if (!layout.origin().is_null())
-    j["index"] = layout.origin();
+    j["index"] = index_json(layout);
   return j;
 }
 

@@ -50,4 +50,21 @@ expect_rc 2 "ranks that do not hold the layout" -- "$DLSIZE" plan --workload lla
 expect_text "multiple of 8" "message says which counts would"
 expect_rc 2 "a dataset profile without --accelerator" -- "$DLSIZE" plan --workload resnet50 --storage-bandwidth 1GB/s
 expect_text "--accelerator is required" "message names the option"
+# plan --index: the sizes, samples and amplification of the indexed files, not the profile's.
+mkdir -p "$SCRATCH/own/sub"
+head -c 5000 /dev/zero >"$SCRATCH/own/a.bin"
+head -c 10000 /dev/zero >"$SCRATCH/own/sub/b.bin"
+head -c 15000 /dev/zero >"$SCRATCH/own/sub/c.bin"
+expect_rc 0 "index of three files" -- "$DLSIZE" index "$SCRATCH/own" --out "$SCRATCH/own.index.json" --quiet
+expect_rc 0 "plan from the index" -- "$DLSIZE" plan --index "$SCRATCH/own.index.json" --workload resnet50 --accelerator h100 --accelerators 4 --out "$SCRATCH/pi.json"
+expect_text "the profile resnet50 gives the compute side only" "the text says the dataset came from the index"
+[[ $(json "$SCRATCH/pi.json" "r['sample_bytes_mean'] == 10000 and abs(r['read_amplification'] - (8192 + 12288 + 16384) / 30000) < 1e-12
+  and r['index']['files'] == 3 and r['index']['samples'] == 3 and r['index']['digest'] in r['dataset_source']
+  and r['epoch']['dataset_bytes'] == 30000 and abs(r['files_per_s'] - 4 * 400 / 0.224) < 1e-6") == True ]] \
+  && pass "plan --index has the indexed files' mean, amplification and files/s" || fail "plan --index: $(cat "$SCRATCH/pi.json")"
+cp "$SCRATCH/own.index.json" "$SCRATCH/edited.index.json"
+sed -i 's/"size":5000/"size":5001/' "$SCRATCH/edited.index.json"
+expect_rc 2 "an edited index is refused" -- "$DLSIZE" plan --index "$SCRATCH/edited.index.json" --workload resnet50 --accelerator h100
+expect_text "edited.index.json" "message names the index"
+expect_rc 2 "--index with --dataset-size" -- "$DLSIZE" plan --index "$SCRATCH/own.index.json" --dataset-size 1TB --workload resnet50 --accelerator h100
 finish

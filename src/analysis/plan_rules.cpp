@@ -1,0 +1,97 @@
+#include "analysis/plan_rules.hpp"
+
+#include <fmt/format.h>
+
+#include "config/accelerator_spec.hpp"
+#include "config/checkpoint_interval.hpp"
+#include "core/error.hpp"
+#include "core/units.hpp"
+
+namespace dlsize::analysis {
+
+void parse_shared_inputs(const plan_options& o, plan_inputs& in) {
+  if (!o.storage_bandwidth.empty())
+    in.storage_bandwidth = units::parse_rate(o.storage_bandwidth, "--storage-bandwidth");
+  in.accelerators = o.accelerators;
+  if (o.clients < 1)
+    throw usage_error("--clients: must be at least 1");
+  in.clients = o.clients;
+  if (!o.nic_bandwidth.empty())
+    in.nic_bandwidth = units::parse_rate(o.nic_bandwidth, "--nic-bandwidth");
+  in.nic_efficiency = units::parse_fraction(o.nic_efficiency, "--nic-efficiency");
+}
+
+void check_plan_sides(const plan_options& o, const config::workload_profile& w) {
+  if (w.has_dataset)
+    return;
+  if (!o.index.empty())
+    throw usage_error(fmt::format("plan --workload {} --index: the profile reads no dataset, so "
+                                  "there is nothing to size from the index. valid: a profile "
+                                  "with a dataset (its compute side), such as resnet50",
+                                  w.name));
+  if (o.checkpoint_interval.empty())
+    throw usage_error(fmt::format("plan --workload {}: the profile saves checkpoints and reads "
+                                  "no dataset. valid: --checkpoint-interval (e.g. 30min) to plan "
+                                  "its writes",
+                                  w.name));
+}
+
+void parse_read_inputs(const plan_options& o, plan_inputs& in) {
+  if (o.accelerator.empty())
+    throw usage_error(fmt::format("plan --workload {}: --accelerator is required for a "
+                                  "profile with a dataset. valid: an accelerator type such as "
+                                  "h100",
+                                  in.workload.name));
+  config::preset_overrides over;
+  if (o.batch_size)
+    over.batch_size = o.batch_size;
+  if (!o.compute_time.empty())
+    over.compute_time_s = units::parse_duration(o.compute_time, "--compute-time");
+  const std::string spec =
+      o.accelerator.rfind("emulated:", 0) == 0 ? o.accelerator : "emulated:" + o.accelerator;
+  in.accelerator = config::resolve_accelerator(spec, in.workload, over);
+  in.au_threshold = in.workload.au_threshold;
+  if (!o.au_threshold.empty())
+    in.au_threshold = units::parse_fraction(o.au_threshold, "--au-threshold");
+  if (!o.client_ram.empty())
+    in.client_ram = units::parse_size(o.client_ram, "--client-ram");
+  in.cache = io::parse_cache_mode(o.cache);
+  in.request_size = static_cast<std::uint32_t>(units::parse_size(o.request_size, "--request-size"));
+  if (in.request_size == 0)
+    throw usage_error("--request-size: must be above 0");
+  if (!o.index.empty() && !o.dataset_size.empty())
+    throw usage_error(fmt::format("--dataset-size: the index {} gives the dataset's size. valid: "
+                                  "one of --index and --dataset-size",
+                                  o.index));
+  if (!o.dataset_size.empty())
+    in.dataset_bytes = static_cast<double>(units::parse_size(o.dataset_size, "--dataset-size"));
+  if (o.epochs < 0)
+    throw usage_error("--epochs: must be at least 0");
+  in.epochs = o.epochs;
+}
+
+checkpoint_plan_inputs checkpoint_inputs_of(const plan_options& o, const plan_inputs& in,
+                                            const nlohmann::json& reads) {
+  checkpoint_plan_inputs c;
+  c.profile = config::require_checkpoint(in.workload);
+  c.interval = config::parse_checkpoint_interval(o.checkpoint_interval, "--checkpoint-interval");
+  if (!reads.is_null()) {
+    c.ranks = static_cast<unsigned>(reads["accelerators"].get<std::uint64_t>());
+    c.step_s = in.accelerator.preset.compute_time_s;
+  } else {
+    if (o.accelerators > 1u << 20)
+      throw usage_error("--accelerators: at most 1048576");
+    c.ranks = static_cast<unsigned>(o.accelerators);
+  }
+  c.max_overhead = units::parse_fraction(o.max_overhead, "--max-overhead");
+  c.async = o.async;
+  c.clients = in.clients;
+  if (!o.write_bandwidth.empty())
+    c.write_bandwidth = units::parse_rate(o.write_bandwidth, "--write-bandwidth");
+  c.read_bandwidth = in.storage_bandwidth;
+  if (in.nic_bandwidth > 0)
+    c.client_link_bytes_per_s = in.nic_bandwidth * in.nic_efficiency;
+  return c;
+}
+
+} // namespace dlsize::analysis

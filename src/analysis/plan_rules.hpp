@@ -1,0 +1,60 @@
+#pragma once
+// The rules of plan's options, in one place: the clients, the accelerator a profile with a
+// dataset needs, the profile's sides (a checkpoint-only profile needs an interval), the read
+// side's overrides and figures, --index against --dataset-size, and the checkpoint's ranks.
+// cli/ parses the options into a plan_options and calls these; every rule throws usage_error
+// naming the option and what is valid.
+#include <cstdint>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "analysis/plan.hpp"
+#include "analysis/plan_checkpoint.hpp"
+
+namespace dlsize::analysis {
+
+// plan's options as given: rates, sizes, durations and fractions as typed, so that messages
+// quote them.
+struct plan_options {
+  std::string workload;
+  std::string accelerator;
+  std::string storage_bandwidth;
+  std::uint64_t accelerators = 0;
+  std::string client_ram;
+  std::uint64_t clients = 1;
+  std::string au_threshold;
+  std::uint64_t batch_size = 0;
+  std::string compute_time;
+  std::string cache = "direct";
+  std::string request_size = "1MiB";
+  std::string dataset_size;
+  double epochs = 0;
+  std::string nic_bandwidth;
+  std::string nic_efficiency = "0.8";
+  std::string index; // --index: the dataset's sizes come from it
+  std::string checkpoint_interval;
+  std::string max_overhead = "5%";
+  bool async = false;
+  std::string write_bandwidth;
+};
+
+// The inputs both sides of a plan share: the clients, their NICs, the storage's bandwidth.
+void parse_shared_inputs(const plan_options& o, plan_inputs& in);
+
+// A profile reads a dataset, saves checkpoints, or both: one without a dataset needs
+// --checkpoint-interval, and --index needs a dataset to size.
+void check_plan_sides(const plan_options& o, const config::workload_profile& w);
+
+// The read side's inputs: the accelerator (required), its overrides, the AU threshold, RAM,
+// cache mode, request size, dataset size and epochs. --index and --dataset-size are refused
+// together: the index gives the dataset's size. The measured dataset itself is the caller's to
+// add (in.measured), at in.request_size.
+void parse_read_inputs(const plan_options& o, plan_inputs& in);
+
+// The write side's inputs: the profile's checkpoint, the interval and overhead, and the ranks:
+// the read side's accelerators when there is one (reads non-null), else --accelerators.
+checkpoint_plan_inputs checkpoint_inputs_of(const plan_options& o, const plan_inputs& in,
+                                            const nlohmann::json& reads);
+
+} // namespace dlsize::analysis
