@@ -28,13 +28,7 @@ JSON
 results=$scratch/results.tsv
 : >"$results"
 rm -f "$scratch"/a*-dlsize-*.json "$scratch"/b-*-dlsize-*.json
-timed() {  # timed LABEL RUN OUTFILE command...: records wall, user, sys of the command
-  local label=$1 run=$2 out=$3
-  shift 3
-  /usr/bin/time -f "%e %U %S" -o "$scratch/time.txt" "$@" >"$scratch/stdout.txt" 2>"$scratch/err.txt" || {
-    echo "bench-vs-fio: $label failed:" >&2; cat "$scratch/err.txt" >&2; exit 1; }
-  echo "$label	$run	$(cat "$scratch/time.txt")	$out" >>"$results"
-}
+source scripts/timed.sh  # the folder is the repo root here (cd above)
 fio_common=(--ioengine=io_uring --direct=1 --numjobs=1 --thread --fixedbufs=1 --registerfiles=1
             --output-format=json --group_reporting)
 for run in $(seq 1 "$runs"); do

@@ -21,13 +21,7 @@ mkdir -p "$scratch"
 results=$scratch/results.tsv
 : >"$results"
 rm -rf "$scratch"/[wr][0-9]*-dlsize*-*.json "$scratch"/[wr][0-9]*-fio*-*.json "$scratch"/keep-*.json "$scratch/ck" "$scratch/keep" "$scratch/fio"
-timed() {  # timed LABEL RUN OUTFILE command...: records wall, user, sys of the command
-  local label=$1 run=$2 out=$3
-  shift 3
-  /usr/bin/time -f "%e %U %S" -o "$scratch/time.txt" "$@" >"$scratch/stdout.txt" 2>"$scratch/err.txt" || {
-    echo "checkpoint-vs-fio: $label failed:" >&2; cat "$scratch/err.txt" >&2; exit 1; }
-  echo "$label	$run	$(cat "$scratch/time.txt")	$out" >>"$results"
-}
+source scripts/timed.sh  # the folder is the repo root here (cd above)
 fio_common=(--ioengine=io_uring --direct=1 --thread --fixedbufs=1 --registerfiles=1 --bs="${bs%iB}"
             --iodepth="$qd" --output-format=json --group_reporting)
 for run in $(seq 1 "$runs"); do
