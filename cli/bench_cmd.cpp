@@ -329,9 +329,6 @@ int run_bench(const bench_cli& o, const CLI::App& cmd, const cli_context& ctx) {
     const config::bench_request req = request_of(o, cmd);
     const config::bench_timing timing = config::check_bench_request(req, ranks);
     comm.set_timeout_s(timing.rank_timeout_s);
-    if (!o.index.empty())
-      dataset::check_index_use(
-          {o.verify, !o.generate.empty(), !o.client_ram.empty(), o.shard_read == "stream"});
     index.index = o.index;
     index.change = dataset::parse_on_change(o.on_change);
     profile = config::load_workload(o.workload);
@@ -346,6 +343,10 @@ int run_bench(const bench_cli& o, const CLI::App& cmd, const cli_context& ctx) {
           units::parse_duration(o.compute_time_stdev, "--compute-time-stdev");
     spec = config::resolve_accelerator(o.accelerator, profile, over,
                                        [] { accel::cuda_backend::get().require_device(0); });
+    if (!o.index.empty())
+      dataset::check_index_use(
+          {o.verify, !o.generate.empty(), !o.client_ram.empty(),
+           o.shard_read == "stream" && spec.kind == config::accelerator_kind::none});
     require_allreduce_for_inputs(cmd, o.allreduce);
     allreduce = config::resolve_allreduce(o.allreduce, profile, spec);
     interval = timing.sample_interval_s;
@@ -390,6 +391,8 @@ int run_bench(const bench_cli& o, const CLI::App& cmd, const cli_context& ctx) {
   nlohmann::json config = replayable_config(cmd, spec.kind, accelerators, ranks, au_threshold);
   // Before the readers' rings and buffers exist, so that all they use is charged to the child.
   std::unique_ptr<pipeline::cache_emulation> emulation;
+  const auto shards =
+      o.shard_read == "records" ? pipeline::shard_read::records : pipeline::shard_read::stream;
   if (client_ram)
     emulation = std::make_unique<pipeline::cache_emulation>(client_ram, o.dataset, comm);
 
@@ -399,8 +402,7 @@ int run_bench(const bench_cli& o, const CLI::App& cmd, const cli_context& ctx) {
     opt.dataset = dataset_dir;
     opt.index = index;
     opt.io = eo;
-    opt.shards =
-        o.shard_read == "records" ? pipeline::shard_read::records : pipeline::shard_read::stream;
+    opt.shards = shards;
     opt.epochs = o.epochs;
     opt.seed = o.seed;
     opt.verify = o.verify;
@@ -423,6 +425,7 @@ int run_bench(const bench_cli& o, const CLI::App& cmd, const cli_context& ctx) {
   opt.io = eo;
   opt.accelerators = accelerators;
   opt.prefetch = o.prefetch;
+  opt.shards = shards;
   opt.sync_steps = o.sync_steps;
   opt.allreduce = allreduce;
   opt.layout = layout.layout;
@@ -546,8 +549,9 @@ void setup_bench(CLI::App& app, cli_context& ctx) {
       "--open", o->open,
       "keep: open every file once (as fio); per-sample: open-read-close each sample (as loaders)");
   sub->add_option("--shard-read", o->shard_read,
-                  "Shard layouts, storage only: records (random record reads by index) or stream "
-                  "(shards read sequentially)");
+                  "Shard layouts: records (random record reads by index, as DALI's tfrecord2idx) "
+                  "or stream (each epoch's shuffled shards dealt to the accelerators, each read "
+                  "in file order, as tf.data's interleave)");
   sub->add_option("--time-limit", o->time_limit,
                   "Stop after this long (e.g. 60s), reporting what was measured");
   sub->add_option("--sample-interval", o->sample_interval, "Telemetry sampling interval");

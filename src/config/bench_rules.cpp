@@ -106,9 +106,6 @@ std::uint64_t check_accelerator_rules(const bench_request& r, accelerator_kind k
   if (r.verify)
     throw usage_error("--verify: checks storage-only runs (--accelerator none); training runs "
                       "count bytes and read errors");
-  if (r.shard_read != "records")
-    throw usage_error("--shard-read: training runs read samples by index (records); stream is "
-                      "for --accelerator none");
   if (kind != accelerator_kind::cuda && r.has("--precision"))
     throw usage_error(
         "--precision: applies to --accelerator cuda (a real GPU's arithmetic); an emulated "

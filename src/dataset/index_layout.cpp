@@ -143,10 +143,11 @@ void check_index_use(const index_use& use) {
                                        "dataset's folder"
                     : use.client_ram ? "--client-ram: the cache emulation sizes a generated "
                                        "dataset; not yet an indexed one"
-                    : use.stream     ? "--shard-read stream: indexed shards hold unequal record "
-                                       "counts; they are read by record (as a loader with an "
-                                       "index, such as DALI's tfrecord2idx, reads them)"
-                                     : nullptr;
+                    : use.stream ? "--shard-read stream with --accelerator none: a storage-only "
+                                   "run streams whole files and counts records per file as "
+                                   "a generated dataset's; indexed shards are streamed by "
+                                   "training runs (--accelerator emulated:TYPE)"
+                                 : nullptr;
   if (why)
     throw usage_error(fmt::format("{}. valid: leave it out with --index", why));
 }

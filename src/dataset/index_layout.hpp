@@ -35,7 +35,7 @@ struct index_use {
   bool verify = false;     // --verify: records of dlsize's own format only
   bool generate = false;   // --generate: would write into the user's folder
   bool client_ram = false; // --client-ram: the cache emulation reads the manifest
-  bool stream = false;     // --shard-read stream: shards of unequal record counts
+  bool stream = false;     // --shard-read stream in a storage-only run (whole files as units)
 };
 // Throws usage_error naming the option that an indexed dataset does not take, and why.
 void check_index_use(const index_use& use);

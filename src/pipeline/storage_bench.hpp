@@ -11,10 +11,9 @@
 #include "dataset/index_layout.hpp"
 #include "io/engine.hpp"
 #include "pipeline/run_monitor.hpp"
+#include "pipeline/sampler.hpp"
 
 namespace dlsize::pipeline {
-
-enum class shard_read { records, stream };
 
 struct storage_bench_options {
   std::string workload;

@@ -154,7 +154,7 @@ nlohmann::json training_summary_json(const report_context& c, const job_rollup& 
       {"demand_bytes_per_s", demand_total},
       {"wall_s", job.wall_s},
       {"epochs", c.opt.epochs},
-      {"epochs_completed", job.steps_min / spe},
+      {"epochs_completed", c.smp.epochs_done(job.steps_min)},
       {"steps_per_epoch", spe},
       {"steps", job.steps_min},
       {"steps_total", job.steps_run},

@@ -13,12 +13,11 @@ namespace dlsize::pipeline {
 training_run::live_run::live_run(state& s)
     : m(s), opt(s.opt), smp(s.smp), local(s.local), first(s.first),
       preset(s.opt.accelerator.preset), board(local, opt.prefetch, preset.batch_size),
-      source(s.layout, smp, board, first, local), feed(s.accels, smp, first),
+      source(s.layout, smp, board, first, local, opt.io.readers), feed(s.accels, smp, first),
       consumer(smp, board, feed, first, local, opt.io.readers,
                static_cast<std::uint64_t>(opt.preprocess_s * 1e9), opt.io.request_size),
       tele(s.mount, gpus), memory_start(telemetry::memory_json()), live(local), link(open_link()),
-      total_steps(smp.total_steps()), spe(smp.steps_per_epoch()),
-      records(local, step_accumulator(opt.epochs)),
+      total_steps(smp.total_steps()), records(local, step_accumulator(opt.epochs)),
       step_barrier(static_cast<std::ptrdiff_t>(local), phase_done{this}),
       comm_ns(static_cast<std::uint64_t>(
           opt.allreduce.active() ? opt.allreduce.exposed_s(opt.layout, preset.compute_time_s) * 1e9
@@ -125,7 +124,7 @@ void training_run::live_run::accel_loop(std::uint64_t a) {
     const std::uint64_t compute = accels[a]->compute_ns(start, end);
     std::uint64_t after = end, held = 0, paused = 0;
     const bool ckpt = m.ckpt && m.ckpt->due(t);
-    if (opt.step_sync() || (t + 1) % spe == 0 || ckpt) {
+    if (opt.step_sync() || smp.ends_epoch(t) || ckpt) {
       if (ckpt)
         ckpt_step.store(t + 1, std::memory_order_relaxed);
       std::uint64_t seen = phase_max_end.load(std::memory_order_relaxed);

@@ -88,7 +88,7 @@ struct training_run::live_run {
   stop_event stop;
   std::vector<accel_live> live;
   const std::unique_ptr<cluster::run_link> link;
-  const std::uint64_t total_steps, spe;
+  const std::uint64_t total_steps;
   // Steps are folded in as they end: a run's memory does not grow with its steps.
   std::vector<step_accumulator> records;
   // Syncs: a step ends, for every accelerator of the job, when the slowest one's compute ends

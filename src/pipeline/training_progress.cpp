@@ -16,9 +16,12 @@ std::string training_run::live_run::progress_line(double el) {
                                  (el * static_cast<double>(opt.accelerators))
                            : 0;
   const double frac = static_cast<double>(c.steps) / static_cast<double>(total_steps);
+  // Streamed shards may count other steps in each epoch: the epoch's own.
+  const std::uint64_t epoch = std::min(opt.epochs - 1, smp.epoch_of(c.steps));
+  const std::uint64_t first_step = smp.first_step(epoch);
   return fmt::format(
-      "train: epoch {}/{} step {}/{}, {:.0f} samples/s, {}, AU {:.1f} %, ETA {:.0f} s",
-      std::min(opt.epochs, c.steps / spe + 1), opt.epochs, c.steps % spe, spe,
+      "train: epoch {}/{} step {}/{}, {:.0f} samples/s, {}, AU {:.1f} %, ETA {:.0f} s", epoch + 1,
+      opt.epochs, c.steps - first_step, smp.first_step(epoch + 1) - first_step,
       el > 0 ? static_cast<double>(c.samples) / el : 0,
       units::format_rate_both(el > 0 ? static_cast<double>(c.bytes) / el : 0), 100 * au,
       frac > 0 ? el * (1 - frac) / frac : 0);

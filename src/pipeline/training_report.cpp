@@ -67,7 +67,12 @@ nlohmann::json job_warnings(const report_context& c, const job_rollup& job, cons
   };
   for (const auto& w : job.warnings)
     warn(w);
-  if (c.smp.dropped_per_epoch())
+  if (c.smp.dropped_per_epoch() && c.smp.streamed())
+    warn(fmt::format("up to {} samples per epoch are not read: with --shard-read stream an epoch "
+                     "ends when the accelerator whose shards hold the fewest records has no whole "
+                     "batch left (drop_last)",
+                     c.smp.dropped_per_epoch()));
+  else if (c.smp.dropped_per_epoch())
     warn(fmt::format("{} samples per epoch do not fill a step of {} accelerators × batch {} and "
                      "are not read (drop_last)",
                      c.smp.dropped_per_epoch(), opt.accelerators, preset.batch_size));

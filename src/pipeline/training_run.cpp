@@ -31,11 +31,28 @@ dataset_layout open_for(const training_options& opt) {
   return layout;
 }
 
+// The sampler of --shard-read: streamed shards need a dataset of shards to stream.
+sampler sampler_for(const training_options& o, const dataset_layout& layout) {
+  const std::uint64_t batch = o.accelerator.preset.batch_size;
+  if (o.shards == shard_read::records)
+    return {layout.records(), o.accelerators, batch, o.epochs, o.seed};
+  if (layout.params().layout != config::file_layout::shards)
+    throw usage_error(fmt::format(
+        "--shard-read stream: '{}' holds one sample per file; there is no shard to stream "
+        "(each sample is its own file, read whole either way). valid: --shard-read records, or "
+        "a dataset of shards (dlsize datagen --layout shards, or an index of TFRecord, tar or "
+        "Parquet files)",
+        o.dataset.string()));
+  std::vector<std::uint64_t> first(layout.files() + 1);
+  for (std::uint64_t f = 0; f <= layout.files(); ++f)
+    first[f] = f < layout.files() ? layout.first_record(f) : layout.records();
+  return {std::move(first), o.accelerators, batch, o.epochs, o.seed};
+}
+
 } // namespace
 
 training_run::state::state(const training_options& o, cluster::communicator& c)
-    : opt(o), comm(c), layout(open_for(o)),
-      smp(layout.records(), o.accelerators, o.accelerator.preset.batch_size, o.epochs, o.seed) {}
+    : opt(o), comm(c), layout(open_for(o)), smp(sampler_for(o, layout)) {}
 
 training_run::training_run(const training_options& opt, cluster::communicator& comm) {
   if (opt.prefetch < 1)

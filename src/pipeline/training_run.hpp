@@ -21,6 +21,7 @@
 #include "dataset/index_layout.hpp"
 #include "io/engine.hpp"
 #include "pipeline/run_monitor.hpp"
+#include "pipeline/sampler.hpp"
 #include "pipeline/training_checkpoint.hpp"
 
 namespace dlsize::pipeline {
@@ -31,8 +32,9 @@ struct training_options {
   std::filesystem::path dataset;
   dataset::index_request index; // index.index empty: the dataset's own manifest
   io::engine_options io;
-  std::uint64_t accelerators = 1; // the job's, every rank's together (an equal share each)
-  std::uint64_t prefetch = 2;     // batches loaded ahead per accelerator
+  std::uint64_t accelerators = 1;          // the job's, every rank's together (an equal share each)
+  std::uint64_t prefetch = 2;              // batches loaded ahead per accelerator
+  shard_read shards = shard_read::records; // --shard-read: the sampler's mode
   bool sync_steps = false;
   // --allreduce: every step ends with a barrier of the job's accelerators, then holds each for
   // the modelled exposed time of the gradient allreduce over this layout.

@@ -7,11 +7,13 @@
 namespace dlsize::pipeline {
 
 training_source::training_source(const dataset::dataset_layout& layout, const sampler& s,
-                                 const batch_board& board, std::uint64_t first, std::uint64_t count)
+                                 const batch_board& board, std::uint64_t first, std::uint64_t count,
+                                 unsigned readers)
     : m_layout(layout), m_sampler(s), m_board(board), m_first(first), m_accels(count),
       m_batch(s.batch_size()), m_per_accel(s.total_steps() * s.batch_size()),
       m_per_record(layout.params().layout == config::file_layout::shards),
-      m_cursor(std::make_unique<std::atomic<std::uint64_t>[]>(count)) {}
+      m_cursor(std::make_unique<std::atomic<std::uint64_t>[]>(count)),
+      m_holds(std::make_unique<reader_hold[]>(readers)) {}
 
 training_source::state training_source::pick(std::uint64_t& accelerator) const {
   if (m_closed.load(std::memory_order_relaxed))
@@ -47,7 +49,7 @@ training_source::state training_source::pick(std::uint64_t& accelerator) const {
   return any_left ? state::later : state::end;
 }
 
-io::pull_result training_source::pull(unsigned, io::read_job& job) {
+io::pull_result training_source::pull(unsigned reader, io::read_job& job) {
   for (;;) {
     std::uint64_t a = 0;
     const state s = pick(a);
@@ -65,7 +67,7 @@ io::pull_result training_source::pull(unsigned, io::read_job& job) {
       continue;
     m_hint.store(a, std::memory_order_relaxed);
     const std::uint64_t k = m_sampler.first_job(c / m_batch, m_first + a) + c % m_batch;
-    job = unit_job(m_layout, m_per_record, m_sampler.sample(k), k);
+    job = unit_job(m_layout, m_per_record, m_sampler.sample(k, m_holds[reader].hold), k);
     return io::pull_result::job;
   }
 }

@@ -23,11 +23,13 @@ namespace dlsize::pipeline {
 // the sampler, which are accelerators 0 .. count − 1 of its board.
 class training_source : public io::job_source {
 public:
+  // readers: the engine's reader threads (pull's reader is below it).
   training_source(const dataset::dataset_layout& layout, const sampler& s, const batch_board& board,
-                  std::uint64_t first, std::uint64_t count);
+                  std::uint64_t first, std::uint64_t count, unsigned readers);
 
   // Lock-free: a compare-and-swap on one accelerator's cursor per sample; a scan over the
-  // accelerators once per batch.
+  // accelerators once per batch (streamed shards: a lock once per reader and epoch, to hold the
+  // epoch's deal).
   io::pull_result pull(unsigned reader, io::read_job& job) override;
   void wait(unsigned reader, std::uint64_t timeout_ns) override;
   // A window moved: wake waiting readers.
@@ -48,6 +50,11 @@ private:
   std::unique_ptr<std::atomic<std::uint64_t>[]> m_cursor; // per accelerator: its next job
   std::atomic<std::uint64_t> m_hint{0}; // the accelerator whose batch is being pulled
   std::atomic<bool> m_closed{false};
+  // Per reader, apart from the others': the streamed epoch it holds (sampler::epoch_hold).
+  struct alignas(64) reader_hold {
+    sampler::epoch_hold hold;
+  };
+  std::unique_ptr<reader_hold[]> m_holds;
   std::mutex m_m;
   std::condition_variable m_cv;
 };

@@ -50,7 +50,7 @@ TEST_CASE("training source stops at a full prefetch window and resumes when the 
   const auto layout = shards(4, 100); // 400 samples
   const sampler s(400, 2, 10, 1, 7);  // 20 steps per accelerator
   batch_board board(2, 2, 10);
-  training_source src(layout, s, board, 0, s.accelerators());
+  training_source src(layout, s, board, 0, s.accelerators(), 1);
   io::pull_result last{};
   auto got = drain(src, s, last);
   CHECK(last == io::pull_result::later);
@@ -71,7 +71,7 @@ TEST_CASE("a straggler's full window does not hold back another accelerator's re
   const auto layout = shards(4, 100);
   const sampler s(400, 2, 10, 1, 7);
   batch_board board(2, 1, 10);
-  training_source src(layout, s, board, 0, s.accelerators());
+  training_source src(layout, s, board, 0, s.accelerators(), 1);
   io::pull_result last{};
   drain(src, s, last); // step 0 of both
   // Accelerator 1 runs ahead three steps while accelerator 0 has not taken its first batch.
@@ -92,7 +92,7 @@ TEST_CASE("training source finishes a batch before starting another and hands ou
   const auto layout = shards(3, 100); // 300 samples
   const sampler s(300, 3, 7, 2, 11);  // 14 steps per epoch, 2 epochs
   batch_board board(3, 3, 7);
-  training_source src(layout, s, board, 0, s.accelerators());
+  training_source src(layout, s, board, 0, s.accelerators(), 1);
   std::set<std::uint64_t> tags;
   std::map<std::uint64_t, std::uint64_t> taken; // accelerator -> steps taken
   io::read_job job;
@@ -122,7 +122,7 @@ TEST_CASE("a closed training source answers end", "[training_source]") {
   const auto layout = shards(1, 100);
   const sampler s(100, 1, 10, 1, 1);
   batch_board board(1, 2, 10);
-  training_source src(layout, s, board, 0, s.accelerators());
+  training_source src(layout, s, board, 0, s.accelerators(), 1);
   src.close();
   io::read_job job;
   CHECK(src.pull(0, job) == io::pull_result::end);
@@ -135,7 +135,7 @@ TEST_CASE(
   const sampler s(400, 4, 5, 2, 9); // 4 accelerators: one rank of 4, or two ranks of 2
   auto all_jobs = [&](std::uint64_t first, std::uint64_t count) {
     batch_board board(count, 1000, 5); // a window past the run: nothing waits
-    training_source src(layout, s, board, first, count);
+    training_source src(layout, s, board, first, count, 1);
     std::set<std::pair<std::uint64_t, std::uint64_t>> jobs; // (tag, file offset)
     io::read_job job;
     while (src.pull(0, job) == io::pull_result::job) {
