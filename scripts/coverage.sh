@@ -41,12 +41,9 @@ done
 mkdir -p "$out"
 out=$(realpath "$out")
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/dlsize-coverage.XXXXXX")
-mounts=()
-loops=()
+source scripts/loop_fs.sh
 cleanup() {
-  local m l
-  for m in "${mounts[@]}"; do umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null || true; done
-  for l in "${loops[@]}"; do losetup -d "$l" 2>/dev/null || true; done
+  unmount_made
   rm -rf -- "$scratch"
 }
 trap cleanup EXIT
@@ -62,15 +59,10 @@ mount_backend() {
   mkdir -p "$dir/mnt"
   if [[ $b == tmpfs ]]; then
     mount -t tmpfs -o size=1200M tmpfs "$dir/mnt"
+    made_mounts+=("$dir/mnt")
   else
-    truncate -s 1200M "$dir/image"
-    local dev
-    dev=$(losetup --find --show --direct-io=on "$dir/image")
-    loops+=("$dev")
-    if [[ $b == ext4 ]]; then mkfs.ext4 -q -F "$dev"; else mkfs.xfs -q -f "$dev"; fi
-    mount "$dev" "$dir/mnt"
+    loop_fs "$b" "$dir" 1200M
   fi
-  mounts+=("$dir/mnt")
   mnt=$dir/mnt
 }
 

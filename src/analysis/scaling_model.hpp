@@ -29,6 +29,7 @@ struct run_point {
   // Nodes the accelerators ran on: the declared layout's (--accelerators-per-node), else the
   // real hosts'.
   double nodes = 1;
+  bool declared_nodes = false; // nodes is a declared layout's, on one real host
   bool au_pass = false;
   double hit_ratio = std::nan(""); // measured share of reads a cache served; NaN: not known
   // What held AU below 1 (analysis/limit_verdict): client-limited runs stay out of the

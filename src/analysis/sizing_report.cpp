@@ -93,6 +93,7 @@ nlohmann::json analyse(const series& s, const sizing_request& req, const cache_c
                                 ? tp.declared.value->value("nodes", 0.0)
                                 : 0.0;
     p.nodes = declared > 0 ? declared : std::max(1.0, number(tp.nodes));
+    p.declared_nodes = declared > 0;
     recorded.push_back({lr->file, &r});
     p.au_pass = sm.au_pass.value_or(false);
     p.hit_ratio = number(or_empty(t.storage).hit_ratio);

@@ -515,7 +515,15 @@ index_summary build_index(const index_options& given) {
   out.resumed = journal.resumed();
   out.units_resumed = journal.finished().size();
   scanner s(opt, journal);
-  s.open_root();
+  try {
+    s.open_root();
+  } catch (...) {
+    // A DIR or --files-from that cannot be read: no scan began, so a fresh state is not left
+    // behind (an earlier scan's stays for its rerun).
+    if (!out.resumed)
+      journal.remove();
+    throw;
+  }
   s.resume();
   if (out.resumed)
     std::fprintf(stderr, "index: resuming from %s: %llu folders or list batches already indexed\n",

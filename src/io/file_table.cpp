@@ -12,11 +12,12 @@
 
 #include "core/error.hpp"
 #include "io/change_watch.hpp"
+#include "io/noatime.hpp"
 
 namespace dlsize::io {
 
 int open_for_read(const std::string& path, int flags) {
-  int fd = open(path.c_str(), flags);
+  int fd = open_noatime(path.c_str(), flags);
   if (fd < 0)
     throw run_error(fmt::format("cannot open data file: {}. file: {}", errno_text(errno), path));
   return fd;
@@ -70,7 +71,7 @@ void drop_cached_file(const std::string& path) {
 }
 
 bool dontcache_supported(const std::string& path, int flags) {
-  int fd = open(path.c_str(), flags);
+  int fd = open_noatime(path.c_str(), flags);
   if (fd < 0)
     return false;
   void* buf = std::aligned_alloc(4096, 4096);

@@ -24,7 +24,8 @@ private:
   std::vector<int> m_fds;
 };
 
-// Opens one file for reading with flags; returns the fd or throws run_error naming the file.
+// Opens one file for reading with flags (and O_NOATIME where permitted, io/noatime.hpp); returns
+// the fd or throws run_error naming the file.
 int open_for_read(const std::string& path, int flags);
 
 // Drops a file's pages from the page cache (the uncached fallback where RWF_DONTCACHE is absent).

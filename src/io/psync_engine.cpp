@@ -12,6 +12,7 @@
 #include "core/aligned_buffer.hpp"
 #include "core/clock.hpp"
 #include "core/error.hpp"
+#include "io/noatime.hpp"
 #include "io/rate_limiter.hpp"
 
 namespace dlsize::io {
@@ -51,7 +52,7 @@ engine_result psync_engine::run(job_source& source, job_consumer& consumer,
         const auto t0 = now_ns();
         m_inflight.begin(id, 0, job.file, 0, 0, t0);
         guard.enter_blocking();
-        fd = open(m_files.paths[job.file].c_str(), m_flags);
+        fd = open_noatime(m_files.paths[job.file].c_str(), m_flags);
         open_errno = errno;
         if (!guard.leave_blocking())
           return;

@@ -14,6 +14,7 @@
 #include "core/clock.hpp"
 #include "core/error.hpp"
 #include "io/change_watch.hpp"
+#include "io/noatime.hpp"
 #include "io/rate_limiter.hpp"
 
 namespace dlsize::io {
@@ -199,6 +200,7 @@ private:
     bool opening = false;
     bool opened = false;  // per-sample opens: the slot holds a descriptor to close
     bool closing = false; // per-sample opens: the slot is busy until its close completes
+    int open_flags = 0;   // per-sample opens: the flags of the open in flight
     read_job job;
     std::uint64_t next = 0; // next offset to request
     std::uint64_t end = 0;
@@ -404,13 +406,7 @@ private:
     if (m_table && m_files.watch && m_files.watch->skipped(job.file))
       skip(j); // checked when the table opened it
     if (!m_table) {
-      io_uring_sqe* s = sqe();
-      // Direct descriptors refuse O_CLOEXEC (EINVAL): they are not in the process's table anyway.
-      io_uring_prep_openat_direct(s, AT_FDCWD, m_files.paths[job.file].c_str(),
-                                  m_open_flags & ~O_CLOEXEC, 0, i);
-      io_uring_sqe_set_data64(s, kTagOpen | i);
-      j.opening = true;
-      ++m_inflight;
+      submit_open(i);
       ++m_st.opens;
     } else if (j.next < j.end) {
       push_ready(i);
@@ -418,6 +414,18 @@ private:
       maybe_finish(i);
     }
     return pull_result::job;
+  }
+
+  // A per-sample open into job slot i's direct descriptor, with O_NOATIME while permitted.
+  void submit_open(unsigned i) {
+    job_state& j = m_jobs[i];
+    io_uring_sqe* s = sqe();
+    // Direct descriptors refuse O_CLOEXEC (EINVAL): they are not in the process's table anyway.
+    j.open_flags = (m_open_flags & ~O_CLOEXEC) | noatime_flag();
+    io_uring_prep_openat_direct(s, AT_FDCWD, m_files.paths[j.job.file].c_str(), j.open_flags, 0, i);
+    io_uring_sqe_set_data64(s, kTagOpen | i);
+    j.opening = true;
+    ++m_inflight;
   }
 
   void reap() {
@@ -450,6 +458,10 @@ private:
       job_state& j = m_jobs[i];
       --m_inflight;
       j.opening = false;
+      if (res < 0 && !j.ended() && noatime_refused(-res, j.open_flags)) {
+        submit_open(i); // once a process: the refusal is remembered
+        return;
+      }
       m_st.open_latency.record(now_ns() - j.t_start);
       if (res < 0) {
         if (m_files.watch &&

@@ -15,6 +15,7 @@
 #include "core/error.hpp"
 #include "core/units.hpp"
 #include "dataset/layout.hpp"
+#include "io/noatime.hpp"
 #include "telemetry/fact_files.hpp"
 
 namespace dlsize::pipeline {
@@ -101,7 +102,7 @@ eviction_figures evict_dataset_pages(const std::filesystem::path& dataset) {
   eviction_figures e;
   for (std::uint64_t f = 0; f < layout.files(); ++f) {
     const auto path = layout.file_path(f);
-    const int fd = DLSIZE_SYSCALL(::open(path.c_str(), O_RDONLY | O_CLOEXEC),
+    const int fd = DLSIZE_SYSCALL(io::open_noatime(path.c_str(), O_RDONLY | O_CLOEXEC),
                                   "evicting the dataset's pages. file: " + path.string());
     struct stat st {};
     ::fstat(fd, &st);

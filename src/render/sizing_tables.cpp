@@ -103,8 +103,9 @@ text_table layout_table(const nlohmann::json& s) {
   for (const auto& r : s["layouts"])
     t.rows.push_back(
         {number_text(r["accelerators"], "{:g}"),
-         fmt::format("{:g} × {:g}", r["nodes"].get<double>(),
-                     r["accelerators_per_node"].get<double>()),
+         fmt::format("{:g} × {:g}{}", r["nodes"].get<double>(),
+                     r["accelerators_per_node"].get<double>(),
+                     r.value("declared", false) ? " (declared)" : ""),
          number_text(r["runs"], "{:g}"), median_range(r["samples_per_s"], false),
          number_text(r["efficiency_vs_linear"], "{:.3f}"),
          r["difference_vs_fewest_nodes"].is_number()

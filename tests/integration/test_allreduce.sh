@@ -64,6 +64,10 @@ check=$(json "$SCRATCH/layouts.json" "(lambda l: all([[(x['accelerators'], x['no
   l[0]['difference_vs_fewest_nodes'] == 0, l[1]['difference_vs_fewest_nodes'] < -0.1, 0 < l[1]['efficiency_vs_linear'] < l[0]['efficiency_vs_linear']]))(r['series'][0]['layouts'])")
 [[ $check == True ]] && pass "layouts: 4 x 4 gives fewer samples/s than 2 x 8 at 16" || fail "layouts: $(json "$SCRATCH/layouts.json" "r['series'][0]['layouts']")"
 grep -q "Scale-up against scale-out" "$SCRATCH/layouts.md" && pass "the Markdown has the scale-up/scale-out table" || fail "no layout table in the Markdown"
+# Both layouts were declared on this one host (--ranks-per-node): labelled so, never as real hosts.
+[[ $(json "$SCRATCH/layouts.json" "[x['declared'] for x in r['series'][0]['layouts']]") == "[True, True]" ]] \
+  && grep -q "2 × 8 (declared)" "$SCRATCH/layouts.md" && pass "the declared layouts are labelled as declared" \
+  || fail "declared: $(json "$SCRATCH/layouts.json" "[x.get('declared') for x in r['series'][0]['layouts']]")"
 expect_rc 0 "a run without the allreduce" -- "$DLSIZE" "${train[@]}" --accelerators 4 --out "$SCRATCH/plain4.json"
 expect_rc 2 "size refuses to pool runs with and without the allreduce" -- "$DLSIZE" size "$SCRATCH/sz8.json" \
   "$SCRATCH/plain4.json" --out "$SCRATCH/mixed"

@@ -27,6 +27,13 @@ expect_rc 0 "a scaled llama3-8b checkpoint by one rank" -- "$DLSIZE" "${ck[@]}" 
   && pass "the writer hardly waits on data generation" || fail "generation: $(json "$SCRATCH/one.json" "r['checkpoint']['write']['generation']")"
 [[ ! -e $SCRATCH/one ]] && pass "without --keep the folder it made is gone" || fail "left: $(ls -A "$SCRATCH/one")"
 
+# Reads go oldest first (to defeat caches that keep the newest): of 3 written with --keep-last 2,
+# checkpoints 2 then 3 are read, in that order (the report's runs are in the order done).
+expect_rc 0 "three checkpoints written, two kept, two read" -- "$DLSIZE" "${ck[@]}" --dir "$SCRATCH/old" \
+  --writes 3 --keep-last 2 --reads 2 --out "$SCRATCH/old.json"
+[[ $(json "$SCRATCH/old.json" "[x['checkpoint'] for x in r['checkpoint']['write']['runs']], [x['checkpoint'] for x in r['checkpoint']['read']['runs']]") == "[1, 2, 3] [2, 3]" ]] \
+  && pass "the restore reads the kept checkpoints oldest first" || fail "order: $(json "$SCRATCH/old.json" "[x['checkpoint'] for x in r['checkpoint']['read']['runs']]")"
+
 # --time-limit: no checkpoint starts after it; the report is complete and says so.
 expect_rc 0 "a time-limited run" -- "$DLSIZE" "${ck[@]}" --dir "$SCRATCH/tl" --writes 3 --reads 0 --time-limit 1ms --out "$SCRATCH/tl.json"
 [[ $(json "$SCRATCH/tl.json" "r['status'], r['checkpoint']['write']['count'] < 3, any('--time-limit' in w for w in r['warnings'])") == "complete True True" ]] \

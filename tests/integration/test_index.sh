@@ -88,21 +88,37 @@ expect_rc 0 "--files-from" -- "$DLSIZE" index "$D" --out "$SCRATCH/list.json" --
 [[ $(head -1 "$SCRATCH/list.json" | json /dev/stdin '"%d %s" % (r["counts"]["files"], r["counts"]["skipped"])') == "2 {'outside': 1}" ]] \
   && pass "a file list indexes the paths given and refuses one outside DIR" || fail "--files-from: $(head -c 300 "$SCRATCH/list.json")"
 
-# Unreadable files: root reads anything, so as nobody where setpriv allows it.
+# A file that disappears during the scan: readdir named it, and by the time of its stat it is
+# gone (ENOENT). A --files-from list naming a file that does not exist takes that same path (the
+# name comes first, the stat finds nothing) deterministically, where a real race would not.
+printf 'images/a/img000.jpg\nimages/a/gone.jpg\n' >"$SCRATCH/gone.txt"
+expect_rc 0 "a listed file that is not there" -- "$DLSIZE" index "$D" --out "$SCRATCH/gone.json" --files-from "$SCRATCH/gone.txt" --quiet
+grep -q '"path":"images/a/gone.jpg","reason":"No such file or directory","skipped":"unreadable"' "$SCRATCH/gone.json" \
+  && [[ $(head -1 "$SCRATCH/gone.json" | json /dev/stdin 'r["counts"]["files"]') == 1 ]] \
+  && pass "a file gone before its stat is a named skip, the rest indexed" || fail "gone: $(cat "$SCRATCH/gone.json")"
+
+# Unreadable files and folders: root reads anything, so as nobody where setpriv allows it.
 if command -v setpriv >/dev/null && [[ $(id -u) -eq 0 ]]; then
   nb=$(mktemp -d /tmp/dlsize-index.XXXXXX)
-  mkdir "$nb/d" && echo secret >"$nb/d/locked.bin" && echo open >"$nb/d/open.bin"
-  cp "$DLSIZE" "$nb/dlsize" && chmod 755 "$nb" "$nb/d" && chmod 000 "$nb/d/locked.bin"
+  mkdir -p "$nb/d/sub" "$nb/closed" && echo secret >"$nb/d/locked.bin" && echo open >"$nb/d/open.bin"
+  echo hidden >"$nb/d/sub/in.bin" && echo hidden >"$nb/closed/in.bin"
+  cp "$DLSIZE" "$nb/dlsize" && chmod 755 "$nb" "$nb/d" && chmod 000 "$nb/d/locked.bin" "$nb/d/sub" "$nb/closed"
   chown 65534 "$nb"
-  if setpriv --reuid=65534 --regid=65534 --clear-groups "$nb/dlsize" index "$nb/d" --out "$nb/i.json" --quiet >/dev/null 2>&1; then
+  as_nobody=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+  if "${as_nobody[@]}" "$nb/dlsize" index "$nb/d" --out "$nb/i.json" --quiet >/dev/null 2>&1; then
     grep -q '"path":"locked.bin","reason":"Permission denied","skipped":"unreadable"' "$nb/i.json" \
       && pass "an unreadable file is skipped with the reason" || fail "unreadable: $(cat "$nb/i.json")"
+    grep -q '"path":"sub/","reason":"Permission denied","skipped":"unreadable"' "$nb/i.json" \
+      && pass "an unreadable folder under DIR is skipped with the reason" || fail "unreadable folder: $(cat "$nb/i.json")"
+    expect_rc 2 "an unreadable DIR is refused" -- "${as_nobody[@]}" "$nb/dlsize" index "$nb/closed" --out "$nb/c.json" --quiet
+    expect_text "index: DIR '$nb/closed' cannot be read: Permission denied" "the refusal names DIR and the reason"
+    [[ ! -e $nb/c.json && ! -e $nb/c.json.resume ]] && pass "a refused DIR leaves no index or resume state" || fail "left: $(ls "$nb")"
   else
-    echo "skip part: an unprivileged user cannot run dlsize from /tmp here"
+    skip_part "an unprivileged user cannot run dlsize from /tmp here"
   fi
   rm -rf "$nb"
 else
-  echo "skip part: the unreadable-file case needs root and setpriv (as another user, chmod 000 is not unreadable to root)"
+  skip_part "the unreadable file and folder cases need root and setpriv (as another user, chmod 000 is not unreadable to root)"
 fi
 
 expect_rc 0 "index stats" -- "$DLSIZE" index stats "$I" --json --emit-workload "$SCRATCH/shape.json"

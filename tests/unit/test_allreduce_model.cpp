@@ -1,4 +1,4 @@
-// Unit tests for src/analysis/allreduce_model.hpp: the allreduce cost against its closed forms.
+// Unit tests for src/model/allreduce_model.hpp: the allreduce cost against its closed forms.
 #include <catch2/catch.hpp>
 
 #include "test_support.hpp"
