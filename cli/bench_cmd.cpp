@@ -331,8 +331,9 @@ int run_bench(const bench_cli& o, const CLI::App& cmd, const cli_context& ctx) {
     comm.set_timeout_s(timing.rank_timeout_s);
     if (!o.index.empty())
       dataset::check_index_use(
-          {o.verify, !o.generate.empty(), !o.client_ram.empty(), o.shard_read == "stream"});
+          {!o.generate.empty(), !o.client_ram.empty(), o.shard_read == "stream"});
     index.index = o.index;
+    index.verify = o.verify;
     index.change = dataset::parse_on_change(o.on_change);
     profile = config::load_workload(o.workload);
     config::require_dataset(profile, "bench");
@@ -562,7 +563,9 @@ void setup_bench(CLI::App& app, cli_context& ctx) {
                   "Folder the checkpoints are written to (new or empty; removed at the end)");
   sub->add_option("--checkpoint-scale", o->checkpoint_scale,
                   "Every rank's checkpoint share times this fraction, in (0, 1] (default 1)");
-  sub->add_flag("--verify", o->verify, "Check every record's header and checksum (storage only)");
+  sub->add_flag("--verify", o->verify,
+                "Check every record's header and checksum (storage only); with --index, every "
+                "TFRecord record's masked CRC32Cs");
   sub->add_flag("--quiet", o->quiet, "No progress line and no summary on stdout");
   sub->callback([o, sub, &ctx] {
     config::check_run_source(o->replay, o->config);
