@@ -330,6 +330,7 @@ int run_bench(const bench_cli& o, const CLI::App& cmd, const cli_context& ctx) {
     const config::bench_timing timing = config::check_bench_request(req, ranks);
     comm.set_timeout_s(timing.rank_timeout_s);
     index.index = o.index;
+    index.verify = o.verify;
     index.change = dataset::parse_on_change(o.on_change);
     profile = config::load_workload(o.workload);
     config::require_dataset(profile, "bench");
@@ -345,7 +346,7 @@ int run_bench(const bench_cli& o, const CLI::App& cmd, const cli_context& ctx) {
                                        [] { accel::cuda_backend::get().require_device(0); });
     if (!o.index.empty())
       dataset::check_index_use(
-          {o.verify, !o.generate.empty(), !o.client_ram.empty(),
+          {!o.generate.empty(), !o.client_ram.empty(),
            o.shard_read == "stream" && spec.kind == config::accelerator_kind::none});
     require_allreduce_for_inputs(cmd, o.allreduce);
     allreduce = config::resolve_allreduce(o.allreduce, profile, spec);
@@ -566,7 +567,9 @@ void setup_bench(CLI::App& app, cli_context& ctx) {
                   "Folder the checkpoints are written to (new or empty; removed at the end)");
   sub->add_option("--checkpoint-scale", o->checkpoint_scale,
                   "Every rank's checkpoint share times this fraction, in (0, 1] (default 1)");
-  sub->add_flag("--verify", o->verify, "Check every record's header and checksum (storage only)");
+  sub->add_flag("--verify", o->verify,
+                "Check every record's header and checksum (storage only); with --index, every "
+                "TFRecord record's masked CRC32Cs");
   sub->add_flag("--quiet", o->quiet, "No progress line and no summary on stdout");
   sub->callback([o, sub, &ctx] {
     config::check_run_source(o->replay, o->config);

@@ -5,8 +5,6 @@
 
 #include <fmt/format.h>
 
-#include "core/crc32c.hpp"
-
 namespace dlsize::dataset {
 namespace {
 
@@ -40,11 +38,6 @@ std::string_view dict_value(std::string_view h, std::string_view key) {
 }
 
 } // namespace
-
-std::uint32_t tfrecord_masked_crc(const void* data, std::size_t len) {
-  const std::uint32_t c = crc32c(0, data, len);
-  return ((c >> 15) | (c << 17)) + 0xa282ead8u;
-}
 
 bool probe_tfrecord(const byte_source& src, probe_result& r) {
   unsigned char h[12];

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "dataset/byte_source.hpp"
+#include "dataset/tfrecord_frame.hpp"
 
 namespace dlsize::dataset {
 
@@ -44,8 +45,5 @@ bool probe_jpeg(const byte_source& src, probe_result& r);
 bool probe_png(const byte_source& src, probe_result& r);
 bool probe_parquet(const byte_source& src, probe_result& r);
 bool probe_tar(const byte_source& src, probe_result& r);
-
-// TFRecord's masked CRC32C of data.
-std::uint32_t tfrecord_masked_crc(const void* data, std::size_t len);
 
 } // namespace dlsize::dataset

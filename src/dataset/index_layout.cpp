@@ -56,8 +56,22 @@ void add_file(file_listing& l, const nlohmann::json& line, const std::string& wh
   l.first_record.push_back(l.record_bytes.size());
 }
 
-// The listing of every file line, checked as read (the digest last, at the end).
-file_listing read_listing(index_reader& in) {
+// Why a file line's samples are not whole TFRecord records (what --verify checks); empty when
+// they are.
+std::string not_tfrecord(const nlohmann::json& line) {
+  const std::string format = line.value("format", "");
+  if (format != "tfrecord")
+    return fmt::format("{} (format {}) is not a TFRecord", line["path"].get<std::string>(),
+                       format.empty() ? "unknown" : format);
+  if (!line.contains("records") || line.contains("problem"))
+    return fmt::format("{} is a TFRecord whose records the index could not locate ({})",
+                       line["path"].get<std::string>(), line.value("problem", "no records"));
+  return {};
+}
+
+// The listing of every file line, checked as read (the digest last, at the end). first_other
+// names the first file whose samples are not TFRecord records (empty when there is none).
+file_listing read_listing(index_reader& in, std::string& first_other) {
   file_listing l;
   l.first_record.push_back(0);
   const auto files = in.header()["counts"].value("files", std::uint64_t{0});
@@ -70,9 +84,13 @@ file_listing read_listing(index_reader& in) {
   std::uint64_t n = 1;
   while (in.next(line)) {
     ++n;
-    if (!line.contains("skipped"))
-      add_file(l, line, fmt::format("{} (line {})", in.source(), n));
+    if (line.contains("skipped"))
+      continue;
+    add_file(l, line, fmt::format("{} (line {})", in.source(), n));
+    if (first_other.empty())
+      first_other = not_tfrecord(line);
   }
+  l.tfrecord = first_other.empty();
   return l;
 }
 
@@ -82,6 +100,7 @@ file_listing check_unchanged(const file_listing& l, const fs::path& dir, on_chan
                              nlohmann::json& changed) {
   file_listing kept;
   kept.first_record.push_back(0);
+  kept.tfrecord = l.tfrecord;
   changed = {{"count", 0}, {"files", nlohmann::json::array()}};
   for (std::size_t f = 0; f < l.paths.size(); ++f) {
     const fs::path p = dir / l.paths[f];
@@ -137,9 +156,7 @@ dataset_layout open_any_dataset(const fs::path& dir, index_request req,
 }
 
 void check_index_use(const index_use& use) {
-  const char* why = use.verify       ? "--verify: checks the records of datasets dlsize generated; "
-                                       "an indexed dataset's files are the user's own"
-                    : use.generate   ? "--generate: nothing is ever written into an indexed "
+  const char* why = use.generate     ? "--generate: nothing is ever written into an indexed "
                                        "dataset's folder"
                     : use.client_ram ? "--client-ram: the cache emulation sizes a generated "
                                        "dataset; not yet an indexed one"
@@ -165,7 +182,14 @@ dataset_layout open_indexed_dataset(const index_request& req, const std::string&
                                   "valid: --dataset {} or an index of this folder",
                                   req.index.string(), in.dir().string(), dir.string(),
                                   in.dir().string()));
-  const file_listing all = read_listing(in);
+  std::string first_other;
+  const file_listing all = read_listing(in, first_other);
+  if (req.verify && !all.tfrecord)
+    throw usage_error(fmt::format(
+        "--verify: checks the masked CRC32C of TFRecord records, and every sample of an indexed "
+        "dataset must be one; {}. valid: leave --verify out, or an index of TFRecord files only "
+        "(dlsize index of the shards' folder, or --exclude the rest)",
+        first_other));
   nlohmann::json changed;
   file_listing l = check_unchanged(all, in.dir(), req.change, changed);
   if (l.paths.empty())

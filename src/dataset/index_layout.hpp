@@ -17,12 +17,16 @@ struct index_request {
   std::filesystem::path dir; // empty: the index's own DIR
   std::filesystem::path index;
   on_change change = on_change::stop;
+  // --verify: every indexed file must be a TFRecord whose records the index located (their
+  // masked CRC32Cs are what a verified run checks).
+  bool verify = false;
 };
 
 // The layout of the files an index lists, for a workload's name and format. Throws usage_error
 // for a missing DIR, an index of another DIR, an edited or damaged index, or no file left to
-// read; run_error naming the first file that changed (missing, another size or mtime) unless
-// change is skip, which leaves such files out and names them in origin().
+// read, or, with verify, a file whose samples are not TFRecord records (named); run_error naming
+// the first file that changed (missing, another size or mtime) unless change is skip, which
+// leaves such files out and names them in origin().
 dataset_layout open_indexed_dataset(const index_request& req, const std::string& workload);
 
 // DIR through its manifest (dlsize datagen's datasets) when req.index is empty, else through
@@ -32,7 +36,6 @@ dataset_layout open_any_dataset(const std::filesystem::path& dir, index_request 
 
 // What a bench asks for besides --index, for the one rule on what an index cannot do.
 struct index_use {
-  bool verify = false;     // --verify: records of dlsize's own format only
   bool generate = false;   // --generate: would write into the user's folder
   bool client_ram = false; // --client-ram: the cache emulation reads the manifest
   bool stream = false;     // --shard-read stream in a storage-only run (whole files as units)

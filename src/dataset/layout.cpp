@@ -148,7 +148,7 @@ dataset_layout::dataset_layout(fs::path root, dataset_params params, file_listin
       m_record_bytes(std::move(l.record_bytes)), m_record_offset(std::move(l.record_offset)),
       m_file_bytes(std::move(l.sizes)), m_paths(std::move(l.paths)),
       m_first(std::move(l.first_record)), m_origin(std::move(l.origin)), m_id(l.id),
-      m_watch(std::move(l.watch)) {
+      m_tfrecord(l.tfrecord), m_watch(std::move(l.watch)) {
   const std::uint64_t files = m_paths.size();
   if (files == 0 || m_first.size() != files + 1 || m_file_bytes.size() != files ||
       m_first.back() != m_record_bytes.size() || m_record_offset.size() != m_record_bytes.size())

@@ -75,6 +75,9 @@ struct file_listing {
   std::vector<std::int64_t> mtime_ns;
   nlohmann::json origin; // what the report says of the index it came from
   std::uint64_t id = 0;  // the dataset_id (from the index's digest)
+  // Every file is an uncompressed TFRecord whose every record the index located: each sample
+  // is one whole record (header, data, footer), which record_verifier can check.
+  bool tfrecord = false;
   // Each file's check at open against the index (its size and mtime); null: none.
   std::shared_ptr<io::change_watch> watch;
 };
@@ -109,6 +112,8 @@ public:
   std::uint64_t dataset_id() const { return m_origin.is_null() ? m_params.dataset_id() : m_id; }
   // The index a listed dataset came from (null for a generated one).
   const nlohmann::json& origin() const { return m_origin; }
+  // A listed dataset whose every sample is a whole TFRecord record (file_listing::tfrecord).
+  bool tfrecord_records() const { return m_tfrecord; }
   // The readers' check of each file at open (a listed dataset's; null for a generated one):
   // shared with the engine's file set, and read back for the report.
   const std::shared_ptr<io::change_watch>& watch() const { return m_watch; }
@@ -128,6 +133,7 @@ private:
   std::vector<std::uint32_t> m_record_file; // listed: each record's file
   nlohmann::json m_origin;
   std::uint64_t m_id = 0;
+  bool m_tfrecord = false;
   std::shared_ptr<io::change_watch> m_watch;
 };
 

@@ -161,7 +161,8 @@ $PY -c 'import sys; l = open(sys.argv[1]).read().split("\n"); i = next(k for k i
 expect_rc 2 "a hand-edited index is refused" -- "$DLSIZE" bench --index "$SCRATCH/edited.json" --workload resnet50 --accelerator none --out "$SCRATCH/x2.json" --quiet
 expect_text "edited by hand" "the message says why"
 expect_rc 2 "a missing DIR is refused by bench" -- "$DLSIZE" bench --dataset "$SCRATCH/nope" --index "$I" --workload resnet50 --accelerator none --out "$SCRATCH/x3.json" --quiet
-expect_rc 2 "--verify with --index is refused" -- "$DLSIZE" bench --index "$I" --workload resnet50 --verify --out "$SCRATCH/x4.json" --quiet
+expect_rc 2 "--verify with an index of mixed formats is refused" -- "$DLSIZE" bench --index "$I" --workload resnet50 --accelerator none --verify --out "$SCRATCH/x4.json" --quiet
+expect_text "is not a TFRecord" "the refusal says which file is not a TFRecord (TFRecord-only indexes: test_index_verify.sh)"
 
 # A changed file, in a copy of the tree (the original stays untouched).
 cp -a "$D" "$SCRATCH/d2"
