@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "analysis/point_validity.hpp"
 #include "analysis/stats.hpp"
 #include "analysis/welch.hpp"
 #include "core/error.hpp"
@@ -108,6 +109,14 @@ bool is_latency(const metric& m) {
 // lower than the real storage's, not a property of any backend.
 bool capped(const loaded_report& r) {
   return std::isfinite(bench_report::number(or_empty(r.typed->io).max_read_rate));
+}
+
+// MLPerf Storage's rules over a backend's runs at one accelerator count (a point).
+nlohmann::json point_validity_json(const std::vector<const loaded_report*>& reports) {
+  std::vector<point_run> runs;
+  for (const auto* r : reports)
+    runs.push_back(point_run_of(*r));
+  return to_json(judge_point(runs, "dlsize compare"));
 }
 
 using metric_stats = std::map<std::string, std::pair<double, double>>; // median, spread
@@ -237,7 +246,8 @@ nlohmann::json compare_count(const std::vector<const loaded_report*>& reports,
                         {"au_passes", passes},
                         {"synthetic_latency", synthetic},
                         {"limited_by", limits},
-                        {"metrics", values}});
+                        {"metrics", values},
+                        {"mlperf_validity", point_validity_json(groups[b])}});
     stats.push_back(std::move(st));
     samples_per_s.push_back(std::move(sps));
   }

@@ -10,6 +10,7 @@
 #include "analysis/cache_sweep.hpp"
 #include "analysis/checkpoint_sizing.hpp"
 #include "analysis/layouts.hpp"
+#include "analysis/point_validity.hpp"
 #include "analysis/scaling_model.hpp"
 #include "analysis/size_scaling.hpp"
 #include "analysis/sizing_json.hpp"
@@ -65,6 +66,22 @@ nlohmann::json scaling_of(const analysis::scaling_inputs& in, const analysis::sc
   j["note"] = "the reads each target asks of storage are the requirement's line (the job's "
               "demand without the allreduce: bytes read ÷ MLPerf AU) × the modelled efficiency";
   return j;
+}
+
+// Per accelerator count, its figures and the MLPerf Storage verdict on its runs (a point: one
+// backend, load and count).
+nlohmann::json measured_json(const series& s, const analysis::scaling_analysis& a) {
+  nlohmann::json measured = nlohmann::json::array();
+  for (const auto& row : a.counts) {
+    std::vector<point_run> runs;
+    for (const auto* lr : s.reports)
+      if (static_cast<double>(accelerators_of(lr->report)) == row.accelerators)
+        runs.push_back(point_run_of(*lr));
+    nlohmann::json j = count_row_json(row);
+    j["mlperf_validity"] = to_json(judge_point(runs, "dlsize size"));
+    measured.push_back(std::move(j));
+  }
+  return measured;
 }
 
 nlohmann::json analyse(const series& s, const sizing_request& req, const cache_choice& cache,
@@ -184,9 +201,6 @@ nlohmann::json analyse(const series& s, const sizing_request& req, const cache_c
         {"command", command_text(s.reports[i]->typed->command_line.value_or({}))}};
     runs_json.push_back(j);
   }
-  nlohmann::json measured = nlohmann::json::array();
-  for (const auto& row : a.counts)
-    measured.push_back(count_row_json(row));
   nlohmann::json proj = nlohmann::json::array();
   for (const auto& p : projections)
     proj.push_back(projection_json(p));
@@ -211,7 +225,7 @@ nlohmann::json analyse(const series& s, const sizing_request& req, const cache_c
       {"au_threshold", threshold},
       {"demand_bytes_per_s_per_accelerator", number_or_null(demand)},
       {"runs", runs_json},
-      {"measured", measured},
+      {"measured", measured_json(s, a)},
       {"fit", a.line ? fit_json(*a.line, a.largest() * 1.1) : nlohmann::json(nullptr)},
       {"knee", knee_json(a)},
       {"au_knee",

@@ -2,6 +2,7 @@
 
 #include "render/compare_render.hpp"
 #include "render/html_page.hpp"
+#include "render/point_validity_text.hpp"
 #include "render/svg_chart.hpp"
 
 namespace dlsize::render {
@@ -50,6 +51,14 @@ std::string compare_html(const nlohmann::json& c) {
   bars("accelerator_utilization", "Accelerator utilization", "AU", 1, au_line);
   bars("read_bytes_per_s", "Read bandwidth", "MB/s", 1e-6);
   page.table(compare_table(c));
+  page.heading(2, "MLPerf Storage validity per point");
+  page.table(compare_validity_table(c));
+  for (const auto& sec : c.value("by_accelerators", nlohmann::json::array()))
+    for (const auto& b : sec["backends"]) {
+      page.paragraph(fmt::format("{} accelerators, {}:", sec["accelerators"].get<int>(),
+                                 b["backend"].get<std::string>()));
+      page.list(point_validity_lines(b.value("mlperf_validity", nlohmann::json())));
+    }
   page.list(c["warnings"], "warnings");
   return page.render();
 }

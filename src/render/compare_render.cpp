@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "render/human_number.hpp"
+#include "render/point_validity_text.hpp"
 #include "render/text_table.hpp"
 
 namespace dlsize::render {
@@ -41,9 +42,50 @@ std::string compare_summary(const nlohmann::json& c) {
                          bs[i]["backend"].get<std::string>(), how);
     }
   }
+  std::size_t points = 0, qualifying = 0;
+  for (const auto& sec : c.value("by_accelerators", nlohmann::json::array()))
+    for (const auto& b : sec["backends"]) {
+      ++points;
+      qualifying += qualifies(b.value("mlperf_validity", nlohmann::json())) ? 1 : 0;
+    }
+  if (points > 0)
+    out += "- " + qualifying_line(qualifying, points) + "\n";
   for (const auto& l : c.value("left_out", nlohmann::json::array()))
     out += fmt::format("- left out: {} ({})\n", l["file"].get<std::string>(),
                        l["reason"].get<std::string>());
+  return out + "\n";
+}
+
+text_table compare_validity_table(const nlohmann::json& c) {
+  text_table t{
+      {"accelerators", "backend", "MLPerf Storage", "runs counted", "warm-up", "samples/s spread"},
+      {}};
+  for (const auto& sec : c.value("by_accelerators", nlohmann::json::array()))
+    for (const auto& b : sec["backends"]) {
+      const nlohmann::json v = b.value("mlperf_validity", nlohmann::json());
+      if (!v.is_object())
+        continue;
+      t.rows.push_back({fmt::format("{}", sec["accelerators"].get<int>()),
+                        b["backend"].get<std::string>(), point_validity_cell(v),
+                        fmt::format("{}", v["runs_counted"].get<std::size_t>()),
+                        v["warm_up"].is_string() ? v["warm_up"].get<std::string>() : "–",
+                        v["samples_per_s_spread"].is_number()
+                            ? fmt::format("{:.1f} %", 100 * v["samples_per_s_spread"].get<double>())
+                            : "–"});
+    }
+  return t;
+}
+
+std::string compare_validity_markdown(const nlohmann::json& c) {
+  std::string out =
+      "## MLPerf Storage validity per point\n\n" + markdown_table(compare_validity_table(c)) + "\n";
+  for (const auto& sec : c.value("by_accelerators", nlohmann::json::array()))
+    for (const auto& b : sec["backends"]) {
+      out += fmt::format("- {} accelerators, {}:\n", sec["accelerators"].get<int>(),
+                         b["backend"].get<std::string>());
+      for (const auto& l : point_validity_lines(b.value("mlperf_validity", nlohmann::json())))
+        out += "  - " + l + "\n";
+    }
   return out + "\n";
 }
 
@@ -107,6 +149,7 @@ std::string compare_markdown(const nlohmann::json& c) {
       out += fmt::format("## {} accelerators\n\n", sec["accelerators"].get<int>()) +
              markdown_table(compare_table(part)) + "\n";
     }
+  out += compare_validity_markdown(c);
   for (const auto& b : c["backends"])
     out += fmt::format("- {}: AU pass in {} of {} runs; reports: {}\n",
                        b["backend"].get<std::string>(), b["au_passes"].get<int>(),

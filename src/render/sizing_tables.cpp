@@ -6,6 +6,7 @@
 
 #include "core/units.hpp"
 #include "render/human_number.hpp"
+#include "render/point_validity_text.hpp"
 
 namespace dlsize::render {
 namespace {
@@ -80,7 +81,8 @@ std::string series_title(const nlohmann::json& s) {
 
 text_table measured_table(const nlohmann::json& s) {
   text_table t{{"accelerators", "runs", "bandwidth (median, range)", "samples/s",
-                "samples/s per accelerator", "scaling efficiency", "AU", "AU passes", "hit ratio"},
+                "samples/s per accelerator", "scaling efficiency", "AU", "AU passes", "hit ratio",
+                "MLPerf Storage"},
                {}};
   for (const auto& m : s["measured"])
     t.rows.push_back(
@@ -90,7 +92,8 @@ text_table measured_table(const nlohmann::json& s) {
          number_text(m["scaling_efficiency"], "{:.3f}"),
          median_range(m["accelerator_utilization"], false, true),
          fmt::format("{} of {}", m["au_passes"].get<int>(), m["runs"].get<int>()),
-         m["hit_ratio"].is_null() ? "–" : number_text(m["hit_ratio"]["median"], "{:.3f}")});
+         m["hit_ratio"].is_null() ? "–" : number_text(m["hit_ratio"]["median"], "{:.3f}"),
+         point_validity_cell(m.value("mlperf_validity", nlohmann::json()))});
   return t;
 }
 
@@ -270,6 +273,15 @@ std::vector<std::string> summary_lines(const nlohmann::json& sizing) {
             : rate_text(s["ceiling"]["bytes_per_s"]),
         needs.empty() ? "no targets" : needs));
   }
+  std::size_t points = 0, qualifying = 0;
+  for (const auto& s : sizing["series"])
+    for (const auto& m : s["measured"]) {
+      ++points;
+      qualifying += qualifies(m.value("mlperf_validity", nlohmann::json())) ? 1 : 0;
+    }
+  if (points > 0)
+    out.push_back(qualifying_line(qualifying, points) +
+                  "; per point in each series' Measured table.");
   return out;
 }
 

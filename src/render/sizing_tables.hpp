@@ -13,7 +13,7 @@ namespace dlsize::render {
 // "resnet50 on h100, dlsize-data/x (ext4), capped at 200.0 MB/s, direct I/O, 1.07 GB dataset"
 std::string series_title(const nlohmann::json& series);
 // Per accelerator count: runs, bandwidth, samples/s in total and per accelerator, efficiency,
-// AU (passes), hit ratio.
+// AU (passes), hit ratio, the MLPerf Storage verdict on the point.
 text_table measured_table(const nlohmann::json& series);
 // Scale-up against scale-out at equal accelerator counts; no rows when no count was measured on
 // two layouts.
@@ -27,10 +27,11 @@ text_table model_table(const nlohmann::json& series);
 text_table projection_table(const nlohmann::json& series);
 // The projections' warnings, each once, in the order they first appear.
 std::vector<std::string> projection_notes(const nlohmann::json& series);
-// The options and assumptions of the report, as sentences.
 // The executive summary, one line per series: the most accelerators at the AU threshold
-// (measured and modelled), the ceiling, and the storage needed at each target with its interval.
+// (measured and modelled), the ceiling, and the storage needed at each target with its interval;
+// then how many points (series × accelerator count) qualify for MLPerf Storage.
 std::vector<std::string> summary_lines(const nlohmann::json& sizing);
+// The options and assumptions of the report, as sentences.
 std::vector<std::string> assumption_lines(const nlohmann::json& sizing);
 
 // Formatting shared by the renderers: bytes/s in MB/s and MiB/s; "–" for null; a {median, min,

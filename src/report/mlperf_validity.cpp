@@ -111,6 +111,10 @@ bool validity::proven() const {
                      [](const auto& r) { return r.verdict == rule_verdict::pass; });
 }
 
+std::string validity::verdict() const {
+  return !valid() ? "INVALID" : proven() ? "VALID" : "not proven";
+}
+
 validity mlperf_validity(const bench_report& r) {
   const bool training = r.workload && r.workload->accelerator.has_value() && r.topology &&
                         r.topology->accelerators.value_or(0) > 0;

@@ -2,7 +2,7 @@
 // MLPerf Storage's rules for a valid run, judged on one bench report: every rule with what the
 // run measured, where the rule comes from, and the dlsize command that judges it (or sizes a
 // run that meets it). Rules over several runs (five after a warm-up, within 5 %) are size's
-// and compare's, not a single run's.
+// and compare's (analysis/point_validity.hpp), not a single run's.
 #include <string>
 #include <vector>
 
@@ -29,6 +29,8 @@ struct validity {
   // Every rule judged passes (rules not judged leave the run unproven, not invalid).
   bool valid() const;
   bool proven() const; // every rule judged and passed
+  // "INVALID" when a rule fails, "VALID" when every rule passes, else "not proven".
+  std::string verdict() const;
 };
 
 // The rules of one run. A storage-only run (no accelerators) is no MLPerf Storage run: its

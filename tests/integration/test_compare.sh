@@ -109,6 +109,32 @@ check=$(json "$SCRATCH/rep.json" "[b['runs'] for b in r['backends']] == [2, 2] a
   [m for m in r['metrics'] if m['metric'] == 'accelerator_utilization'][0]['against_first'][1]['exceeds_spread'] is True")
 [[ $check == True ]] && pass "repeats give spreads and a difference beyond them" || fail "repeats: $(cat "$SCRATCH/rep.json")"
 schema_ok "$SCRATCH/rep.json"
+# MLPerf Storage per point: 2 runs of a short run are too few and each run fails its own rules.
+check=$(json "$SCRATCH/rep.json" "all(v['verdict'] == 'INVALID' and v['runs_counted'] == 2 and
+  [x['verdict'] for x in v['rules']][0::2] == ['FAIL', 'FAIL'] and all('dlsize compare' in x['judged_by'] for x in v['rules'])
+  for v in [b['mlperf_validity'] for b in r['backends']])")
+[[ $check == True ]] && pass "each backend's point is judged: 2 runs too few, the short runs invalid" || fail "mlperf_validity: $(json "$SCRATCH/rep.json" "r['backends'][0]['mlperf_validity']")"
+# Six MLPerf-sized runs of the first backend (625 steps per epoch, a dataset of 6 × the client's
+# RAM, the 5 epochs resnet50 asks) within 5 %, the first slow (the warm-up), against one run of
+# the second: the first backend's point qualifies, the second's does not.
+mlperf="s = r['summary']; s.update(steps_per_epoch=625, epochs=r['workload']['epochs'], epochs_completed=r['workload']['epochs']); r['dataset'].update(bytes=48000000000, client_ram_bytes=8000000000)"
+i=0
+for f in 0.7 1.0 1.01 1.04 1.02 1.005; do
+  i=$((i + 1))
+  variant "$SCRATCH/a.json" "$SCRATCH/v$i.json" "$mlperf; s['samples_per_s'] *= $f"
+done
+variant "$SCRATCH/b.json" "$SCRATCH/vb.json" "$mlperf"
+expect_rc 0 "compare MLPerf-sized runs" -- "$DLSIZE" compare "$SCRATCH"/v{1..6}.json "$SCRATCH/vb.json" --out "$SCRATCH/valid.json" --markdown "$SCRATCH/valid.md" --html "$SCRATCH/valid.html"
+expect_text "MLPerf Storage: 1 of 2 points qualifies" "the summary on the terminal says how many points qualify"
+check=$(json "$SCRATCH/valid.json" "[b['mlperf_validity']['verdict'] for b in r['backends']] == ['VALID', 'INVALID'] and
+  r['backends'][0]['mlperf_validity']['warm_up'].endswith('v1.json') and r['backends'][0]['mlperf_validity']['runs_counted'] == 5 and
+  r['backends'][0]['mlperf_validity']['samples_per_s_spread'] < 0.05 and
+  r['by_accelerators'][0]['backends'][0]['mlperf_validity']['qualifies'] is True")
+[[ $check == True ]] && pass "6 runs within 5 % after a slow warm-up qualify; one run does not" || fail "qualifying: $(json "$SCRATCH/valid.json" "r['backends'][0]['mlperf_validity']")"
+grep -q "^## MLPerf Storage validity per point" "$SCRATCH/valid.md" && grep -q "PASS runs within 5 % of each other" "$SCRATCH/valid.md" \
+  && grep -q "MLPerf Storage validity per point" "$SCRATCH/valid.html" \
+  && pass "Markdown and HTML show every point's rules" || fail "validity per point not shown: $(cat "$SCRATCH/valid.md")"
+schema_ok "$SCRATCH/valid.json"
 # The same load over two nodes is another backend, labelled by its topology.
 variant "$SCRATCH/a.json" "$SCRATCH/a-2nodes.json" "r['topology'].update(ranks=2, nodes=2, ranks_per_node=1, accelerators_per_rank=2)"
 expect_rc 0 "compare one load in one process and over two nodes" -- "$DLSIZE" compare "$SCRATCH/a.json" "$SCRATCH/a-2nodes.json" --out "$SCRATCH/topo.json"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # dlsize size: reports of a capped backend with a known knee into JSON that validates against
-# docs/sizing.schema.json, Markdown, and well-formed self-contained HTML; bad input refused.
+# docs/sizing.schema.json, Markdown, and well-formed self-contained HTML, with MLPerf Storage's
+# verdict per point (too few runs; a qualifying point with its warm-up); bad input refused.
 source "$(dirname "$0")/lib.sh"
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -33,8 +34,44 @@ check=$(json "$SCRATCH/z.json" "len(r['series']) == 1 and len(r['series'][0]['ru
   all('extrapolated' in p['flags'] and 'past the knee' in p['flags'] and 'over the limit' in p['flags'] for p in r['series'][0]['projections']) and
   abs(r['series'][0]['projections'][0]['required_bytes_per_s'] - 16 * 40e6) < 16e6")
 [[ $check == True ]] && pass "knee within one step of 5, ceiling 200 MB/s, every projection flagged" || fail "sizing: $(head -c 3000 "$SCRATCH/z.json")"
+# MLPerf Storage per point: 3 runs at each of 6 counts are too few, each point says so.
+check=$(json "$SCRATCH/z.json" "len(r['series'][0]['measured']) == 6 and all(
+  v['verdict'] == 'INVALID' and not v['qualifies'] and v['runs_counted'] == 3 and v['warm_up'] is None and
+  v['rules'][0]['verdict'] == 'FAIL' and '3 complete runs' in v['rules'][0]['measured'] and
+  all('dlsize size' in x['judged_by'] and x['source'] for x in v['rules'])
+  for v in [m['mlperf_validity'] for m in r['series'][0]['measured']])")
+[[ $check == True ]] && pass "each point of 3 runs is judged INVALID for MLPerf Storage: too few runs" || fail "mlperf_validity: $(json "$SCRATCH/z.json" "r['series'][0]['measured'][0]")"
+grep -q "MLPerf Storage: 0 of 6 points qualify" "$SCRATCH/z.md" && grep -q "MLPerf Storage: 0 of 6 points qualify" "$SCRATCH/z.html" \
+  && grep -q "| INVALID (FAIL: 5 runs after a warm-up" "$SCRATCH/z.md" \
+  && pass "Markdown and HTML say how many points qualify, the Measured table why each does not" || fail "qualifying points not said"
 python3 "$root/scripts/check_html.py" "$SCRATCH/z.html" --svg 3 --tables 4 && pass "HTML well-formed and self-contained" || fail "HTML check"
 grep -q "^## Reproduce" "$SCRATCH/z.md" && grep -q "dlsize size" "$SCRATCH/z.md" && pass "Markdown says how to reproduce" || fail "Markdown reproduce section"
+# A point that qualifies: 6 MLPerf-sized runs at 2 accelerators (625 steps per epoch, a dataset of
+# 6 × the client's RAM, the 5 epochs resnet50 asks), the first of them the warm-up, and a stopped
+# run before them that counts for nothing.
+mkdir -p "$SCRATCH/qual"
+python3 "$here/make_sizing_reports.py" "$SCRATCH/t.json" "$SCRATCH/qual" 200e6 40e6 2 6
+cp "$SCRATCH/qual/n2-r1.json" "$SCRATCH/qual/n2-r0.json"
+python3 - "$SCRATCH/qual" <<'PY'
+import glob, json, sys
+for f in glob.glob(sys.argv[1] + "/*.json"):
+    r = json.load(open(f))
+    s = r["summary"]
+    s["steps_per_epoch"] = 625
+    s["epochs"] = s["epochs_completed"] = r["workload"]["epochs"]
+    r["dataset"].update(bytes=48000000000, client_ram_bytes=8000000000)
+    if f.endswith("n2-r0.json"):
+        r.update(status="incomplete", reason="interrupted", run_id="0" * 31 + "1")
+    json.dump(r, open(f, "w"))
+PY
+expect_rc 0 "size a point of MLPerf-sized runs" -- "$DLSIZE" size "$SCRATCH/qual" --out "$SCRATCH/q"
+check=$(json "$SCRATCH/q.json" "all(v['verdict'] == 'VALID' and v['qualifies'] and v['runs_counted'] == 5 and
+  v['warm_up'].endswith('n2-r1.json') and not any(f.endswith('n2-r0.json') for f in v['counted']) and
+  v['samples_per_s_spread'] == 0 and [x['verdict'] for x in v['rules']] == ['PASS', 'PASS', 'PASS']
+  for v in [r['series'][0]['measured'][0]['mlperf_validity']])")
+[[ $check == True ]] && pass "6 valid runs within 5 %: the first is the warm-up, 5 counted, the stopped run not among them; the point qualifies" \
+  || fail "qualifying point: $(json "$SCRATCH/q.json" "r['series'][0]['measured'][0]['mlperf_validity']")"
+grep -q "MLPerf Storage: 1 of 1 point qualifies" "$SCRATCH/q.md" && pass "the summary says the point qualifies" || fail "summary: $(head -20 "$SCRATCH/q.md")"
 expect_rc 2 "existing outputs are not overwritten" -- "$DLSIZE" size "$SCRATCH/runs" --out "$SCRATCH/z"
 expect_text "never overwrites" "message says why"
 expect_rc 2 "the old --cache-bytes is refused with the new names" -- "$DLSIZE" size "$SCRATCH/runs" --out "$SCRATCH/y" --cache-bytes 1GiB

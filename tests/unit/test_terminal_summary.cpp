@@ -98,6 +98,8 @@ TEST_CASE("the training summary prints warnings, the verdict and a stop before t
   CHECK_THAT(s, Contains("warning     a warning from the run"));
   CHECK_THAT(s, Contains("stopped     after 1 of 2 epochs"));
   CHECK_THAT(s, Contains("MLPerf Storage validity of this run: INVALID"));
+  // The rules of a point are not this run's: the summary names the commands that judge them.
+  CHECK_THAT(s, Contains("judged over its runs by dlsize size and dlsize compare"));
   CHECK_THAT(s, Contains("FAIL        ≥ 500 steps per epoch: 78 steps per epoch"));
   // samples/s beside the read rate are over the same wall: 20000 samples in 10 s.
   CHECK_THAT(s, Contains("2000.0 samples/s over the same 10.00 s"));

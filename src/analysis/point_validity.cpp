@@ -1,0 +1,152 @@
+#include "analysis/point_validity.hpp"
+
+#include <fmt/format.h>
+
+#include "analysis/stats.hpp"
+#include "report/bench_report.hpp"
+
+namespace dlsize::analysis {
+namespace {
+
+using report::rule_verdict;
+using report::validity_rule;
+
+constexpr const char* kGuidelines = "MLPerf Storage submission guidelines v2.0";
+
+validity_rule runs_rule(const point_validity& p, const std::string& judged_by) {
+  validity_rule v;
+  v.rule = fmt::format("{} runs after a warm-up", kMlperfRunsPerPoint);
+  v.source = fmt::format("{}: §6.6 Caching (a warm-up run before the 5 test runs) and §3 "
+                         "Definitions (a benchmark result is the mean of 5 run results)",
+                         kGuidelines);
+  v.judge = judged_by + " (a point's complete runs; of more than 5, the first is the warm-up)";
+  const std::size_t n = p.counted.size();
+  if (p.warm_up)
+    v.measured = fmt::format("{} complete runs: the first, {}, is the warm-up; {} counted", n + 1,
+                             *p.warm_up, n);
+  else if (n >= kMlperfRunsPerPoint)
+    v.measured = fmt::format("{} complete runs counted (the warm-up before them not given)", n);
+  else
+    v.measured = fmt::format("{} complete run{}; {} are needed after a warm-up", n,
+                             n == 1 ? "" : "s", kMlperfRunsPerPoint);
+  if (!p.left_out.empty())
+    v.measured += fmt::format("; {} incomplete left out", p.left_out.size());
+  v.verdict = n >= kMlperfRunsPerPoint ? rule_verdict::pass : rule_verdict::fail;
+  return v;
+}
+
+validity_rule spread_rule(const std::vector<double>& samples_per_s, double& spread,
+                          const std::string& judged_by) {
+  validity_rule v;
+  v.rule = fmt::format("runs within {:g} % of each other", 100 * kMlperfMaxRunSpread);
+  v.source = fmt::format("{}: §6.7 Replicability is mandatory (replicated results within 5 % "
+                         "within 5 tries)",
+                         kGuidelines);
+  v.judge = judged_by + " (samples/s: (max − min) ÷ median over the counted runs)";
+  const value_stats s = stats_of(samples_per_s);
+  if (s.count < 2 || !(s.median > 0)) {
+    v.measured = "fewer than two counted runs with samples/s";
+    return v;
+  }
+  spread = (s.max - s.min) / s.median;
+  v.measured = fmt::format("samples/s {:.6g} to {:.6g}, median {:.6g}: {:.1f} %", s.min, s.max,
+                           s.median, 100 * spread);
+  v.verdict = spread <= kMlperfMaxRunSpread ? rule_verdict::pass : rule_verdict::fail;
+  return v;
+}
+
+validity_rule each_run_rule(const std::vector<const point_run*>& runs,
+                            const std::string& judged_by) {
+  validity_rule v;
+  v.rule = "each run valid by itself";
+  v.source = "MLPerf Storage v1.0 rules, per run (docs/metrics.md, MLPerf Storage validity of a "
+             "run)";
+  v.judge = "dlsize bench (its summary, per run); " + judged_by;
+  std::size_t valid = 0, invalid = 0;
+  std::string failed;
+  for (const auto* r : runs) {
+    if (r->run.proven())
+      ++valid;
+    if (r->run.valid())
+      continue;
+    if (++invalid > 3) // the first few name the rules; the count says the rest
+      continue;
+    std::vector<std::string> names;
+    for (const auto& rule : r->run.rules)
+      if (rule.verdict == rule_verdict::fail)
+        names.push_back(rule.rule);
+    failed += fmt::format("; {} fails {}", r->file, fmt::join(names, ", "));
+  }
+  if (runs.empty()) {
+    v.measured = "no counted runs";
+    return v;
+  }
+  v.measured = fmt::format("by steps per epoch, dataset against RAM and epochs: {} of {} runs "
+                           "VALID, {} INVALID, {} not proven{}",
+                           valid, runs.size(),
+                           invalid, runs.size() - valid - invalid, failed);
+  v.verdict = invalid > 0                ? rule_verdict::fail
+              : valid == runs.size()     ? rule_verdict::pass
+                                         : rule_verdict::not_judged;
+  return v;
+}
+
+} // namespace
+
+point_validity judge_point(const std::vector<point_run>& runs, const std::string& judged_by) {
+  point_validity p;
+  std::vector<const point_run*> complete;
+  for (const auto& r : runs) {
+    if (r.complete)
+      complete.push_back(&r);
+    else // an incomplete run measured part of a run: it neither counts nor warms up
+      p.left_out.push_back({r.file, "incomplete"});
+  }
+  if (complete.size() > kMlperfRunsPerPoint) {
+    p.warm_up = complete.front()->file;
+    complete.erase(complete.begin());
+  }
+  std::vector<double> samples_per_s;
+  for (const auto* r : complete) {
+    p.counted.push_back(r->file);
+    samples_per_s.push_back(r->samples_per_s);
+  }
+  p.rules.rules = {runs_rule(p, judged_by), spread_rule(samples_per_s, p.spread, judged_by),
+                   each_run_rule(complete, judged_by)};
+  return p;
+}
+
+point_run point_run_of(const loaded_report& r) {
+  point_run p;
+  p.file = r.file;
+  p.complete = r.typed.has_value() && r.typed->complete();
+  if (!r.typed)
+    return p;
+  p.samples_per_s = report::bench_report::number(report::or_empty(r.typed->summary).samples_per_s);
+  p.run = report::mlperf_validity(*r.typed);
+  return p;
+}
+
+nlohmann::json to_json(const point_validity& v) {
+  nlohmann::json rules = nlohmann::json::array();
+  for (const auto& r : v.rules.rules)
+    rules.push_back({{"rule", r.rule},
+                     {"verdict", report::to_string(r.verdict)},
+                     {"measured", r.measured},
+                     {"source", r.source},
+                     {"judged_by", r.judge}});
+  nlohmann::json left_out = nlohmann::json::array();
+  for (const auto& l : v.left_out)
+    left_out.push_back({{"file", l.file}, {"reason", l.reason}});
+  return {{"verdict", v.rules.verdict()},
+          {"qualifies", v.qualifies()},
+          {"runs_counted", v.counted.size()},
+          {"counted", v.counted},
+          {"warm_up", v.warm_up ? nlohmann::json(*v.warm_up) : nlohmann::json(nullptr)},
+          {"left_out", left_out},
+          {"samples_per_s_spread",
+           std::isfinite(v.spread) ? nlohmann::json(v.spread) : nlohmann::json(nullptr)},
+          {"rules", rules}};
+}
+
+} // namespace dlsize::analysis

@@ -1,0 +1,57 @@
+#pragma once
+// MLPerf Storage's rules over the runs of one point (one backend identity, one training load, one
+// accelerator count, as size and compare group them): 5 runs after a warm-up, within 5 % of each
+// other, each run valid by itself (report/mlperf_validity.hpp). The judgement is arithmetic over
+// what the runs measured, so that it can be tested on numbers; point_run_of reads a report.
+#include <cmath>
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "analysis/report_set.hpp"
+#include "report/mlperf_validity.hpp"
+
+namespace dlsize::analysis {
+
+inline constexpr std::size_t kMlperfRunsPerPoint = 5;
+// Largest (max − min) ÷ median of the counted runs' samples/s.
+inline constexpr double kMlperfMaxRunSpread = 0.05;
+
+// One run of a point, as the judgement reads it.
+struct point_run {
+  std::string file;
+  bool complete = true;
+  double samples_per_s = std::nan(""); // NaN: the report has none
+  report::validity run;                // the run's own verdict
+};
+
+// The verdict on a point: its rules (runs, spread, each run valid), which runs were judged, which
+// was taken as the warm-up, and which were left out and why.
+struct point_validity {
+  report::validity rules;
+  std::vector<std::string> counted;   // files of the runs judged, in the order given
+  std::optional<std::string> warm_up; // the run dropped as the warm-up
+  struct left_out_run {
+    std::string file, reason;
+  };
+  std::vector<left_out_run> left_out; // incomplete runs
+  double spread = std::nan("");       // (max − min) ÷ median of the counted samples/s
+  bool qualifies() const { return rules.proven(); }
+};
+
+// Judges a point's runs, given in the order they ran (the order read: the command line's, a
+// folder's files by name, a sweep's points in its index order). Incomplete runs are left out;
+// when more than kMlperfRunsPerPoint complete runs remain, the first is the warm-up and is not
+// counted. judged_by names the command that judges (e.g. "dlsize size").
+point_validity judge_point(const std::vector<point_run>& runs, const std::string& judged_by);
+
+// A bench report (typed) as a point's run: its status, samples/s and mlperf_validity.
+point_run point_run_of(const loaded_report& r);
+
+// The verdict as the sizing and comparison documents hold it (their "mlperf_validity" block).
+nlohmann::json to_json(const point_validity& v);
+
+} // namespace dlsize::analysis

@@ -1,0 +1,25 @@
+#pragma once
+// The MLPerf Storage verdict on a point (the "mlperf_validity" block of the sizing and comparison
+// documents, analysis/point_validity.hpp) as a table cell and as sentences, shared by the
+// Markdown, HTML and terminal printers of size and compare.
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace dlsize::render {
+
+// "VALID", or the verdict and the rules that did not pass: "INVALID (FAIL: 5 runs after a
+// warm-up)"; "–" when the block is absent.
+std::string point_validity_cell(const nlohmann::json& block);
+// Every rule, one line each: "FAIL  5 runs after a warm-up: 3 complete runs; … (source: …;
+// judged by: …)".
+std::vector<std::string> point_validity_lines(const nlohmann::json& block);
+// "MLPerf Storage: 1 of 6 points qualify (5 runs after a warm-up, within 5 % of each other,
+// each run valid by itself)".
+std::string qualifying_line(std::size_t qualifying, std::size_t points);
+// Whether a block says its point qualifies (false when absent).
+bool qualifies(const nlohmann::json& block);
+
+} // namespace dlsize::render

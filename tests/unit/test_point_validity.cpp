@@ -1,0 +1,121 @@
+// Unit tests for src/analysis/point_validity.hpp: MLPerf Storage's rules over the runs of one
+// point (5 runs after a warm-up, within 5 % of each other, each run valid), judged on numbers.
+#include <string>
+#include <vector>
+
+#include <catch2/catch.hpp>
+
+#include "analysis/point_validity.hpp"
+
+using namespace dlsize;
+using analysis::judge_point;
+using analysis::point_run;
+using report::rule_verdict;
+
+namespace {
+
+// A run whose own rules all pass (or, with `own`, as given).
+point_run run(const std::string& file, double samples_per_s,
+              rule_verdict own = rule_verdict::pass) {
+  point_run r;
+  r.file = file;
+  r.samples_per_s = samples_per_s;
+  r.run.rules = {{"≥ 500 steps per epoch", own, "625 steps per epoch", "", ""}};
+  return r;
+}
+
+std::vector<point_run> runs_of(const std::vector<double>& samples_per_s) {
+  std::vector<point_run> out;
+  for (std::size_t i = 0; i < samples_per_s.size(); ++i)
+    out.push_back(run("r" + std::to_string(i + 1) + ".json", samples_per_s[i]));
+  return out;
+}
+
+rule_verdict verdict_of(const analysis::point_validity& p, std::size_t i) {
+  return p.rules.rules.at(i).verdict;
+}
+
+} // namespace
+
+TEST_CASE("five valid runs within 4 % of each other qualify", "[point_validity]") {
+  const auto p = judge_point(runs_of({1000, 1010, 1040, 1020, 1005}), "dlsize size");
+  CHECK(p.qualifies());
+  CHECK(p.rules.verdict() == "VALID");
+  CHECK(p.counted.size() == 5);
+  CHECK_FALSE(p.warm_up.has_value());
+  CHECK(p.spread == Approx(40.0 / 1010));
+  REQUIRE(p.rules.rules.size() == 3);
+  for (const auto& r : p.rules.rules) {
+    CHECK(r.verdict == rule_verdict::pass);
+    CHECK_THAT(r.judge, Catch::Matchers::Contains("dlsize size"));
+    CHECK_FALSE(r.source.empty());
+  }
+}
+
+TEST_CASE("four runs are not enough", "[point_validity]") {
+  const auto p = judge_point(runs_of({1000, 1010, 1020, 1005}), "dlsize compare");
+  CHECK_FALSE(p.qualifies());
+  CHECK(p.rules.verdict() == "INVALID");
+  CHECK(verdict_of(p, 0) == rule_verdict::fail);
+  CHECK_THAT(p.rules.rules[0].measured, Catch::Matchers::Contains("4 complete runs"));
+  CHECK(verdict_of(p, 1) == rule_verdict::pass); // the spread is judged all the same
+}
+
+TEST_CASE("runs spread 6 % fail the spread rule", "[point_validity]") {
+  const auto p = judge_point(runs_of({1000, 1060, 1020, 1030, 1010}), "dlsize size");
+  CHECK(p.spread == Approx(60.0 / 1020));
+  CHECK(verdict_of(p, 0) == rule_verdict::pass);
+  CHECK(verdict_of(p, 1) == rule_verdict::fail);
+  CHECK_THAT(p.rules.rules[1].measured, Catch::Matchers::Contains("5.9 %"));
+  CHECK_FALSE(p.qualifies());
+}
+
+TEST_CASE("an incomplete run is left out: it neither counts nor warms up nor spreads",
+          "[point_validity]") {
+  auto runs = runs_of({1000, 1010, 1040, 1020, 1005});
+  point_run stopped = run("stopped.json", 300); // far outside the others
+  stopped.complete = false;
+  runs.insert(runs.begin(), stopped);
+  const auto p = judge_point(runs, "dlsize size");
+  CHECK(p.qualifies());
+  CHECK_FALSE(p.warm_up.has_value());
+  CHECK(p.counted.size() == 5);
+  REQUIRE(p.left_out.size() == 1);
+  CHECK(p.left_out[0].file == "stopped.json");
+  CHECK(p.spread == Approx(40.0 / 1010));
+}
+
+TEST_CASE("of six complete runs the first is the warm-up and is not judged", "[point_validity]") {
+  // The warm-up is slow (a cold cache): left out, the other five are within 5 %.
+  const auto p = judge_point(runs_of({700, 1000, 1010, 1040, 1020, 1005}), "dlsize size");
+  REQUIRE(p.warm_up.has_value());
+  CHECK(*p.warm_up == "r1.json");
+  CHECK(p.counted.size() == 5);
+  CHECK(p.qualifies());
+  CHECK_THAT(p.rules.rules[0].measured, Catch::Matchers::Contains("warm-up"));
+}
+
+TEST_CASE("one invalid run makes the point invalid; a run not proven leaves it not proven",
+          "[point_validity]") {
+  auto runs = runs_of({1000, 1010, 1040, 1020, 1005});
+  runs[2].run.rules[0].verdict = rule_verdict::fail;
+  auto p = judge_point(runs, "dlsize size");
+  CHECK(verdict_of(p, 2) == rule_verdict::fail);
+  CHECK_THAT(p.rules.rules[2].measured, Catch::Matchers::Contains("r3.json fails"));
+  CHECK(p.rules.verdict() == "INVALID");
+  runs[2].run.rules[0].verdict = rule_verdict::not_judged;
+  p = judge_point(runs, "dlsize size");
+  CHECK(verdict_of(p, 2) == rule_verdict::not_judged);
+  CHECK(p.rules.verdict() == "not proven");
+  CHECK_FALSE(p.qualifies());
+}
+
+TEST_CASE("one run's spread is not judged", "[point_validity]") {
+  const auto p = judge_point(runs_of({1000}), "dlsize compare");
+  CHECK(verdict_of(p, 1) == rule_verdict::not_judged);
+  const auto j = analysis::to_json(p);
+  CHECK(j["samples_per_s_spread"].is_null());
+  CHECK(j["rules"][1]["verdict"] == "not judged");
+  CHECK(j["verdict"] == "INVALID");
+  CHECK(j["runs_counted"] == 1);
+}
