@@ -128,10 +128,7 @@ config::bench_request request_of(const bench_cli& o, const CLI::App& cmd) {
   r.accelerators = o.accelerators;
   r.accelerators_per_rank = o.accelerators_per_rank;
   r.verify = o.verify;
-  for (const CLI::Option* opt : cmd.get_options())
-    if (opt->count() > 0)
-      for (const auto& name : opt->get_lnames())
-        r.given.insert("--" + name);
+  r.given = given_long_options(cmd);
   return r;
 }
 
@@ -346,7 +343,7 @@ int run_bench(const bench_cli& o, const CLI::App& cmd, const cli_context& ctx) {
           units::parse_duration(o.compute_time_stdev, "--compute-time-stdev");
     spec = config::resolve_accelerator(o.accelerator, profile, over,
                                        [] { accel::cuda_backend::get().require_device(0); });
-    require_allreduce_for_inputs(cmd, o.allreduce);
+    config::require_allreduce_for_inputs(o.allreduce, given_long_options(cmd));
     allreduce = config::resolve_allreduce(o.allreduce, profile, spec);
     interval = timing.sample_interval_s;
     status_s = timing.status_interval_s;
