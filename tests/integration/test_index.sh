@@ -98,11 +98,11 @@ if command -v setpriv >/dev/null && [[ $(id -u) -eq 0 ]]; then
     grep -q '"path":"locked.bin","reason":"Permission denied","skipped":"unreadable"' "$nb/i.json" \
       && pass "an unreadable file is skipped with the reason" || fail "unreadable: $(cat "$nb/i.json")"
   else
-    echo "skip part: an unprivileged user cannot run dlsize from /tmp here"
+    skip_part "an unprivileged user cannot run dlsize from /tmp here"
   fi
   rm -rf "$nb"
 else
-  echo "skip part: the unreadable-file case needs root and setpriv (as another user, chmod 000 is not unreadable to root)"
+  skip_part "the unreadable-file case needs root and setpriv (as another user, chmod 000 is not unreadable to root)"
 fi
 
 expect_rc 0 "index stats" -- "$DLSIZE" index stats "$I" --json --emit-workload "$SCRATCH/shape.json"
@@ -128,14 +128,14 @@ if [[ -n ${DLSIZE_MPIEXEC:-} ]] && "$DLSIZE" --version | grep -q "mpi: yes"; the
   [[ $(json "$SCRATCH/m.json" '"%s %d %s" % (r["status"], r["topology"]["ranks"], r["dataset"]["index"]["digest"])') == "complete 2 $digest" ]] \
     && pass "2 ranks read the indexed dataset" || fail "MPI report"
 else
-  echo "skip part: this build has no MPI (or DLSIZE_MPIEXEC is unset)"
+  skip_part "this build has no MPI (or DLSIZE_MPIEXEC is unset)"
 fi
 if "$DLSIZE" --version | grep -q "cuda: yes"; then
   expect_rc 0 "bench --index on the fake GPU" -- env DLSIZE_CUDA_MODULE="$(dirname "$DLSIZE")/tests/modules/dlsize_fake_cuda.so" DLSIZE_FAKE_BUSY_MS=1 \
     "$DLSIZE" bench --index "$I" --workload resnet50 --accelerator cuda --batch-size 8 --cache buffered --out "$SCRATCH/g.json" --quiet
   [[ $(json "$SCRATCH/g.json" '"%s %s" % (r["status"], r["dataset"]["index"]["digest"])') == "complete $digest" ]] && pass "CUDA run over the index" || fail "CUDA report"
 else
-  echo "skip part: this build has no CUDA backend (the fake module needs one)"
+  skip_part "this build has no CUDA backend (the fake module needs one)"
 fi
 
 mkdir -p "$SCRATCH/other"
