@@ -1,19 +1,6 @@
 #include "allreduce_options.hpp"
 
-#include <fmt/format.h>
-
-#include "core/error.hpp"
-
 namespace dlsize::cli {
-namespace {
-
-constexpr const char* kInputs[] = {"--allreduce-dtype",      "--allreduce-overlap",
-                                   "--intra-node-bandwidth", "--inter-node-bandwidth",
-                                   "--nics-per-node",        "--intra-node-latency",
-                                   "--inter-node-latency",   "--allreduce-calibration",
-                                   "--ranks-per-node",       "--accelerators-per-node"};
-
-} // namespace
 
 void add_allreduce_options(CLI::App& cmd, config::allreduce_request& r, bool bench) {
   cmd.add_option("--allreduce", r.algorithm,
@@ -51,22 +38,10 @@ void add_allreduce_options(CLI::App& cmd, config::allreduce_request& r, bool ben
                    "the allreduce model");
 }
 
-void require_allreduce_for_inputs(const CLI::App& cmd, const config::allreduce_request& r) {
-  if (r.algorithm != "none")
-    return;
-  for (const char* name : kInputs) {
-    const auto* opt = cmd.get_option_no_throw(name);
-    if (opt && opt->count() > 0)
-      throw usage_error(fmt::format("{}: an input of the allreduce model. valid: with "
-                                    "--allreduce ring or hierarchical",
-                                    name));
-  }
-}
-
 void drop_unused_allreduce_inputs(nlohmann::json& config) {
   if (config.value("allreduce", std::string("none")) != "none")
     return;
-  for (const char* name : kInputs)
+  for (const char* name : config::kAllreduceInputs)
     config.erase(name + 2); // without the leading "--"
 }
 

@@ -9,8 +9,6 @@ namespace dlsize::cli {
 
 // Adds --allreduce and its inputs; bench also gets --ranks-per-node (the declared layout).
 void add_allreduce_options(CLI::App& cmd, config::allreduce_request& r, bool bench);
-// Throws usage_error when an input of the model was given but --allreduce is none.
-void require_allreduce_for_inputs(const CLI::App& cmd, const config::allreduce_request& r);
 
 // A run config without the allreduce model keeps none of its inputs (their defaults would read
 // as given when the config is replayed, and be refused).

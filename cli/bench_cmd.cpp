@@ -128,10 +128,7 @@ config::bench_request request_of(const bench_cli& o, const CLI::App& cmd) {
   r.accelerators = o.accelerators;
   r.accelerators_per_rank = o.accelerators_per_rank;
   r.verify = o.verify;
-  for (const CLI::Option* opt : cmd.get_options())
-    if (opt->count() > 0)
-      for (const auto& name : opt->get_lnames())
-        r.given.insert("--" + name);
+  r.given = given_long_options(cmd);
   return r;
 }
 
@@ -348,7 +345,7 @@ int run_bench(const bench_cli& o, const CLI::App& cmd, const cli_context& ctx) {
       dataset::check_index_use(
           {!o.generate.empty(), !o.client_ram.empty(),
            o.shard_read == "stream" && spec.kind == config::accelerator_kind::none});
-    require_allreduce_for_inputs(cmd, o.allreduce);
+    config::require_allreduce_for_inputs(o.allreduce, given_long_options(cmd));
     allreduce = config::resolve_allreduce(o.allreduce, profile, spec);
     interval = timing.sample_interval_s;
     status_s = timing.status_interval_s;

@@ -17,6 +17,7 @@
 #include "dataset/index_reads.hpp"
 #include "render/human_number.hpp"
 #include "report/report_io.hpp"
+#include "run_config.hpp"
 
 namespace dlsize::cli {
 namespace {
@@ -98,7 +99,7 @@ nlohmann::json read_plan(const plan_cli& o, const CLI::App& cmd, analysis::plan_
     in.measured = analysis::measured_dataset::from_json(
         dataset::index_read_shape(o.index, in.request_size), "--index " + o.index);
   nlohmann::json plan = analysis::make_plan(in);
-  require_allreduce_for_inputs(cmd, o.allreduce);
+  config::require_allreduce_for_inputs(o.allreduce, given_long_options(cmd));
   const config::allreduce_setup allreduce =
       config::resolve_allreduce(o.allreduce, in.workload, in.accelerator);
   if (allreduce.active()) {

@@ -179,6 +179,15 @@ nlohmann::json given_options(const CLI::App& cmd) {
   return out;
 }
 
+std::set<std::string> given_long_options(const CLI::App& cmd) {
+  std::set<std::string> given;
+  for (const CLI::Option* o : cmd.get_options())
+    if (o->count() > 0)
+      for (const auto& name : o->get_lnames())
+        given.insert("--" + name);
+  return given;
+}
+
 nlohmann::json effective_config(const CLI::App& cmd) {
   nlohmann::json out = nlohmann::json::object();
   for (const CLI::Option* o : cmd.get_options()) {

@@ -3,6 +3,7 @@
 // "accelerator", ...), applied to every option the command line left unset, so the command
 // line overrides the file. A name without '/' or ".json" is an embedded config (configs/).
 #include <cstdint>
+#include <set>
 #include <string>
 
 #include <CLI/CLI.hpp>
@@ -24,6 +25,9 @@ std::uint64_t apply_replay(CLI::App& cmd, const std::string& report_file);
 
 // The options the user set (on the command line, by --config or --replay), as effective_config.
 nlohmann::json given_options(const CLI::App& cmd);
+// The same options' long names with their dashes ("--nics-per-node"), aliases included, for the
+// option rules in src/config.
+std::set<std::string> given_long_options(const CLI::App& cmd);
 
 // Every option's value in effect (given, from the config, or the default), keyed by its long
 // name; numbers and booleans as JSON numbers and booleans.

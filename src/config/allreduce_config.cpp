@@ -100,6 +100,16 @@ void apply_options(const allreduce_request& r, allreduce_setup& s) {
 
 } // namespace
 
+void require_allreduce_for_inputs(const allreduce_request& r, const std::set<std::string>& given) {
+  if (r.algorithm != "none")
+    return;
+  for (const char* name : kAllreduceInputs)
+    if (given.count(name) > 0)
+      throw usage_error(fmt::format("{}: an input of the allreduce model. valid: with "
+                                    "--allreduce ring or hierarchical",
+                                    name));
+}
+
 model::allreduce_cost allreduce_setup::cost(const model::job_layout& l) const {
   return model::allreduce_time(algorithm, gradient_bytes, l, fabric);
 }

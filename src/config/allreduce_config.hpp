@@ -5,7 +5,9 @@
 // the command line, in that order of precedence from last to first. Every input keeps its
 // source for the report. The job's layout (which accelerators share a node) is apart: real
 // hosts, or declared with --ranks-per-node / --accelerators-per-node on one host.
+#include <array>
 #include <cstdint>
+#include <set>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -29,6 +31,17 @@ struct allreduce_request {
   std::string calibration; // files, comma-separated
   std::uint64_t ranks_per_node = 0, accelerators_per_node = 0;
 };
+
+// The options that are inputs of the model: each is refused without --allreduce.
+inline constexpr std::array<const char*, 10> kAllreduceInputs = {
+    "--allreduce-dtype",      "--allreduce-overlap",     "--intra-node-bandwidth",
+    "--inter-node-bandwidth", "--nics-per-node",         "--intra-node-latency",
+    "--inter-node-latency",   "--allreduce-calibration", "--ranks-per-node",
+    "--accelerators-per-node"};
+
+// Throws usage_error naming the first input of the model among given (long options, "--nics-
+// per-node") when r's --allreduce is none: an input nothing uses would be silently ignored.
+void require_allreduce_for_inputs(const allreduce_request& r, const std::set<std::string>& given);
 
 struct allreduce_setup {
   model::allreduce_algorithm algorithm = model::allreduce_algorithm::none;

@@ -45,6 +45,29 @@ std::string to_string(cache_mode m) {
   return "?";
 }
 
+std::string to_string(job_outcome o) {
+  switch (o) {
+  case job_outcome::failed:
+    return "failed";
+  case job_outcome::interrupted:
+    return "interrupted";
+  case job_outcome::skipped:
+    return "skipped";
+  case job_outcome::done:
+    break;
+  }
+  return "done";
+}
+
+job_outcome parse_job_outcome(const std::string& text) {
+  for (const job_outcome o :
+       {job_outcome::done, job_outcome::failed, job_outcome::interrupted, job_outcome::skipped})
+    if (to_string(o) == text)
+      return o;
+  throw run_error(fmt::format(
+      "unknown job outcome. value: {}; valid: done, failed, interrupted, skipped", text));
+}
+
 cache_mode parse_cache_mode(const std::string& text) {
   if (text == "direct")
     return cache_mode::direct;

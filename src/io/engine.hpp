@@ -62,6 +62,10 @@ public:
 // (not an error: the run was asked to stop), or skipped unread (its file changed since it was
 // indexed, and changes are skipped: io/change_watch.hpp).
 enum class job_outcome { done, failed, interrupted, skipped };
+// Its name where results travel between ranks: "done", "failed", "interrupted", "skipped".
+std::string to_string(job_outcome o);
+// Throws run_error naming the value when it is none of to_string's.
+job_outcome parse_job_outcome(const std::string& text);
 
 // Where bytes go. Calls for one job come from one reader thread; with ordered() the data of a
 // job arrives in file order, otherwise in completion order.

@@ -105,7 +105,8 @@ rank_phase finish_write(rank_phase& out, const io::write_stats& st) {
   out.starved_s = static_cast<double>(st.starved_ns) * 1e-9;
   out.latency = st.write_latency;
   out.fsync_latency = st.fsync_latency;
-  out.interrupted = out.interrupted || st.interrupted;
+  if (st.interrupted)
+    out.outcome = io::job_outcome::interrupted;
   out.registered_buffers = st.registered_buffers;
   out.engine = "io_uring";
   return out;
@@ -187,7 +188,7 @@ nlohmann::json rank_phase::to_json() const {
           {"blocks", blocks},
           {"mismatches", mismatches},
           {"problems", problems},
-          {"interrupted", interrupted},
+          {"outcome", io::to_string(outcome)},
           {"registered_buffers", registered_buffers},
           {"engine", engine},
           {"stalled", stalled},
@@ -208,7 +209,7 @@ rank_phase rank_phase::from_json(const nlohmann::json& j) {
   p.blocks = j.at("blocks").get<std::uint64_t>();
   p.mismatches = j.at("mismatches").get<std::uint64_t>();
   p.problems = j.at("problems").get<std::vector<std::string>>();
-  p.interrupted = j.at("interrupted").get<bool>();
+  p.outcome = io::parse_job_outcome(j.at("outcome").get<std::string>());
   p.registered_buffers = j.at("registered_buffers").get<bool>();
   p.engine = j.at("engine").get<std::string>();
   p.stalled = j.at("stalled").get<std::string>();
@@ -255,7 +256,7 @@ rank_phase write_rank_shards(const dataset::checkpoint_set& set, unsigned rank, 
                               io.stall_timeout_s, ran.stalled);
   if (!out.in_kernel.empty()) {
     // Its shards stay: removing a file the kernel is still writing may hang as the write does.
-    out.interrupted = true;
+    out.outcome = io::job_outcome::interrupted;
     return finish_write(out, st);
   }
   if (!ran.first_error().empty()) {
@@ -306,7 +307,7 @@ rank_phase read_rank_shards(const dataset::checkpoint_set& set, unsigned rank, s
   out.seconds = static_cast<double>(now_ns() - t0) * 1e-9;
   out.in_kernel = res.abandoned;
   if (!out.stalled.empty()) {
-    out.interrupted = true;
+    out.outcome = io::job_outcome::interrupted;
     return out;
   }
   if (!res.error.empty() || !checker.error().empty())
@@ -318,7 +319,8 @@ rank_phase read_rank_shards(const dataset::checkpoint_set& set, unsigned rank, s
     out.cpu_s += static_cast<double>(r.cpu_ns) * 1e-9;
     out.latency.merge(r.read_latency);
   }
-  out.interrupted = stop_requested();
+  if (stop_requested())
+    out.outcome = io::job_outcome::interrupted;
   out.engine = engine->name();
   return out;
 }

@@ -36,7 +36,9 @@ struct rank_phase {
   histogram fsync_latency; // writes: per file
   std::uint64_t blocks = 0, mismatches = 0; // reads: blocks checked (0 unverified), failed
   std::vector<std::string> problems;        // reads: the first mismatches, with file and offset
-  bool interrupted = false;
+  // interrupted: a stop or a stall ended the phase before its last request (a failure throws
+  // instead, so failed and skipped do not occur).
+  io::job_outcome outcome = io::job_outcome::done;
   bool registered_buffers = false;
   std::string engine; // reads: the engine that ran (io_uring, or psync after a fallback)
   // --stall-timeout ended the phase: what waited and for how long ("" when none did).

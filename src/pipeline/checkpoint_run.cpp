@@ -18,6 +18,7 @@
 #include "pipeline/checkpoint_report.hpp"
 #include "report/report_io.hpp"
 #include "report/run_id.hpp"
+#include "report/run_status.hpp"
 #include "telemetry/host_provenance.hpp"
 #include "telemetry/nvml.hpp"
 
@@ -29,7 +30,6 @@ using nlohmann::json;
 namespace {
 
 constexpr std::size_t kPoolBytes = 64u << 20;
-constexpr const char* kTimeLimit = "time limit reached";
 
 void fsync_folder(const fs::path& dir) {
   const int fd = DLSIZE_SYSCALL(open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC),
@@ -168,19 +168,20 @@ phase_run gather(cluster::communicator& comm, std::uint64_t k,
   return run;
 }
 
-// A stall on any rank: "stalled: checkpoint 1: rank 0: no write ... for a write of FILE at offset
-// O" ("" when none). The requests and threads left in the kernel are named on stderr, so that
-// whoever waits on the process knows why it may not exit until the storage answers.
+// The stall on any rank, as a stop's detail: "writing checkpoint 1: rank 0: no write ... for a
+// write of FILE at offset O" ("" when none). The requests and threads left in the kernel are
+// named on stderr, so that whoever waits on the process knows why it may not exit until the
+// storage answers.
 std::string stall_of(const phase_run& run, const char* what) {
-  std::string reason;
+  std::string detail;
   for (std::size_t r = 0; r < run.ranks.size(); ++r) {
     for (const auto& k : run.ranks[r].in_kernel)
       std::fprintf(stderr, "dlsize: stuck in the kernel: rank %zu: %s\n", r, k.c_str());
-    if (reason.empty() && !run.ranks[r].stalled.empty())
-      reason = fmt::format("stalled: {} checkpoint {}: rank {}: {}", what, run.checkpoint, r,
+    if (detail.empty() && !run.ranks[r].stalled.empty())
+      detail = fmt::format("{} checkpoint {}: rank {}: {}", what, run.checkpoint, r,
                            run.ranks[r].stalled);
   }
-  return reason;
+  return detail;
 }
 
 bool left_in_kernel(const phase_run& run) {
@@ -192,7 +193,7 @@ bool left_in_kernel(const phase_run& run) {
 
 bool interrupted(const phase_run& run) {
   for (const auto& r : run.ranks)
-    if (r.interrupted)
+    if (r.outcome == io::job_outcome::interrupted)
       return true;
   return false;
 }
@@ -216,19 +217,44 @@ void say(const checkpoint_options& opt, const char* what, const phase_run& run, 
 struct run_state {
   std::vector<phase_run> writes, reads;
   std::vector<std::uint64_t> written_here; // this run's checkpoints, for the clean-up
-  std::string stop_reason;
+  stop_event stop;       // why no further checkpoint started (none: every one did)
+  std::string stop_said; // a signal that cut a checkpoint short says which; "" says it from stop
   // A stall or a request the kernel still holds: --dir stays as it is (removing files on a hung
   // file system may hang as well).
   bool hung = false;
+  bool stopped() const { return stop.cause != stop_cause::none; }
 };
 
-// Why no further checkpoint starts ("" to go on).
-std::string stop_reason(const checkpoint_options& opt, double t0) {
-  if (stop_requested())
-    return fmt::format("interrupted by signal {}", stop_signal());
-  if (opt.time_limit_s > 0 && now_s() - t0 >= opt.time_limit_s)
-    return kTimeLimit;
-  return "";
+// Why no further checkpoint starts (none to go on): rank 0's answer, which every rank takes.
+stop_event agreed_stop(const checkpoint_options& opt, cluster::communicator& comm, double t0) {
+  const json j = cluster::agree(comm, [&] {
+    stop_event e;
+    if (stop_requested())
+      e = {stop_cause::signal, stop_signal(), ""};
+    else if (opt.time_limit_s > 0 && now_s() - t0 >= opt.time_limit_s)
+      e.cause = stop_cause::time_limit;
+    return json{report::to_string(e.cause), e.signal};
+  })[0];
+  return {report::stop_cause_from_string(j[0].get<std::string>()), j[1].get<int>(), ""};
+}
+
+// Records in st why a checkpoint's write or read ended early: a stall, or a signal that left
+// requests in the kernel (both leave --dir as it is), or, where writing, a signal the ranks
+// stopped at. Returns false when it did.
+bool ended_early(const phase_run& run, const char* what, bool writing, run_state& st) {
+  const std::string stall = stall_of(run, what);
+  const bool held = left_in_kernel(run);
+  if (stall.empty() && !held && !(writing && interrupted(run)))
+    return false;
+  st.hung = !stall.empty() || held;
+  if (!stall.empty()) {
+    st.stop = {stop_cause::stall, 0, stall};
+    return true;
+  }
+  st.stop = {stop_cause::signal, stop_signal(), ""};
+  st.stop_said = fmt::format("interrupted by signal {} while {} checkpoint {}", stop_signal(), what,
+                             run.checkpoint);
+  return true;
 }
 
 void write_phase(const checkpoint_options& opt, checkpoint_set& set, cluster::communicator& comm,
@@ -238,8 +264,8 @@ void write_phase(const checkpoint_options& opt, checkpoint_set& set, cluster::co
       std::clamp<std::uint64_t>(set.rank_bytes[rank], set.request_size, kPoolBytes));
   const dataset::block_pool pool(pool_bytes, set.request_size, set.run ^ rank, opt.content);
   for (std::uint64_t k = 1; k <= opt.writes; ++k) {
-    st.stop_reason = cluster::agree(comm, [&] { return json(stop_reason(opt, t0)); })[0];
-    if (!st.stop_reason.empty())
+    st.stop = agreed_stop(opt, comm, t0);
+    if (st.stopped())
       return;
     const fs::path partial = dataset::partial_checkpoint_path(opt.dir, k);
     cluster::agree(comm, [&] {
@@ -249,23 +275,13 @@ void write_phase(const checkpoint_options& opt, checkpoint_set& set, cluster::co
     });
     phase_run run =
         gather(comm, k, [&] { return write_rank_shards(set, rank, k, partial, opt.io, pool); });
-    const std::string stall = stall_of(run, "writing");
-    if (!stall.empty() || left_in_kernel(run)) {
-      st.hung = true;
-      st.stop_reason = !stall.empty()
-                           ? stall
-                           : fmt::format("interrupted by signal {} while writing checkpoint {}",
-                                         stop_signal(), k);
-      return;
-    }
-    if (interrupted(run)) {
-      cluster::agree(comm, [&] {
-        if (comm.rank() == 0)
-          remove_checkpoint(partial, set);
-        return json(nullptr);
-      });
-      st.stop_reason =
-          fmt::format("interrupted by signal {} while writing checkpoint {}", stop_signal(), k);
+    if (ended_early(run, "writing", true, st)) {
+      if (!st.hung) // the ranks stopped at a signal: the partial checkpoint goes
+        cluster::agree(comm, [&] {
+          if (comm.rank() == 0)
+            remove_checkpoint(partial, set);
+          return json(nullptr);
+        });
       return;
     }
     const json kept = cluster::agree(comm, [&]() -> json {
@@ -287,9 +303,9 @@ void read_phase(const checkpoint_options& opt, const checkpoint_set& set,
   rio.request_size = set.request_size; // blocks are read as they were written
   const auto ranks = static_cast<unsigned>(comm.size());
   const unsigned source = (static_cast<unsigned>(comm.rank()) + opt.read_shift % ranks) % ranks;
-  for (std::uint64_t i = 0; i < opt.reads && st.stop_reason.empty(); ++i) {
-    st.stop_reason = cluster::agree(comm, [&] { return json(stop_reason(opt, t0)); })[0];
-    if (!st.stop_reason.empty())
+  for (std::uint64_t i = 0; i < opt.reads && !st.stopped(); ++i) {
+    st.stop = agreed_stop(opt, comm, t0);
+    if (st.stopped())
       return;
     const std::uint64_t k = set.checkpoints.at(i); // oldest first
     if (opt.drop_caches)
@@ -300,15 +316,8 @@ void read_phase(const checkpoint_options& opt, const checkpoint_set& set,
     st.reads.push_back(gather(comm, k, [&] {
       return read_rank_shards(set, source, k, dataset::checkpoint_path(opt.dir, k), rio);
     }));
-    const std::string stall = stall_of(st.reads.back(), "reading");
-    if (!stall.empty() || left_in_kernel(st.reads.back())) {
-      st.hung = true;
-      st.stop_reason = !stall.empty() ? stall
-                                      : fmt::format("interrupted by signal {} while reading "
-                                                    "checkpoint {}",
-                                                    stop_signal(), k);
+    if (ended_early(st.reads.back(), "reading", false, st))
       return;
-    }
     say(opt, "read", st.reads.back(), i + 1, opt.reads);
   }
 }
@@ -375,6 +384,104 @@ json section_json(const checkpoint_options& opt, const config::checkpoint_layout
           {"read", read_json(opt, st)}};
 }
 
+// The writes and reads, then the clean-up (skipped where the storage hung); a failure cleans up
+// on rank 0 and goes on.
+run_state run_phases(const checkpoint_options& opt, checkpoint_set& set,
+                     cluster::communicator& comm, bool made_folder) {
+  const bool root = comm.rank() == 0;
+  run_state st;
+  const double t0 = now_s();
+  // The writes and reads last as long as the slowest rank's: no time limit, a stop ends them.
+  const double timeout = comm.timeout_s();
+  comm.set_timeout_s(0);
+  try {
+    if (opt.writes > 0)
+      write_phase(opt, set, comm, st, t0);
+    read_phase(opt, set, comm, st, t0);
+  } catch (...) {
+    if (root) {
+      try {
+        clean_up(opt, set, made_folder);
+      } catch (const std::exception& e) {
+        std::fprintf(stderr, "dlsize: clean-up after the failure failed too: %s\n", e.what());
+      }
+    }
+    throw;
+  }
+  comm.set_timeout_s(timeout);
+  cluster::agree(comm, [&] {
+    if (root && !st.hung)
+      clean_up(opt, set, made_folder);
+    return json(nullptr);
+  });
+  return st;
+}
+
+// A stop that cut the run short (the time limit is a planned end: complete, with a warning),
+// then blocks that failed verification.
+report::status_decision checkpoint_status(const run_state& st, const json& verify) {
+  report::status_inputs si;
+  si.stop = st.stop;
+  si.stop_said = st.stop_said;
+  // A stop is taken before a checkpoint starts or when one ended early: it always stopped some.
+  si.work_done = false;
+  const auto& problems = verify["problems"];
+  si.problems = {{verify["mismatches"].get<std::uint64_t>(), "blocks failed verification",
+                  problems.empty() ? std::string() : problems[0].get<std::string>()}};
+  return report::decide_status(si);
+}
+
+json warnings_json(const checkpoint_options& opt, const checkpoint_set& set, const run_state& st,
+                   bool time_limited) {
+  json warnings = json::array();
+  if (time_limited)
+    warnings.push_back("stopped at --time-limit before all checkpoints were written and read");
+  if (opt.io.cache != io::cache_mode::direct && opt.reads > 0)
+    warnings.push_back(fmt::format("--cache {}: the reads may come from the page cache, not the "
+                                   "storage (restores look faster than they are)",
+                                   io::to_string(opt.io.cache)));
+  if (!opt.io.verify && opt.reads > 0)
+    warnings.push_back("--no-verify: the restored blocks were not checked");
+  if (st.hung && opt.writes > 0)
+    warnings.push_back(fmt::format("'{}' was left as it is: the storage did not answer, and "
+                                   "removing files on it may hang too; remove what this run "
+                                   "wrote (the folder's manifest lists it) once it answers",
+                                   opt.dir.string()));
+  if (opt.writes == 0 && !set.written_recorded)
+    warnings.push_back(fmt::format(
+        "{} in '{}' does not record the checkpoints' --dedupe-percent, --compress-percent, "
+        "--scale and --subset (an older dlsize wrote it): the report gives this command line's",
+        dataset::kCheckpointManifest, opt.dir.string()));
+  return warnings;
+}
+
+// Rank 0's report of the run. As bench: a run --time-limit cut short is complete, with a
+// warning; a signal is not.
+checkpoint_result checkpoint_report(const checkpoint_options& opt,
+                                    const config::checkpoint_layout& shown_layout,
+                                    const checkpoint_set& set, const run_state& st,
+                                    const folder_facts& facts, const json& command_line) {
+  json r = report::report_header("checkpoint", command_line);
+  r["config"] = opt.config;
+  if (!opt.label.empty())
+    r["label"] = opt.label;
+  r["workload"] = {{"name", opt.workload.name},
+                   {"checkpoint", config::to_json(config::require_checkpoint(opt.workload))}};
+  const telemetry::nvml gpus;
+  r["system"] = report::system_json(gpus.devices(), gpus.status(), facts.provenance);
+  r["checkpoint"] = section_json(opt, shown_layout, set, st, facts);
+  const json& verify = r["checkpoint"]["read"]["verify"];
+  const report::status_decision d = checkpoint_status(st, verify);
+  r["warnings"] = warnings_json(opt, set, st, d.stopped_at_time_limit);
+  r["status"] = report::to_string(d.status);
+  if (!d.reason.empty())
+    r["reason"] = d.reason;
+  checkpoint_result res;
+  res.failed = verify["mismatches"].get<std::uint64_t>() > 0;
+  res.report = std::move(r);
+  return res;
+}
+
 } // namespace
 
 void check_checkpoint_options(const checkpoint_options& opt, unsigned ranks) {
@@ -407,77 +514,10 @@ checkpoint_result run_checkpoint(const checkpoint_options& opt, cluster::communi
   folder_facts facts;
   if (root)
     facts = {sysinfo::mount_of(opt.dir.string()), telemetry::host_provenance(opt.dir)};
-  run_state st;
-  const double t0 = now_s();
-  // The writes and reads last as long as the slowest rank's: no time limit, a stop ends them.
-  const double timeout = comm.timeout_s();
-  comm.set_timeout_s(0);
-  try {
-    if (opt.writes > 0)
-      write_phase(opt, set, comm, st, t0);
-    read_phase(opt, set, comm, st, t0);
-  } catch (...) {
-    if (root) {
-      try {
-        clean_up(opt, set, made_folder);
-      } catch (const std::exception& e) {
-        std::fprintf(stderr, "dlsize: clean-up after the failure failed too: %s\n", e.what());
-      }
-    }
-    throw;
-  }
-  comm.set_timeout_s(timeout);
-  cluster::agree(comm, [&] {
-    if (root && !st.hung)
-      clean_up(opt, set, made_folder);
-    return json(nullptr);
-  });
-  checkpoint_result res;
+  const run_state st = run_phases(opt, set, comm, made_folder);
   if (!root)
-    return res;
-  json r = report::report_header("checkpoint", command_line);
-  r["config"] = opt.config;
-  json warnings = json::array();
-  // As bench: a run --time-limit cut short is complete, with a warning; a signal is not.
-  const bool time_limited = st.stop_reason == kTimeLimit;
-  if (time_limited) {
-    warnings.push_back("stopped at --time-limit before all checkpoints were written and read");
-    st.stop_reason.clear();
-  }
-  if (!opt.label.empty())
-    r["label"] = opt.label;
-  if (opt.io.cache != io::cache_mode::direct && opt.reads > 0)
-    warnings.push_back(fmt::format("--cache {}: the reads may come from the page cache, not the "
-                                   "storage (restores look faster than they are)",
-                                   io::to_string(opt.io.cache)));
-  if (!opt.io.verify && opt.reads > 0)
-    warnings.push_back("--no-verify: the restored blocks were not checked");
-  if (st.hung && opt.writes > 0)
-    warnings.push_back(fmt::format("'{}' was left as it is: the storage did not answer, and "
-                                   "removing files on it may hang too; remove what this run "
-                                   "wrote (the folder's manifest lists it) once it answers",
-                                   opt.dir.string()));
-  if (opt.writes == 0 && !set.written_recorded)
-    warnings.push_back(fmt::format(
-        "{} in '{}' does not record the checkpoints' --dedupe-percent, --compress-percent, "
-        "--scale and --subset (an older dlsize wrote it): the report gives this command line's",
-        dataset::kCheckpointManifest, opt.dir.string()));
-  r["warnings"] = warnings;
-  r["workload"] = {{"name", opt.workload.name}, {"checkpoint", config::to_json(profile)}};
-  const telemetry::nvml gpus;
-  r["system"] = report::system_json(gpus.devices(), gpus.status(), facts.provenance);
-  r["checkpoint"] = section_json(opt, shown_layout, set, st, facts);
-  const auto& verify = r["checkpoint"]["read"]["verify"];
-  const auto mismatches = verify["mismatches"].get<std::uint64_t>();
-  if (st.stop_reason.empty() && mismatches > 0)
-    st.stop_reason = fmt::format("{} blocks failed verification; first: {}", mismatches,
-                                 verify["problems"][0].get<std::string>());
-  r["status"] = st.stop_reason.empty() ? "complete" : "incomplete";
-  if (!st.stop_reason.empty())
-    r["reason"] = st.stop_reason;
-  res.failed = mismatches > 0;
-  res.report = std::move(r);
-  return res;
+    return {};
+  return checkpoint_report(opt, shown_layout, set, st, facts, command_line);
 }
 
 } // namespace dlsize::pipeline

@@ -110,7 +110,7 @@ bool training_checkpointer::write(std::uint64_t k) {
                                 ec.message()));
   const rank_phase p = write_rank_shards(m_set, m_rank, k, folder, m_io, *m_pool);
   dataset::remove_rank_shards(folder, m_set, m_rank);
-  if (p.interrupted)
+  if (p.outcome == io::job_outcome::interrupted)
     return false;
   m_write_s.push_back(p.seconds);
   return true;

@@ -1,63 +1,102 @@
 #include "render/report_csv.hpp"
 
+#include <functional>
+
 #include <fmt/format.h>
+
+#include "report/bench_report.hpp"
 
 namespace dlsize::render {
 namespace {
 
-// A column: its header (name and unit) and where its value sits in the report.
+using report::bench_report;
+using report::field;
+using report::or_empty;
+
+// A cell: "" for an absent or null field; numbers as the shortest text that reads back exactly.
+std::string cell(const field<std::string>& f) {
+  return f.value_or("");
+}
+std::string cell(const field<double>& f) {
+  return f.has_value() ? fmt::format("{}", *f) : std::string();
+}
+std::string cell(const field<std::uint64_t>& f) {
+  return f.has_value() ? std::to_string(*f) : std::string();
+}
+std::string cell(const field<bool>& f) {
+  return f.has_value() ? std::string(*f ? "true" : "false") : std::string();
+}
+std::string cell(const field<report::run_status>& f) {
+  return f.has_value() ? report::to_string(*f) : std::string();
+}
+
+// A column: its header (name and unit) and its value in a report.
 struct column {
   const char* header;
-  const char* pointer; // JSON pointer into the report; "" for a computed one
+  std::function<std::string(const analysis::loaded_report&, const bench_report&)> value;
 };
+
+// The backend's name: the report's label, else "PATH (FS_TYPE)" as summaries show it.
+std::string label_of(const bench_report& r) {
+  if (r.label.has_value())
+    return *r.label;
+  const auto& d = or_empty(r.dataset);
+  return fmt::format("{} ({})", d.path.value_or(""), d.fs_type.value_or(""));
+}
+
+std::string accelerator_of(const bench_report& r) {
+  const auto& w = or_empty(r.workload);
+  return w.accelerator && w.accelerator->type.has_value() ? *w.accelerator->type : "none";
+}
+
+// One column per typed field: its header and the field's place.
+#define DLSIZE_CSV_FIELD(header, expr)                                                             \
+  column {                                                                                         \
+    header, [](const analysis::loaded_report&, const bench_report& r) { return cell(expr); }       \
+  }
 
 const std::vector<column>& columns() {
   static const std::vector<column> c = {
-      {"file", ""},
-      {"run_id", "/run_id"},
-      {"label", ""},
-      {"created_at [UTC]", "/created_at"},
-      {"workload", "/workload/name"},
-      {"accelerator", ""},
-      {"accelerators", "/topology/accelerators"},
-      {"ranks", "/topology/ranks"},
-      {"nodes", "/topology/nodes"},
-      {"engine", "/io/engine"},
-      {"cache_mode", "/io/cache_mode"},
-      {"max_read_rate [B/s]", "/io/max_read_rate"},
-      {"fs_type", "/dataset/fs_type"},
-      {"dataset_bytes [B]", "/dataset/bytes"},
-      {"epochs", "/summary/epochs"},
-      {"epochs_completed", "/summary/epochs_completed"},
-      {"samples", "/summary/samples"},
-      {"read_bytes [B]", "/summary/read_bytes"},
-      {"wall_s [s]", "/summary/wall_s"},
-      {"samples_per_s [1/s]", "/summary/samples_per_s"},
-      {"samples_per_s_per_accelerator [1/s]", "/summary/samples_per_s_per_accelerator"},
-      {"read_bytes_per_s [B/s]", "/summary/read_bytes_per_s"},
-      {"storage_read_bytes_per_s [B/s]", "/storage/read_bytes_per_s"},
-      {"hit_ratio [1]", "/storage/hit_ratio"},
-      {"accelerator_utilization [1]", "/summary/accelerator_utilization"},
-      {"au_threshold [1]", "/summary/au_threshold"},
-      {"au_pass", "/summary/au_pass"},
-      {"data_wait_p99_s [s]", "/summary/data_wait/p99_s"},
-      {"read_latency_p99_s [s]", "/io/latency/p99_s"},
-      {"cpu_process [cores]", "/summary/cpu_utilization/process"},
-      {"status", "/status"},
-      {"reason", "/reason"},
+      {"file", [](const analysis::loaded_report& lr, const bench_report&) { return lr.file; }},
+      DLSIZE_CSV_FIELD("run_id", r.run_id),
+      {"label", [](const analysis::loaded_report&, const bench_report& r) { return label_of(r); }},
+      DLSIZE_CSV_FIELD("created_at [UTC]", r.created_at),
+      DLSIZE_CSV_FIELD("workload", or_empty(r.workload).name),
+      {"accelerator",
+       [](const analysis::loaded_report&, const bench_report& r) { return accelerator_of(r); }},
+      DLSIZE_CSV_FIELD("accelerators", or_empty(r.topology).accelerators),
+      DLSIZE_CSV_FIELD("ranks", or_empty(r.topology).ranks),
+      DLSIZE_CSV_FIELD("nodes", or_empty(r.topology).nodes),
+      DLSIZE_CSV_FIELD("engine", or_empty(r.io).engine),
+      DLSIZE_CSV_FIELD("cache_mode", or_empty(r.io).cache_mode),
+      DLSIZE_CSV_FIELD("max_read_rate [B/s]", or_empty(r.io).max_read_rate),
+      DLSIZE_CSV_FIELD("fs_type", or_empty(r.dataset).fs_type),
+      DLSIZE_CSV_FIELD("dataset_bytes [B]", or_empty(r.dataset).bytes),
+      DLSIZE_CSV_FIELD("epochs", or_empty(r.summary).epochs),
+      DLSIZE_CSV_FIELD("epochs_completed", or_empty(r.summary).epochs_completed),
+      DLSIZE_CSV_FIELD("samples", or_empty(r.summary).samples),
+      DLSIZE_CSV_FIELD("read_bytes [B]", or_empty(r.summary).read_bytes),
+      DLSIZE_CSV_FIELD("wall_s [s]", or_empty(r.summary).wall_s),
+      DLSIZE_CSV_FIELD("samples_per_s [1/s]", or_empty(r.summary).samples_per_s),
+      DLSIZE_CSV_FIELD("samples_per_s_per_accelerator [1/s]",
+                       or_empty(r.summary).samples_per_s_per_accelerator),
+      DLSIZE_CSV_FIELD("read_bytes_per_s [B/s]", or_empty(r.summary).read_bytes_per_s),
+      DLSIZE_CSV_FIELD("storage_read_bytes_per_s [B/s]", or_empty(r.storage).read_bytes_per_s),
+      DLSIZE_CSV_FIELD("hit_ratio [1]", or_empty(r.storage).hit_ratio),
+      DLSIZE_CSV_FIELD("accelerator_utilization [1]", or_empty(r.summary).accelerator_utilization),
+      DLSIZE_CSV_FIELD("au_threshold [1]", or_empty(r.summary).au_threshold),
+      DLSIZE_CSV_FIELD("au_pass", or_empty(r.summary).au_pass),
+      DLSIZE_CSV_FIELD("data_wait_p99_s [s]", or_empty(or_empty(r.summary).data_wait).p99_s),
+      DLSIZE_CSV_FIELD("read_latency_p99_s [s]", or_empty(or_empty(r.io).latency).p99_s),
+      DLSIZE_CSV_FIELD("cpu_process [cores]",
+                       or_empty(or_empty(r.summary).cpu_utilization).process),
+      DLSIZE_CSV_FIELD("status", r.status),
+      DLSIZE_CSV_FIELD("reason", r.reason),
   };
   return c;
 }
 
-std::string cell(const nlohmann::json& v) {
-  if (v.is_null())
-    return "";
-  if (v.is_string())
-    return v.get<std::string>();
-  if (v.is_number_float())
-    return fmt::format("{}", v.get<double>()); // shortest text that reads back exactly
-  return v.dump();
-}
+#undef DLSIZE_CSV_FIELD
 
 std::string csv_field(const std::string& s) {
   if (s.find_first_of(",\"\r\n") == std::string::npos)
@@ -68,19 +107,6 @@ std::string csv_field(const std::string& s) {
   return q + "\"";
 }
 
-// The backend's name: the report's label, else "PATH (FS_TYPE)" as summaries show it.
-std::string label_of(const nlohmann::json& r) {
-  if (r.contains("label") && r["label"].is_string())
-    return r["label"];
-  const auto& d = r.value("dataset", nlohmann::json::object());
-  return fmt::format("{} ({})", d.value("path", ""), d.value("fs_type", ""));
-}
-
-std::string accelerator_of(const nlohmann::json& r) {
-  const auto p = "/workload/accelerator/type"_json_pointer;
-  return r.contains(p) && r[p].is_string() ? r[p].get<std::string>() : "none";
-}
-
 } // namespace
 
 std::string reports_csv(const std::vector<analysis::loaded_report>& reports) {
@@ -89,19 +115,11 @@ std::string reports_csv(const std::vector<analysis::loaded_report>& reports) {
     header.push_back(csv_field(c.header));
   std::string out = fmt::format("{}\r\n", fmt::join(header, ","));
   for (const auto& lr : reports) {
+    // A checkpoint report is read for the fields it shares with bench's.
+    const bench_report r = lr.typed ? *lr.typed : bench_report::fields_of(lr.report, lr.file);
     std::vector<std::string> row;
-    for (const auto& c : columns()) {
-      std::string v;
-      if (std::string_view(c.header) == "file")
-        v = lr.file;
-      else if (std::string_view(c.header) == "label")
-        v = label_of(lr.report);
-      else if (std::string_view(c.header) == "accelerator")
-        v = accelerator_of(lr.report);
-      else if (const nlohmann::json::json_pointer p(c.pointer); lr.report.contains(p))
-        v = cell(lr.report[p]);
-      row.push_back(csv_field(v));
-    }
+    for (const auto& c : columns())
+      row.push_back(csv_field(c.value(lr, r)));
     out += fmt::format("{}\r\n", fmt::join(row, ","));
   }
   return out;

@@ -294,7 +294,8 @@ void visit(section_of<accelerator_row> auto& s, auto& op) {
 void visit(section_of<bench_report> auto& r, auto& op) {
   op.shape("schema", json_shape::string);
   op.shape("kind", json_shape::string);
-  op.shape("created_at", json_shape::string);
+  op("created_at", r.created_at);
+  op("label", r.label);
   op("command_line", r.command_line);
   op("config", r.config);
   op("status", r.status);
@@ -413,7 +414,7 @@ bench_report bench_report::from_json(const nlohmann::json& j, const std::string&
   return r;
 }
 
-void check_report_fields(const nlohmann::json& j, const std::string& source) {
+bench_report bench_report::fields_of(const nlohmann::json& j, const std::string& source) {
   if (!j.is_object())
     throw usage_error(
         fmt::format("{}: /: is {}. valid: a dlsize report (a JSON object)", source, found_text(j)));
@@ -421,6 +422,11 @@ void check_report_fields(const nlohmann::json& j, const std::string& source) {
   r.extra = j;
   reader rd{r.extra, "", source};
   visit(r, rd);
+  return r;
+}
+
+void check_report_fields(const nlohmann::json& j, const std::string& source) {
+  (void)bench_report::fields_of(j, source);
 }
 
 std::string bench_report::status_text() const {

@@ -142,7 +142,8 @@ struct bench_report {
   field<std::vector<std::string>> command_line;
   field<nlohmann::json> config; // the effective options, keyed by long option name
   field<run_status> status;
-  field<std::string> reason, run_id;
+  field<std::string> reason, run_id, created_at;
+  field<std::string> label; // --label: the backend's name (absent: none given)
   field<std::vector<std::string>> warnings;
   std::optional<workload_section> workload;
   std::optional<dataset_section> dataset;
@@ -159,6 +160,9 @@ struct bench_report {
   // another type or range than the field lists say (check_report_fields); source (a file)
   // starts the message.
   static bench_report from_json(const nlohmann::json& j, const std::string& source = "report");
+  // The typed fields of any dlsize report, a bench report or not (a checkpoint report has its
+  // identity, label and status), checked as check_report_fields checks them.
+  static bench_report fields_of(const nlohmann::json& j, const std::string& source);
 
   bool complete() const { return status.value_or(run_status::incomplete) == run_status::complete; }
   // The status as the report says it ("?" when absent).

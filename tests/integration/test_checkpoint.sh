@@ -6,6 +6,7 @@
 # leaves an incomplete report and no partial shard; checkpoint-only profiles refuse bench.
 # labels: perf
 source "$(dirname "$0")/lib.sh"
+require_io_uring # the checkpoint writer is io_uring only
 GiB=$((1 << 30))
 scale=0.0001220703125 # 1/8192: 105 GiB becomes 13,762,560 bytes
 ck=(checkpoint --workload llama3-8b --scale $scale --quiet)

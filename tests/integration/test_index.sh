@@ -144,14 +144,14 @@ if [[ -n ${DLSIZE_MPIEXEC:-} ]] && "$DLSIZE" --version | grep -q "mpi: yes"; the
   [[ $(json "$SCRATCH/m.json" '"%s %d %s" % (r["status"], r["topology"]["ranks"], r["dataset"]["index"]["digest"])') == "complete 2 $digest" ]] \
     && pass "2 ranks read the indexed dataset" || fail "MPI report"
 else
-  echo "skip part: this build has no MPI (or DLSIZE_MPIEXEC is unset)"
+  skip_part "this build has no MPI (or DLSIZE_MPIEXEC is unset)"
 fi
 if "$DLSIZE" --version | grep -q "cuda: yes"; then
   expect_rc 0 "bench --index on the fake GPU" -- env DLSIZE_CUDA_MODULE="$(dirname "$DLSIZE")/tests/modules/dlsize_fake_cuda.so" DLSIZE_FAKE_BUSY_MS=1 \
     "$DLSIZE" bench --index "$I" --workload resnet50 --accelerator cuda --batch-size 8 --cache buffered --out "$SCRATCH/g.json" --quiet
   [[ $(json "$SCRATCH/g.json" '"%s %s" % (r["status"], r["dataset"]["index"]["digest"])') == "complete $digest" ]] && pass "CUDA run over the index" || fail "CUDA report"
 else
-  echo "skip part: this build has no CUDA backend (the fake module needs one)"
+  skip_part "this build has no CUDA backend (the fake module needs one)"
 fi
 
 mkdir -p "$SCRATCH/other"

@@ -5,6 +5,7 @@
 # here), says what is thin, never pools two backends, finds no knee in a straight line and one
 # in a saturating one, and Markdown and HTML show the write path, or say it is not measured.
 source "$(dirname "$0")/lib.sh"
+require_io_uring # the checkpoint writer is io_uring only
 scale=0.0001220703125 # 1/8192: 105 GiB becomes 13,762,560 bytes
 MPIEXEC=${DLSIZE_MPIEXEC:-}
 if [[ -n $MPIEXEC ]] && "$DLSIZE" --version | grep -q "mpi: yes"; then

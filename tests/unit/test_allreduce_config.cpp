@@ -101,3 +101,18 @@ TEST_CASE("a report's allreduce section reads back as the setup, layout and comp
   CHECK_THAT(usage_error_message([&] { allreduce_from_json(bad, "run.json"); }),
              Contains("run.json") && Contains("topology.allreduce.gradient_bytes"));
 }
+
+TEST_CASE("an input of the allreduce model is refused without --allreduce, by its name",
+          "[allreduce][config]") {
+  allreduce_request r;
+  CHECK_NOTHROW(require_allreduce_for_inputs(r, {"--workload", "--epochs"}));
+  CHECK(usage_error_message([&] {
+          require_allreduce_for_inputs(r, {"--epochs", "--nics-per-node"});
+        }) == "--nics-per-node: an input of the allreduce model. valid: with --allreduce ring or "
+              "hierarchical");
+  for (const char* input : kAllreduceInputs)
+    CHECK_THAT(usage_error_message([&] { require_allreduce_for_inputs(r, {input}); }),
+               Contains(input));
+  r.algorithm = "ring";
+  CHECK_NOTHROW(require_allreduce_for_inputs(r, {"--nics-per-node", "--allreduce-dtype"}));
+}

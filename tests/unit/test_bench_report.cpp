@@ -24,6 +24,7 @@ nlohmann::json training_report() {
       {"schema", "dlsize.report/1"},
       {"kind", "bench"},
       {"created_at", "2026-12-03T09:00:00Z"},
+      {"label", "nfs-a"},
       {"command_line", {"dlsize", "bench", "--accelerators", "4"}},
       {"config", {{"seed", 7}, {"accelerators", 4}, {"queue-depth", 16}}},
       {"workload",
@@ -86,6 +87,9 @@ TEST_CASE("typed fields read what the report says", "[bench_report]") {
   CHECK_FALSE(r.complete());
   CHECK(r.status_text() == "incomplete");
   CHECK(r.reason.value_or("") == "interrupted by signal 2");
+  CHECK(r.created_at.value_or("") == "2026-12-03T09:00:00Z");
+  CHECK(r.label.value_or("") == "nfs-a");
+  CHECK_FALSE(r.extra.contains("label"));
   CHECK(r.option("seed") == 7);
   CHECK(r.option("no-such-option").is_null());
   REQUIRE(r.workload);
@@ -210,4 +214,32 @@ TEST_CASE("every bench report in results/ survives the round trip", "[bench_repo
     ++n;
   }
   CHECK(n >= 3);
+}
+
+TEST_CASE("a report's label and creation time round-trip, and a report without a label has none",
+          "[bench_report]") {
+  nlohmann::json j = training_report();
+  CHECK(bench_report::from_json(j).to_json().at("label") == "nfs-a");
+  j.erase("label");
+  const bench_report r = bench_report::from_json(j);
+  CHECK_FALSE(r.label.present);
+  CHECK_FALSE(r.to_json().contains("label"));
+  j["label"] = 5;
+  CHECK_THAT(test::usage_error_message([&] { bench_report::from_json(j, "f.json"); }),
+             Contains("f.json: /label: is a number. valid: a string"));
+}
+
+TEST_CASE("fields_of reads the typed fields a checkpoint report shares with bench's",
+          "[bench_report]") {
+  const nlohmann::json j = {{"schema", "dlsize.report/1"},
+                            {"kind", "checkpoint"},
+                            {"run_id", "ab"},
+                            {"label", "ck"},
+                            {"status", "complete"},
+                            {"checkpoint", {{"ranks", 2}}}};
+  const bench_report r = bench_report::fields_of(j, "ck.json");
+  CHECK(r.label.value_or("") == "ck");
+  CHECK(r.run_id.value_or("") == "ab");
+  CHECK(r.complete());
+  CHECK_FALSE(r.workload);
 }
