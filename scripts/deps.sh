@@ -5,7 +5,7 @@ set -euo pipefail
 pkgs=(cmake g++ ninja-build pkg-config python3 liburing-dev libcli11-dev nlohmann-json3-dev libfmt-dev catch2 mpich libmpich-dev)
 pkgs+=(python3-jsonschema chromium)  # the sizing report tests: schema validation, HTML rendering
 pkgs+=(clang-format-14)  # scripts/format.sh --check, run by scripts/test.sh
-pkgs+=(clang-tidy-14)  # scripts/function-size.sh, run by scripts/test.sh
+pkgs+=(clang-tidy-14)  # scripts/function-size.sh (the CTest lint.function_size)
 pkgs+=(libfuse3-dev fuse3)  # tests/fault_fs: the fault-injection file system of the fault suite
 pkgs+=(xfsprogs)  # scripts/coverage.sh: the xfs loop image
 [[ "${1:-}" == "--with-fio" ]] && pkgs+=(fio time)

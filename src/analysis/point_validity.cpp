@@ -83,11 +83,10 @@ validity_rule each_run_rule(const std::vector<const point_run*>& runs,
   }
   v.measured = fmt::format("by steps per epoch, dataset against RAM and epochs: {} of {} runs "
                            "VALID, {} INVALID, {} not proven{}",
-                           valid, runs.size(),
-                           invalid, runs.size() - valid - invalid, failed);
-  v.verdict = invalid > 0                ? rule_verdict::fail
-              : valid == runs.size()     ? rule_verdict::pass
-                                         : rule_verdict::not_judged;
+                           valid, runs.size(), invalid, runs.size() - valid - invalid, failed);
+  v.verdict = invalid > 0            ? rule_verdict::fail
+              : valid == runs.size() ? rule_verdict::pass
+                                     : rule_verdict::not_judged;
   return v;
 }
 

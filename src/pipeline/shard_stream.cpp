@@ -11,8 +11,8 @@
 namespace dlsize::pipeline {
 namespace {
 
-[[noreturn]] void short_epoch(std::uint64_t epoch, std::uint64_t accelerator,
-                              std::uint64_t records, std::uint64_t batch) {
+[[noreturn]] void short_epoch(std::uint64_t epoch, std::uint64_t accelerator, std::uint64_t records,
+                              std::uint64_t batch) {
   throw usage_error(fmt::format(
       "--shard-read stream: in epoch {}, accelerator {}'s shards hold {} records, less than one "
       "batch of {}. valid: a smaller --batch-size, fewer --accelerators, or --shard-read records",

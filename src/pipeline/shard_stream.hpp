@@ -57,7 +57,7 @@ private:
 
   std::vector<std::uint64_t> m_first;
   std::uint64_t m_shards, m_accels, m_batch, m_epochs, m_seed;
-  std::uint64_t m_uniform_steps = 0;      // shards of equal records: the steps of every epoch
+  std::uint64_t m_uniform_steps = 0;        // shards of equal records: the steps of every epoch
   std::vector<std::uint64_t> m_epoch_first; // unequal: each epoch's first step, then the end
   std::uint64_t m_fewest_steps = 0, m_most_dropped = 0;
   // The deals last asked for, epoch e in slot e % 4: an accelerator's prefetch window spans

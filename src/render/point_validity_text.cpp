@@ -10,8 +10,8 @@ std::string point_validity_cell(const nlohmann::json& block) {
   std::vector<std::string> open;
   for (const auto& r : block["rules"])
     if (r["verdict"] != "PASS")
-      open.push_back(fmt::format("{}: {}", r["verdict"].get<std::string>(),
-                                 r["rule"].get<std::string>()));
+      open.push_back(
+          fmt::format("{}: {}", r["verdict"].get<std::string>(), r["rule"].get<std::string>()));
   const std::string verdict = block["verdict"].get<std::string>();
   return open.empty() ? verdict : fmt::format("{} ({})", verdict, fmt::join(open, "; "));
 }

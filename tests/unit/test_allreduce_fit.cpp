@@ -18,7 +18,8 @@ std::string sweep_text(unsigned ranks, unsigned nodes, double latency_s, double 
   for (unsigned r = 0; r < ranks; ++r)
     t += fmt::format("#  Rank {:2} Group  0 Pid {:6} on {:>10} device {:2} [0x07] NVIDIA "
                      "A100-SXM4-80GB\n",
-                     r, 1000 + r, fmt::format("node{:02}", r / (ranks / nodes)), r % (ranks / nodes));
+                     r, 1000 + r, fmt::format("node{:02}", r / (ranks / nodes)),
+                     r % (ranks / nodes));
   t += "#       size         count      type   redop    root     time   algbw   busbw #wrong     "
        "time   algbw   busbw #wrong\n";
   const double factor = 2.0 * (ranks - 1) / ranks;

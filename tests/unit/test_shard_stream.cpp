@@ -96,7 +96,8 @@ TEST_CASE("streamed shards: every accelerator runs the fewest whole batches of a
   CHECK(std::all_of(jobs.begin(), jobs.end(), [&](auto n) { return n == total * batch; }));
 }
 
-TEST_CASE("streamed shards of equal size run the same steps every epoch", "[sampler][shard_stream]") {
+TEST_CASE("streamed shards of equal size run the same steps every epoch",
+          "[sampler][shard_stream]") {
   // 10 shards of 8 records over 3 accelerators: at least 3 shards (24 records) each.
   const sampler s(prefix(std::vector<std::uint64_t>(10, 8)), 3, 5, 3, 1);
   CHECK(s.steps_per_epoch() == 4);
