@@ -239,12 +239,13 @@ stop_event agreed_stop(const checkpoint_options& opt, cluster::communicator& com
 }
 
 // Records in st why a checkpoint's write or read ended early: a stall, or a signal that left
-// requests in the kernel (both leave --dir as it is), or, where writing, a signal the ranks
-// stopped at. Returns false when it did.
-bool ended_early(const phase_run& run, const char* what, bool writing, run_state& st) {
+// requests in the kernel (both leave --dir as it is), or a signal the ranks stopped at (a read
+// cut short is as unfinished as a write: the last read of a run too, which no later check
+// would catch). Returns false when none did.
+bool ended_early(const phase_run& run, const char* what, run_state& st) {
   const std::string stall = stall_of(run, what);
   const bool held = left_in_kernel(run);
-  if (stall.empty() && !held && !(writing && interrupted(run)))
+  if (stall.empty() && !held && !interrupted(run))
     return false;
   st.hung = !stall.empty() || held;
   if (!stall.empty()) {
@@ -275,7 +276,7 @@ void write_phase(const checkpoint_options& opt, checkpoint_set& set, cluster::co
     });
     phase_run run =
         gather(comm, k, [&] { return write_rank_shards(set, rank, k, partial, opt.io, pool); });
-    if (ended_early(run, "writing", true, st)) {
+    if (ended_early(run, "writing", st)) {
       if (!st.hung) // the ranks stopped at a signal: the partial checkpoint goes
         cluster::agree(comm, [&] {
           if (comm.rank() == 0)
@@ -316,7 +317,7 @@ void read_phase(const checkpoint_options& opt, const checkpoint_set& set,
     st.reads.push_back(gather(comm, k, [&] {
       return read_rank_shards(set, source, k, dataset::checkpoint_path(opt.dir, k), rio);
     }));
-    if (ended_early(st.reads.back(), "reading", false, st))
+    if (ended_early(st.reads.back(), "reading", st))
       return;
     say(opt, "read", st.reads.back(), i + 1, opt.reads);
   }
