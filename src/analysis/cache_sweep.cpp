@@ -17,26 +17,17 @@ nlohmann::json residuals_json(const cache_residuals& r) {
 std::map<std::string, cache_curve> cache_curves_of(const std::vector<const loaded_report*>& rs) {
   std::map<std::string, std::vector<cache_point>> points;
   for (const auto* lr : rs) {
-    const auto& r = lr->report;
-    const auto ce = r.find("cache_emulation");
-    const auto st = r.find("storage");
-    const auto ds = r.find("dataset");
-    if (ce == r.end() || !ce->is_object() || st == r.end() || !st->is_object() || ds == r.end() ||
-        !ds->is_object())
-      continue;
-    const auto warm = st->find("warm_epochs");
-    if (warm == st->end() || !warm->is_object())
-      continue;
-    const auto ram = ce->find("client_ram_bytes");
-    const auto spr = warm->find("storage_per_read_byte");
-    const auto bytes = ds->find("bytes");
-    if (ram == ce->end() || !ram->is_number() || spr == warm->end() || !spr->is_number() ||
-        bytes == ds->end() || !bytes->is_number())
+    // A point of a cache sweep: a run under --client-ram whose warm epochs were measured.
+    const report::bench_report& r = lr->fields;
+    const auto& ram = report::or_empty(r.cache_emulation).client_ram_bytes;
+    const auto& warm = report::or_empty(r.storage).warm_epochs;
+    const auto& bytes = report::or_empty(r.dataset).bytes;
+    if (!ram.has_value() || !warm || !warm->storage_per_read_byte.has_value() || !bytes.has_value())
       continue;
     cache_point p;
     p.file = lr->file;
-    p.f = ram->get<double>() / bytes->get<double>();
-    p.storage_per_read = spr->get<double>();
+    p.f = report::bench_report::number(ram) / report::bench_report::number(bytes);
+    p.storage_per_read = *warm->storage_per_read_byte;
     points[report::workload_of(r)].push_back(p);
   }
   std::map<std::string, cache_curve> out;

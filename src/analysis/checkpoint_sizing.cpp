@@ -173,7 +173,7 @@ nlohmann::json series_json(const checkpoint_group& g, const std::string& backend
   const auto& first = *g.runs.front().from;
   for (const auto& r : g.runs)
     if (r.from != &first)
-      for (const auto& w : report::setting_differences(first.report, first.file, r.from->report,
+      for (const auto& w : report::setting_differences(first.fields, first.file, r.from->fields,
                                                        r.from->file, may_differ))
         warnings.push_back(w);
   nlohmann::json write = path_json(g.runs, true, alpha, runs);

@@ -74,8 +74,8 @@ const std::vector<metric>& metrics() {
 
 void check_same_load(const loaded_report& first, const loaded_report& other,
                      nlohmann::json& warnings) {
-  const auto& a = first.report;
-  const auto& b = other.report;
+  const bench_report& a = first.fields;
+  const bench_report& b = other.fields;
   if (workload_of(a) != workload_of(b) || accelerator_type_of(a) != accelerator_type_of(b))
     throw usage_error(
         fmt::format("compare: {} runs {} on {}, but {} runs {} on {}: not the same load. "
@@ -162,8 +162,8 @@ nlohmann::json compare_count(const std::vector<const loaded_report*>& reports,
   // ranks (scale-up against scale-out) are told apart by their topology.
   std::set<std::string> shapes;
   for (const auto* r : reports)
-    shapes.insert(topology_label(r->report));
-  const auto shape_of = [&](const nlohmann::json& rep) {
+    shapes.insert(topology_label(r->fields));
+  const auto shape_of = [&](const bench_report& rep) {
     return shapes.size() > 1 ? ", " + topology_label(rep) : std::string();
   };
   std::vector<std::string> order; // group keys: backend identity and topology
@@ -171,7 +171,7 @@ nlohmann::json compare_count(const std::vector<const loaded_report*>& reports,
   std::map<std::string, std::vector<const loaded_report*>> groups;
   for (const auto* r : reports) {
     const backend_identity id = backend_identity_of(r->report);
-    const std::string key = id.key() + shape_of(r->report);
+    const std::string key = id.key() + shape_of(r->fields);
     if (!groups.count(key)) {
       order.push_back(key);
       ids.push_back(id);
@@ -180,8 +180,8 @@ nlohmann::json compare_count(const std::vector<const loaded_report*>& reports,
   }
   std::vector<std::string> names = distinct_names(ids);
   for (std::size_t i = 0; i < order.size(); ++i)
-    names[i] += shape_of(groups[order[i]].front()->report);
-  const auto count = accelerators_of(reports.front()->report);
+    names[i] += shape_of(groups[order[i]].front()->fields);
+  const auto count = accelerators_of(reports.front()->fields);
   // Repeats take a new seed each (as MLPerf Storage asks); backends should see the same seeds.
   auto seeds_of = [&](const std::string& b) {
     std::vector<std::string> s;
@@ -310,7 +310,7 @@ nlohmann::json compare_reports(const std::vector<loaded_report>& given) {
   // backends share.
   std::map<std::uint64_t, std::vector<const loaded_report*>> by_count;
   for (const auto* r : kept)
-    by_count[accelerators_of(r->report)].push_back(r);
+    by_count[accelerators_of(r->fields)].push_back(r);
   nlohmann::json sections = nlohmann::json::array();
   std::size_t best = 0, most = 0;
   for (const auto& [n, group] : by_count) {
@@ -332,10 +332,10 @@ nlohmann::json compare_reports(const std::vector<loaded_report>& given) {
   return {{"schema", kCompareSchema},
           {"created_at", utc_now()},
           {"tool", tool_json()},
-          {"workload", workload_of(first.report)},
-          {"accelerator", accelerator_type_of(first.report)},
+          {"workload", workload_of(first.fields)},
+          {"accelerator", accelerator_type_of(first.fields)},
           {"accelerators", head["accelerators"]},
-          {"dataset", dataset_shape(first.report)},
+          {"dataset", dataset_shape(first.fields)},
           {"backends", head["backends"]},
           {"metrics", head["metrics"]},
           {"samples_per_s_against_first", head["samples_per_s_against_first"]},

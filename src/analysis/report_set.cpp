@@ -85,13 +85,11 @@ std::vector<std::string> duplicate_runs(const std::vector<loaded_report>& report
   std::vector<std::string> ids;
   std::map<std::string, std::vector<std::string>> files;
   for (const auto& r : reports) {
-    // The run_id names a run (a checkpoint report's too, untyped); a report without one (older
-    // dlsize) is known by its content.
-    const auto given = r.report.is_object() ? r.report.find("run_id") : r.report.end();
+    // The run_id names a run (a checkpoint report's too); a report without one (older dlsize) is
+    // known by its content.
     const std::string id =
-        r.typed && r.typed->run_id.has_value() ? *r.typed->run_id
-        : !r.typed && given != r.report.end() && given->is_string()
-            ? given->get<std::string>()
+        r.fields.run_id.has_value()
+            ? *r.fields.run_id
             : fmt::format("content {:016x}", std::hash<std::string>{}(r.report.dump()));
     if (!files.count(id))
       ids.push_back(id);
@@ -113,10 +111,13 @@ void refuse_duplicate_runs(const std::vector<loaded_report>& reports) {
 }
 
 loaded_report loaded_report::of(std::string file, nlohmann::json report) {
-  loaded_report r{std::move(file), std::move(report), std::nullopt};
-  if (!is_bench_report(r.report))
+  loaded_report r{std::move(file), std::move(report), std::nullopt, {}};
+  if (!is_bench_report(r.report)) {
+    r.fields = bench_report::fields_of(r.report, r.file);
     return r;
+  }
   r.typed = bench_report::from_json(r.report, r.file);
+  r.fields = *r.typed;
   return r;
 }
 

@@ -17,9 +17,11 @@ struct loaded_report {
   std::string file;
   nlohmann::json report;
   std::optional<report::bench_report> typed;
+  // The typed fields of every report, bench or checkpoint (bench_report::fields_of): what the
+  // run identity (workload, accelerators, dataset, config) is read from.
+  report::bench_report fields;
 
-  // Throws usage_error naming the file and key when a bench report's typed key has the wrong
-  // type.
+  // Throws usage_error naming the file and key when a report's typed key has the wrong type.
   static loaded_report of(std::string file, nlohmann::json report);
 };
 

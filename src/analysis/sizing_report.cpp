@@ -75,7 +75,7 @@ nlohmann::json measured_json(const series& s, const analysis::scaling_analysis& 
   for (const auto& row : a.counts) {
     std::vector<point_run> runs;
     for (const auto* lr : s.reports)
-      if (static_cast<double>(accelerators_of(lr->report)) == row.accelerators)
+      if (static_cast<double>(accelerators_of(lr->fields)) == row.accelerators)
         runs.push_back(point_run_of(*lr));
     nlohmann::json j = count_row_json(row);
     j["mlperf_validity"] = to_json(judge_point(runs, "dlsize size"));
@@ -99,7 +99,7 @@ nlohmann::json analyse(const series& s, const sizing_request& req, const cache_c
     const auto& sm = or_empty(t.summary);
     analysis::run_point p;
     p.file = lr->file;
-    p.accelerators = static_cast<double>(accelerators_of(r));
+    p.accelerators = static_cast<double>(accelerators_of(t));
     p.read_bytes_per_s = number(sm.read_bytes_per_s);
     p.samples_per_s = number(sm.samples_per_s);
     p.samples_per_s_per_accelerator = number(sm.samples_per_s_per_accelerator);
@@ -123,7 +123,7 @@ nlohmann::json analyse(const series& s, const sizing_request& req, const cache_c
     nodes.push_back(number(or_empty(t.topology).nodes));
     sample_bytes.push_back(number(or_empty(t.workload).mean_sample_bytes));
     if (lr != &first)
-      for (const auto& w : setting_differences(first.report, first.file, r, lr->file, may_differ))
+      for (const auto& w : setting_differences(first.fields, first.file, t, lr->file, may_differ))
         warnings.push_back(w);
   }
   const auto th = analysis::stats_of(thresholds);
@@ -299,7 +299,7 @@ nlohmann::json make_sizing(const report_inputs& in, const sizing_request& req,
       checkpoints.push_back(&lr);
     if (!t.complete())
       why = fmt::format("status {}: {}", t.status_text(), t.reason.value_or(""));
-    else if (accelerator_type_of(r) == "none" || accelerators_of(r) == 0)
+    else if (accelerator_type_of(t) == "none" || accelerators_of(t) == 0)
       why = "a storage-only run (no accelerators)";
     else if (!or_empty(t.summary).read_bytes_per_s.present)
       why = "no summary.read_bytes_per_s";
@@ -309,8 +309,8 @@ nlohmann::json make_sizing(const report_inputs& in, const sizing_request& req,
     if (!why.empty())
       continue;
     series s;
-    s.workload = workload_of(r);
-    s.accelerator = accelerator_type_of(r);
+    s.workload = workload_of(t);
+    s.accelerator = accelerator_type_of(t);
     s.identity = backend_identity_of(r);
     s.cache_mode = s.identity.cache_mode;
     s.dataset_bytes = static_cast<double>(or_empty(t.dataset).bytes.value_or(0));

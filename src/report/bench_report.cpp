@@ -275,9 +275,18 @@ void visit(section_of<reader_time_section> auto& s, auto& op) {
   op("mean_in_flight", s.mean_in_flight);
 }
 
+void visit(section_of<warm_epochs_section> auto& s, auto& op) {
+  op("storage_per_read_byte", s.storage_per_read_byte, bound::nonneg);
+}
+
 void visit(section_of<storage_section> auto& s, auto& op) {
   op("hit_ratio", s.hit_ratio, bound::share);
   op("read_bytes_per_s", s.read_bytes_per_s, bound::nonneg);
+  op.section("warm_epochs", s.warm_epochs);
+}
+
+void visit(section_of<cache_emulation_section> auto& s, auto& op) {
+  op("client_ram_bytes", s.client_ram_bytes);
 }
 
 void visit(section_of<verify_section> auto& s, auto& op) {
@@ -308,6 +317,7 @@ void visit(section_of<bench_report> auto& r, auto& op) {
   op.section("summary", r.summary);
   op.section("io", r.io);
   op.section("storage", r.storage);
+  op.section("cache_emulation", r.cache_emulation);
   op.section("verify", r.verify);
   op.rows("accelerators", r.accelerators);
   op.shape("epochs", json_shape::array);

@@ -119,8 +119,21 @@ struct io_section {
   nlohmann::json extra = nlohmann::json::object();
 };
 
+// The storage after the first (cold) epoch: what a cache sweep fits its curve to.
+struct warm_epochs_section {
+  field<double> storage_per_read_byte; // storage bytes per byte read; above 1 is readahead
+  nlohmann::json extra = nlohmann::json::object();
+};
+
 struct storage_section {
   field<double> hit_ratio, read_bytes_per_s;
+  std::optional<warm_epochs_section> warm_epochs; // absent or null: one epoch, no counter
+  nlohmann::json extra = nlohmann::json::object();
+};
+
+// bench --client-ram: the memory cgroup the run was in.
+struct cache_emulation_section {
+  field<std::uint64_t> client_ram_bytes;
   nlohmann::json extra = nlohmann::json::object();
 };
 
@@ -151,6 +164,7 @@ struct bench_report {
   std::optional<summary_section> summary;
   std::optional<io_section> io;
   std::optional<storage_section> storage;
+  std::optional<cache_emulation_section> cache_emulation;
   std::optional<verify_section> verify;
   std::optional<std::vector<accelerator_row>> accelerators;
   nlohmann::json extra = nlohmann::json::object(); // every other top-level key

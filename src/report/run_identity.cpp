@@ -4,58 +4,62 @@
 
 namespace dlsize::report {
 
-std::string topology_label(const nlohmann::json& r) {
-  const auto t = r.value("topology", nlohmann::json::object());
-  const auto ranks = t.value("ranks", 1), nodes = t.value("nodes", 1);
+std::string topology_label(const bench_report& r) {
+  const topology_section& t = or_empty(r.topology);
+  const std::uint64_t ranks = t.ranks.value_or(1), nodes = t.nodes.value_or(1);
   // Nodes declared on one host (--ranks-per-node) are never grouped with real ones.
-  const auto declared = t.value("declared", nlohmann::json(nullptr));
+  const nlohmann::json declared = t.declared.value_or(nullptr);
   const std::string suffix =
-      declared.is_object() ? fmt::format(", declared {} × {} on one host", declared["nodes"].dump(),
-                                         declared["accelerators_per_node"].dump())
-                           : "";
+      declared.is_object()
+          ? fmt::format(", declared {} × {} on one host",
+                        declared.value("nodes", nlohmann::json()).dump(),
+                        declared.value("accelerators_per_node", nlohmann::json()).dump())
+          : "";
   if (ranks <= 1 && nodes <= 1)
     return "1 process" + suffix;
-  const auto per_rank = t.value("accelerators_per_rank", nlohmann::json(nullptr));
-  const auto per_node = t.value("ranks_per_node", nlohmann::json(nullptr));
+  const auto& per_rank = t.accelerators_per_rank;
+  const auto& per_node = t.ranks_per_node;
   return fmt::format("{} node{} × {} ranks × {} accelerator{}", nodes, nodes == 1 ? "" : "s",
-                     per_node.is_number() ? per_node.dump() : fmt::format("{} uneven", ranks),
-                     per_rank.is_number() ? per_rank.dump() : "?",
-                     per_rank.is_number() && per_rank.get<int>() == 1 ? "" : "s") +
+                     per_node.has_value() ? fmt::format("{}", *per_node)
+                                          : fmt::format("{} uneven", ranks),
+                     per_rank.has_value() ? fmt::format("{}", *per_rank) : "?",
+                     per_rank.has_value() && *per_rank == 1 ? "" : "s") +
          suffix;
 }
 
-std::string workload_of(const nlohmann::json& r) {
-  return r.value("workload", nlohmann::json::object()).value("name", "");
+std::string workload_of(const bench_report& r) {
+  return or_empty(r.workload).name.value_or("");
 }
 
-std::string accelerator_type_of(const nlohmann::json& r) {
-  const auto w = r.value("workload", nlohmann::json::object());
-  return w.contains("accelerator") ? w["accelerator"].value("type", "") : std::string("none");
+std::string accelerator_type_of(const bench_report& r) {
+  const auto& accelerator = or_empty(r.workload).accelerator;
+  return accelerator ? accelerator->type.value_or("") : std::string("none");
 }
 
-std::uint64_t accelerators_of(const nlohmann::json& r) {
-  return r.value("topology", nlohmann::json::object()).value("accelerators", std::uint64_t{0});
+std::uint64_t accelerators_of(const bench_report& r) {
+  return or_empty(r.topology).accelerators.value_or(0);
 }
 
-std::string dataset_shape(const nlohmann::json& r) {
-  const auto d = r.value("dataset", nlohmann::json::object());
-  const double samples = d.value("samples", 0.0);
-  const double bytes = d.value("bytes", 0.0);
-  return fmt::format("{} samples in {} files of {} records, {:.0f} B per sample",
-                     d.value("samples", 0), d.value("files", 0), d.value("records_per_file", 0),
-                     samples > 0 ? bytes / samples : 0.0);
+std::string dataset_shape(const bench_report& r) {
+  const dataset_section& d = or_empty(r.dataset);
+  const std::uint64_t samples = d.samples.value_or(0);
+  const auto bytes = static_cast<double>(d.bytes.value_or(0));
+  return fmt::format("{} samples in {} files of {} records, {:.0f} B per sample", samples,
+                     d.files.value_or(0), d.records_per_file.value_or(0),
+                     samples > 0 ? bytes / static_cast<double>(samples) : 0.0);
 }
 
 std::string text_of(const nlohmann::json& j) {
   return j.is_string() ? j.get<std::string>() : j.dump();
 }
 
-std::vector<std::string> setting_differences(const nlohmann::json& a, const std::string& a_file,
-                                             const nlohmann::json& b, const std::string& b_file,
+std::vector<std::string> setting_differences(const bench_report& a, const std::string& a_file,
+                                             const bench_report& b, const std::string& b_file,
                                              const std::set<std::string>& may_differ) {
   std::vector<std::string> out;
-  const auto ca = a.value("config", nlohmann::json::object());
-  const auto cb = b.value("config", nlohmann::json::object());
+  // The config is a free-form map of long option names by design: it is compared as JSON.
+  const nlohmann::json ca = a.config.value_or(nlohmann::json::object());
+  const nlohmann::json cb = b.config.value_or(nlohmann::json::object());
   for (const auto& [k, v] : ca.items()) {
     if (may_differ.count(k))
       continue;

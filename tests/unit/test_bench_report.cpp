@@ -66,7 +66,19 @@ nlohmann::json training_report() {
         {"latency", {{"p50_s", 0.001}, {"p99_s", 0.003}}},
         {"open_latency", nullptr},
         {"histogram", {{"buckets", nlohmann::json::array()}}}}},
-      {"storage", {{"hit_ratio", nullptr}, {"counter", "diskstats"}}},
+      {"storage",
+       {{"hit_ratio", nullptr},
+        {"counter", "diskstats"},
+        {"warm_epochs",
+         {{"from_s", 12.5},
+          {"read_bytes", 2e9},
+          {"storage_read_bytes", 2.4e9},
+          {"hit_ratio", 0.0},
+          {"storage_per_read_byte", 1.2}}}}},
+      {"cache_emulation",
+       {{"client_ram_bytes", 4000000000},
+        {"cgroup", {{"version", 2}, {"removed", true}}},
+        {"limit_adjustments", 3}}},
       {"accelerators", {{{"id", 0}, {"device", "emulated:h100"}, {"steps", 250}}}},
       {"timeseries", {{{"t_s", 1.0}, {"read_bytes_per_s", 3e8}}}},
       {"warnings", {"a warning"}},
@@ -227,6 +239,36 @@ TEST_CASE("a report's label and creation time round-trip, and a report without a
   j["label"] = 5;
   CHECK_THAT(test::usage_error_message([&] { bench_report::from_json(j, "f.json"); }),
              Contains("f.json: /label: is a number. valid: a string"));
+}
+
+TEST_CASE(
+    "a cache sweep's figures are typed: client RAM and the warm epochs' storage per byte read",
+    "[bench_report]") {
+  nlohmann::json j = training_report();
+  const bench_report r = bench_report::from_json(j);
+  REQUIRE(r.cache_emulation);
+  CHECK(r.cache_emulation->client_ram_bytes.value_or(0) == 4000000000);
+  CHECK(r.cache_emulation->extra.at("cgroup").at("version") == 2);
+  REQUIRE(r.storage->warm_epochs);
+  CHECK(r.storage->warm_epochs->storage_per_read_byte.value_or(0) == Approx(1.2));
+  CHECK(r.storage->warm_epochs->extra.at("from_s") == 12.5);
+  CHECK(r.to_json() == j);
+  // One epoch: warm_epochs is null, and stays null; a run without --client-ram has none.
+  j["storage"]["warm_epochs"] = nullptr;
+  j.erase("cache_emulation");
+  const bench_report one = bench_report::from_json(j);
+  CHECK_FALSE(one.storage->warm_epochs);
+  CHECK_FALSE(one.cache_emulation);
+  CHECK(one.to_json() == j);
+  j = training_report();
+  j["storage"]["warm_epochs"]["storage_per_read_byte"] = -0.5;
+  CHECK_THAT(test::usage_error_message([&] { (void)bench_report::from_json(j, "f.json"); }),
+             Contains("f.json: /storage/warm_epochs/storage_per_read_byte: -0.5 is out of range. "
+                      "valid: a number >= 0"));
+  j = training_report();
+  j["cache_emulation"]["client_ram_bytes"] = "8G";
+  CHECK_THAT(test::usage_error_message([&] { (void)bench_report::from_json(j, "f.json"); }),
+             Contains("f.json: /cache_emulation/client_ram_bytes: is a string. valid: a number"));
 }
 
 TEST_CASE("fields_of reads the typed fields a checkpoint report shares with bench's",
