@@ -59,12 +59,11 @@ TEST_CASE("setting differences compare the typed configs, leaving out the keys t
 
 TEST_CASE("every loaded report has typed fields, a checkpoint report's included",
           "[run_identity]") {
-  const auto ck = analysis::loaded_report::of(
-      "ck.json", {{"schema", "dlsize.report/1"},
-                  {"kind", "checkpoint"},
-                  {"run_id", "ab"},
-                  {"config", {{"seed", 3}}},
-                  {"workload", {{"name", "llama3-8b"}}}});
+  const auto ck = analysis::loaded_report::of("ck.json", {{"schema", "dlsize.report/1"},
+                                                          {"kind", "checkpoint"},
+                                                          {"run_id", "ab"},
+                                                          {"config", {{"seed", 3}}},
+                                                          {"workload", {{"name", "llama3-8b"}}}});
   CHECK_FALSE(ck.typed);
   CHECK(report::workload_of(ck.fields) == "llama3-8b");
   CHECK(ck.fields.option("seed") == 3);
