@@ -40,8 +40,8 @@ std::string_view dict_value(std::string_view h, std::string_view key) {
 } // namespace
 
 bool probe_tfrecord(const byte_source& src, probe_result& r) {
-  unsigned char h[12];
-  if (src.size() < 16 || !src.read(0, h, 12) ||
+  unsigned char h[kTfrecordHeaderBytes];
+  if (src.size() < kTfrecordFrameBytes || !src.read(0, h, kTfrecordHeaderBytes) ||
       tfrecord_masked_crc(h, 8) != little_endian(h + 8, 4))
     return false;
   r.format = "tfrecord";
@@ -52,7 +52,7 @@ bool probe_tfrecord(const byte_source& src, probe_result& r) {
       r.problem = fmt::format("more than {} records", kMaxProbeRecords);
       return true;
     }
-    if (!src.read(off, h, 12)) {
+    if (!src.read(off, h, kTfrecordHeaderBytes)) {
       r.problem = fmt::format("truncated record header at offset {}", off);
       return true;
     }
@@ -65,8 +65,8 @@ bool probe_tfrecord(const byte_source& src, probe_result& r) {
       r.problem = fmt::format("record at offset {} runs past the end ({} bytes of data)", off, len);
       return true;
     }
-    recs.push_back({off, 16 + len});
-    off += 16 + len;
+    recs.push_back({off, kTfrecordFrameBytes + len});
+    off += kTfrecordFrameBytes + len;
   }
   r.records = std::move(recs);
   r.details = {{"records", r.records.size()}};

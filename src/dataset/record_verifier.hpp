@@ -53,7 +53,6 @@ private:
   std::array<std::byte, kHeaderBytes> m_header{};
   std::array<std::byte, 4> m_footer{};
   std::uint32_t m_crc = 0;
-  bool m_header_seen = false; // all of the header arrived and was checked
   bool m_header_ok = false;
   std::uint64_t m_checked = 0;
   std::uint64_t m_mismatches = 0;

@@ -115,8 +115,7 @@ std::string reports_csv(const std::vector<analysis::loaded_report>& reports) {
     header.push_back(csv_field(c.header));
   std::string out = fmt::format("{}\r\n", fmt::join(header, ","));
   for (const auto& lr : reports) {
-    // A checkpoint report is read for the fields it shares with bench's.
-    const bench_report r = lr.typed ? *lr.typed : bench_report::fields_of(lr.report, lr.file);
+    const bench_report& r = lr.fields; // a checkpoint report's: the fields it shares with bench's
     std::vector<std::string> row;
     for (const auto& c : columns())
       row.push_back(csv_field(c.value(lr, r)));
