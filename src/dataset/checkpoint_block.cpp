@@ -58,6 +58,12 @@ block_id payload_source(const block_id& id, unsigned dedupe_percent) {
 
 } // namespace
 
+std::size_t block_pool::size_for(std::uint64_t rank_bytes, std::size_t request_size) {
+  constexpr std::uint64_t kMaxPoolBytes = 64u << 20;
+  return static_cast<std::size_t>(std::clamp<std::uint64_t>(
+      rank_bytes, request_size, std::max<std::uint64_t>(request_size, kMaxPoolBytes)));
+}
+
 block_pool::block_pool(std::size_t bytes, std::size_t max_block, std::uint64_t seed,
                        block_content content)
     : m_bytes(make_aligned_buffer(std::max(bytes, max_block) + max_block)),

@@ -45,6 +45,10 @@ public:
   // by id (and the content rule). The CPU cost of a block is one copy and one CRC32C of it.
   void fill(const block_id& id, std::byte* dst, std::size_t len) const;
 
+  // The pool a rank writing `rank_bytes` in requests of `request_size` needs: its whole share
+  // when that is small, never less than one request, never more than 64 MiB.
+  static std::size_t size_for(std::uint64_t rank_bytes, std::size_t request_size);
+
 private:
   aligned_buffer m_bytes;
   std::size_t m_size = 0, m_max_block = 0;

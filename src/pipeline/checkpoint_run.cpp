@@ -29,8 +29,6 @@ using nlohmann::json;
 
 namespace {
 
-constexpr std::size_t kPoolBytes = 64u << 20;
-
 void fsync_folder(const fs::path& dir) {
   const int fd = DLSIZE_SYSCALL(open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC),
                                 "folder: " + dir.string());
@@ -261,8 +259,8 @@ bool ended_early(const phase_run& run, const char* what, run_state& st) {
 void write_phase(const checkpoint_options& opt, checkpoint_set& set, cluster::communicator& comm,
                  run_state& st, double t0) {
   const auto rank = static_cast<unsigned>(comm.rank());
-  const std::size_t pool_bytes = static_cast<std::size_t>(
-      std::clamp<std::uint64_t>(set.rank_bytes[rank], set.request_size, kPoolBytes));
+  const std::size_t pool_bytes =
+      dataset::block_pool::size_for(set.rank_bytes[rank], set.request_size);
   const dataset::block_pool pool(pool_bytes, set.request_size, set.run ^ rank, opt.content);
   for (std::uint64_t k = 1; k <= opt.writes; ++k) {
     st.stop = agreed_stop(opt, comm, t0);

@@ -14,8 +14,6 @@ namespace dlsize::pipeline {
 namespace fs = std::filesystem;
 namespace {
 
-constexpr std::size_t kPoolBytes = 64u << 20;
-
 // The shared checks speak of `dlsize checkpoint`'s options (--dir, --scale): bench's are
 // --checkpoint-dir and --checkpoint-scale.
 [[noreturn]] void rethrow_renamed(const usage_error& e, const std::string& from,
@@ -74,8 +72,8 @@ training_checkpointer::training_checkpointer(const training_checkpoint_options& 
     }
     dataset::write_checkpoint_manifest(o.dir, m_set);
   }
-  const std::size_t pool_bytes = static_cast<std::size_t>(
-      std::clamp<std::uint64_t>(m_set.rank_bytes[rank], m_set.request_size, kPoolBytes));
+  const std::size_t pool_bytes =
+      dataset::block_pool::size_for(m_set.rank_bytes[rank], m_set.request_size);
   m_pool = std::make_unique<dataset::block_pool>(pool_bytes, m_set.request_size, run_id ^ rank);
 }
 

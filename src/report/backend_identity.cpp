@@ -32,13 +32,13 @@ std::string device_text(const nlohmann::json& storage) {
 }
 
 // One named field of an identity, for telling apart identities of one name.
-struct field {
+struct identity_field {
   const char* name;
   std::string (*get)(const backend_identity&);
 };
 
-const std::vector<field>& fields() {
-  static const std::vector<field> f = {
+const std::vector<identity_field>& fields() {
+  static const std::vector<identity_field> f = {
       {"fs", [](const backend_identity& i) { return i.fs_type; }},
       {"source", [](const backend_identity& i) { return i.mount_source; }},
       {"device", [](const backend_identity& i) { return i.device; }},

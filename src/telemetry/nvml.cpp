@@ -7,7 +7,8 @@
 #include <fmt/format.h>
 
 namespace dlsize::telemetry {
-namespace {
+// A named namespace, not an anonymous one: nvml::api (a type with linkage) holds these.
+namespace nvml_abi {
 
 // The few NVML declarations used (there is no nvml.h on build hosts without a driver). Values
 // from NVML's public API: nvmlReturn_t 0 is NVML_SUCCESS; PCIe counters 0 = TX, 1 = RX (KB/s).
@@ -24,7 +25,8 @@ struct nvml_memory {
 };
 constexpr nvml_return kSuccess = 0;
 
-} // namespace
+} // namespace nvml_abi
+using namespace nvml_abi;
 
 struct nvml::api {
   nvml_return (*init)();

@@ -17,7 +17,7 @@ calibrate_request gpu_request() {
   return r;
 }
 
-template <class Change> std::string refusal(Change change) {
+template <class Change> std::string calibrate_refusal(Change change) {
   calibrate_request r = gpu_request();
   change(r);
   return usage_error_message([&] { check_calibrate_request(r); });
@@ -39,9 +39,9 @@ TEST_CASE("calibrate rules accept a GPU measurement or an allreduce fit", "[cali
 
 TEST_CASE("calibrate rules refuse --allreduce with a GPU measurement's options",
           "[calibrate_rules]") {
-  CHECK_THAT(refusal([](auto& r) { r.allreduce = "out.txt"; }),
+  CHECK_THAT(calibrate_refusal([](auto& r) { r.allreduce = "out.txt"; }),
              StartsWith("--allreduce: fits a file of nccl-tests output"));
-  CHECK_THAT(refusal([](auto& r) {
+  CHECK_THAT(calibrate_refusal([](auto& r) {
                r.allreduce = "out.txt";
                r.workload.clear();
              }),
@@ -49,16 +49,16 @@ TEST_CASE("calibrate rules refuse --allreduce with a GPU measurement's options",
 }
 
 TEST_CASE("calibrate rules require a workload and a real GPU", "[calibrate_rules]") {
-  CHECK(refusal([](auto& r) { r.workload.clear(); }) ==
+  CHECK(calibrate_refusal([](auto& r) { r.workload.clear(); }) ==
         "--workload: required (or --allreduce FILE to fit nccl-tests output)");
-  CHECK(refusal([](auto& r) { r.accelerator = "emulated:h100"; }) ==
+  CHECK(calibrate_refusal([](auto& r) { r.accelerator = "emulated:h100"; }) ==
         "--accelerator: calibrate measures a real GPU; 'emulated:h100' is not one. valid: cuda");
 }
 
 TEST_CASE("calibrate rules refuse unknown algorithms and batches out of range",
           "[calibrate_rules]") {
-  CHECK(refusal([](auto& r) { r.algorithms = "fast"; }) ==
+  CHECK(calibrate_refusal([](auto& r) { r.algorithms = "fast"; }) ==
         "--algorithms: invalid value 'fast'. valid: search, heuristic");
-  CHECK(refusal([](auto& r) { r.batch_size = 1'000'001; }) ==
+  CHECK(calibrate_refusal([](auto& r) { r.batch_size = 1'000'001; }) ==
         "--batch-size: valid: 1 to 1,000,000");
 }

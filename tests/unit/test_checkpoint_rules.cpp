@@ -17,7 +17,7 @@ checkpoint_request plain_request() {
   return r;
 }
 
-template <class Change> std::string refusal(Change change) {
+template <class Change> std::string checkpoint_opt_refusal(Change change) {
   checkpoint_request r = plain_request();
   change(r);
   return usage_error_message([&] { check_checkpoint_request(r); });
@@ -41,22 +41,23 @@ TEST_CASE("checkpoint rules resolve sizes and durations as typed", "[checkpoint_
 }
 
 TEST_CASE("checkpoint rules require a workload and a folder", "[checkpoint_rules]") {
-  CHECK_THAT(refusal([](auto& r) { r.workload.clear(); }), StartsWith("--workload: required"));
-  CHECK_THAT(refusal([](auto& r) { r.dir.clear(); }), StartsWith("--dir: required"));
+  CHECK_THAT(checkpoint_opt_refusal([](auto& r) { r.workload.clear(); }),
+             StartsWith("--workload: required"));
+  CHECK_THAT(checkpoint_opt_refusal([](auto& r) { r.dir.clear(); }), StartsWith("--dir: required"));
 }
 
 TEST_CASE("checkpoint rules refuse counts with nothing to do or out of range",
           "[checkpoint_rules]") {
-  CHECK_THAT(refusal([](auto& r) { r.writes = r.reads = 0; }),
+  CHECK_THAT(checkpoint_opt_refusal([](auto& r) { r.writes = r.reads = 0; }),
              StartsWith("--writes and --reads: both 0, nothing to do"));
-  CHECK(refusal([](auto& r) { r.files_per_rank = 0; }) ==
+  CHECK(checkpoint_opt_refusal([](auto& r) { r.files_per_rank = 0; }) ==
         "--files-per-rank: 0 is outside 1 to 4096");
-  CHECK(refusal([](auto& r) { r.files_per_rank = 4097; }) ==
+  CHECK(checkpoint_opt_refusal([](auto& r) { r.files_per_rank = 4097; }) ==
         "--files-per-rank: 4097 is outside 1 to 4096");
-  CHECK(refusal([](auto& r) { r.reads = 11; }) ==
+  CHECK(checkpoint_opt_refusal([](auto& r) { r.reads = 11; }) ==
         "--reads: 11 asked, but this run keeps 10 checkpoints (--writes). valid: --reads 10 or "
         "fewer");
-  CHECK(refusal([](auto& r) {
+  CHECK(checkpoint_opt_refusal([](auto& r) {
           r.keep_last = 2;
           r.reads = 3;
         }) == "--reads: 3 asked, but this run keeps 2 checkpoints (--keep-last). valid: --reads "
@@ -68,9 +69,9 @@ TEST_CASE("checkpoint rules refuse counts with nothing to do or out of range",
 }
 
 TEST_CASE("checkpoint rules refuse percents above 100", "[checkpoint_rules]") {
-  CHECK(refusal([](auto& r) { r.dedupe_percent = 101; }) ==
+  CHECK(checkpoint_opt_refusal([](auto& r) { r.dedupe_percent = 101; }) ==
         "--dedupe-percent: 101 is outside 0 to 100 (percent)");
-  CHECK(refusal([](auto& r) { r.compress_percent = 200; }) ==
+  CHECK(checkpoint_opt_refusal([](auto& r) { r.compress_percent = 200; }) ==
         "--compress-percent: 200 is outside 0 to 100 (percent)");
   auto r = plain_request();
   r.dedupe_percent = r.compress_percent = 100;
@@ -79,13 +80,13 @@ TEST_CASE("checkpoint rules refuse percents above 100", "[checkpoint_rules]") {
 
 TEST_CASE("checkpoint rules refuse a stall timeout under a second, bad sizes and labels",
           "[checkpoint_rules]") {
-  CHECK_THAT(refusal([](auto& r) { r.stall_timeout = "200ms"; }),
+  CHECK_THAT(checkpoint_opt_refusal([](auto& r) { r.stall_timeout = "200ms"; }),
              StartsWith("--stall-timeout: '200ms' is too short"));
-  CHECK_THAT(refusal([](auto& r) { r.request_size = "lots"; }),
+  CHECK_THAT(checkpoint_opt_refusal([](auto& r) { r.request_size = "lots"; }),
              Catch::Matchers::Contains("--request-size: 'lots'"));
-  CHECK_THAT(refusal([](auto& r) { r.time_limit = "soon"; }),
+  CHECK_THAT(checkpoint_opt_refusal([](auto& r) { r.time_limit = "soon"; }),
              Catch::Matchers::Contains("--time-limit: 'soon'"));
-  CHECK_THAT(refusal([](auto& r) {
+  CHECK_THAT(checkpoint_opt_refusal([](auto& r) {
                r.label = "a b";
                r.given.insert("--label");
              }),

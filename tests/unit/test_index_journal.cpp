@@ -21,10 +21,10 @@ namespace {
 
 const nlohmann::json kScan = {{"dir", "/data"}, {"options", {{"exclude", {"*.txt"}}}}};
 
-struct temp_dir {
+struct journal_dir {
   fs::path path = fs::temp_directory_path() / ("journal-" + std::to_string(getpid()));
-  temp_dir() { fs::create_directories(path); }
-  ~temp_dir() { fs::remove_all(path); }
+  journal_dir() { fs::create_directories(path); }
+  ~journal_dir() { fs::remove_all(path); }
 };
 
 index_chunk chunk(const std::string& unit, bool final, std::uint64_t lines) {
@@ -53,7 +53,7 @@ std::string bytes_of(const fs::path& p) {
 
 TEST_CASE("a resumed journal keeps the finished folders and drops a half-read one",
           "[index_journal]") {
-  temp_dir t;
+  journal_dir t;
   const fs::path out = t.path / "i.json";
   {
     index_journal j(out, kScan);
@@ -79,7 +79,7 @@ TEST_CASE("a resumed journal keeps the finished folders and drops a half-read on
 }
 
 TEST_CASE("a journal cut at any byte opens with whole finished chunks only", "[index_journal]") {
-  temp_dir t;
+  journal_dir t;
   const fs::path full = t.path / "full.json";
   {
     index_journal j(full, kScan);
@@ -108,7 +108,7 @@ TEST_CASE("a journal cut at any byte opens with whole finished chunks only", "[i
 
 TEST_CASE("a journal of another scan, or one in use, is refused naming the file",
           "[index_journal]") {
-  temp_dir t;
+  journal_dir t;
   const fs::path out = t.path / "i.json";
   index_journal j(out, kScan);
   const auto state = index_journal::path_for(out).string();

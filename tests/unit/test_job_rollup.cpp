@@ -14,15 +14,15 @@ namespace {
 using namespace dlsize;
 using namespace dlsize::pipeline;
 
-constexpr std::uint64_t kMs = 1'000'000;
+constexpr std::uint64_t kRollupMs = 1'000'000;
 
 // n steps of one accelerator: each waits `wait` then computes `compute` ms; batch 8.
 std::vector<step_record> steps(std::uint64_t n, std::uint64_t wait, std::uint64_t compute) {
   std::vector<step_record> out;
   std::uint64_t end = 0;
   for (std::uint64_t i = 0; i < n; ++i) {
-    end += (wait + compute) * kMs;
-    out.push_back({i, 0, wait * kMs, compute * kMs, 0, end, 8, 8 * 1000});
+    end += (wait + compute) * kRollupMs;
+    out.push_back({i, 0, wait * kRollupMs, compute * kRollupMs, 0, end, 8, 8 * 1000});
   }
   return out;
 }

@@ -13,7 +13,7 @@ namespace {
 using dlsize::io::rate_limiter;
 
 constexpr std::uint64_t kNow = 10'000'000'000ull; // 10 s on the monotonic clock
-constexpr std::uint64_t kMs = 1'000'000ull;
+constexpr std::uint64_t kLimiterMs = 1'000'000ull;
 
 // Reserves `bytes` at a fixed `now` until the limiter stops granting time at or before now
 // (the idle credit is spent); returns the first reservation after now and the draws needed.
@@ -53,11 +53,11 @@ TEST_CASE("reserve spaces reservations bytes/rate apart once the burst credit is
   int draws = 0;
   std::uint64_t prev = spend_credit(r, 1000, kNow, draws);
   REQUIRE(prev > kNow);
-  REQUIRE(prev <= kNow + kMs);
+  REQUIRE(prev <= kNow + kLimiterMs);
   for (int i = 1; i <= 200; ++i) {
     const std::uint64_t t = r.reserve(1000, kNow);
     INFO("request " << i << " after the credit");
-    REQUIRE(t - prev == kMs);
+    REQUIRE(t - prev == kLimiterMs);
     prev = t;
   }
 }
@@ -67,7 +67,7 @@ TEST_CASE("reservations during the burst are spaced bytes/rate apart too", "[rat
   std::uint64_t prev = r.reserve(1000, kNow);
   for (int i = 0; i < 50; ++i) {
     const std::uint64_t t = r.reserve(1000, kNow);
-    REQUIRE(t - prev == kMs);
+    REQUIRE(t - prev == kLimiterMs);
     prev = t;
   }
 }
@@ -80,10 +80,10 @@ TEST_CASE("idle time earns at most 20 ms of burst credit", "[rate_limiter]") {
   CHECK(draws >= 2);
   CHECK(draws <= 22);
   // After a long pause, the credit is the same bounded amount, not the whole pause.
-  const std::uint64_t later = kNow + 60'000 * kMs;
+  const std::uint64_t later = kNow + 60'000 * kLimiterMs;
   const std::uint64_t first = r.reserve(1000, later);
   CHECK(first <= later);
-  CHECK(later - first <= 20 * kMs);
+  CHECK(later - first <= 20 * kLimiterMs);
   (void)spend_credit(r, 1000, later, draws);
   CHECK(draws <= 22);
 }
@@ -92,7 +92,7 @@ TEST_CASE("requests arriving slower than the rate are never delayed", "[rate_lim
   rate_limiter r(1e6);
   // 1000 bytes (1 ms of budget) every 2 ms.
   for (std::uint64_t i = 0; i < 1000; ++i) {
-    const std::uint64_t now = kNow + i * 2 * kMs;
+    const std::uint64_t now = kNow + i * 2 * kLimiterMs;
     INFO("request " << i);
     REQUIRE(r.reserve(1000, now) <= now);
   }
@@ -105,7 +105,7 @@ TEST_CASE("reserve charges time in proportion to the bytes requested", "[rate_li
   const std::uint64_t a = r.reserve(5000, kNow); // 5 ms
   const std::uint64_t b = r.reserve(250, kNow);  // 0.25 ms
   const std::uint64_t c = r.reserve(1000, kNow);
-  CHECK(b - a == 5 * kMs);
+  CHECK(b - a == 5 * kLimiterMs);
   CHECK(c - b == 250'000ull);
 }
 
@@ -144,7 +144,7 @@ TEST_CASE("concurrent reservations from many threads never overlap", "[rate_limi
   REQUIRE(all.size() == static_cast<std::size_t>(kThreads * kEach));
   for (std::size_t i = 1; i < all.size(); ++i) {
     INFO("reservation " << i);
-    REQUIRE(all[i] - all[i - 1] == kMs);
+    REQUIRE(all[i] - all[i - 1] == kLimiterMs);
   }
 }
 
