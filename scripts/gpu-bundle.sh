@@ -6,16 +6,26 @@
 # fmt, RUNPATH $ORIGIN), built incrementally. Then checks the bundle: at most 16 MiB, and no
 # library needed outside libc, the CUDA libraries and the bundle (readelf -d, ldd).
 #
-# Usage: scripts/gpu-bundle.sh [--check-only] [BUNDLE_DIR]   (default gpu-bundle)
+# Usage: scripts/gpu-bundle.sh [--check-only | --from-build BUILD] [BUNDLE_DIR]
+#                                                        (default BUNDLE_DIR: gpu-bundle)
+#   --check-only         only checks an existing bundle against the rules above
+#   --from-build BUILD   lays out a bundle from an ordinary build tree (no compiler run, no
+#                        portability check: its binaries need this machine's libraries). The
+#                        GPU rehearsal (scripts/gpu-rehearsal.sh) uses it to test the check's
+#                        plumbing in seconds; a device gets only a bundle made without it.
 #   DLSIZE_BUNDLE_BUILD  the build tree (default build-gpu)
 #   DLSIZE_BUNDLE_EXTRA  more targets' files to copy in, e.g. the stand-in module for the
 #                        rehearsal (dlsize_fake_cuda; it is never part of a device bundle)
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 check_only=0
+from_build=
 if [[ ${1:-} == --check-only ]]; then
   check_only=1
   shift
+elif [[ ${1:-} == --from-build ]]; then
+  from_build=${2:?--from-build needs a build tree}
+  shift 2
 fi
 bundle=${1:-gpu-bundle}
 build=${DLSIZE_BUNDLE_BUILD:-build-gpu}
@@ -61,6 +71,25 @@ if ((check_only)); then
   exit
 fi
 
+# lay_out BUILD: the bundle's files from a build tree, stripped, with the commit they came from.
+lay_out() {
+  local from=$1
+  rm -rf "$bundle"
+  mkdir -p "$bundle"
+  cp "$from/dlsize" "$from/dlsize-cuda.so" "$from/tests/gpu/dlsize_gpu_tests" "$bundle/" || return 1
+  if [[ ${DLSIZE_BUNDLE_EXTRA:-} == *dlsize_fake_cuda* ]]; then
+    cp "$from/tests/modules/dlsize_fake_cuda.so" "$bundle/" || return 1
+  fi
+  strip --strip-unneeded "$bundle"/*
+  git rev-parse --short HEAD >"$bundle/COMMIT" 2>/dev/null || echo unknown >"$bundle/COMMIT"
+}
+
+if [[ -n $from_build ]]; then
+  lay_out "$from_build" || { log "FAIL: $from_build lacks a bundle's files (a CUDA build with tests)"; exit 1; }
+  log "bundle $bundle laid out from $from_build (not portable: for the rehearsal only)"
+  exit 0
+fi
+
 command -v nvcc >/dev/null || [[ -x /usr/local/cuda/bin/nvcc ]] || {
   log "nvcc not found: the bundle needs the CUDA toolkit with cuDNN and NCCL"
   exit 1
@@ -84,10 +113,5 @@ log "building ${targets[*]} in $build"
 nice -n 10 ninja -C "$build" -j "${DLSIZE_JOBS:-2}" "${targets[@]}" >"$build/bundle-build.log" 2>&1 ||
   { tail -20 "$build/bundle-build.log" >&2; log "build failed: see $build/bundle-build.log"; exit 1; }
 
-rm -rf "$bundle"
-mkdir -p "$bundle"
-cp "$build/dlsize" "$build/dlsize-cuda.so" "$build/tests/gpu/dlsize_gpu_tests" "$bundle/"
-[[ ${DLSIZE_BUNDLE_EXTRA:-} == *dlsize_fake_cuda* ]] && cp "$build/tests/modules/dlsize_fake_cuda.so" "$bundle/"
-strip --strip-unneeded "$bundle"/*
-git rev-parse --short HEAD >"$bundle/COMMIT" 2>/dev/null || echo unknown >"$bundle/COMMIT"
+lay_out "$build" || exit 1
 check_bundle "$bundle"

@@ -1,20 +1,25 @@
 #!/usr/bin/env bash
 # Rehearses the GPU check here, without a GPU, so that its plumbing is proven before a GPU is
-# lent: builds (or updates) the bundle with the CPU stand-in module beside it, then runs
+# lent: lays out a bundle with the CPU stand-in module beside it, then runs
 # scripts/gpu-check.sh under `env -i` with only what the device machine will have (PATH,
 # HOME, TMPDIR, OUT, a fake nvidia-smi that lists one GPU), the stand-in as the module, and a
 # fake $OUT. Then checks: the check passed, $OUT holds table.md and gpu-check.tar.gz and no
 # more than 8 files, the table has every row (PyTorch skipped: torch not importable), the
-# archive holds every log, the check kept its budget, the bundle is small and needs nothing
-# the device lacks, the real module's libraries resolve on the check's library path, and on a
-# GPU host a GPU test that cannot load its module fails instead of skipping.
+# archive holds every log, the check kept its budget, the real module's libraries resolve on
+# the check's library path, and on a GPU host a GPU test that cannot load its module fails
+# instead of skipping.
 #
-# Usage: scripts/gpu-rehearsal.sh
-#   DLSIZE_BUNDLE_BUILD  the bundle's build tree (default build-gpu; incremental)
+# Usage: scripts/gpu-rehearsal.sh [BUILD]
+#   BUILD given: the bundle is laid out from that ordinary build tree (seconds; what the test
+#     suite does). The bundle's own rules (portable link, size, library needs) are tested
+#     apart, on small binaries, by tests/integration/test_gpu_bundle_rules.sh.
+#   no BUILD: the real portable bundle is built (scripts/gpu-bundle.sh, minutes) and rehearsed.
+#   DLSIZE_BUNDLE_BUILD  the portable build tree (default build-gpu; incremental)
 #   DLSIZE_REHEARSAL_BUNDLE  the rehearsal's bundle (default DLSIZE_BUNDLE_BUILD/rehearsal-bundle)
-# Exits 0 when every check passed, 1 otherwise, 77 when this machine cannot build the bundle.
+# Exits 0 when every check passed, 1 otherwise, 77 when this machine cannot make the bundle.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
+from=${1:-}
 build=${DLSIZE_BUNDLE_BUILD:-build-gpu}
 bundle=${DLSIZE_REHEARSAL_BUNDLE:-$build/rehearsal-bundle}
 fails=0
@@ -29,9 +34,15 @@ if ! command -v nvcc >/dev/null && [[ ! -x /usr/local/cuda/bin/nvcc ]]; then
   exit 77
 fi
 export PATH=$PATH:/usr/local/cuda/bin
-DLSIZE_BUNDLE_BUILD=$build DLSIZE_BUNDLE_EXTRA=dlsize_fake_cuda scripts/gpu-bundle.sh "$bundle" ||
-  { echo "FAIL: the bundle did not build or is not clean"; exit 1; }
-pass "bundle built, at most 16 MiB, needing only libc and the CUDA libraries"
+if [[ -n $from ]]; then
+  DLSIZE_BUNDLE_EXTRA=dlsize_fake_cuda scripts/gpu-bundle.sh --from-build "$from" "$bundle" ||
+    { echo "FAIL: no bundle could be laid out from $from"; exit 1; }
+  pass "bundle laid out from $from"
+else
+  DLSIZE_BUNDLE_BUILD=$build DLSIZE_BUNDLE_EXTRA=dlsize_fake_cuda scripts/gpu-bundle.sh "$bundle" ||
+    { echo "FAIL: the bundle did not build or is not clean"; exit 1; }
+  pass "bundle built, at most 16 MiB, needing only libc and the CUDA libraries"
+fi
 bundle=$(cd "$bundle" && pwd)
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/dlsize-rehearsal.XXXXXX")
