@@ -8,7 +8,7 @@
 # Usage: scripts/bench-vs-fio.sh [SCRATCH_DIR]   env: RUNS (5), SHARD_SIZE (2GiB), FILES_SIZE (1GiB)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/deps.sh --with-fio
+scripts/deps.sh --bench
 scripts/build.sh >/dev/null
 dlsize=$PWD/${DLSIZE_BUILD_DIR:-build}/dlsize
 scratch=${1:-bench-data}

@@ -12,7 +12,7 @@
 #        checkpoint), RANKS ("1 2"), QD (16), BS (1MiB)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/deps.sh --with-fio
+scripts/deps.sh --bench
 scripts/build.sh >/dev/null
 dlsize=$PWD/${DLSIZE_BUILD_DIR:-build}/dlsize
 scratch=$(realpath -m "${1:-bench-data/ckpt-vs-fio}")

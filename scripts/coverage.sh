@@ -32,7 +32,7 @@ IFS=, read -r -a list <<<"$backends"
 for b in "${list[@]}"; do
   case $b in
     ext4) command -v mkfs.ext4 >/dev/null || { echo "coverage: mkfs.ext4 missing" >&2; exit 2; } ;;
-    xfs) command -v mkfs.xfs >/dev/null || { echo "coverage: mkfs.xfs missing (scripts/deps.sh)" >&2; exit 2; } ;;
+    xfs) command -v mkfs.xfs >/dev/null || { echo "coverage: mkfs.xfs missing (scripts/deps.sh --bench)" >&2; exit 2; } ;;
     tmpfs) ;;
     *) echo "coverage: backend '$b' is not valid. valid: ext4, xfs, tmpfs" >&2; exit 2 ;;
   esac

@@ -1,14 +1,30 @@
 #!/usr/bin/env bash
-# Installs the Debian packages dlsize needs to build and test, only those missing.
-# Usage: scripts/deps.sh [--with-fio]   (fio: for scripts/bench-vs-fio.sh)
+# Installs the Debian packages dlsize needs, only those missing, in groups:
+#   scripts/deps.sh           building and running dlsize (what scripts/quickstart.sh needs)
+#   scripts/deps.sh --test    that, plus what the test suite needs (scripts/test.sh)
+#   scripts/deps.sh --bench   that, plus the peers of scripts/bench-* (fio, time, xfsprogs)
+# Several groups may be given. apt-get runs once, for all that is missing.
 set -euo pipefail
-pkgs=(cmake g++ ninja-build pkg-config python3 liburing-dev libcli11-dev nlohmann-json3-dev libfmt-dev catch2 mpich libmpich-dev)
-pkgs+=(python3-jsonschema chromium)  # the sizing report tests: schema validation, HTML rendering
-pkgs+=(clang-format-14)  # scripts/format.sh --check, run by scripts/test.sh
-pkgs+=(clang-tidy-14)  # scripts/function-size.sh (the CTest lint.function_size)
-pkgs+=(libfuse3-dev fuse3)  # tests/fault_fs: the fault-injection file system of the fault suite
-pkgs+=(xfsprogs)  # scripts/coverage.sh: the xfs loop image
-[[ "${1:-}" == "--with-fio" ]] && pkgs+=(fio time)
+build_pkgs=(cmake g++ ninja-build pkg-config liburing-dev libcli11-dev nlohmann-json3-dev libfmt-dev
+  mpich libmpich-dev)
+test_pkgs=(catch2 python3
+  python3-jsonschema chromium # the sizing report tests: schema validation, HTML rendering
+  clang-format-14             # scripts/format.sh --check
+  clang-tidy-14               # scripts/function-size.sh (the CTest lint.function_size)
+  libfuse3-dev fuse3          # tests/fault_fs: the fault-injection file system of the fault suite
+)
+bench_pkgs=(fio time xfsprogs) # scripts/bench-vs-fio.sh, checkpoint-vs-fio.sh; coverage.sh's xfs image
+pkgs=("${build_pkgs[@]}")
+for arg in "$@"; do
+  case $arg in
+  --test) pkgs+=("${test_pkgs[@]}") ;;
+  --bench | --with-fio) pkgs+=("${test_pkgs[@]}" "${bench_pkgs[@]}") ;;
+  *)
+    echo "deps: unknown option '$arg' (valid: --test, --bench)" >&2
+    exit 2
+    ;;
+  esac
+done
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -22,5 +38,10 @@ if [[ $(id -u) -ne 0 ]]; then
   exit 2
 fi
 export DEBIAN_FRONTEND=noninteractive
-apt-get update -qq
-apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+# The package lists are read once per machine; a list older than a day is refreshed.
+lists=/var/lib/apt/lists
+if [[ -z $(find "$lists" -maxdepth 1 -name '*_Packages*' -mmin -1440 2>/dev/null | head -1) ]]; then
+  apt-get update -qq
+fi
+install() { apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null; }
+install || { apt-get update -qq && install; }

@@ -10,10 +10,11 @@ if ! command -v "$cf" >/dev/null; then
 fi
 mapfile -t files < <(git ls-files '*.cpp' '*.hpp' '*.h' '*.cu' '*.cuh')
 if [[ "${1:-}" == "--check" ]]; then
-  bad=()
-  for f in "${files[@]}"; do
-    "$cf" --dry-run --Werror "$f" >/dev/null 2>&1 || bad+=("$f")
-  done
+  # Many files per clang-format, one per core at a time; each unformatted file is named by its
+  # "code should be clang-formatted" diagnostics.
+  mapfile -t bad < <(printf '%s\0' "${files[@]}" |
+    xargs -0 -n 16 -P "$(nproc)" "$cf" --dry-run --Werror 2>&1 |
+    sed -n 's/^\([^:]*\):[0-9]*:[0-9]*: error: code should be clang-formatted.*/\1/p' | sort -u)
   if ((${#bad[@]})); then
     echo "format: ${#bad[@]} file(s) not formatted by $cf (run scripts/format.sh):" >&2
     printf '  %s\n' "${bad[@]}" >&2

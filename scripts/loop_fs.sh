@@ -1,6 +1,6 @@
 # Sourced by what needs a file system of its own (scripts/coverage.sh, the fsync test): a loop
 # image formatted and mounted, and a cleanup for the caller's exit trap. Needs root, losetup,
-# mkfs.ext4 or mkfs.xfs (scripts/deps.sh) and mount.
+# mkfs.ext4 or mkfs.xfs (scripts/deps.sh --bench) and mount.
 # made_mounts and made_loops list what was mounted and attached, for unmount_made.
 made_mounts=()
 made_loops=()

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Renders HTML reports in headless Chromium from file:// and checks what it drew: the DOM
 # Chromium built holds at least MIN_SVG <svg> elements with drawn marks and a <table>, and a
-# screenshot is not blank. Needs chromium (scripts/deps.sh installs it). Exit 0 when every
+# screenshot is not blank. Needs chromium (scripts/deps.sh --test installs it). Exit 0 when every
 # page rendered, 1 otherwise, 77 when chromium is missing.
 # Usage: scripts/render-check.sh [--min-svg N] FILE.html...
 set -uo pipefail

@@ -4,7 +4,7 @@
 # curve; calibrate --allreduce on nccl-tests output; and over MPI (mpiexec -np 2), 1 x 4 against
 # 2 x 2 layouts of one job with a --sync-steps control, the modelled time (about 100 ms per step)
 # far above the run link's jitter.
-# labels: perf
+# labels: integration mpi
 source "$(dirname "$0")/lib.sh"
 data=$(dirname "$0")/data
 

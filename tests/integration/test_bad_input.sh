@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# labels: faults
 # Bad input gets a clear error and exit 2 (usage) or 1 (run failure), and nothing is overwritten.
 source "$(dirname "$0")/lib.sh"
 expect_rc 2 "unknown workload" -- "$DLSIZE" datagen --workload nosuch --dataset "$SCRATCH/x" --size 1MiB

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# labels: integration mpi
 # bench --checkpoint-every: a training run pauses its accelerators while it writes the
 # workload's checkpoint (resnet50's, scaled down) every 20 steps; the report counts the
 # checkpoints and their bytes, AU lost to checkpoints is above 0 and AU + the lost shares add

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The report says when the page cache served the data: a second buffered pass over a small
 # dataset is mostly cache hits, an O_DIRECT pass is not.
-# labels: perf
+# labels: integration serial
 source "$(dirname "$0")/lib.sh"
 ds=$SCRATCH/ds
 "$DLSIZE" datagen --workload resnet50 --dataset "$ds" --size 200MiB --quiet >/dev/null

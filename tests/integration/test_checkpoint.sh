@@ -4,7 +4,7 @@
 # Storage's rule, docs/checkpoint.md); a corrupted and a stale block are found on read; foreign
 # and non-empty folders and a file system without room are refused before any write; SIGINT
 # leaves an incomplete report and no partial shard; checkpoint-only profiles refuse bench.
-# labels: perf
+# labels: integration mpi
 source "$(dirname "$0")/lib.sh"
 require_io_uring # the checkpoint writer is io_uring only
 GiB=$((1 << 30))

@@ -4,7 +4,7 @@
 # misses); the child cgroup is gone afterwards; direct I/O and a limit too small are refused.
 # The storage counter is the whole device's: other I/O on it only lowers the hit ratio, so the
 # test runs alone, and the half-size case takes the best of up to 3 runs.
-# labels: perf
+# labels: integration serial
 source "$(dirname "$0")/lib.sh"
 small=$SCRATCH/small big=$SCRATCH/big
 "$DLSIZE" datagen --workload resnet50 --dataset "$small" --size 32MiB --records-per-file 64 --quiet >/dev/null

@@ -2,7 +2,7 @@
 # bench --client-ram under MPI (mpiexec -np 2 on this host): the host's ranks share one child
 # cgroup whose limit counts both ranks' own memory; it is gone after a clean end and after a
 # run that fails; ranks of one host in different memory cgroups are refused, naming them.
-# labels: perf
+# labels: integration mpi serial
 source "$(dirname "$0")/lib.sh"
 require_mpi
 mpi() { local n=$1; shift; timeout -k 5 120 "$MPIEXEC" -np "$n" "$@"; }

@@ -164,4 +164,4 @@ echo '{"schema": "something/1"}' >"$SCRATCH/x.json"
 expect_rc 2 "compare refuses a file that is not a report" -- "$DLSIZE" compare "$SCRATCH/a.json" "$SCRATCH/x.json"
 expect_rc 2 "compare needs two reports" -- "$DLSIZE" compare "$SCRATCH/a.json"
 finish || exit 1
-[[ $have_jsonschema == 1 ]] || { echo "skip: python3-jsonschema is not installed (scripts/deps.sh installs it), so the JSON was not validated"; exit 77; }
+[[ $have_jsonschema == 1 ]] || { echo "skip: python3-jsonschema is not installed (scripts/deps.sh --test installs it), so the JSON was not validated"; exit 77; }

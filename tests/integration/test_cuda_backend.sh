@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# labels: gpu
 # --accelerator cuda on a machine without a usable GPU exits 2 naming what is missing, each way
 # the backend module can be unusable is named, and a calibration made through the fake module
 # (tests/modules) is accepted by bench and plan as --accelerator emulated:FILE.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# labels: gpu
 # bench --accelerator cuda through the fake CUDA module (tests/modules): the pipeline hands the
 # GPU every batch's bytes (pieces staged into the batch's slot, the slot acquired in batch order,
 # the batch submitted when complete, steps in order; the fake refuses any other order), AU is

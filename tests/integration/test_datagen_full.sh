@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# labels: faults
 # datagen on a file system too small for the dataset (an 8 MiB tmpfs) is refused before it
 # writes anything, naming both figures; one that fits is written and verifies. Skips (77) where
 # a tmpfs cannot be mounted (not root, and no user namespaces for `unshare -rm`).

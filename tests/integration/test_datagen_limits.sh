@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# labels: faults
 # datagen's and bench's limits, checked before anything is written or allocated: counts out of
 # the ranges every command holds a dataset to, products of options past this host's RAM, a
 # manifest whose counts no host could index; and the folder lock: of two datagens into one

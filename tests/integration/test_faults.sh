@@ -4,7 +4,7 @@
 # by --stall-timeout (bench, verify, datagen, checkpoint, index: hung stat and readdir too); read
 # errors from the same file system; a 1 B/s rate cap stops at once on SIGINT and at
 # --time-limit. Skips (77) where the fault file system is not built or cannot mount.
-# labels: perf
+# labels: faults
 source "$(dirname "$0")/lib.sh"
 PY=/usr/bin/python3
 ds=$SCRATCH/ds

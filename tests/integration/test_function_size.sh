@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
+# labels: lint
 # scripts/function-size.sh (run by scripts/test.sh) fails on a function longer than .clang-tidy's
 # threshold and names it, and passes a file whose functions are all short. It runs on two small
 # files with a compile database of their own, so it costs a second, not a tree's parse.
 source "$(dirname "$0")/lib.sh"
 if ! command -v "${CLANG_TIDY:-clang-tidy-14}" >/dev/null; then
-  echo "skip: clang-tidy-14 is not installed (scripts/deps.sh installs it)"
+  echo "skip: clang-tidy-14 is not installed (scripts/deps.sh --test installs it)"
   exit 77
 fi
 limit=$(sed -n '/readability-function-size.LineThreshold/{n;s/[^0-9]//gp;q}' "$ROOT/.clang-tidy")

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# labels: faults
 # Hostile JSON inputs (issue 12 item 2): nesting 100000 deep, a key given twice, a report whose
 # summary is an array, a folder, /dev/zero and pipes, given to bench --config, bench --replay,
 # size, compare, validate and export. Each is refused with its own exit code (2; validate 1 for

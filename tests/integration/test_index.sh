@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# labels: integration mpi
 # dlsize index on a folder of foreign files written by foreign_dataset.py (TFRecord with real
 # length headers and CRCs, NPY/NPZ, JPEG/PNG headers, Parquet, a WebDataset tar, nested folders,
 # a symlink, a hard link, a FIFO, a GZIP TFRecord): the record boundaries against the script's,

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# labels: perf
+# labels: integration
 # bench --index checks each file at open (size, mtime) against the index: a file touched or
 # removed after the run began stops it, naming the file, or with --on-change skip is left out,
 # counted and named; never a crash. The run is slowed with --max-read-rate so that the change

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# labels: faults
 # Where the kernel refuses io_uring rings (sysctl kernel.io_uring_disabled, a seccomp filter;
 # DLSIZE_DISABLE_IO_URING=1 stands in for both): --version says so, bench falls back to psync
 # and says why in the report, and a test about io_uring itself skips (77) instead of failing.

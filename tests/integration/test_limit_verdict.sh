@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# labels: integration serial
 # What limited AU, named at bench time: a single reader busy with preprocessing on tmpfs (no
 # storage to wait for) is client-limited, with the figures behind the verdict in the report.
 source "$(dirname "$0")/lib.sh"

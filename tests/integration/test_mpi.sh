@@ -4,7 +4,7 @@
 # ranks; each accelerator reads the same samples whether 4 sit in one rank or in 4; and the
 # failures: a bad path on one rank, options that differ, a killed rank, a rank that stops
 # answering, an interrupt. Each ends every rank, with a message and exit code, in bounded time.
-# labels: perf
+# labels: integration mpi faults
 source "$(dirname "$0")/lib.sh"
 require_mpi
 mpi() { local n=$1; shift; timeout -k 5 120 "$MPIEXEC" -np "$n" "$@"; }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # An interrupted datagen resumes where it stopped; an interrupted bench writes an incomplete
 # report; --max-read-rate holds the read bandwidth near the cap.
-# labels: perf
+# labels: faults
 source "$(dirname "$0")/lib.sh"
 ds=$SCRATCH/ds
 "$DLSIZE" datagen --workload resnet50 --layout files --dataset "$ds" --size 1500MiB --threads 1 --quiet >/dev/null 2>"$SCRATCH/dg.err" &

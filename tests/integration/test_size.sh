@@ -5,7 +5,7 @@
 source "$(dirname "$0")/lib.sh"
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-python3 -c "import jsonschema" 2>/dev/null || { echo "skip: python3-jsonschema is not installed (scripts/deps.sh installs it)"; exit 77; }
+python3 -c "import jsonschema" 2>/dev/null || { echo "skip: python3-jsonschema is not installed (scripts/deps.sh --test installs it)"; exit 77; }
 ds=$SCRATCH/r50
 "$DLSIZE" datagen --workload resnet50 --dataset "$ds" --size 128MiB --quiet >/dev/null || { echo "datagen failed"; exit 1; }
 expect_rc 0 "a real training run as the template" -- "$DLSIZE" bench --workload resnet50 --dataset "$ds" \

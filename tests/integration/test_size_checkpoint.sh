@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# labels: integration mpi
 # The write path sized like the read path: a sweep of scaled llama3-8b checkpoints over 1 and 2
 # ranks (mpiexec) makes checkpoint reports; size fits write and restore bandwidth against ranks
 # with the read path's fit code (the figures checked against a least-squares fit of the reports

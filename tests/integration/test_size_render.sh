@@ -4,7 +4,7 @@
 source "$(dirname "$0")/lib.sh"
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-command -v chromium >/dev/null || { echo "skip: chromium is not installed (scripts/deps.sh installs it)"; exit 77; }
+command -v chromium >/dev/null || { echo "skip: chromium is not installed (scripts/deps.sh --test installs it)"; exit 77; }
 ds=$SCRATCH/r50
 "$DLSIZE" datagen --workload resnet50 --dataset "$ds" --size 128MiB --quiet >/dev/null || { echo "datagen failed"; exit 1; }
 run=(bench --workload resnet50 --dataset "$ds" --accelerator emulated:h100 --accelerators 2 --batch-size 8

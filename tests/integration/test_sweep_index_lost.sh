@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# labels: faults
 # A sweep whose index cannot be written where it was: another program put its own file at
 # DIR/index.json mid-sweep, or the folder went away. The measured points are never lost and the
 # foreign file is never overwritten: the index lands under a new name (beside it, or in the

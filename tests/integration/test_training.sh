@@ -2,7 +2,7 @@
 # Training runs with emulated accelerators: AU follows the storage (a read cap at half the
 # demand gives AU about 0.5), a page-cached dataset passes, the report carries every field the
 # schema promises, run configs merge under the command line, and bad input is refused.
-# labels: perf
+# labels: integration
 source "$(dirname "$0")/lib.sh"
 ds=$SCRATCH/r50
 "$DLSIZE" datagen --workload resnet50 --dataset "$ds" --size 512MiB --quiet >/dev/null || { echo "datagen failed"; exit 1; }
