@@ -42,7 +42,7 @@ const std::vector<identity_field>& fields() {
       {"fs", [](const backend_identity& i) { return i.fs_type; }},
       {"source", [](const backend_identity& i) { return i.mount_source; }},
       {"device", [](const backend_identity& i) { return i.device; }},
-      {"io limits", [](const backend_identity& i) { return i.io_limits; }},
+      {"io limits", [](const backend_identity& i) { return i.io_limits_text; }},
       {"cache", [](const backend_identity& i) { return i.cache_mode; }},
   };
   return f;
@@ -80,8 +80,10 @@ backend_identity backend_identity_of(const nlohmann::json& r) {
     id.mount_source = string_at(dataset, "device");
   id.device = device_text(storage);
   const auto limits = storage.find("io_limits");
-  if (limits != storage.end() && limits->is_array() && !limits->empty())
+  if (limits != storage.end() && limits->is_array() && !limits->empty()) {
     id.io_limits = limits->dump();
+    id.io_limits_text = io_limits_text(*limits);
+  }
   const auto cap = io.find("max_read_rate");
   if (cap != io.end() && cap->is_number())
     id.max_read_rate = cap->get<double>();
@@ -110,6 +112,35 @@ std::vector<std::string> distinct_names(const std::vector<backend_identity>& ids
     }
   }
   return names;
+}
+
+std::string io_limits_text(const nlohmann::json& limits) {
+  struct kind {
+    const char* key;
+    const char* format; // {0}: the value in the unit, {1}: the device
+    double unit;
+  };
+  static const kind kinds[] = {{"rbps", "read cap {0:g} MB/s on {1}", 1e6},
+                               {"wbps", "write cap {0:g} MB/s on {1}", 1e6},
+                               {"riops", "{0:g} read IOPS on {1}", 1},
+                               {"wiops", "{0:g} write IOPS on {1}", 1}};
+  std::string out;
+  if (!limits.is_array())
+    return out;
+  for (const auto& e : limits) {
+    if (!e.is_object())
+      continue;
+    const std::string dev = string_at(e, "device");
+    for (const auto& k : kinds) {
+      const auto it = e.find(k.key);
+      if (it == e.end() || !it->is_number())
+        continue;
+      out +=
+          (out.empty() ? "" : ", ") +
+          fmt::format(fmt::runtime(k.format), it->get<double>() / k.unit, dev.empty() ? "?" : dev);
+    }
+  }
+  return out;
 }
 
 nlohmann::json backend_json(const nlohmann::json& r) {

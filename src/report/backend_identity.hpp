@@ -12,13 +12,14 @@
 namespace dlsize::report {
 
 struct backend_identity {
-  std::string label;        // --label, or "PATH (FS_TYPE)" when none was given
-  std::string fs_type;      // dataset.fs_type
-  std::string mount_source; // storage.mount.source (older reports: dataset.device)
-  std::string device;       // storage.device: "NAME (MODEL)", "" without a block device
-  std::string io_limits;    // storage.io_limits as compact JSON, "" when none
-  double max_read_rate = 0; // bytes/s; 0: not capped
-  std::string cache_mode;   // io.cache_mode
+  std::string label;          // --label, or "PATH (FS_TYPE)" when none was given
+  std::string fs_type;        // dataset.fs_type
+  std::string mount_source;   // storage.mount.source (older reports: dataset.device)
+  std::string device;         // storage.device: "NAME (MODEL)", "" without a block device
+  std::string io_limits;      // storage.io_limits as compact JSON, "" when none (for key())
+  std::string io_limits_text; // the same as a person writes it: "read cap 500 MB/s on 7:0"
+  double max_read_rate = 0;   // bytes/s; 0: not capped
+  std::string cache_mode;     // io.cache_mode
 
   // Every field, "label=…;fs=…;…": equal exactly for runs of one backend.
   std::string key() const;
@@ -36,6 +37,10 @@ std::string default_label(const nlohmann::json& report);
 // Display names of several identities, one each: where two different identities share a name,
 // the fields that tell them apart are added ("/data (ext4), cache buffered").
 std::vector<std::string> distinct_names(const std::vector<backend_identity>& ids);
+
+// cgroup I/O limits (storage.io_limits: [{"device", "rbps", "wbps", "riops", "wiops"}]) as a
+// person writes them: "read cap 500 MB/s on 7:0, 2000 read IOPS on 8:0"; "" for none.
+std::string io_limits_text(const nlohmann::json& limits);
 
 // The report's `backend` block: {"label", "label_given", "identity"} (identity = key()).
 nlohmann::json backend_json(const nlohmann::json& report);

@@ -191,3 +191,20 @@ TEST_CASE("reports of one run_id are named as copies, not repeats", "[label]") {
   copy.report.erase("run_id");
   CHECK(analysis::duplicate_runs({a, copy}).size() == 1);
 }
+
+TEST_CASE("io limits read as a person writes them, not as JSON", "[label]") {
+  const nlohmann::json limits = {
+      {{"device", "7:0"}, {"rbps", 500000000}, {"riops", nullptr}, {"wbps", nullptr}},
+      {{"device", "8:0"}, {"riops", 2000}, {"wbps", 1.5e8}}};
+  CHECK(report::io_limits_text(limits) ==
+        "read cap 500 MB/s on 7:0, write cap 150 MB/s on 8:0, 2000 read IOPS on 8:0");
+  CHECK(report::io_limits_text(nlohmann::json::array()).empty());
+  auto a = report::backend_identity_of(run_at("a", "", 1, 1).report);
+  auto b = a;
+  b.io_limits = limits.dump();
+  b.io_limits_text = report::io_limits_text(limits);
+  const auto names = report::distinct_names({a, b});
+  CHECK(names[0] == "/data (ext4), io limits none");
+  CHECK(names[1] == "/data (ext4), io limits read cap 500 MB/s on 7:0, write cap 150 MB/s on "
+                    "8:0, 2000 read IOPS on 8:0");
+}
