@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "core/markup_escape.hpp"
 #include "s3/xml_text.hpp"
 
 namespace dlsize::s3 {
@@ -26,7 +27,7 @@ std::string complete_multipart_body(const std::vector<completed_part>& parts) {
                                     p.number, previous));
     previous = p.number;
     body += fmt::format("<Part><PartNumber>{}</PartNumber><ETag>{}</ETag></Part>", p.number,
-                        xml_escape(p.etag));
+                        core::markup_escape(p.etag));
   }
   body += "</CompleteMultipartUpload>";
   return body;

@@ -24,7 +24,4 @@ std::string xml_text(std::string_view doc, std::string_view name);
 // Replaces &amp; &lt; &gt; &quot; &apos; and &#N; / &#xN; (as UTF-8); an unknown entity is kept.
 std::string xml_unescape(std::string_view text);
 
-// Escapes & < > " ' for element text.
-std::string xml_escape(std::string_view text);
-
 } // namespace dlsize::s3
