@@ -65,4 +65,21 @@ if(NOT DLSIZE_WITH_CUDA STREQUAL "OFF")
     message(STATUS "dlsize: CUDA backend off: ${dlsize_cuda_missing_text} not found")
   endif()
 endif()
-message(STATUS "dlsize: MPI: ${DLSIZE_HAVE_MPI} ${DLSIZE_MPI_VERSION}; CUDA backend: ${DLSIZE_HAVE_CUDA}")
+# S3: the object-store client (src/s3) on libcurl, Debian's libcurl4-openssl-dev: 7.75 is the
+# first with CURLOPT_AWS_SIGV4, 7.85 the first with CURLOPT_PROTOCOLS_STR. The request builder is
+# plain code and always built; the client only with libcurl. The GPU bundle builds without it
+# (its device has no libcurl).
+set(DLSIZE_HAVE_S3 0)
+set(DLSIZE_CURL_VERSION "")
+if(NOT DLSIZE_WITH_S3 STREQUAL "OFF")
+  find_package(CURL 7.85 QUIET)
+  if(CURL_FOUND AND TARGET CURL::libcurl)
+    set(DLSIZE_HAVE_S3 1)
+    set(DLSIZE_CURL_VERSION "${CURL_VERSION_STRING}")
+  elseif(DLSIZE_WITH_S3 STREQUAL "ON")
+    message(FATAL_ERROR "DLSIZE_WITH_S3=ON but libcurl 7.85 or newer was not found; install the "
+                        "Debian package libcurl4-openssl-dev, or configure with -DDLSIZE_WITH_S3=OFF")
+  endif()
+endif()
+message(STATUS "dlsize: MPI: ${DLSIZE_HAVE_MPI} ${DLSIZE_MPI_VERSION}; "
+               "CUDA backend: ${DLSIZE_HAVE_CUDA}; S3 client: ${DLSIZE_HAVE_S3} ${DLSIZE_CURL_VERSION}")

@@ -6,12 +6,15 @@
 # Several groups may be given. apt-get runs once, for all that is missing.
 set -euo pipefail
 build_pkgs=(cmake g++ ninja-build pkg-config liburing-dev libcli11-dev nlohmann-json3-dev libfmt-dev
-  mpich libmpich-dev)
+  mpich libmpich-dev
+  libcurl4-openssl-dev # src/s3: the S3 client (SigV4 signing by CURLOPT_AWS_SIGV4)
+)
 test_pkgs=(catch2 python3
   python3-jsonschema chromium # the sizing report tests: schema validation, HTML rendering
   clang-format-14             # scripts/format.sh --check
   clang-tidy-14               # scripts/function-size.sh (the CTest lint.function_size)
   libfuse3-dev fuse3          # tests/fault_fs: the fault-injection file system of the fault suite
+  ceph-mon ceph-osd radosgw curl # scripts/s3-server.sh: the radosgw S3 server of the tests labelled s3
 )
 bench_pkgs=(fio time xfsprogs) # scripts/bench-vs-fio.sh, checkpoint-vs-fio.sh; coverage.sh's xfs image
 pkgs=("${build_pkgs[@]}")

@@ -2,7 +2,7 @@
 # Builds the GPU bundle: dlsize, dlsize-cuda.so and the GPU tests, stripped, in one folder that
 # runs on a machine with only a driver, the CUDA runtime and the CUDA libraries (cuBLAS, cuDNN,
 # NCCL) of a toolkit or of Python wheels, found through LD_LIBRARY_PATH. The build is a tree of
-# its own (MPI off, -DDLSIZE_PORTABLE=ON: static libstdc++, libgcc and liburing, header-only
+# its own (MPI and S3 off, -DDLSIZE_PORTABLE=ON: static libstdc++, libgcc and liburing, header-only
 # fmt, RUNPATH $ORIGIN), built incrementally. Then checks the bundle: at most 16 MiB, and no
 # library needed outside libc, the CUDA libraries and the bundle (readelf -d, ldd).
 #
@@ -102,7 +102,7 @@ if [[ ! -f $build/build.ninja ]]; then
   command -v ccache >/dev/null &&
     launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_CUDA_COMPILER_LAUNCHER=ccache)
   nice -n 10 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DDLSIZE_PORTABLE=ON \
-    -DDLSIZE_WITH_MPI=OFF -DDLSIZE_WITH_CUDA=ON -DDLSIZE_TESTS=ON "${launcher[@]}" \
+    -DDLSIZE_WITH_MPI=OFF -DDLSIZE_WITH_S3=OFF -DDLSIZE_WITH_CUDA=ON -DDLSIZE_TESTS=ON "${launcher[@]}" \
     -DCMAKE_CUDA_ARCHITECTURES="80-real;90-real;90-virtual" >"$build/configure.log" 2>&1 ||
     { log "configure failed: see $build/configure.log"; exit 1; }
 fi

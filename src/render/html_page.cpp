@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "core/markup_escape.hpp"
+
 namespace dlsize::render {
 namespace {
 
@@ -21,30 +23,7 @@ svg{max-width:100%;height:auto}
 } // namespace
 
 std::string html_escape(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (char c : text) {
-    switch (c) {
-    case '&':
-      out += "&amp;";
-      break;
-    case '<':
-      out += "&lt;";
-      break;
-    case '>':
-      out += "&gt;";
-      break;
-    case '"':
-      out += "&quot;";
-      break;
-    case '\'':
-      out += "&#39;";
-      break;
-    default:
-      out += c;
-    }
-  }
-  return out;
+  return core::markup_escape(text);
 }
 
 html_page::html_page(std::string title) : m_title(std::move(title)) {}

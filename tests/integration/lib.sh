@@ -102,6 +102,27 @@ require_mpi() {
     exit 77
   fi
 }
+# require_s3: the test talks to the S3 fixture (scripts/s3-server.sh, started by CTest for the
+# tests labelled s3): loads its endpoint and test keys into the environment. Where it is not
+# running the test skips (77), but fails under CI=true, where the S3 tests must run.
+require_s3() {
+  local dir=${DLSIZE_S3_FIXTURE:-} why
+  if [[ -n $dir && -f $dir/env ]]; then
+    source "$dir/env"
+    return 0
+  fi
+  if [[ -z $dir ]]; then
+    why="DLSIZE_S3_FIXTURE is not set (run it through ctest -L s3)"
+  else
+    why=$(cat "$dir/unavailable" 2>/dev/null || echo "it did not start (ctest's s3.server_start)")
+  fi
+  if [[ ${CI:-} == true ]]; then
+    echo "FAIL: the S3 server is not running: $why; under CI=true the S3 tests must run"
+    exit 1
+  fi
+  echo "skip: the S3 server is not running: $why"
+  exit 77
+}
 finish() {
   validate_made_json
   echo "$passes passed, $fails failed${skipped_parts:+, ${#skipped_parts[@]} part(s) skipped}"

@@ -1,0 +1,355 @@
+#include "s3/client.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <memory>
+#include <mutex>
+
+#include <curl/curl.h>
+#include <fmt/format.h>
+
+#include "s3/curl_check.hpp"
+#include "s3/s3_error.hpp"
+#include "s3/xml_text.hpp"
+
+namespace dlsize::s3 {
+
+// What one request sends and where its body goes.
+struct client::call {
+  std::string_view method = {};
+  std::string_view bucket = {};
+  std::string_view key = {};
+  std::vector<name_value> query = {};
+  std::vector<name_value> headers = {};
+  std::span<const std::byte> upload = {}; // PUT's body
+  std::string_view post_body = {};        // POST's body
+  std::span<std::byte> into = {};         // the body of a `body_status` answer; else into `text`
+  long body_status = 200;
+  long ok = 200; // the statuses that are not failures
+  long ok_too = 200;
+};
+
+struct client::answer {
+  long status = 0;
+  std::size_t body_bytes = 0; // into `into`
+  std::string text;           // any other body (listings, XML answers, errors)
+  std::string etag;
+  std::int64_t content_length = -1;
+};
+
+namespace {
+
+// A body kept as text: listings of 1000 keys are a few hundred KiB; errors are short.
+constexpr std::size_t max_text_bytes = 64u << 20;
+
+// The state one transfer's callbacks share.
+struct exchange {
+  CURL* easy;
+  std::span<std::byte> into;
+  long body_status;
+  std::span<const std::byte> upload;
+  std::size_t uploaded = 0;
+  std::size_t received = 0;
+  bool overflow = false;
+  std::string text;
+  std::string etag;
+};
+
+std::size_t on_body(char* data, std::size_t size, std::size_t count, void* user) {
+  auto* x = static_cast<exchange*>(user);
+  const std::size_t bytes = size * count;
+  long status = 0;
+  curl_easy_getinfo(x->easy, CURLINFO_RESPONSE_CODE, &status);
+  if (status == x->body_status && x->into.data() != nullptr) {
+    if (bytes > x->into.size() - x->received) {
+      x->overflow = true;
+      return 0; // ends the transfer with CURLE_WRITE_ERROR
+    }
+    std::memcpy(x->into.data() + x->received, data, bytes);
+    x->received += bytes;
+    return bytes;
+  }
+  if (x->text.size() + bytes > max_text_bytes) {
+    x->overflow = true;
+    return 0;
+  }
+  x->text.append(data, bytes);
+  return bytes;
+}
+
+std::size_t on_upload(char* buffer, std::size_t size, std::size_t count, void* user) {
+  auto* x = static_cast<exchange*>(user);
+  const std::size_t n = std::min(size * count, x->upload.size() - x->uploaded);
+  if (n == 0)
+    return 0;
+  std::memcpy(buffer, x->upload.data() + x->uploaded, n);
+  x->uploaded += n;
+  return n;
+}
+
+// A header line's name is `lower_name` (which ends with ':'), in any case.
+bool header_named(std::string_view line, std::string_view lower_name) {
+  if (line.size() < lower_name.size())
+    return false;
+  for (std::size_t i = 0; i < lower_name.size(); ++i) {
+    const char c = line[i];
+    if ((c >= 'A' && c <= 'Z' ? char(c - 'A' + 'a') : c) != lower_name[i])
+      return false;
+  }
+  return true;
+}
+
+std::size_t on_header(char* data, std::size_t size, std::size_t count, void* user) {
+  auto* x = static_cast<exchange*>(user);
+  const std::size_t bytes = size * count;
+  std::string_view line(data, bytes);
+  while (!line.empty() && (line.back() == '\n' || line.back() == '\r'))
+    line.remove_suffix(1);
+  if (line.substr(0, 5) == "HTTP/") {
+    x->etag.clear(); // a 100 Continue's headers are not the answer's
+  } else if (line.size() > 5 && header_named(line, "etag:")) {
+    line.remove_prefix(5);
+    while (!line.empty() && line.front() == ' ')
+      line.remove_prefix(1);
+    x->etag = line;
+  }
+  return bytes;
+}
+
+struct slist_free {
+  void operator()(curl_slist* l) const { curl_slist_free_all(l); }
+};
+
+void replace_all(std::string& text, const std::string& what, std::string_view with) {
+  if (what.empty())
+    return;
+  for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at))
+    text.replace(at, what.size(), with), at += with.size();
+}
+
+} // namespace
+
+client::client(client_options options, credentials keys)
+    : m_options(std::move(options)), m_keys(std::move(keys)) {
+  // Checks the endpoint, region and addressing now rather than at the first request.
+  build_request({.method = "GET",
+                 .endpoint = m_options.endpoint,
+                 .bucket = "bucket",
+                 .style = m_options.style,
+                 .region = m_options.region});
+  static std::once_flag global_init;
+  std::call_once(global_init,
+                 [] { DLSIZE_CURL(curl_global_init(CURL_GLOBAL_DEFAULT), "the S3 client"); });
+  m_easy = curl_easy_init();
+  if (m_easy == nullptr)
+    throw run_error("curl_easy_init failed (out of memory?)");
+}
+
+client::~client() {
+  curl_easy_cleanup(static_cast<CURL*>(m_easy));
+}
+
+client::answer client::perform(const call& c) {
+  request_spec spec{.method = c.method,
+                    .endpoint = m_options.endpoint,
+                    .bucket = c.bucket,
+                    .key = c.key,
+                    .query = c.query,
+                    .style = m_options.style,
+                    .region = m_options.region,
+                    .headers = c.headers};
+  if (!m_keys.session_token.empty())
+    spec.headers.emplace_back("x-amz-security-token", m_keys.session_token);
+  const http_request r = build_request(spec);
+  std::unique_ptr<curl_slist, slist_free> headers;
+  for (const auto& h : r.headers) {
+    curl_slist* grown = curl_slist_append(headers.get(), h.c_str());
+    if (grown == nullptr)
+      throw run_error("curl_slist_append failed (out of memory?)");
+    (void)headers.release();
+    headers.reset(grown);
+  }
+  CURL* easy = static_cast<CURL*>(m_easy);
+  // reset keeps the connection cache: the next request to the endpoint reuses the connection.
+  curl_easy_reset(easy);
+  exchange x{easy, c.into, c.body_status, c.upload, 0, 0, false, {}, {}};
+  char curl_error[CURL_ERROR_SIZE] = {};
+  const std::string context = fmt::format("S3 {} bucket: {}; key: {}", c.method, c.bucket, c.key);
+  const std::string scheme = r.url.substr(0, r.url.find(':'));
+  DLSIZE_CURL(curl_easy_setopt(easy, CURLOPT_URL, r.url.c_str()), context);
+  DLSIZE_CURL(curl_easy_setopt(easy, CURLOPT_HTTPHEADER, headers.get()), context);
+  DLSIZE_CURL(curl_easy_setopt(easy, CURLOPT_AWS_SIGV4, r.sigv4.c_str()), context);
+  DLSIZE_CURL(curl_easy_setopt(easy, CURLOPT_USERNAME, m_keys.access_key.c_str()), context);
+  DLSIZE_CURL(curl_easy_setopt(easy, CURLOPT_PASSWORD, m_keys.secret_key.c_str()), context);
+  // The key's dots and slashes are sent as they are: the signature covers the path as written.
+  DLSIZE_CURL(curl_easy_setopt(easy, CURLOPT_PATH_AS_IS, 1L), context);
+  DLSIZE_CURL(curl_easy_setopt(easy, CURLOPT_PROTOCOLS_STR, scheme.c_str()), context);
+  DLSIZE_CURL(curl_easy_setopt(easy, CURLOPT_FOLLOWLOCATION, 0L), context);
+  DLSIZE_CURL(curl_easy_setopt(easy, CURLOPT_SSL_VERIFYPEER, 1L), context);
+  DLSIZE_CURL(curl_easy_setopt(easy, CURLOPT_SSL_VERIFYHOST, 2L), context);
+  if (!m_options.ca_bundle.empty())
+    DLSIZE_CURL(curl_easy_setopt(easy, CURLOPT_CAINFO, m_options.ca_bundle.c_str()), context);
+  DLSIZE_CURL(curl_easy_setopt(easy, CURLOPT_NOSIGNAL, 1L), context);
+  DLSIZE_CURL(curl_easy_setopt(easy, CURLOPT_CONNECTTIMEOUT_MS, m_options.connect_timeout_ms),
+              context);
+  DLSIZE_CURL(curl_easy_setopt(easy, CURLOPT_LOW_SPEED_LIMIT, 1L), context);
+  DLSIZE_CURL(curl_easy_setopt(easy, CURLOPT_LOW_SPEED_TIME, m_options.stall_timeout_s), context);
+  DLSIZE_CURL(curl_easy_setopt(easy, CURLOPT_ERRORBUFFER, curl_error), context);
+  DLSIZE_CURL(curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, on_body), context);
+  DLSIZE_CURL(curl_easy_setopt(easy, CURLOPT_WRITEDATA, &x), context);
+  DLSIZE_CURL(curl_easy_setopt(easy, CURLOPT_HEADERFUNCTION, on_header), context);
+  DLSIZE_CURL(curl_easy_setopt(easy, CURLOPT_HEADERDATA, &x), context);
+  if (c.method == "HEAD") {
+    DLSIZE_CURL(curl_easy_setopt(easy, CURLOPT_NOBODY, 1L), context);
+  } else if (c.method == "PUT") {
+    DLSIZE_CURL(curl_easy_setopt(easy, CURLOPT_UPLOAD, 1L), context);
+    DLSIZE_CURL(curl_easy_setopt(easy, CURLOPT_READFUNCTION, on_upload), context);
+    DLSIZE_CURL(curl_easy_setopt(easy, CURLOPT_READDATA, &x), context);
+    DLSIZE_CURL(
+        curl_easy_setopt(easy, CURLOPT_INFILESIZE_LARGE, static_cast<curl_off_t>(c.upload.size())),
+        context);
+  } else if (c.method == "POST") {
+    DLSIZE_CURL(curl_easy_setopt(easy, CURLOPT_POST, 1L), context);
+    DLSIZE_CURL(curl_easy_setopt(easy, CURLOPT_POSTFIELDS, c.post_body.data()), context);
+    DLSIZE_CURL(curl_easy_setopt(easy, CURLOPT_POSTFIELDSIZE_LARGE,
+                                 static_cast<curl_off_t>(c.post_body.size())),
+                context);
+  } else if (c.method != "GET") {
+    DLSIZE_CURL(curl_easy_setopt(easy, CURLOPT_CUSTOMREQUEST, r.method.c_str()), context);
+  }
+
+  const CURLcode rc = curl_easy_perform(easy);
+  answer a;
+  curl_easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &a.status);
+  auto fail = [&](failure f) {
+    // A server could echo what it was sent; the secret must not reach a message.
+    replace_all(f.message, m_keys.secret_key, "<secret>");
+    replace_all(f.code, m_keys.secret_key, "<secret>");
+    throw_failure(std::move(f));
+  };
+  if (rc != CURLE_OK) {
+    std::string reason = curl_error[0] != '\0' ? curl_error : curl_easy_strerror(rc);
+    if (x.overflow)
+      reason = x.into.data() != nullptr && a.status == c.body_status
+                   ? fmt::format("the body is larger than the buffer of {} bytes", x.into.size())
+                   : fmt::format("the answer is larger than {} bytes", max_text_bytes);
+    fail({std::string(c.method), std::string(c.bucket), std::string(c.key), m_options.endpoint,
+          x.overflow ? a.status : 0, "", reason});
+  }
+  if (a.status != c.ok && a.status != c.ok_too)
+    fail(failure_from_answer(c.method, c.bucket, c.key, m_options.endpoint, a.status, x.text));
+  curl_off_t length = -1;
+  curl_easy_getinfo(easy, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &length);
+  a.content_length = length;
+  a.body_bytes = x.received;
+  a.text = std::move(x.text);
+  a.etag = std::move(x.etag);
+  return a;
+}
+
+void client::create_bucket(std::string_view bucket) {
+  perform({.method = "PUT", .bucket = bucket});
+}
+
+void client::delete_bucket(std::string_view bucket) {
+  perform({.method = "DELETE", .bucket = bucket, .ok = 204});
+}
+
+void client::put_object(std::string_view bucket, std::string_view key,
+                        std::span<const std::byte> body) {
+  perform({.method = "PUT", .bucket = bucket, .key = key, .upload = body});
+}
+
+std::size_t client::get_object(std::string_view bucket, std::string_view key,
+                               std::span<std::byte> into) {
+  return perform({.method = "GET", .bucket = bucket, .key = key, .into = into}).body_bytes;
+}
+
+std::size_t client::get_range(std::string_view bucket, std::string_view key, std::uint64_t offset,
+                              std::span<std::byte> into) {
+  if (into.empty())
+    throw usage_error(fmt::format("an S3 range read of 0 bytes. bucket: {}; key: {}", bucket, key));
+  const std::string range = fmt::format("bytes={}-{}", offset, offset + into.size() - 1);
+  return perform({.method = "GET",
+                  .bucket = bucket,
+                  .key = key,
+                  .headers = {{"Range", range}},
+                  .into = into,
+                  .body_status = 206,
+                  .ok = 206,
+                  .ok_too = 206})
+      .body_bytes;
+}
+
+std::optional<object_info> client::head_object(std::string_view bucket, std::string_view key) {
+  const answer a =
+      perform({.method = "HEAD", .bucket = bucket, .key = key, .ok = 200, .ok_too = 404});
+  if (a.status == 404)
+    return std::nullopt;
+  if (a.content_length < 0)
+    throw_failure({"HEAD", std::string(bucket), std::string(key), m_options.endpoint, a.status, "",
+                   "the answer has no Content-Length"});
+  return object_info{static_cast<std::uint64_t>(a.content_length), a.etag};
+}
+
+void client::delete_object(std::string_view bucket, std::string_view key) {
+  perform({.method = "DELETE", .bucket = bucket, .key = key, .ok = 204});
+}
+
+list_page client::list_objects(std::string_view bucket, std::string_view prefix,
+                               std::string_view token, int max_keys, std::string_view delimiter) {
+  std::vector<name_value> query = {{"list-type", "2"}, {"max-keys", std::to_string(max_keys)}};
+  if (!prefix.empty())
+    query.emplace_back("prefix", prefix);
+  if (!token.empty())
+    query.emplace_back("continuation-token", token);
+  if (!delimiter.empty())
+    query.emplace_back("delimiter", delimiter);
+  return parse_list_page(perform({.method = "GET", .bucket = bucket, .query = query}).text);
+}
+
+std::string client::create_multipart_upload(std::string_view bucket, std::string_view key) {
+  return parse_upload_id(
+      perform({.method = "POST", .bucket = bucket, .key = key, .query = {{"uploads", ""}}}).text);
+}
+
+std::string client::upload_part(std::string_view bucket, std::string_view key,
+                                std::string_view upload_id, int part_number,
+                                std::span<const std::byte> body) {
+  answer a = perform(
+      {.method = "PUT",
+       .bucket = bucket,
+       .key = key,
+       .query = {{"partNumber", std::to_string(part_number)}, {"uploadId", std::string(upload_id)}},
+       .upload = body});
+  if (a.etag.empty())
+    throw_failure({"PUT", std::string(bucket), std::string(key), m_options.endpoint, a.status, "",
+                   fmt::format("UploadPart {} answered without an ETag", part_number)});
+  return a.etag;
+}
+
+void client::complete_multipart_upload(std::string_view bucket, std::string_view key,
+                                       std::string_view upload_id,
+                                       const std::vector<completed_part>& parts) {
+  const std::string body = complete_multipart_body(parts);
+  const answer a = perform({.method = "POST",
+                            .bucket = bucket,
+                            .key = key,
+                            .query = {{"uploadId", std::string(upload_id)}},
+                            .headers = {{"Content-Type", "application/xml"}},
+                            .post_body = body});
+  // S3 may answer 200 and still fail the completion, in an <Error> body.
+  if (xml_element(a.text, "Error"))
+    throw_failure(failure_from_answer("POST", bucket, key, m_options.endpoint, a.status, a.text));
+}
+
+void client::abort_multipart_upload(std::string_view bucket, std::string_view key,
+                                    std::string_view upload_id) {
+  perform({.method = "DELETE",
+           .bucket = bucket,
+           .key = key,
+           .query = {{"uploadId", std::string(upload_id)}},
+           .ok = 204});
+}
+
+} // namespace dlsize::s3
