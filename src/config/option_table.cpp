@@ -66,8 +66,8 @@ constexpr std::array kTable{
     option_entry{"bench", "--on-change", kText},
     option_entry{"bench", "--generate", size_rule(0, kBytes, true)},
     option_entry{"bench", "--accelerator", kText},
-    option_entry{"bench", "--accelerators", count_rule(0, kAccelerators)},       // 0: per rank
-    option_entry{"bench", "--accelerators-per-rank", count_rule(0, 4096)},       // 0: the share
+    option_entry{"bench", "--accelerators", count_rule(0, kAccelerators)}, // 0: per rank
+    option_entry{"bench", "--accelerators-per-rank", count_rule(0, 4096)}, // 0: the share
     option_entry{"bench", "--rank-timeout", duration_rule(1, kYear)},
     option_entry{"bench", "--stall-timeout", kTimeout},
     option_entry{"bench", "--batch-size", kBatch},
@@ -204,7 +204,9 @@ constexpr std::array kTable{
 
 } // namespace
 
-std::span<const option_entry> option_table() { return kTable; }
+std::span<const option_entry> option_table() {
+  return kTable;
+}
 
 const core::value_rule* option_rule(std::string_view command, std::string_view option) {
   const core::value_rule* shared = nullptr;

@@ -31,27 +31,42 @@ std::string bounds(const value_rule& r, const std::string& lo, const std::string
                    : fmt::format("from {} to {}", lo, hi);
 }
 
-// The value of a number, percent or unit the rule's kind takes; false with why when the text is
-// not one.
-bool value_of(const value_rule& r, std::string_view text, double& v) {
+// Stands for the option in a unit parser's message, which is then said without it (the caller
+// names the option or key).
+constexpr std::string_view kMarker = "\x1f";
+
+std::string without_marker(std::string m) {
+  for (const std::string& cut : {std::string(" for ") + std::string(kMarker),
+                                 std::string(kMarker) + ": ", std::string(kMarker)})
+    for (std::size_t at = m.find(cut); at != std::string::npos; at = m.find(cut))
+      m.erase(at, cut.size());
+  return m;
+}
+
+// The value of a number, percent or unit the rule's kind takes; false when the text is not one,
+// with the unit parser's reason in why (empty for a plain number).
+bool value_of(const value_rule& r, std::string_view text, double& v, std::string& why) {
+  if (r.kind == value_kind::size && !r.ram_multiple && text.find("ram") != std::string_view::npos)
+    return false; // this option's bytes are not a multiple of RAM
   try {
     switch (r.kind) {
     case value_kind::size:
       // A multiple of RAM is checked for its form; its bytes are known only later.
-      v = static_cast<double>(units::parse_size(text, "", r.ram_multiple ? 1 : 0));
+      v = static_cast<double>(units::parse_size(text, kMarker, r.ram_multiple ? 1 : 0));
       if (r.ram_multiple && text.find("ram") != std::string_view::npos)
         v = r.lo;
       return true;
     case value_kind::duration:
-      v = units::parse_duration(text, "");
+      v = units::parse_duration(text, kMarker);
       return true;
     case value_kind::rate:
-      v = units::parse_rate(text, "");
+      v = units::parse_rate(text, kMarker);
       return true;
     default:
       break;
     }
-  } catch (const usage_error&) {
+  } catch (const usage_error& e) {
+    why = without_marker(e.what());
     return false;
   }
   std::string_view s = text;
@@ -79,15 +94,15 @@ std::string count_problem(const value_rule& r, std::string_view text) {
 
 std::string path_problem(std::string_view text) {
   if (text.empty())
-    return fmt::format("an empty path. valid: {}", describe(path_rule()));
+    return fmt::format("an empty file name. valid: {}", describe(path_rule()));
   if (text.size() > kMaxPath)
     return fmt::format("a path of {} bytes. valid: {}", text.size(), describe(path_rule()));
   std::size_t start = 0;
   while (start <= text.size()) {
     const std::size_t slash = std::min(text.find('/', start), text.size());
     if (slash - start > kMaxName)
-      return fmt::format("the name '{}...' is {} bytes long. valid: {}",
-                         text.substr(start, 16), slash - start, describe(path_rule()));
+      return fmt::format("the name '{}...' is {} bytes long. valid: {}", text.substr(start, 16),
+                         slash - start, describe(path_rule()));
     start = slash + 1;
   }
   return "";
@@ -122,10 +137,10 @@ std::string describe(const value_rule& r) {
     return fmt::format("a fraction {} (or a percent such as 80%)",
                        bounds(r, format_plain(r.lo), format_plain(r.hi)));
   case value_kind::size:
-    return fmt::format("a size {}{}",
-                       bounds(r, units::format_bytes_binary(r.lo),
-                              units::format_bytes_binary(r.hi)),
-                       r.ram_multiple ? ", or a multiple of RAM such as 5x-ram" : "");
+    return fmt::format(
+        "a size {}{}",
+        bounds(r, units::format_bytes_binary(r.lo), units::format_bytes_binary(r.hi)),
+        r.ram_multiple ? ", or a multiple of RAM such as 5x-ram" : "");
   case value_kind::duration:
     return "a duration " + bounds(r, duration_words(r.lo), duration_words(r.hi));
   case value_kind::rate:
@@ -156,8 +171,9 @@ std::string text_problem(const value_rule& r, std::string_view text) {
     break;
   }
   double v = 0;
-  if (!value_of(r, text, v))
-    return fmt::format("'{}' is not valid. valid: {}", text, describe(r));
+  std::string why;
+  if (!value_of(r, text, v, why))
+    return why.empty() ? fmt::format("'{}' is not valid. valid: {}", text, describe(r)) : why;
   if (!(r.lo_open ? v > r.lo : v >= r.lo) || !(v <= r.hi))
     return fmt::format("{} is out of range. valid: {}", text, describe(r));
   return "";

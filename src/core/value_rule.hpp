@@ -31,7 +31,9 @@ struct value_rule {
   bool ram_multiple = false; // size: "5x-ram" is also valid (its bytes are known later)
 };
 
-constexpr value_rule flag_rule() { return {value_kind::flag}; }
+constexpr value_rule flag_rule() {
+  return {value_kind::flag};
+}
 constexpr value_rule count_rule(std::uint64_t min, std::uint64_t max) {
   return {value_kind::count, min, max};
 }
@@ -47,9 +49,15 @@ constexpr value_rule size_rule(double lo, double hi, bool ram_multiple = false) 
 constexpr value_rule duration_rule(double lo_s, double hi_s) {
   return {value_kind::duration, 0, 0, lo_s, hi_s};
 }
-constexpr value_rule rate_rule(double lo, double hi) { return {value_kind::rate, 0, 0, lo, hi}; }
-constexpr value_rule text_rule() { return {value_kind::text}; }
-constexpr value_rule path_rule() { return {value_kind::path}; }
+constexpr value_rule rate_rule(double lo, double hi) {
+  return {value_kind::rate, 0, 0, lo, hi};
+}
+constexpr value_rule text_rule() {
+  return {value_kind::text};
+}
+constexpr value_rule path_rule() {
+  return {value_kind::path};
+}
 
 // What the rule accepts, in words: "an integer from 1 to 256".
 std::string describe(const value_rule& r);

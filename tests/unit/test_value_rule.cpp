@@ -49,15 +49,19 @@ TEST_CASE("sizes, durations, rates and fractions are checked by their units and 
   const auto request = core::size_rule(4096, 64 << 20);
   CHECK(text_problem(request, "1MiB").empty());
   CHECK_THAT(text_problem(request, "1GiB"), Contains("out of range"));
-  CHECK_THAT(text_problem(request, "NaN"), Contains("is not valid"));
+  CHECK_THAT(text_problem(request, "NaN"), StartsWith("invalid size: 'NaN'"));
   CHECK_THAT(text_problem(request, "5x-ram"), Contains("is not valid"));
   CHECK(text_problem(core::size_rule(0, 1e18, true), "5x-ram").empty());
   const auto limit = core::duration_rule(0, 366 * 86400.0);
   CHECK(text_problem(limit, "60s").empty());
-  CHECK_THAT(text_problem(limit, "inf"), Contains("is not valid"));
-  CHECK_THAT(text_problem(limit, "400d"), Contains("is not valid"));
+  CHECK_THAT(text_problem(limit, "inf"), StartsWith("invalid duration: 'inf'"));
+  CHECK_THAT(text_problem(limit, "400d"), StartsWith("invalid duration: '400d'"));
   CHECK_THAT(text_problem(limit, "100000h"), Contains("out of range"));
   CHECK(text_problem(core::rate_rule(0, 1e16), "400GbE").empty());
+  // A unit parser's own reason is kept, without an option name (the caller gives it).
+  CHECK_THAT(text_problem(core::rate_rule(0, 1e16), "25G"),
+             StartsWith("invalid rate: '25G' has no unit"));
+  CHECK_THAT(text_problem(request, "lots"), StartsWith("invalid size: 'lots'"));
   const auto au = core::fraction_rule(false);
   CHECK(text_problem(au, "90%").empty());
   CHECK(text_problem(au, "0.9").empty());
@@ -71,7 +75,7 @@ TEST_CASE("a path is not empty and no name in it is longer than the file system 
   const auto p = core::path_rule();
   CHECK(text_problem(p, "reports/run.json").empty());
   CHECK(text_problem(p, "-").empty());
-  CHECK_THAT(text_problem(p, ""), StartsWith("an empty path"));
+  CHECK_THAT(text_problem(p, ""), StartsWith("an empty file name"));
   CHECK_THAT(text_problem(p, "reports/" + std::string(300, 'a')), Contains("300 bytes long"));
   CHECK_THAT(text_problem(p, std::string(5000, '/')), Contains("a path of 5000 bytes"));
 }
@@ -103,7 +107,7 @@ TEST_CASE("the checks name the option or key the user gave", "[value_rule]") {
   CHECK(usage_error_message([] {
           check_json(core::path_rule(), nlohmann::json(12345), "cfg.json: out");
         }) == "cfg.json: out: 12345 is a number. valid: a path of at most 4095 bytes, each name "
-               "at most 255");
+              "at most 255");
 }
 
 TEST_CASE("the option table has one entry per command and option, each with a sane range",
@@ -126,11 +130,12 @@ TEST_CASE("the option table has one entry per command and option, each with a sa
   CHECK(dlsize::config::option_rule("bench", "--accelerators-per-node")->min == 0);
   CHECK(dlsize::config::option_rule("bench", "--no-such-option") == nullptr);
   // The values the issue found wrapping or crashing are refused by the table's ranges.
-  CHECK_FALSE(text_problem(*dlsize::config::option_rule("bench", "--prefetch"),
-                           "18446744073709551615")
-                  .empty());
+  CHECK_FALSE(
+      text_problem(*dlsize::config::option_rule("bench", "--prefetch"), "18446744073709551615")
+          .empty());
   CHECK_FALSE(text_problem(*dlsize::config::option_rule("datagen", "--threads"), "100000").empty());
-  CHECK_FALSE(text_problem(*dlsize::config::option_rule("checkpoint", "--keep-last"), "-1").empty());
+  CHECK_FALSE(
+      text_problem(*dlsize::config::option_rule("checkpoint", "--keep-last"), "-1").empty());
   CHECK_FALSE(text_problem(*dlsize::config::option_rule("plan", "--epochs"), "NaN").empty());
   CHECK_FALSE(
       text_problem(*dlsize::config::option_rule("size", "--target-accelerators"), "inf").empty());
