@@ -27,8 +27,7 @@ void apply_to(CLI::App& cmd) {
     const core::value_rule rule = rule_of(cmd, *opt);
     if (opt->get_expected_min() == 0)
       continue; // a flag takes no value on the command line
-    opt->check(CLI::Validator(
-        [rule](std::string& v) { return core::text_problem(rule, v); }, ""));
+    opt->check(CLI::Validator([rule](std::string& v) { return core::text_problem(rule, v); }, ""));
     if (shows_range(rule.kind) && !opt->get_group().empty())
       opt->description(fmt::format("{} [{}]", opt->get_description(), core::describe(rule)));
   }
@@ -63,7 +62,9 @@ const core::value_rule& rule_of(const CLI::App& cmd, const CLI::Option& opt) {
   return *r;
 }
 
-void apply_option_rules(CLI::App& app) { apply_to(app); }
+void apply_option_rules(CLI::App& app) {
+  apply_to(app);
+}
 
 std::string option_table_markdown(CLI::App& app) {
   std::string out;
