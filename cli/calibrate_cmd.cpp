@@ -120,7 +120,6 @@ void setup_calibrate(CLI::App& app, cli_context& ctx) {
   sub->add_option("--learning-rate", o->learning_rate,
                   "SGD learning rate (default 0.1 x batch / 256)");
   sub->add_option("--seed", o->seed, "Seed of the initial weights and the synthetic batch")
-      ->check(uint64_range())
       ->capture_default_str();
   sub->add_flag("--verbose", o->verbose, "A line per step on stderr");
   sub->callback([o, sub, &ctx] {

@@ -10,6 +10,7 @@
 #include "config/workload.hpp"
 #include "core/error.hpp"
 #include "core/sysinfo.hpp"
+#include "core/thread_budget.hpp"
 #include "core/units.hpp"
 #include "dataset/datagen.hpp"
 #include "dataset/datagen_job.hpp"
@@ -82,6 +83,8 @@ dataset::datagen_options options_of(const datagen_cli& o, std::uint64_t ram) {
   opt.dir = o.dataset;
   opt.params = dataset::datagen_params_of(o.req, profile, ram);
   opt.threads = o.threads;
+  check_thread_budget(o.threads ? o.threads : sysinfo::online_cpus(),
+                      fmt::format("--threads {}", o.threads));
   opt.stall_timeout_s = config::stall_timeout_of(o.stall_timeout);
   return opt;
 }
@@ -100,9 +103,7 @@ void setup_datagen(CLI::App& app, cli_context& ctx) {
   sub->add_option("--size", o->req.size,
                   "Dataset size: 2GiB, 500GB, 1.5TiB, or a multiple of RAM such as 5x-ram");
   auto* files = sub->add_option("--files", o->req.files, "Number of files instead of --size");
-  sub->add_option("--seed", o->req.seed, "Seed of sizes and contents")
-      ->check(uint64_range())
-      ->capture_default_str();
+  sub->add_option("--seed", o->req.seed, "Seed of sizes and contents")->capture_default_str();
   sub->add_option(
       "--layout", o->req.layout,
       "files (one sample per file) or shards (records per file); default from the profile");

@@ -22,6 +22,7 @@
 #include "core/stop.hpp"
 #include "dlsize/build_config.hpp"
 #include "io/uring_engine.hpp"
+#include "option_rules.hpp"
 #include "report/report_io.hpp"
 
 namespace {
@@ -68,6 +69,10 @@ int run(int argc, char** argv) {
   app.require_subcommand(0, 1);
   bool version = false;
   app.add_flag("--version", version, "Print the version and the compiled-in features");
+  bool option_table = false;
+  app.add_flag("--option-table", option_table,
+               "Every option's valid values, as Markdown table rows (docs/options.md)")
+      ->group("");
   dlsize::cli::setup_datagen(app, ctx);
   dlsize::cli::setup_verify(app, ctx);
   dlsize::cli::setup_bench(app, ctx);
@@ -97,7 +102,13 @@ int run(int argc, char** argv) {
   }
   dlsize::install_stop_handlers();
   try {
+    dlsize::cli::apply_option_rules(app);
     app.parse(argc, argv);
+    if (option_table) {
+      if (root)
+        std::cout << dlsize::cli::option_table_markdown(app);
+      return 0;
+    }
     if (version) {
       if (root) {
         std::cout << "dlsize " << DLSIZE_VERSION << " (commit " << dlsize::report::tool_commit()

@@ -11,6 +11,8 @@
 #include "core/error.hpp"
 #include "core/json_checks.hpp"
 #include "core/json_input.hpp"
+#include "core/value_rule.hpp"
+#include "option_rules.hpp"
 
 namespace dlsize::cli {
 namespace {
@@ -30,7 +32,7 @@ std::vector<std::string> valid_keys(const CLI::App& cmd) {
   return keys;
 }
 
-nlohmann::json typed(const std::string& s) {
+nlohmann::json typed_value(const std::string& s) {
   if (s == "true")
     return true;
   if (s == "false")
@@ -58,34 +60,7 @@ nlohmann::json typed(const std::string& s) {
   return s;
 }
 
-// What an option takes, in words, for the message of a config value it refuses.
-std::string expected_text(const CLI::Option& opt) {
-  const std::string t = opt.get_type_name();
-  const std::string each = t == "UINT"    ? "a non-negative integer"
-                           : t == "INT"   ? "an integer"
-                           : t == "FLOAT" ? "a number"
-                           : t == "TEXT"  ? "a string"
-                                          : "a value of the form " + t;
-  return opt.get_items_expected_max() > 1 ? each + ", or an array of them" : each;
-}
-
 } // namespace
-
-CLI::Validator uint64_range() {
-  return CLI::Validator(
-      [](std::string& v) -> std::string {
-        char* end = nullptr;
-        errno = 0;
-        const bool digits = !v.empty() && v.find_first_not_of("0123456789") == std::string::npos;
-        if (digits)
-          (void)std::strtoull(v.c_str(), &end, 10);
-        if (!digits || errno == ERANGE)
-          return fmt::format("'{}' is not valid. valid: an integer from 0 to 18446744073709551615",
-                             v);
-        return "";
-      },
-      "0..2^64-1");
-}
 
 void apply_run_config(CLI::App& cmd, const std::string& file_or_name) {
   std::string text, source;
@@ -122,30 +97,20 @@ void apply_run_config_object(CLI::App& cmd, const nlohmann::json& j, const std::
                       source, key, cmd.get_name(), fmt::join(valid_keys(cmd), ", ")));
     if (opt->count() > 0)
       continue; // the command line wins
+    const core::value_rule& rule = rule_of(cmd, *opt);
     std::vector<std::string> inputs;
     auto add = [&](const nlohmann::json& v) {
-      if (v.is_string())
-        inputs.push_back(v.get<std::string>());
-      else if (v.is_boolean() || v.is_number())
-        inputs.push_back(v.dump());
-      else
-        throw usage_error(
-            fmt::format("{}: {}: {} is not a valid value. valid: {}", source, key, v.dump(),
-                        opt->get_expected_min() == 0 ? "true or false" : expected_text(*opt)));
+      const std::string problem = core::json_problem(rule, v);
+      if (!problem.empty())
+        throw usage_error(fmt::format("{}: {}: {}", source, key, problem));
+      inputs.push_back(v.is_string() ? v.get<std::string>() : v.dump());
     };
-    if (value.is_array() && opt->get_items_expected_max() <= 1)
-      throw usage_error(fmt::format("{}: {}: {} is an array. valid: {} (--{} takes one value)",
-                                    source, key, value.dump(), expected_text(*opt), key));
-    if (value.is_array()) {
+    if (value.is_array() && opt->get_items_expected_max() > 1) {
       for (const auto& v : value)
         add(v);
     } else {
       add(value);
     }
-    if (opt->get_expected_min() == 0 &&
-        (inputs.size() != 1 || (inputs[0] != "true" && inputs[0] != "false")))
-      throw usage_error(fmt::format("{}: {}: {} is not valid for a flag. valid: true, false",
-                                    source, key, value.dump()));
     if (opt->get_expected_min() == 0 && inputs[0] == "false")
       continue;
     try {
@@ -154,7 +119,7 @@ void apply_run_config_object(CLI::App& cmd, const nlohmann::json& j, const std::
       opt->run_callback();
     } catch (const CLI::Error& e) {
       throw usage_error(fmt::format("{}: {}: {} is not valid ({}). valid: {}", source, key,
-                                    value.dump(), e.what(), expected_text(*opt)));
+                                    value.dump(), e.what(), core::describe(rule)));
     }
   }
 }
@@ -194,6 +159,12 @@ nlohmann::json effective_config(const CLI::App& cmd) {
     if (skipped(o))
       continue;
     const std::string& name = o->get_lnames().front();
+    // Text and paths stay text ("--label 123" is the label "123", not a number).
+    const core::value_kind kind = rule_of(cmd, *o).kind;
+    const bool as_text = kind == core::value_kind::text || kind == core::value_kind::path;
+    auto typed = [as_text](const std::string& s) {
+      return as_text ? nlohmann::json(s) : typed_value(s);
+    };
     if (o->count() > 0) {
       const auto& r = o->results();
       if (o->get_expected_min() == 0) {

@@ -12,7 +12,8 @@
 namespace dlsize::cli {
 
 // Applies the config to cmd. Throws usage_error naming the file and key for an unknown key, a
-// value of the wrong type, or a file that is not a JSON object.
+// value of the wrong type or out of the option's range (config::option_table), or a file that is
+// not a JSON object.
 void apply_run_config(CLI::App& cmd, const std::string& file_or_name);
 
 // apply_run_config for a JSON object (the config block of a report, for --replay); source
@@ -32,9 +33,5 @@ std::set<std::string> given_long_options(const CLI::App& cmd);
 // Every option's value in effect (given, from the config, or the default), keyed by its long
 // name; numbers and booleans as JSON numbers and booleans.
 nlohmann::json effective_config(const CLI::App& cmd);
-
-// A check for a 64-bit unsigned option such as --seed: CLI11 alone wraps "-1" to 2^64 - 1 and
-// takes values beyond 2^64 - 1; this refuses both (exit 2), naming the valid range.
-CLI::Validator uint64_range();
 
 } // namespace dlsize::cli

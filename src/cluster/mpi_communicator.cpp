@@ -26,8 +26,8 @@ void check_mpi(int rc, const char* call, const char* file, int line) {
   char text[MPI_MAX_ERROR_STRING] = {};
   int len = 0;
   MPI_Error_string(rc, text, &len);
-  throw run_error(fmt::format("{} failed: {}. at {}:{}", call,
-                              std::string(text, static_cast<std::size_t>(len)), file, line));
+  throw run_error(fmt::format("{} (at {}:{}) failed: {}", call, file, line,
+                              std::string(text, static_cast<std::size_t>(len))));
 }
 
 void wait_request(MPI_Request& req, double timeout_s, const std::string& what) {

@@ -29,11 +29,7 @@ bench_timing check_durations(const bench_request& r) {
   t.status_interval_s = units::parse_duration(r.status_interval, "--status-interval");
   if (t.status_interval_s < 1)
     throw usage_error("--status-interval: must be at least 1s");
-  t.time_limit_s = r.time_limit.empty() ? 0 : units::parse_duration(r.time_limit, "--time-limit");
-  if (!r.time_limit.empty() && t.time_limit_s <= 0)
-    throw usage_error(fmt::format("--time-limit: '{}' would stop the run before it starts. "
-                                  "valid: a duration above 0 (60s), or no --time-limit",
-                                  r.time_limit));
+  t.time_limit_s = time_limit_of(r.time_limit);
   t.stall_timeout_s = stall_timeout_of(r.stall_timeout);
   return t;
 }
@@ -56,6 +52,17 @@ void check_storage_only(const bench_request& r, std::uint64_t ranks) {
 }
 
 } // namespace
+
+double time_limit_of(const std::string& text) {
+  if (text.empty())
+    return 0;
+  const double s = units::parse_duration(text, "--time-limit");
+  if (s <= 0)
+    throw usage_error(fmt::format("--time-limit: '{}' would stop the run before it starts. "
+                                  "valid: a duration above 0 (60s), or no --time-limit",
+                                  text));
+  return s;
+}
 
 double stall_timeout_of(const std::string& text) {
   const double s = units::parse_duration(text, "--stall-timeout");

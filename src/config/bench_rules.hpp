@@ -58,6 +58,10 @@ struct bench_checkpoint {
   double scale = 1;
 };
 
+// --time-limit (bench, checkpoint): its seconds, 0 when text is empty (no limit); a limit of 0s
+// is refused, as it would stop the run before it starts.
+double time_limit_of(const std::string& text);
+
 // --stall-timeout (bench, datagen, verify): its seconds, 0 for never; at least 1s otherwise.
 double stall_timeout_of(const std::string& text);
 

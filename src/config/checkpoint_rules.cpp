@@ -45,7 +45,7 @@ checkpoint_values check_checkpoint_request(const checkpoint_request& r) {
   checkpoint_values v;
   v.request_size = static_cast<std::uint32_t>(
       std::min<std::uint64_t>(units::parse_size(r.request_size, "--request-size"), UINT32_MAX));
-  v.time_limit_s = r.time_limit.empty() ? 0 : units::parse_duration(r.time_limit, "--time-limit");
+  v.time_limit_s = time_limit_of(r.time_limit);
   v.stall_timeout_s = stall_timeout_of(r.stall_timeout);
   return v;
 }

@@ -12,7 +12,8 @@ std::string errno_text(int err) {
 
 void throw_syscall_error(const char* call, int err, const char* file, int line,
                          const std::string& context) {
-  std::string msg = fmt::format("{} failed: {}. at {}:{}", call, errno_text(err), file, line);
+  // The location goes with the call, so that the message ends with what the user can act on.
+  std::string msg = fmt::format("{} (at {}:{}) failed: {}", call, file, line, errno_text(err));
   if (!context.empty())
     msg += "; " + context;
   throw run_error(msg);

@@ -22,7 +22,7 @@ public:
 // Text of an errno value, thread-safe.
 std::string errno_text(int err);
 
-// Throws run_error for a failed system call: "CALL failed: strerror. at file:line; CONTEXT".
+// Throws run_error for a failed system call: "CALL (at file:line) failed: strerror; CONTEXT".
 [[noreturn]] void throw_syscall_error(const char* call, int err, const char* file, int line,
                                       const std::string& context);
 

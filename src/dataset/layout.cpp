@@ -10,6 +10,7 @@
 #include "core/json_input.hpp"
 #include "core/memory_budget.hpp"
 #include "core/rng.hpp"
+#include "core/value_rule.hpp"
 #include "dataset/record.hpp"
 
 namespace dlsize::dataset {
@@ -204,6 +205,38 @@ std::uint64_t files_for_size(dataset_params p, std::uint64_t bytes) {
   return files;
 }
 
+namespace {
+
+// The manifest's own figures follow from its params; each is checked by the rule every value a
+// user gives is (core::value_rule), then against the layout, so an edited manifest is refused
+// naming the key instead of read as another dataset.
+void check_manifest_figures(const nlohmann::json& j, const dataset_layout& layout,
+                            const std::string& source) {
+  const core::value_rule count = core::count_rule(0, UINT64_MAX);
+  const std::pair<const char*, std::uint64_t> figures[] = {{"files", layout.files()},
+                                                           {"records", layout.records()},
+                                                           {"bytes", layout.total_bytes()},
+                                                           {"files_per_dir", kFilesPerDir}};
+  for (const auto& [key, expected] : figures) {
+    if (!j.contains(key))
+      continue; // older manifests may lack a figure; the params decide
+    core::check_json(count, j[key], fmt::format("{}: {}", source, key));
+    if (j[key].get<std::uint64_t>() != expected)
+      throw usage_error(fmt::format("{}: {}: {} does not follow from the manifest's params. valid: "
+                                    "{} (the manifest as dlsize datagen wrote it)",
+                                    source, key, j[key].dump(), expected));
+  }
+  if (j.contains("state")) {
+    core::check_json(core::text_rule(), j["state"], source + ": state");
+    if (j["state"] != "complete")
+      throw usage_error(fmt::format("{}: state: {} is not valid. valid: \"complete\" (an "
+                                    "unfinished generation is resumed by dlsize datagen)",
+                                    source, j["state"].dump()));
+  }
+}
+
+} // namespace
+
 dataset_layout open_dataset(const fs::path& dir) {
   const fs::path manifest = dir / kManifestName;
   std::error_code ec;
@@ -221,7 +254,9 @@ dataset_layout open_dataset(const fs::path& dir) {
     throw usage_error(fmt::format("{}: schema: expected 'dlsize.dataset/1'", manifest.string()));
   auto params = dataset_params::from_json(
       core::json_checker(manifest.string()).object(j, "", "params"), manifest.string());
-  return dataset_layout(dir, params);
+  dataset_layout layout(dir, params);
+  check_manifest_figures(j, layout, manifest.string());
+  return layout;
 }
 
 dataset_params params_from_profile(const config::workload_profile& profile) {

@@ -35,7 +35,8 @@ pool_result reader_pool::run(unsigned readers, const body_fn& body, const std::a
     } catch (const std::system_error& e) {
       start_error = fmt::format("could not start reader thread {} of {}: {}. The limit on "
                                 "processes and threads (ulimit -u, RLIMIT_NPROC) or memory "
-                                "ran out; valid: fewer --readers, or a higher limit",
+                                "ran out; valid: fewer threads (--readers of bench, --threads of "
+                                "datagen, verify and index), or a higher limit",
                                 i + 1, readers, e.what());
       m_shared->failed.store(true);
       for (unsigned k = i; k < readers; ++k)

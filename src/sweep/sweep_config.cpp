@@ -6,8 +6,10 @@
 
 #include <fmt/format.h>
 
+#include "config/option_table.hpp"
 #include "core/error.hpp"
 #include "core/json_checks.hpp"
+#include "core/value_rule.hpp"
 
 namespace dlsize::sweep {
 namespace {
@@ -42,6 +44,16 @@ void check_options(const core::json_checker& ck, const nlohmann::json& obj, cons
                               fmt::join(bench_keys, ", ")));
     if (!value.is_string() && !value.is_number() && !value.is_boolean())
       ck.fail(at, "must be a string, number or boolean");
+    // The option's own rule, as a run config's key gets it; text with a placeholder ("{ranks}")
+    // is checked once substituted, on the point's command line.
+    const core::value_rule* rule = config::option_rule(command, "--" + key);
+    const bool placeholder =
+        value.is_string() && value.get<std::string>().find('{') != std::string::npos;
+    if (rule && !placeholder) {
+      const std::string problem = core::json_problem(*rule, value);
+      if (!problem.empty())
+        ck.fail(at, problem);
+    }
   }
 }
 

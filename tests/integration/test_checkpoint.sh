@@ -60,7 +60,7 @@ read -r rep ratio <<<"$(content "$SCRATCH/dc/checkpoint-000001/rank-00000.file-0
 /usr/bin/python3 -c "import sys; sys.exit(not (0.2 <= $ratio <= 0.6))" \
   && pass "zlib shrinks the shard well below its size ($ratio)" || fail "zlib ratio $ratio"
 expect_rc 2 "a percent over 100 is refused" -- "$DLSIZE" "${ck[@]}" --dir "$SCRATCH/dc2" --compress-percent 101
-expect_text "--compress-percent: 101 is outside 0 to 100" "the refusal names the option"
+expect_text "--compress-percent: 101 is out of range. valid: an integer from 0 to 100" "the refusal names the option"
 expect_rc 0 "the kept checkpoint read back with --no-verify" -- "$DLSIZE" "${ck[@]}" --dir "$SCRATCH/dc" --writes 0 --reads 1 --no-verify --out "$SCRATCH/nv.json"
 [[ $(json "$SCRATCH/nv.json" "r['checkpoint']['read']['verify']['enabled'], r['checkpoint']['read']['verify']['blocks'], r['checkpoint']['read']['bytes'] > 0, any('--no-verify' in w for w in r['warnings'])") == "False 0 True True" ]] \
   && pass "--no-verify reads without checking and says so" || fail "no-verify: $(json "$SCRATCH/nv.json" "r['checkpoint']['read']['verify'], r['warnings']")"

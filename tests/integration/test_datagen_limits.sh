@@ -9,9 +9,9 @@ PY=/usr/bin/python3
 gen() { "$DLSIZE" datagen --workload resnet50 --layout files --quiet "$@"; }
 
 expect_rc 2 "--files 0 is refused" -- gen --dataset "$SCRATCH/zero" --files 0
-expect_text "--files: 0 is out of range. valid: 1 to" "the message says what is valid"
+expect_text "--files: 0 is out of range. valid: an integer from 1 to" "the message says what is valid"
 expect_rc 2 "--records-per-file 0 is refused" -- "$DLSIZE" datagen --workload resnet50 --layout shards --quiet --dataset "$SCRATCH/zero" --files 2 --records-per-file 0
-expect_text "--records-per-file: 0 is out of range. valid: 1 to" "the message says what is valid"
+expect_text "--records-per-file: 0 is out of range. valid: an integer from 1 to" "the message says what is valid"
 expect_rc 2 "--files above the manifests' range is refused" -- gen --dataset "$SCRATCH/zero" --files 2000000000
 [[ ! -e $SCRATCH/zero ]] && pass "refused generations made no folder" || fail "a refused generation made $SCRATCH/zero"
 
@@ -48,8 +48,11 @@ expect_rc 2 "queue depth × request size × readers past RAM is refused" -- "$DL
 expect_text "--queue-depth 4096 × --request-size 64.00 MiB × --readers 256" "the message names the options"
 expect_text "64.00 TiB" "the message gives the figure"
 [[ ! -e $SCRATCH/big.json ]] && pass "no report for a refused run" || fail "a refused run left a report"
-expect_rc 2 "a storage-only run of 10^13 epochs is refused before it starts" -- "$DLSIZE" bench --workload resnet50 --dataset "$ds" --epochs 10000000000000 --quiet --out "$SCRATCH/epochs.json"
-expect_text "--epochs 10000000000000 × --readers" "the message names the options and the figure"
+expect_rc 2 "a storage-only run of 10^13 epochs is refused by --epochs' range" -- "$DLSIZE" bench --workload resnet50 --dataset "$ds" --epochs 10000000000000 --quiet --out "$SCRATCH/epochs.json"
+expect_text "--epochs: 10000000000000 is out of range. valid: an integer from 1 to 1000000000" "the message names the option and its range"
+[[ ! -e $SCRATCH/epochs.json ]] && pass "no report for a refused run" || fail "a report was left: $SCRATCH/epochs.json"
+expect_rc 2 "a storage-only run of 10^9 epochs x 64 readers is refused before it starts" -- "$DLSIZE" bench --workload resnet50 --dataset "$ds" --epochs 1000000000 --readers 64 --queue-depth 1 --quiet --out "$SCRATCH/epochs.json"
+expect_text "--epochs 1000000000 × --readers 64" "the message names the options and the figure"
 [[ ! -e $SCRATCH/epochs.json ]] && pass "no report for a refused run" || fail "a report was left: $SCRATCH/epochs.json"
 
 # A manifest whose counts multiply past what a dataset may hold is refused before indexing.

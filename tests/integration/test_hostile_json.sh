@@ -88,9 +88,9 @@ check "a named FIFO past the limit" 2 "$h/fifo.json' is more than that (read fro
 wait
 
 # Item 7: a config key given an array, an object or text where one number is expected.
-check "a config array for a number" 2 "readers: [1,2] is an array. valid: a non-negative integer" -- "$DLSIZE" bench --config <(echo '{"readers": [1, 2]}')
-check "a config object for a number" 2 "readers: {\"a\":1} is not a valid value. valid: a non-negative integer" -- "$DLSIZE" bench --config <(echo '{"readers": {"a": 1}}')
-check "config text for a number" 2 "readers: \"many\" is not valid" -- "$DLSIZE" bench --config <(echo '{"readers": "many"}')
+check "a config array for a number" 2 "readers: [1,2] is an array. valid: an integer from 1 to 256" -- "$DLSIZE" bench --config <(echo '{"readers": [1, 2]}')
+check "a config object for a number" 2 "readers: {\"a\":1} is an object. valid: an integer from 1 to 256" -- "$DLSIZE" bench --config <(echo '{"readers": {"a": 1}}')
+check "config text for a number" 2 "readers: \"many\" is text. valid: an integer" -- "$DLSIZE" bench --config <(echo '{"readers": "many"}')
 [[ ! -e $SCRATCH/size-arr.json && ! -e $SCRATCH/size-deep.json ]] && pass "a refused size writes nothing" || fail "a refused size left files"
 rm -rf "$h" # the hostile inputs are this test's, not documents dlsize made to validate
 finish

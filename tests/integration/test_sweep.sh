@@ -75,6 +75,10 @@ expect_rc 2 "a launcher that does not exist" -- "$DLSIZE" sweep --config "$SCRAT
 expect_text "no-such-launcher-x" "message names it"
 write_config "$SCRATCH/bad.json" "" "1, 2"
 sed -i 's/"epochs": 1/"epochs": 1, "queue-depth": 0/' "$SCRATCH/bad.json"
+expect_rc 2 "a bench option out of its range is refused before any point" -- "$DLSIZE" sweep --config "$SCRATCH/bad.json" --out "$SCRATCH/b4"
+expect_text "bench.queue-depth: 0 is out of range. valid: an integer from 1 to 4096" "names the key and the range"
+write_config "$SCRATCH/bad.json" "" "1, 2"
+sed -i 's/"epochs": 1/"epochs": 1, "request-size": "6KiB"/' "$SCRATCH/bad.json"
 expect_rc 2 "options bench refuses stop the sweep at the first point" -- "$DLSIZE" sweep --config "$SCRATCH/bad.json" --out "$SCRATCH/b3"
 [[ $(json "$SCRATCH/b3/index.json" "[p['status'] for p in r['points']]") == "['failed', 'pending', 'pending', 'pending']" ]] \
   && pass "one point tried, the rest left pending" || fail "index: $(cat "$SCRATCH/b3/index.json")"

@@ -86,6 +86,9 @@ TEST_CASE("checkpoint rules refuse a stall timeout under a second, bad sizes and
              Catch::Matchers::Contains("--request-size: 'lots'"));
   CHECK_THAT(checkpoint_opt_refusal([](auto& r) { r.time_limit = "soon"; }),
              Catch::Matchers::Contains("--time-limit: 'soon'"));
+  // As bench refuses it: a limit of 0 would stop the run before it starts.
+  CHECK_THAT(checkpoint_opt_refusal([](auto& r) { r.time_limit = "0s"; }),
+             StartsWith("--time-limit: '0s' would stop the run before it starts"));
   CHECK_THAT(checkpoint_opt_refusal([](auto& r) {
                r.label = "a b";
                r.given.insert("--label");
