@@ -20,6 +20,7 @@
 #include "config/workload.hpp"
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
+#include "core/input_watch.hpp"
 #include "core/json_checks.hpp"
 #include "core/output_file.hpp"
 #include "core/sysinfo.hpp"
@@ -305,6 +306,22 @@ int finish(nlohmann::json report, bool failed, const bench_cli& o, std::optional
   return 0;
 }
 
+// A stop (a signal, --stall-timeout, --time-limit) that ended a read of the manifest or the index
+// before the run began: the report says so, incomplete, and the command fails.
+int stopped_before_run(const std::string& why, std::optional<output_file>& out,
+                       const nlohmann::json& cmdline, const nlohmann::json& config,
+                       const nlohmann::json& config_given) {
+  nlohmann::json r =
+      report::stopped_before_run_report(report::report_header("bench", cmdline), config, why);
+  r["config_given"] = config_given;
+  const output_place where = out->commit(r.dump(2) + "\n");
+  if (!where.path.empty())
+    std::printf("report: %s\n", where.path.c_str());
+  std::fflush(stdout);
+  std::fprintf(stderr, "dlsize: bench incomplete: %s\n", r["reason"].get<std::string>().c_str());
+  return 1;
+}
+
 int run_bench(const bench_cli& o, const CLI::App& cmd, const cli_context& ctx) {
   cluster::communicator& comm = cluster::world();
   const auto ranks = static_cast<std::uint64_t>(comm.size());
@@ -351,6 +368,7 @@ int run_bench(const bench_cli& o, const CLI::App& cmd, const cli_context& ctx) {
     status_s = timing.status_interval_s;
     time_limit = timing.time_limit_s;
     stall_timeout = timing.stall_timeout_s;
+    core::watch_inputs({stall_timeout, time_limit});
     eo = engine_options_of(o, timing.keep_open);
     if (!o.client_ram.empty()) {
       client_ram = units::parse_size(o.client_ram, "--client-ram");
@@ -381,78 +399,84 @@ int run_bench(const bench_cli& o, const CLI::App& cmd, const cli_context& ctx) {
     return nlohmann::json{{"command", "bench"}, {"options", effective_config(cmd)}};
   });
   cluster::require_same(comm, given, "command and options");
-  generate_if_missing(o, profile, stall_timeout, comm);
-  const std::string dataset_dir =
-      o.dataset.empty() ? dataset::index_dir(o.index).string() : o.dataset;
   const auto cmdline = report::command_line_json(ctx.argc, ctx.argv);
   const nlohmann::json config_given = given_options(cmd);
   nlohmann::json config = replayable_config(cmd, spec.kind, accelerators, ranks, au_threshold);
-  // Before the readers' rings and buffers exist, so that all they use is charged to the child.
-  std::unique_ptr<pipeline::cache_emulation> emulation;
-  const auto shards =
-      o.shard_read == "records" ? pipeline::shard_read::records : pipeline::shard_read::stream;
-  if (client_ram)
-    emulation = std::make_unique<pipeline::cache_emulation>(client_ram, o.dataset, comm);
+  try {
+    generate_if_missing(o, profile, stall_timeout, comm);
+    const std::string dataset_dir =
+        o.dataset.empty() ? dataset::index_dir(o.index).string() : o.dataset;
+    // Before the readers' rings and buffers exist, so that all they use is charged to the child.
+    std::unique_ptr<pipeline::cache_emulation> emulation;
+    const auto shards =
+        o.shard_read == "records" ? pipeline::shard_read::records : pipeline::shard_read::stream;
+    if (client_ram)
+      emulation = std::make_unique<pipeline::cache_emulation>(client_ram, o.dataset, comm);
 
-  if (spec.kind == config::accelerator_kind::none) {
-    pipeline::storage_bench_options opt;
-    opt.workload = profile.name;
+    if (spec.kind == config::accelerator_kind::none) {
+      pipeline::storage_bench_options opt;
+      opt.workload = profile.name;
+      opt.dataset = dataset_dir;
+      opt.index = index;
+      opt.io = eo;
+      opt.shards = shards;
+      opt.epochs = o.epochs;
+      opt.seed = o.seed;
+      opt.verify = o.verify;
+      opt.progress = !o.quiet;
+      opt.time_limit_s = time_limit;
+      opt.stall_timeout_s = stall_timeout;
+      opt.sample_interval_s = interval;
+      opt.config = config;
+      opt.status = partial_writer(out ? &*out : nullptr, cmdline, config, status_s);
+      auto res = pipeline::run_storage_bench(opt, cmdline);
+      return finish(res.report, res.failed, o, out, config_given, res.abandoned, emulation.get());
+    }
+
+    pipeline::training_options opt;
+    opt.workload = profile;
+    opt.workload.au_threshold = au_threshold;
+    opt.accelerator = spec;
     opt.dataset = dataset_dir;
     opt.index = index;
     opt.io = eo;
+    opt.accelerators = accelerators;
+    opt.prefetch = o.prefetch;
     opt.shards = shards;
+    opt.sync_steps = o.sync_steps;
+    opt.allreduce = allreduce;
+    opt.layout = layout.layout;
+    opt.declared_layout = layout.declared;
+    opt.preprocess_s = preprocess_s;
+    opt.checkpoint = checkpoint;
+    opt.precision = o.precision;
     opt.epochs = o.epochs;
     opt.seed = o.seed;
-    opt.verify = o.verify;
-    opt.progress = !o.quiet;
+    opt.sample_interval_s = interval;
     opt.time_limit_s = time_limit;
     opt.stall_timeout_s = stall_timeout;
-    opt.sample_interval_s = interval;
+    opt.progress = !o.quiet;
     opt.config = config;
     opt.status = partial_writer(out ? &*out : nullptr, cmdline, config, status_s);
-    auto res = pipeline::run_storage_bench(opt, cmdline);
-    return finish(res.report, res.failed, o, out, config_given, res.abandoned, emulation.get());
+    std::unique_ptr<pipeline::training_run> run;
+    const auto fingerprints = cluster::agree(comm, [&] {
+      run = std::make_unique<pipeline::training_run>(opt, comm);
+      return run->fingerprint();
+    });
+    cluster::require_same(comm, fingerprints, "run (options and dataset)");
+    run->join_ranks();
+    auto res = run->run(cmdline);
+    if (emulation && comm.rank() != 0)
+      leave_cache_emulation(*emulation);
+    return cluster::end_job(comm, {res.broken, res.root_lost, res.reason}, [&](bool broken) {
+      return finish(res.report, broken || res.failed, o, out, config_given, res.abandoned,
+                    emulation.get());
+    });
+  } catch (const core::input_stopped& e) {
+    if (!out)
+      throw;
+    return stopped_before_run(e.what(), out, cmdline, config, config_given);
   }
-
-  pipeline::training_options opt;
-  opt.workload = profile;
-  opt.workload.au_threshold = au_threshold;
-  opt.accelerator = spec;
-  opt.dataset = dataset_dir;
-  opt.index = index;
-  opt.io = eo;
-  opt.accelerators = accelerators;
-  opt.prefetch = o.prefetch;
-  opt.shards = shards;
-  opt.sync_steps = o.sync_steps;
-  opt.allreduce = allreduce;
-  opt.layout = layout.layout;
-  opt.declared_layout = layout.declared;
-  opt.preprocess_s = preprocess_s;
-  opt.checkpoint = checkpoint;
-  opt.precision = o.precision;
-  opt.epochs = o.epochs;
-  opt.seed = o.seed;
-  opt.sample_interval_s = interval;
-  opt.time_limit_s = time_limit;
-  opt.stall_timeout_s = stall_timeout;
-  opt.progress = !o.quiet;
-  opt.config = config;
-  opt.status = partial_writer(out ? &*out : nullptr, cmdline, config, status_s);
-  std::unique_ptr<pipeline::training_run> run;
-  const auto fingerprints = cluster::agree(comm, [&] {
-    run = std::make_unique<pipeline::training_run>(opt, comm);
-    return run->fingerprint();
-  });
-  cluster::require_same(comm, fingerprints, "run (options and dataset)");
-  run->join_ranks();
-  auto res = run->run(cmdline);
-  if (emulation && comm.rank() != 0)
-    leave_cache_emulation(*emulation);
-  return cluster::end_job(comm, {res.broken, res.root_lost, res.reason}, [&](bool broken) {
-    return finish(res.report, broken || res.failed, o, out, config_given, res.abandoned,
-                  emulation.get());
-  });
 }
 
 } // namespace
@@ -568,6 +592,7 @@ void setup_bench(CLI::App& app, cli_context& ctx) {
                 "TFRecord record's masked CRC32Cs");
   sub->add_flag("--quiet", o->quiet, "No progress line and no summary on stdout");
   sub->callback([o, sub, &ctx] {
+    watch_inputs_as_given(o->stall_timeout, o->time_limit);
     config::check_run_source(o->replay, o->config);
     if (!o->replay.empty()) {
       o->replay_ranks = apply_replay(*sub, o->replay);

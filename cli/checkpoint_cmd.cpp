@@ -11,6 +11,7 @@
 #include "config/checkpoint_rules.hpp"
 #include "config/workload.hpp"
 #include "core/error.hpp"
+#include "core/input_watch.hpp"
 #include "core/output_file.hpp"
 #include "core/units.hpp"
 #include "io/engine.hpp"
@@ -41,6 +42,7 @@ pipeline::checkpoint_options options_of(const checkpoint_cli& o, const CLI::App&
   for (auto it = given.begin(); it != given.end(); ++it)
     req.given.insert("--" + it.key());
   const config::checkpoint_values v = config::check_checkpoint_request(req);
+  core::watch_inputs({v.stall_timeout_s, v.time_limit_s});
   pipeline::checkpoint_options opt;
   opt.workload = config::load_workload(req.workload);
   config::require_checkpoint(opt.workload);
@@ -120,7 +122,7 @@ int run_checkpoint_cmd(const checkpoint_cli& o, const CLI::App& cmd, const cli_c
   const bool fell_back = commit_output(out, r.dump(2) + "\n", "report");
   for (const auto& p : r["checkpoint"]["read"]["verify"]["problems"])
     std::fprintf(stderr, "mismatch: %s\n", p.get<std::string>().c_str());
-  if (r["status"] != "complete" && !res.failed)
+  if (r["status"] != "complete")
     std::fprintf(stderr, "dlsize: checkpoint incomplete: %s\n", r.value("reason", "").c_str());
   return res.failed || fell_back || r["status"] != "complete" ? 1 : 0;
 }

@@ -9,6 +9,7 @@
 #include "config/bench_rules.hpp"
 #include "config/workload.hpp"
 #include "core/error.hpp"
+#include "core/input_watch.hpp"
 #include "core/sysinfo.hpp"
 #include "core/thread_budget.hpp"
 #include "core/units.hpp"
@@ -78,14 +79,15 @@ int run_datagen(const datagen_cli& o) {
 
 // The generation's options from the command line; "5x-ram" counts every host of the job.
 dataset::datagen_options options_of(const datagen_cli& o, std::uint64_t ram) {
-  const auto profile = config::load_workload(o.workload);
   dataset::datagen_options opt;
+  opt.stall_timeout_s = config::stall_timeout_of(o.stall_timeout);
+  core::watch_inputs({opt.stall_timeout_s, 0});
+  const auto profile = config::load_workload(o.workload);
   opt.dir = o.dataset;
   opt.params = dataset::datagen_params_of(o.req, profile, ram);
   opt.threads = o.threads;
   check_thread_budget(o.threads ? o.threads : sysinfo::online_cpus(),
                       fmt::format("--threads {}", o.threads));
-  opt.stall_timeout_s = config::stall_timeout_of(o.stall_timeout);
   return opt;
 }
 

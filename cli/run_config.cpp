@@ -9,10 +9,12 @@
 
 #include "config/embedded_workloads.hpp"
 #include "core/error.hpp"
+#include "core/input_watch.hpp"
 #include "core/json_checks.hpp"
 #include "core/json_input.hpp"
 #include "core/value_rule.hpp"
 #include "option_rules.hpp"
+#include "core/units.hpp"
 
 namespace dlsize::cli {
 namespace {
@@ -61,6 +63,18 @@ nlohmann::json typed_value(const std::string& s) {
 }
 
 } // namespace
+
+void watch_inputs_as_given(const std::string& stall_timeout, const std::string& time_limit) {
+  const auto seconds = [](const std::string& text, const char* option) {
+    try {
+      return text.empty() ? 0.0 : units::parse_duration(text, option);
+    } catch (const usage_error&) {
+      return 0.0;
+    }
+  };
+  core::watch_inputs(
+      {seconds(stall_timeout, "--stall-timeout"), seconds(time_limit, "--time-limit")});
+}
 
 void apply_run_config(CLI::App& cmd, const std::string& file_or_name) {
   std::string text, source;

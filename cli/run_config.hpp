@@ -34,4 +34,10 @@ std::set<std::string> given_long_options(const CLI::App& cmd);
 // name; numbers and booleans as JSON numbers and booleans.
 nlohmann::json effective_config(const CLI::App& cmd);
 
+// Holds the reads before a run (a --config or --replay file first) to the command's
+// --stall-timeout and --time-limit as given; a value that does not parse is left to the
+// command's own checks, which refuse it (core::watch_inputs is then called again with the
+// values in effect).
+void watch_inputs_as_given(const std::string& stall_timeout, const std::string& time_limit);
+
 } // namespace dlsize::cli

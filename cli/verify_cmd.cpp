@@ -3,6 +3,7 @@
 
 #include "commands.hpp"
 #include "config/bench_rules.hpp"
+#include "core/input_watch.hpp"
 #include "core/units.hpp"
 #include "dataset/verify.hpp"
 
@@ -27,6 +28,7 @@ void setup_verify(CLI::App& app, cli_context& ctx) {
   sub->add_flag("--quiet", o->quiet, "No progress line");
   sub->callback([o, &ctx] {
     const double stall_s = config::stall_timeout_of(o->stall_timeout);
+    core::watch_inputs({stall_s, 0});
     auto r = dataset::verify_dataset(o->dataset, o->threads, !o->quiet, stall_s);
     for (const auto& p : r.problems)
       std::fprintf(stderr, "mismatch: %s\n", p.c_str());

@@ -10,7 +10,9 @@
 
 #include <fmt/format.h>
 
+#include "core/clock.hpp"
 #include "core/error.hpp"
+#include "core/input_watch.hpp"
 #include "core/stop.hpp"
 #include "core/units.hpp"
 
@@ -182,7 +184,11 @@ std::string json_error_text(const std::exception& e) {
   return std::string(w);
 }
 
-std::string read_input_file(const fs::path& path, const json_limits& l) {
+namespace {
+
+// read_input_file's body, on the watch's helper thread: progress is stamped whenever a call
+// that may block returns.
+std::string read_unwatched(const fs::path& path, const json_limits& l, input_progress& progress) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0)
     throw usage_error(fmt::format("cannot read '{}': {}", path.string(), errno_text(errno)));
@@ -213,6 +219,7 @@ std::string read_input_file(const fs::path& path, const json_limits& l) {
       continue;
     if (n < 0)
       throw usage_error(fmt::format("cannot read '{}': {}", path.string(), errno_text(errno)));
+    progress.store(now_ns(), std::memory_order_release);
     if (n == 0)
       break;
     if (text.size() + static_cast<std::uint64_t>(n) > l.max_bytes)
@@ -220,6 +227,13 @@ std::string read_input_file(const fs::path& path, const json_limits& l) {
     text.append(buf.data(), static_cast<std::size_t>(n));
   }
   return text;
+}
+
+} // namespace
+
+std::string read_input_file(const fs::path& path, const json_limits& l) {
+  // By value: the helper may outlive this call when the read is abandoned.
+  return watched_read(path, [path, l](input_progress& p) { return read_unwatched(path, l, p); });
 }
 
 json parse_json(std::string_view text, const std::string& source, const json_limits& limits) {

@@ -192,7 +192,8 @@ nlohmann::json rank_phase::to_json() const {
           {"registered_buffers", registered_buffers},
           {"engine", engine},
           {"stalled", stalled},
-          {"in_kernel", in_kernel}};
+          {"in_kernel", in_kernel},
+          {"error", error}};
 }
 
 rank_phase rank_phase::from_json(const nlohmann::json& j) {
@@ -214,6 +215,7 @@ rank_phase rank_phase::from_json(const nlohmann::json& j) {
   p.engine = j.at("engine").get<std::string>();
   p.stalled = j.at("stalled").get<std::string>();
   p.in_kernel = j.at("in_kernel").get<std::vector<std::string>>();
+  p.error = j.at("error").get<std::string>();
   return p;
 }
 
@@ -260,8 +262,11 @@ rank_phase write_rank_shards(const dataset::checkpoint_set& set, unsigned rank, 
     return finish_write(out, st);
   }
   if (!ran.first_error().empty()) {
-    remove_created();
-    throw run_error(ran.first_error());
+    remove_created(); // a failed checkpoint's shards never stay
+    finish_write(out, st);
+    out.outcome = io::job_outcome::failed;
+    out.error = ran.first_error();
+    return out;
   }
   if (st.interrupted || ran.interrupted || !out.stalled.empty()) {
     st.interrupted = true;
@@ -282,11 +287,13 @@ rank_phase read_rank_shards(const dataset::checkpoint_set& set, unsigned rank, s
   for (std::size_t f = 0; f < files.paths.size(); ++f) {
     std::error_code ec;
     const auto have = fs::file_size(files.paths[f], ec);
-    if (ec || have != files.sizes[f])
-      throw run_error(fmt::format("checkpoint {}: shard missing or of another size. file: {}; "
-                                  "expected bytes: {}; found: {}",
-                                  k, files.paths[f], files.sizes[f],
-                                  ec ? "none" : std::to_string(have)));
+    if (ec || have != files.sizes[f]) {
+      out.outcome = io::job_outcome::failed;
+      out.error = fmt::format("shard missing or of another size. file: {}; expected bytes: {}; "
+                              "found: {}",
+                              files.paths[f], files.sizes[f], ec ? "none" : std::to_string(have));
+      return out;
+    }
   }
   io::engine_options eo;
   eo.cache = io.cache;
@@ -310,18 +317,19 @@ rank_phase read_rank_shards(const dataset::checkpoint_set& set, unsigned rank, s
     out.outcome = io::job_outcome::interrupted;
     return out;
   }
-  if (!res.error.empty() || !checker.error().empty())
-    throw run_error(fmt::format("checkpoint {}: reading rank {}'s shards failed: {}", k, rank,
-                                res.error.empty() ? checker.error() : res.error));
   for (const auto& r : res.readers) {
     out.bytes += r.bytes;
     out.requests += r.requests;
     out.cpu_s += static_cast<double>(r.cpu_ns) * 1e-9;
     out.latency.merge(r.read_latency);
   }
-  if (stop_requested())
-    out.outcome = io::job_outcome::interrupted;
   out.engine = engine->name();
+  if (!res.error.empty() || !checker.error().empty()) {
+    out.outcome = io::job_outcome::failed;
+    out.error = res.error.empty() ? checker.error() : res.error;
+  } else if (stop_requested()) {
+    out.outcome = io::job_outcome::interrupted;
+  }
   return out;
 }
 

@@ -36,8 +36,8 @@ struct rank_phase {
   histogram fsync_latency; // writes: per file
   std::uint64_t blocks = 0, mismatches = 0; // reads: blocks checked (0 unverified), failed
   std::vector<std::string> problems;        // reads: the first mismatches, with file and offset
-  // interrupted: a stop or a stall ended the phase before its last request (a failure throws
-  // instead, so failed and skipped do not occur).
+  // interrupted: a stop or a stall ended the phase before its last request; failed: error says
+  // why (skipped does not occur).
   io::job_outcome outcome = io::job_outcome::done;
   bool registered_buffers = false;
   std::string engine; // reads: the engine that ran (io_uring, or psync after a fallback)
@@ -46,19 +46,25 @@ struct rank_phase {
   // Requests or threads left in the kernel ("a write of FILE at offset O"): this rank's files
   // then stay where they are (removing them may hang too).
   std::vector<std::string> in_kernel;
+  // A failure that ended the phase (a write's ENOSPC, a read's EIO, a shard missing): what failed,
+  // in the words of the call that failed ("write failed: No space left on device. file: F;
+  // offset: O; ..."); "" when none. The figures above are then what came before it.
+  std::string error;
 
   nlohmann::json to_json() const;
   static rank_phase from_json(const nlohmann::json& j);
 };
 
 // Writes rank's shards of checkpoint k into folder (a rank with no bytes writes no file). On a
-// stop (SIGINT) or a failure, the files it made are removed again; a failure then throws.
+// stop (SIGINT) or a failure, the files it made are removed again; a failure is returned in
+// the result (error, outcome failed), not thrown.
 rank_phase write_rank_shards(const dataset::checkpoint_set& set, unsigned rank, std::uint64_t k,
                              const std::filesystem::path& folder, const phase_io& io,
                              const dataset::block_pool& pool);
 
 // Reads rank's shards of checkpoint k from folder and checks each block against what
-// write_rank_shards put there. Throws run_error when a file is missing or a read fails.
+// write_rank_shards put there. A missing shard or a failed read is returned in the result
+// (error, outcome failed), not thrown.
 rank_phase read_rank_shards(const dataset::checkpoint_set& set, unsigned rank, std::uint64_t k,
                             const std::filesystem::path& folder, const phase_io& io);
 

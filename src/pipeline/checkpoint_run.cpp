@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -158,10 +159,24 @@ checkpoint_set claim_set(const checkpoint_options& opt, const config::checkpoint
   return checkpoint_set::from_json(j, "rank 0's checkpoint set");
 }
 
+// Every rank's part of checkpoint k. A rank's failure (a full disk, an I/O error, an engine that
+// cannot start) is its result, not an exception, so that the report still comes.
 phase_run gather(cluster::communicator& comm, std::uint64_t k,
                  const std::function<rank_phase()>& part) {
   phase_run run{k, {}};
-  for (const auto& p : cluster::agree(comm, [&] { return part().to_json(); }))
+  const auto mine = [&] {
+    try {
+      return part().to_json();
+    } catch (const usage_error&) {
+      throw;
+    } catch (const std::exception& e) {
+      rank_phase failed;
+      failed.outcome = io::job_outcome::failed;
+      failed.error = e.what();
+      return failed.to_json();
+    }
+  };
+  for (const auto& p : cluster::agree(comm, mine))
     run.ranks.push_back(rank_phase::from_json(p));
   return run;
 }
@@ -212,8 +227,25 @@ void say(const checkpoint_options& opt, const char* what, const phase_run& run, 
                units::format_rate_both(s > 0 ? bytes / s : 0).c_str());
 }
 
+// A failure that ended the run, for the report: where (the phase, the checkpoint, the rank and
+// the file) and what failed.
+struct run_failure {
+  std::string phase; // "write" or "read"
+  std::uint64_t checkpoint = 0;
+  std::size_t rank = 0;
+  std::string file; // "" when the error names none
+  std::string error;
+  json to_json() const {
+    json j = {{"phase", phase}, {"checkpoint", checkpoint}, {"rank", rank}, {"error", error}};
+    if (!file.empty())
+      j["file"] = file;
+    return j;
+  }
+};
+
 struct run_state {
   std::vector<phase_run> writes, reads;
+  std::optional<run_failure> failure;      // the run ended on a failure
   std::vector<std::uint64_t> written_here; // this run's checkpoints, for the clean-up
   stop_event stop;       // why no further checkpoint started (none: every one did)
   std::string stop_said; // a signal that cut a checkpoint short says which; "" says it from stop
@@ -256,6 +288,52 @@ bool ended_early(const phase_run& run, const char* what, run_state& st) {
   return true;
 }
 
+// The file an error message names ("what failed. file: PATH; offset: O"), or "".
+std::string file_named(const std::string& error) {
+  const auto at = error.find("file: ");
+  if (at == std::string::npos)
+    return "";
+  const auto end = error.find(';', at);
+  return error.substr(at + 6, end == std::string::npos ? std::string::npos : end - at - 6);
+}
+
+// Records in st the first rank's failure in a checkpoint's write or read; false when none failed.
+bool failed_in(const phase_run& run, const char* phase, run_state& st) {
+  for (std::size_t r = 0; r < run.ranks.size(); ++r) {
+    const std::string& e = run.ranks[r].error;
+    if (!e.empty()) {
+      st.failure = run_failure{phase, run.checkpoint, r, file_named(e), e};
+      return true;
+    }
+  }
+  return false;
+}
+
+// Rank 0 seals checkpoint k (seal_checkpoint); every rank gets the checkpoints kept, or the
+// failure of the seal (a full disk under the manifest, a rename refused) in st.
+bool sealed(const checkpoint_options& opt, checkpoint_set& set, cluster::communicator& comm,
+            std::uint64_t k, run_state& st) {
+  const json kept = cluster::agree(comm, [&]() -> json {
+    if (comm.rank() != 0)
+      return nullptr;
+    try {
+      seal_checkpoint(opt, set, k);
+    } catch (const usage_error&) {
+      throw;
+    } catch (const std::exception& e) {
+      return {{"error", e.what()}};
+    }
+    return set.checkpoints;
+  })[0];
+  if (kept.is_object()) {
+    const std::string e = kept["error"].get<std::string>();
+    st.failure = run_failure{"write", k, 0, file_named(e), "sealing the checkpoint: " + e};
+    return false;
+  }
+  set.checkpoints = kept.get<std::vector<std::uint64_t>>();
+  return true;
+}
+
 void write_phase(const checkpoint_options& opt, checkpoint_set& set, cluster::communicator& comm,
                  run_state& st, double t0) {
   const auto rank = static_cast<unsigned>(comm.rank());
@@ -274,8 +352,9 @@ void write_phase(const checkpoint_options& opt, checkpoint_set& set, cluster::co
     });
     phase_run run =
         gather(comm, k, [&] { return write_rank_shards(set, rank, k, partial, opt.io, pool); });
-    if (ended_early(run, "writing", st)) {
-      if (!st.hung) // the ranks stopped at a signal: the partial checkpoint goes
+    const bool failed = failed_in(run, "write", st);
+    if (ended_early(run, "writing", st) || failed) {
+      if (!st.hung) // the ranks stopped or failed: the partial checkpoint goes
         cluster::agree(comm, [&] {
           if (comm.rank() == 0)
             remove_checkpoint(partial, set);
@@ -283,13 +362,8 @@ void write_phase(const checkpoint_options& opt, checkpoint_set& set, cluster::co
         });
       return;
     }
-    const json kept = cluster::agree(comm, [&]() -> json {
-      if (comm.rank() != 0)
-        return nullptr;
-      seal_checkpoint(opt, set, k);
-      return set.checkpoints;
-    })[0];
-    set.checkpoints = kept.get<std::vector<std::uint64_t>>();
+    if (!sealed(opt, set, comm, k, st))
+      return;
     st.written_here.push_back(k);
     st.writes.push_back(std::move(run));
     say(opt, "write", st.writes.back(), k, opt.writes);
@@ -315,7 +389,11 @@ void read_phase(const checkpoint_options& opt, const checkpoint_set& set,
     st.reads.push_back(gather(comm, k, [&] {
       return read_rank_shards(set, source, k, dataset::checkpoint_path(opt.dir, k), rio);
     }));
-    if (ended_early(st.reads.back(), "reading", st))
+    const bool failed = failed_in(st.reads.back(), "read", st);
+    const bool early = ended_early(st.reads.back(), "reading", st);
+    if (failed)
+      st.reads.pop_back(); // the read figures are of the restores that completed
+    if (failed || early)
       return;
     say(opt, "read", st.reads.back(), i + 1, opt.reads);
   }
@@ -396,7 +474,8 @@ run_state run_phases(const checkpoint_options& opt, checkpoint_set& set,
   try {
     if (opt.writes > 0)
       write_phase(opt, set, comm, st, t0);
-    read_phase(opt, set, comm, st, t0);
+    if (!st.failure) // a failed write ends the run: its report comes now
+      read_phase(opt, set, comm, st, t0);
   } catch (...) {
     if (root) {
       try {
@@ -420,6 +499,10 @@ run_state run_phases(const checkpoint_options& opt, checkpoint_set& set,
 // then blocks that failed verification.
 report::status_decision checkpoint_status(const run_state& st, const json& verify) {
   report::status_inputs si;
+  if (st.failure)
+    si.failure = fmt::format("failed: {} checkpoint {}: rank {}: {}",
+                             st.failure->phase == "write" ? "writing" : "reading",
+                             st.failure->checkpoint, st.failure->rank, st.failure->error);
   si.stop = st.stop;
   si.stop_said = st.stop_said;
   // A stop is taken before a checkpoint starts or when one ended early: it always stopped some.
@@ -469,6 +552,8 @@ checkpoint_result checkpoint_report(const checkpoint_options& opt,
   const telemetry::nvml gpus;
   r["system"] = report::system_json(gpus.devices(), gpus.status(), facts.provenance);
   r["checkpoint"] = section_json(opt, shown_layout, set, st, facts);
+  if (st.failure)
+    r["checkpoint"]["failure"] = st.failure->to_json();
   const json& verify = r["checkpoint"]["read"]["verify"];
   const report::status_decision d = checkpoint_status(st, verify);
   r["warnings"] = warnings_json(opt, set, st, d.stopped_at_time_limit);
@@ -476,7 +561,7 @@ checkpoint_result checkpoint_report(const checkpoint_options& opt,
   if (!d.reason.empty())
     r["reason"] = d.reason;
   checkpoint_result res;
-  res.failed = verify["mismatches"].get<std::uint64_t>() > 0;
+  res.failed = verify["mismatches"].get<std::uint64_t>() > 0 || st.failure.has_value();
   res.report = std::move(r);
   return res;
 }

@@ -44,12 +44,14 @@ void check_checkpoint_options(const checkpoint_options& opt, unsigned ranks);
 
 struct checkpoint_result {
   nlohmann::json report; // rank 0's; null on the other ranks
-  bool failed = false;   // a verification failed (the report says where)
+  bool failed = false;   // a verification or a write or read failed (the report says where)
 };
 
 // Runs the job's writes and reads. Throws usage_error for a folder it must refuse (before any
-// write), job_error when a rank fails; SIGINT ends it early with an incomplete report, partial
-// shards removed.
+// write). A rank's failure while writing or reading (ENOSPC, EIO, a shard missing) ends the run
+// with an incomplete report naming the phase, the checkpoint, the rank, the file and the error,
+// and keeping the figures of the checkpoints done before it; SIGINT and a stall end it early
+// with an incomplete report too; partial shards are removed.
 checkpoint_result run_checkpoint(const checkpoint_options& opt, cluster::communicator& comm,
                                  const nlohmann::json& command_line);
 

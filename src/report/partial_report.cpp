@@ -26,4 +26,11 @@ nlohmann::json partial_report(const nlohmann::json& header, const nlohmann::json
   return r;
 }
 
+nlohmann::json stopped_before_run_report(const nlohmann::json& header, const nlohmann::json& config,
+                                         const std::string& reason) {
+  nlohmann::json r = partial_report(header, config, {}, 0);
+  r["reason"] = "stopped before the run: " + reason;
+  return r;
+}
+
 } // namespace dlsize::report

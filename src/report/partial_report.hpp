@@ -3,6 +3,7 @@
 // is and how far it got, so that a run killed by SIGKILL or the OOM killer leaves a readable
 // dlsize.report/1 (`partial: true`, status incomplete) that loses at most one interval.
 #include <cstdint>
+#include <string>
 
 #include <nlohmann/json.hpp>
 
@@ -17,5 +18,11 @@ struct run_progress {
 // header: report_header("bench", ...) of the run; config: its replayable options.
 nlohmann::json partial_report(const nlohmann::json& header, const nlohmann::json& config,
                               const run_progress& p, double interval_s);
+
+// The report of a run that a stop ended before it read anything (a signal, --stall-timeout or
+// --time-limit during a hung read of its manifest or index): the same shape, nothing measured,
+// the reason given ("reading 'FILE': no progress for 2 s (--stall-timeout); ...").
+nlohmann::json stopped_before_run_report(const nlohmann::json& header, const nlohmann::json& config,
+                                         const std::string& reason);
 
 } // namespace dlsize::report

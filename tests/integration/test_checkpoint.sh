@@ -108,23 +108,53 @@ expect_rc 2 "datagen refuses a checkpoint-only profile" -- "$DLSIZE" datagen --w
 expect_rc 2 "a rank count that does not divide TP x PP is refused" -- "$DLSIZE" checkpoint --workload llama3-70b --dir "$SCRATCH/70" --quiet
 expect_text "multiple of 8" "the refusal names the multiple"
 
+# with_tmpfs SIZE DIR -- command...: runs it with a tmpfs of SIZE at DIR: mounted here as root
+# (once, unmounted at exit), else in a user and mount namespace of its own; 77 where neither can.
+tmpfs_made=()
+trap 'for m in "${tmpfs_made[@]}"; do umount "$m" 2>/dev/null; done; rm -rf "$SCRATCH"' EXIT
+with_tmpfs() {
+  local size=$1 dir=$2
+  shift 3
+  mkdir -p "$dir"
+  if [[ $(id -u) -eq 0 ]] && { mountpoint -q "$dir" || { mount -t tmpfs -o size="$size" dlsize-test "$dir" 2>/dev/null && tmpfs_made+=("$dir"); }; }; then
+    "$@"
+  elif unshare -rm true 2>/dev/null; then
+    unshare -rm bash -c 'mount -t tmpfs -o size="$0" dlsize-test "$1" && exec "${@:2}"' "$size" "$dir" "$@"
+  else
+    return 77
+  fi
+}
 # Free space: 2 coexisting checkpoints of 13 MiB do not fit an 8 MiB tmpfs.
 mnt=$SCRATCH/small
-mkdir -p "$mnt"
-if [[ $(id -u) -eq 0 ]] && mount -t tmpfs -o size=8m dlsize-test "$mnt" 2>/dev/null; then
-  in_tmpfs() { "$@"; }
-  trap 'umount "$mnt" 2>/dev/null; rm -rf "$SCRATCH"' EXIT
-elif unshare -rm true 2>/dev/null; then
-  in_tmpfs() { unshare -rm bash -c 'mount -t tmpfs -o size=8m dlsize-test "$0" && exec "$@"' "$mnt" "$@"; }
-else
-  in_tmpfs() { return 77; }
-fi
+in_tmpfs() { with_tmpfs 8m "$mnt" -- "$@"; }
 if in_tmpfs true; then
   expect_rc 2 "a checkpoint larger than the free space is refused" -- in_tmpfs bash -c '"$0" "${@:2}" --dir "$1/ck"; rc=$?; [[ -z $(ls -A "$1") ]] || { echo "files were written: $(ls -A "$1")" >&2; exit 3; }; exit $rc' "$DLSIZE" "$mnt" "${ck[@]}" --writes 2 --reads 0 --cache buffered
   expect_text "free for this user (statvfs f_bavail)" "the message names the free space"
   expect_text "2 coexisting checkpoint(s) of 13762560 bytes each" "the message names what coexists"
 else
   skip_part "free-space refusal: cannot mount a tmpfs here"
+fi
+
+# ENOSPC mid-write: a tmpfs of 26880 KiB holds exactly the 2 coexisting checkpoints the
+# free-space check counts (2 x 13762560 bytes), but not the folder's manifest beside them, so
+# the second checkpoint's last write fails with a real ENOSPC. The run still ends with its report
+# (outside the tmpfs): incomplete, the phase, the file and the error named, the first checkpoint's
+# figures kept, and nothing of this run left on the file system.
+full=$SCRATCH/full
+in_full() { with_tmpfs 26880k "$full" -- "$@"; }
+if in_full true; then
+  out=$SCRATCH/enospc.json
+  expect_rc 1 "ENOSPC while writing the second checkpoint" -- in_full bash -c '"$0" "${@:2}" --dir "$1/ck"; rc=$?; [[ -z $(ls -A "$1") ]] || { echo "left on the file system: $(ls -AR "$1")" >&2; exit 3; }; exit $rc' \
+    "$DLSIZE" "$full" "${ck[@]}" --writes 2 --reads 1 --cache buffered --out "$out"
+  [[ $(json "$out" "r['status'] == 'incomplete' and r['reason'].startswith('failed: writing checkpoint 2: rank 0: write failed: No space left on device. file: ')") == True ]] \
+    && pass "ENOSPC: the reason names the phase, the checkpoint, the error and the file" || fail "ENOSPC reason: $(json "$out" "r.get('reason')" 2>&1)"
+  [[ $(json "$out" "(lambda f: f['phase'] == 'write' and f['checkpoint'] == 2 and f['file'].endswith('.checkpoint-000002.partial/rank-00000.file-000.shard') and 'No space left on device' in f['error'])(r['checkpoint']['failure'])") == True ]] \
+    && pass "ENOSPC: the failure block gives phase, checkpoint, file and error" || fail "ENOSPC failure block: $(json "$out" "r['checkpoint'].get('failure')" 2>&1)"
+  [[ $(json "$out" "(lambda c: c['write']['count'] == 1 and c['write']['runs'][0]['checkpoint'] == 1 and c['write']['bytes'] == 13762560 and c['write']['bytes_per_s'] > 0 and c['read']['count'] == 0)(r['checkpoint'])") == True ]] \
+    && pass "ENOSPC: the first checkpoint's write figures are kept, no read follows" || fail "ENOSPC write block: $(json "$out" "r['checkpoint']['write']" 2>&1 | head -c 400)"
+  expect_text "dlsize: checkpoint incomplete: failed: writing checkpoint 2" "ENOSPC: stderr says why the run is incomplete"
+else
+  skip_part "ENOSPC mid-write: cannot mount a tmpfs here"
 fi
 
 # SIGINT while writing: exit 1, an incomplete report, the checkpoint being written removed.

@@ -119,7 +119,8 @@ mount_faults() {
 # (killed after 60 s in any case), sends SIGINT after SIGNAL_AFTER s (0: none), and waits until
 # it exits or has written REPORT and named its stuck readers (a thread in D state holds the
 # process until the mount is released, which is done then); sets RC and TOOK (s from the signal,
-# or from the start, to that moment).
+# or from the start, to that moment). A command that writes no report is given $SCRATCH/run.err
+# as REPORT: its signal then waits SIGNAL_AFTER s alone.
 run_timed() {
   local max=$1 what=$2 after=$3 report=$4
   shift 5
@@ -130,6 +131,7 @@ run_timed() {
     # The signal must find dlsize started (its stop handlers in place): wait for the report's
     # reservation (REPORT.partial-PID, made at start), which a loaded machine can delay.
     for _ in $(seq 200); do
+      [[ $report == "$SCRATCH/run.err" ]] && break
       compgen -G "$report.partial-*" >/dev/null && break
       kill -0 $pid 2>/dev/null || break
       sleep 0.05
@@ -194,6 +196,36 @@ run_timed 8 "verify: hung read + --stall-timeout 2s" 0 "$SCRATCH/run.err" -- "$D
 grep -q "verify stalled: no read finished for 2 s (--stall-timeout); reader [0-9] has waited [0-9.]* s for a read of .*file-00000002.* at offset 0" "$SCRATCH/run.err" \
   && pass "verify's stall message names the file, the offset and the wait" || fail "verify stall stderr: $(cat "$SCRATCH/run.err")"
 grep -q "STALLED" "$SCRATCH/run.out" && pass "verify's summary says STALLED" || fail "verify stdout: $(cat "$SCRATCH/run.out")"
+# A hung read before any run: the dataset's manifest (a hung NFS server is hit there first). A
+# signal, --stall-timeout and --time-limit end bench and verify as they end the run's reads,
+# naming the file; bench writes its incomplete report (it reserved --out before the read).
+mount_faults "hang:dlsize-dataset.json:0"
+out=$SCRATCH/manifest-int.json
+run_timed 2.5 "bench: hung manifest read + SIGINT" 1 "$out" -- "$DLSIZE" bench --workload resnet50 --dataset "$mnt" --cache buffered --quiet --out "$out"
+[[ $RC -eq 1 ]] && pass "bench: hung manifest read + SIGINT exits 1" || fail "bench: hung manifest read + SIGINT exit $RC"
+[[ $(json "$out" "r['status'] == 'incomplete' and 'dlsize-dataset.json' in r['reason'] and 'interrupted by signal 2' in r['reason']") == True ]] \
+  && pass "bench: the incomplete report names the manifest and the signal" || fail "bench manifest + SIGINT report: $(json "$out" "r.get('reason')" 2>&1)"
+mount_faults "hang:dlsize-dataset.json:0"
+out=$SCRATCH/manifest-stall.json
+run_timed 3.5 "bench: hung manifest read + --stall-timeout 2s" 0 "$out" -- "$DLSIZE" bench --workload resnet50 --dataset "$mnt" --cache buffered --stall-timeout 2s --quiet --out "$out"
+[[ $RC -eq 1 ]] && pass "bench: hung manifest read + stall exits 1" || fail "bench: hung manifest read + stall exit $RC"
+[[ $(json "$out" "r['status'] == 'incomplete' and \"dlsize-dataset.json': no progress for 2 s (--stall-timeout)\" in r['reason']") == True ]] \
+  && pass "bench: the incomplete report names the manifest and the stall" || fail "bench manifest + stall report: $(json "$out" "r.get('reason')" 2>&1)"
+grep -q "dlsize: bench incomplete: stopped before the run: reading '.*dlsize-dataset.json': no progress for 2 s (--stall-timeout)" "$SCRATCH/run.err" \
+  && pass "bench: stderr names the manifest and the stall" || fail "bench manifest + stall stderr: $(cat "$SCRATCH/run.err")"
+mount_faults "hang:dlsize-dataset.json:0"
+out=$SCRATCH/manifest-limit.json
+run_timed 4.5 "bench: hung manifest read + --time-limit 3s" 0 "$out" -- "$DLSIZE" bench --workload resnet50 --dataset "$mnt" --cache buffered --time-limit 3s --quiet --out "$out"
+[[ $RC -eq 1 && $(json "$out" "r['status'] == 'incomplete' and 'dlsize-dataset.json' in r['reason'] and '--time-limit 3 s' in r['reason']") == True ]] \
+  && pass "bench: hung manifest read + --time-limit: exit 1, the report names the manifest and the limit" || fail "bench manifest + time limit: exit $RC, $(json "$out" "r.get('reason')" 2>&1)"
+mount_faults "hang:dlsize-dataset.json:0"
+run_timed 2.5 "verify: hung manifest read + SIGINT" 1 "$SCRATCH/run.err" -- "$DLSIZE" verify "$mnt" --threads 2 --quiet
+[[ $RC -eq 1 ]] && grep -q "dlsize: failed: reading '.*dlsize-dataset.json': interrupted by signal 2" "$SCRATCH/run.err" \
+  && pass "verify: hung manifest read + SIGINT: exit 1 naming the manifest" || fail "verify manifest + SIGINT: exit $RC, $(cat "$SCRATCH/run.err")"
+mount_faults "hang:dlsize-dataset.json:0"
+run_timed 3.5 "verify: hung manifest read + --stall-timeout 2s" 0 "$SCRATCH/run.err" -- "$DLSIZE" verify "$mnt" --threads 2 --stall-timeout 2s --quiet
+[[ $RC -eq 1 ]] && grep -q "dlsize: failed: reading '.*dlsize-dataset.json': no progress for 2 s (--stall-timeout)" "$SCRATCH/run.err" \
+  && pass "verify: hung manifest read + stall: exit 1 naming the manifest" || fail "verify manifest + stall: exit $RC, $(cat "$SCRATCH/run.err")"
 # datagen too: with a hangw rule the file system is writable and the first write of a data file
 # never returns; the generation stops after --stall-timeout naming the file, and leaves the
 # writers the kernel holds behind.
@@ -240,6 +272,23 @@ rc=$?
 [[ $rc -eq 1 && $(json "$SCRATCH/ck-int.json" "r['status'] == 'incomplete' and 'while reading checkpoint 1' in r['reason']") == True ]] \
   && pass "SIGINT during the last checkpoint read: exit 1, incomplete, the read named" \
   || fail "SIGINT during the last read: exit $rc, $(json "$SCRATCH/ck-int.json" "(r['status'], r.get('reason'))" 2>&1)"
+release_mount
+rm -rf "$ds/ck"
+# EIO on restore: the second checkpoint's shard fails at offset 0. The run still ends with its
+# report: incomplete, the phase, the checkpoint, the file and the error named, and the first
+# restore's figures (read and verified) kept.
+"$DLSIZE" "${ckp[@]}" --dir "$ds/ck" --writes 2 --reads 0 --keep --out "$SCRATCH/ck-eio-w.json" || fail "checkpoint --keep for the EIO case failed"
+mount_faults "eio:checkpoint-000002/rank-00000.file-000.shard:0"
+out=$SCRATCH/ck-eio.json
+expect_rc 1 "checkpoint: EIO on the second restore" -- "$DLSIZE" "${ckp[@]}" --dir "$mnt/ck" --writes 0 --reads 2 --out "$out"
+[[ $(json "$out" "r['status'] == 'incomplete' and r['reason'].startswith('failed: reading checkpoint 2: rank 0: read failed: Input/output error. file: ') and 'offset: 0' in r['reason']") == True ]] \
+  && pass "checkpoint EIO: the reason names the phase, the file, the offset and the error" || fail "checkpoint EIO reason: $(json "$out" "r.get('reason')" 2>&1)"
+f=$(json "$out" "r['checkpoint']['failure']" 2>&1)
+[[ $(json "$out" "(lambda f: f['phase'] == 'read' and f['checkpoint'] == 2 and f['rank'] == 0 and f['file'].endswith('checkpoint-000002/rank-00000.file-000.shard') and 'Input/output error' in f['error'])(r['checkpoint']['failure'])") == True ]] \
+  && pass "checkpoint EIO: the report's failure block gives phase, checkpoint, rank, file and error" || fail "checkpoint EIO failure block: $f"
+[[ $(json "$out" "(lambda c: c['read']['count'] == 1 and c['read']['runs'][0]['checkpoint'] == 1 and c['read']['bytes'] == c['bytes_per_checkpoint'] and c['read']['verify']['blocks'] > 0 and c['read']['verify']['mismatches'] == 0)(r['checkpoint'])") == True ]] \
+  && pass "checkpoint EIO: the first restore's figures, verified, are kept" || fail "checkpoint EIO read block: $(json "$out" "r['checkpoint']['read']" 2>&1 | head -c 400)"
+expect_text "dlsize: checkpoint incomplete: failed: reading checkpoint 2" "checkpoint EIO: stderr says why the run is incomplete"
 release_mount
 rm -rf "$ds/ck"
 
