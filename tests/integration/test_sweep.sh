@@ -75,9 +75,19 @@ expect_rc 2 "a launcher that does not exist" -- "$DLSIZE" sweep --config "$SCRAT
 expect_text "no-such-launcher-x" "message names it"
 write_config "$SCRATCH/bad.json" "" "1, 2"
 sed -i 's/"epochs": 1/"epochs": 1, "queue-depth": 0/' "$SCRATCH/bad.json"
-expect_rc 2 "options bench refuses stop the sweep at the first point" -- "$DLSIZE" sweep --config "$SCRATCH/bad.json" --out "$SCRATCH/b3"
-[[ $(json "$SCRATCH/b3/index.json" "[p['status'] for p in r['points']]") == "['failed', 'pending', 'pending', 'pending']" ]] \
-  && pass "one point tried, the rest left pending" || fail "index: $(cat "$SCRATCH/b3/index.json")"
+expect_rc 2 "options bench refuses stop the sweep before any point" -- "$DLSIZE" sweep --config "$SCRATCH/bad.json" --out "$SCRATCH/b3"
+expect_text "point n1-r1 cannot run" "message names the point"
+expect_text "queue-depth" "and bench's reason, naming the option"
+[[ ! -e $SCRATCH/b3 ]] && pass "no point was started, no folder made" || fail "b3: $(ls -R "$SCRATCH/b3")"
+# A training sweep on "accelerator": "none" (a storage-only run takes no training option):
+# --dry-run refuses it as its points would be, and the run starts none of them.
+write_config "$SCRATCH/none.json" "" "1, 2"
+sed -i 's/"emulated:h100"/"none"/' "$SCRATCH/none.json"
+expect_rc 2 "--dry-run checks every point's options as bench would" -- "$DLSIZE" sweep --config "$SCRATCH/none.json" --out "$SCRATCH/none" --dry-run
+expect_text "cannot run" "it says the point cannot run"
+[[ "$ERR$OUT" != *"run the same command again"* ]] && pass "and does not ask for a rerun" || fail "rerun hint: $ERR"
+expect_rc 2 "the sweep itself refuses it before any point" -- "$DLSIZE" sweep --config "$SCRATCH/none.json" --out "$SCRATCH/none"
+[[ ! -e $SCRATCH/none ]] && pass "no point was started" || fail "none: $(ls -R "$SCRATCH/none")"
 mkdir -p "$SCRATCH/foreign" && echo mine >"$SCRATCH/foreign/notes.txt"
 expect_rc 2 "a folder of other files is refused" -- "$DLSIZE" sweep --config "$SCRATCH/s.json" --out "$SCRATCH/foreign"
 [[ $(cat "$SCRATCH/foreign/notes.txt") == mine && $(ls "$SCRATCH/foreign" | wc -l) -eq 1 ]] && pass "and left as it was" || fail "foreign folder touched"
