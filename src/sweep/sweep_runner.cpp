@@ -92,14 +92,13 @@ std::string summary_text(const nlohmann::json& s) {
   return out;
 }
 
-// Checks every point's options as its bench would, before any point runs: each distinct point
-// (repeats differ only in their seed) is given to `dlsize bench --check-only RANKS`, started
+// Checks every point's options as its command would, before any point runs: each distinct
+// point (repeats differ only in their seed) is given to `dlsize bench --check-only RANKS` (or
+// checkpoint's), started
 // directly (a launcher only places the ranks), its messages in a temporary log. Throws
 // usage_error naming the point and the bench's message when one refuses its options.
 void check_points(const sweep_config& c, const std::vector<sweep_point>& points,
                   const std::string& self) {
-  if (c.command != "bench")
-    return;
   sweep_config direct = c;
   direct.launcher.clear();
   char tmpl[] = "/tmp/dlsize-sweep-check-XXXXXX";
@@ -122,10 +121,10 @@ void check_points(const sweep_config& c, const std::vector<sweep_point>& points,
       continue;
     const std::string why = r.signal ? fmt::format("ended by signal {}", r.signal)
                                      : fmt::format("exit {}", r.exit_code);
-    throw usage_error(fmt::format("sweep: point {} cannot run: its bench refuses its options "
-                                  "({}):\n{}no point was run. valid: options that the bench of "
-                                  "every point accepts",
-                                  p.id, why, log_tail(log)));
+    throw usage_error(fmt::format("sweep: point {} cannot run: dlsize {} refuses its options "
+                                  "({}):\n{}no point was run. valid: options that dlsize {} "
+                                  "accepts at every point",
+                                  p.id, c.command, why, log_tail(log), c.command));
   }
 }
 

@@ -88,6 +88,13 @@ expect_text "cannot run" "it says the point cannot run"
 [[ "$ERR$OUT" != *"run the same command again"* ]] && pass "and does not ask for a rerun" || fail "rerun hint: $ERR"
 expect_rc 2 "the sweep itself refuses it before any point" -- "$DLSIZE" sweep --config "$SCRATCH/none.json" --out "$SCRATCH/none"
 [[ ! -e $SCRATCH/none ]] && pass "no point was started" || fail "none: $(ls -R "$SCRATCH/none")"
+cat >"$SCRATCH/ck.json" <<JSON
+{"command": "checkpoint", "ranks": [1], "repeats": 1,
+ "checkpoint": {"workload": "llama3-8b", "scale": 0.001, "dir": "$SCRATCH/ck", "request-size": "1000"}}
+JSON
+expect_rc 2 "--dry-run checks a checkpoint sweep's points as dlsize checkpoint would" -- "$DLSIZE" sweep --config "$SCRATCH/ck.json" --out "$SCRATCH/ck-sw" --dry-run
+expect_text "dlsize checkpoint refuses its options" "it names the command that refuses"
+expect_text "request-size" "and the option"
 mkdir -p "$SCRATCH/foreign" && echo mine >"$SCRATCH/foreign/notes.txt"
 expect_rc 2 "a folder of other files is refused" -- "$DLSIZE" sweep --config "$SCRATCH/s.json" --out "$SCRATCH/foreign"
 [[ $(cat "$SCRATCH/foreign/notes.txt") == mine && $(ls "$SCRATCH/foreign" | wc -l) -eq 1 ]] && pass "and left as it was" || fail "foreign folder touched"
