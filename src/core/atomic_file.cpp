@@ -96,10 +96,18 @@ int move_no_replace(const std::filesystem::path& from, const std::filesystem::pa
   if (errno != EINVAL && errno != ENOSYS)
     return errno;
   // File systems without RENAME_NOREPLACE: link fails on an existing name, as wanted.
-  if (link(from.c_str(), to.c_str()) != 0)
+  if (link(from.c_str(), to.c_str()) == 0) {
+    unlink(from.c_str());
+    return 0;
+  }
+  if (errno != EPERM && errno != ENOTSUP && errno != ENOSYS)
     return errno;
-  unlink(from.c_str());
-  return 0;
+  // Nor hard links (vfat, some FUSE and gateway file systems): a check, then a rename; the name
+  // can only be taken in the instant between.
+  struct stat st {};
+  if (lstat(to.c_str(), &st) == 0)
+    return EEXIST;
+  return std::rename(from.c_str(), to.c_str()) == 0 ? 0 : errno;
 }
 
 } // namespace dlsize
