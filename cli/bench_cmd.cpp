@@ -49,6 +49,8 @@ struct bench_cli {
   std::string config;
   std::string replay;
   std::uint64_t replay_ranks = 0; // of the report given to --replay; 0: any
+  std::uint64_t check_ranks = 0;  // --check-only RANKS (sweep): check the options as for so many
+                                  // ranks, then end; 0: run
   std::string workload;
   std::string dataset;
   std::string index; // a dataset read through its index (dlsize index)
@@ -324,7 +326,7 @@ int stopped_before_run(const std::string& why, std::optional<output_file>& out,
 
 int run_bench(const bench_cli& o, const CLI::App& cmd, const cli_context& ctx) {
   cluster::communicator& comm = cluster::world();
-  const auto ranks = static_cast<std::uint64_t>(comm.size());
+  const auto ranks = o.check_ranks ? o.check_ranks : static_cast<std::uint64_t>(comm.size());
   config::workload_profile profile;
   config::accelerator_spec spec;
   io::engine_options eo;
@@ -394,11 +396,13 @@ int run_bench(const bench_cli& o, const CLI::App& cmd, const cli_context& ctx) {
         eo.readers + per_rank + 3,
         fmt::format("--readers {} and {} accelerator(s) per rank", eo.readers, per_rank));
     // Last: nothing is reserved for options that are refused.
-    if (comm.rank() == 0)
+    if (comm.rank() == 0 && !o.check_ranks)
       out.emplace(reserve_output(o, cmd, profile.name));
     return nlohmann::json{{"command", "bench"}, {"options", effective_config(cmd)}};
   });
   cluster::require_same(comm, given, "command and options");
+  if (o.check_ranks)
+    return 0;
   const auto cmdline = report::command_line_json(ctx.argc, ctx.argv);
   const nlohmann::json config_given = given_options(cmd);
   nlohmann::json config = replayable_config(cmd, spec.kind, accelerators, ranks, au_threshold);
@@ -497,6 +501,10 @@ void setup_bench(CLI::App& app, cli_context& ctx) {
   sub->add_option("--replay", o->replay,
                   "Rerun the run a report records: its config block applied as by --config (the "
                   "command line overrides it); the job must have the report's rank count");
+  // Hidden: sweep's check of a point before any point runs (sweep --dry-run included).
+  sub->add_option("--check-only", o->check_ranks,
+                  "Check the options as for RANKS ranks, then end (exit 0 or 2); runs nothing")
+      ->group("");
   sub->add_option("--workload", o->workload,
                   "Workload profile name (resnet50, unet3d, ...) or JSON file");
   sub->add_option("--dataset", o->dataset, "Dataset folder made by dlsize datagen");

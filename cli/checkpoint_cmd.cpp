@@ -34,6 +34,7 @@ struct checkpoint_cli {
   bool quiet = false;
   bool no_verify = false;
   bool drop_caches = false;
+  unsigned check_ranks = 0; // --check-only RANKS (sweep): check the options, then end; 0: run
 };
 
 pipeline::checkpoint_options options_of(const checkpoint_cli& o, const CLI::App& cmd) {
@@ -100,8 +101,9 @@ int run_checkpoint_cmd(const checkpoint_cli& o, const CLI::App& cmd, const cli_c
   std::optional<output_file> out;
   const auto given = cluster::agree(comm, [&] {
     opt = options_of(o, cmd);
-    pipeline::check_checkpoint_options(opt, static_cast<unsigned>(comm.size()));
-    if (comm.rank() == 0) {
+    pipeline::check_checkpoint_options(opt, o.check_ranks ? o.check_ranks
+                                                          : static_cast<unsigned>(comm.size()));
+    if (comm.rank() == 0 && !o.check_ranks) {
       if (cmd.get_option("--out")->count() > 0) {
         out.emplace(o.out, "--out");
       } else {
@@ -113,6 +115,8 @@ int run_checkpoint_cmd(const checkpoint_cli& o, const CLI::App& cmd, const cli_c
     return nlohmann::json{{"command", "checkpoint"}, {"options", opt.config}};
   });
   cluster::require_same(comm, given, "command and options");
+  if (o.check_ranks)
+    return 0;
   auto res = pipeline::run_checkpoint(opt, comm, report::command_line_json(ctx.argc, ctx.argv));
   if (comm.rank() != 0)
     return res.failed ? 1 : 0;
@@ -191,6 +195,10 @@ void setup_checkpoint(CLI::App& app, cli_context& ctx) {
                 "Sync and drop the host's page cache before every read (root only, where "
                 "/proc/sys/vm/drop_caches is writable; refused otherwise)");
   sub->add_flag("--quiet", o->quiet, "No progress lines and no summary on stdout");
+  // Hidden: sweep's check of a point before any point runs (sweep --dry-run included).
+  sub->add_option("--check-only", o->check_ranks,
+                  "Check the options as for RANKS ranks, then end (exit 0 or 2); runs nothing")
+      ->group("");
   sub->callback([o, sub, &ctx] { ctx.exit_code = run_checkpoint_cmd(*o, *sub, ctx); });
 }
 

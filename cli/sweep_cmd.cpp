@@ -30,7 +30,7 @@ std::vector<std::string> option_names(void (*setup)(CLI::App&, cli_context&), co
     if (o->get_lnames().empty())
       continue;
     const std::string& n = o->get_lnames().front();
-    if (n != "help" && n != "config")
+    if (n != "help" && n != "config" && n != "check-only")
       names.push_back(n);
   }
   return names;

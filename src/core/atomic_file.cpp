@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <fstream>
 #include <sstream>
 
@@ -87,6 +88,26 @@ std::string read_text_file(const fs::path& path) {
   std::ostringstream ss;
   ss << in.rdbuf();
   return ss.str();
+}
+
+int move_no_replace(const std::filesystem::path& from, const std::filesystem::path& to) {
+  if (renameat2(AT_FDCWD, from.c_str(), AT_FDCWD, to.c_str(), RENAME_NOREPLACE) == 0)
+    return 0;
+  if (errno != EINVAL && errno != ENOSYS)
+    return errno;
+  // File systems without RENAME_NOREPLACE: link fails on an existing name, as wanted.
+  if (link(from.c_str(), to.c_str()) == 0) {
+    unlink(from.c_str());
+    return 0;
+  }
+  if (errno != EPERM && errno != ENOTSUP && errno != ENOSYS)
+    return errno;
+  // Nor hard links (vfat, some FUSE and gateway file systems): a check, then a rename; the name
+  // can only be taken in the instant between.
+  struct stat st {};
+  if (lstat(to.c_str(), &st) == 0)
+    return EEXIST;
+  return std::rename(from.c_str(), to.c_str()) == 0 ? 0 : errno;
 }
 
 } // namespace dlsize

@@ -36,6 +36,11 @@ private:
 void write_file_atomic(const std::filesystem::path& path, std::string_view content,
                        bool replace_own = false);
 
+// Moves from to to unless to exists (renameat2 RENAME_NOREPLACE; link and unlink where the file
+// system lacks it; a check and a rename where it has no hard links either). Returns 0, or the
+// errno value: EEXIST when to exists.
+int move_no_replace(const std::filesystem::path& from, const std::filesystem::path& to);
+
 // Whole file as a string; throws usage_error naming the file when it cannot be read.
 std::string read_text_file(const std::filesystem::path& path);
 

@@ -2,13 +2,16 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cctype>
 #include <cstdio>
 #include <ctime>
+#include <vector>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
@@ -25,22 +28,60 @@ std::string partial_prefix(const fs::path& p) {
   return p.filename().string() + ".partial-";
 }
 
-// The pid of a live process that reserved p (NAME.partial-<pid>), or 0. A partial file of a
-// process that is gone is a killed run's last state: kept, and no obstacle.
+// Whether a partial file is dlsize's own by content: empty (reserved, nothing written yet) or a
+// partial report (a dlsize schema, "partial": true: a long run's last state). A final document
+// left there by a commit that failed is kept: it may be the only copy.
+bool dlsize_partial(const fs::path& p) {
+  struct stat st {};
+  if (lstat(p.c_str(), &st) != 0 || !S_ISREG(st.st_mode))
+    return false;
+  if (st.st_size == 0)
+    return true;
+  if (st.st_size > (256 << 20))
+    return false;
+  std::string text;
+  try {
+    text = read_text_file(p);
+  } catch (const std::exception&) {
+    return false;
+  }
+  const auto j = nlohmann::json::parse(text, nullptr, false);
+  if (!j.is_object() || !j.contains("schema") || !j["schema"].is_string())
+    return false;
+  return j["schema"].get<std::string>().rfind("dlsize.", 0) == 0 && j.contains("partial") &&
+         j["partial"] == true;
+}
+
+// The pid of a live process that reserved p (NAME.partial-<pid>[.N]), or 0. A partial file of a
+// process that is gone (a run killed by SIGKILL) is no obstacle, and is removed when it is
+// dlsize's own by content (dlsize_partial); any other file of that name is left alone.
 pid_t live_writer(const fs::path& p) {
   const std::string prefix = partial_prefix(p);
   std::error_code ec;
+  std::vector<fs::path> stale;
   for (const auto& e : fs::directory_iterator(folder_of(p), ec)) {
     const std::string name = e.path().filename().string();
     if (name.rfind(prefix, 0) != 0)
       continue;
     const std::string rest = name.substr(prefix.size());
-    if (rest.empty() || rest.find_first_not_of("0123456789") != std::string::npos)
+    const auto dot = rest.find('.');
+    const std::string digits = rest.substr(0, dot);
+    const std::string suffix = dot == std::string::npos ? "" : rest.substr(dot + 1);
+    if (digits.empty() || digits.size() > 9 ||
+        digits.find_first_not_of("0123456789") != std::string::npos ||
+        (dot != std::string::npos &&
+         (suffix.empty() || suffix.find_first_not_of("0123456789") != std::string::npos)))
       continue;
-    const auto pid = static_cast<pid_t>(std::stol(rest));
+    const auto pid = static_cast<pid_t>(std::stol(digits));
+    // Our own pid's file cannot be ours yet (nothing is reserved before this check).
     if (pid != getpid() && (kill(pid, 0) == 0 || errno == EPERM))
       return pid;
+    stale.push_back(e.path());
   }
+  for (const auto& s : stale)
+    if (dlsize_partial(s) && unlink(s.c_str()) == 0)
+      std::fprintf(stderr, "dlsize: removed '%s', the partial file of a dlsize that is gone\n",
+                   s.c_str());
   return 0;
 }
 
@@ -67,19 +108,6 @@ void check_free_name(const fs::path& path, const std::string& option) {
                                   option, other, path.string()));
 }
 
-// Moves from to to unless to exists; 0 or an errno value.
-int move_no_replace(const fs::path& from, const fs::path& to) {
-  if (renameat2(AT_FDCWD, from.c_str(), AT_FDCWD, to.c_str(), RENAME_NOREPLACE) == 0)
-    return 0;
-  if (errno != EINVAL && errno != ENOSYS)
-    return errno;
-  // File systems without RENAME_NOREPLACE: link fails on an existing name, as wanted.
-  if (link(from.c_str(), to.c_str()) != 0)
-    return errno;
-  unlink(from.c_str());
-  return 0;
-}
-
 fs::path beside_name(const fs::path& path) {
   return fmt::format("{}-{}-{}{}", path.stem().string(), utc_stamp(), getpid(),
                      path.extension().string());
@@ -98,7 +126,8 @@ output_file::output_file(fs::path path, std::string option, bool make_folder)
   }
   check_free_name(m_path, m_option);
   // O_EXCL: two commands given the same name never share a partial file. Our own pid's name can
-  // only be left by a dead process that had it; that file is kept and the next name taken.
+  // only be left by a dead process that had it; a file there that is not dlsize's is kept and
+  // the next name taken.
   for (int n = 0;; ++n) {
     m_partial = folder_of(m_path) / (partial_prefix(m_path) + std::to_string(getpid()) +
                                      (n ? fmt::format(".{}", n) : std::string()));

@@ -20,7 +20,8 @@ class output_file {
 public:
   // Checks path and reserves it. Throws usage_error naming option for an empty name, a name that
   // exists (a dangling symlink included), a missing or unwritable folder, or a name another
-  // running dlsize has reserved; a stale OUT.partial-<pid> of a dead process is no obstacle.
+  // running dlsize has reserved; a stale OUT.partial-<pid> of a dead process is no obstacle,
+  // and is removed (saying so on stderr) when it is empty or a dlsize JSON document.
   // make_folder: a missing folder is made (the default reports/), and removed again if the
   // command fails before it wrote anything there.
   output_file(std::filesystem::path path, std::string option, bool make_folder = false);

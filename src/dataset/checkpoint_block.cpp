@@ -128,4 +128,14 @@ std::string check_block(const block_id& id, const std::byte* data, std::size_t l
                      crc, get<std::uint32_t>(data, 44));
 }
 
+bool begins_shard(const std::byte* data, std::size_t n, std::uint64_t run, std::uint32_t rank,
+                  std::uint32_t file) {
+  block_id id;
+  id.run = run;
+  id.rank = rank;
+  id.file = file;
+  const auto want = header(id, 0, 0);
+  return std::memcmp(data, want.data(), std::min(n, kShardIdBytes)) == 0;
+}
+
 } // namespace dlsize::dataset

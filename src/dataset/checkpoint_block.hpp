@@ -60,4 +60,11 @@ private:
 // 3, expected 4", "payload checksum 0x... differs from the header's 0x...").
 std::string check_block(const block_id& id, const std::byte* data, std::size_t len);
 
+// Whether the first n bytes of a shard file (n: up to the 24 bytes of magic, version, header
+// bytes, rank, file and run) are those a block of (run, rank, file) begins with: a shard that
+// this run wrote, as far as its first bytes tell. Fewer bytes tell less; none tell nothing.
+bool begins_shard(const std::byte* data, std::size_t n, std::uint64_t run, std::uint32_t rank,
+                  std::uint32_t file);
+inline constexpr std::size_t kShardIdBytes = 24;
+
 } // namespace dlsize::dataset

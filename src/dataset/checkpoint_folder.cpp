@@ -1,7 +1,12 @@
 #include "dataset/checkpoint_folder.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <array>
+#include <cerrno>
 #include <cstdio>
 
 #include <fmt/format.h>
@@ -158,10 +163,45 @@ void write_checkpoint_manifest(const fs::path& dir, const checkpoint_set& set) {
   write_file_atomic(dir / kCheckpointManifest, set.to_json().dump(2) + "\n", true);
 }
 
+namespace {
+
+// Why p is not rank's shard f of this run, or "" when it is (or is gone): a regular file of at
+// most the shard's size whose first bytes are a block header of this run, rank and file, or
+// still a hole (blocks land out of order; a shard cut short may not have its first one yet).
+std::string not_our_shard(const fs::path& p, const checkpoint_set& set, unsigned rank, unsigned f) {
+  struct stat st {};
+  if (lstat(p.c_str(), &st) != 0)
+    return errno == ENOENT ? "" : errno_text(errno);
+  if (!S_ISREG(st.st_mode))
+    return "not a regular file";
+  const std::uint64_t want = set.file_bytes(rank).at(f);
+  if (static_cast<std::uint64_t>(st.st_size) > want)
+    return fmt::format("{} bytes, more than the {} of this run's shard", st.st_size, want);
+  std::array<std::byte, kShardIdBytes> head{};
+  const int fd = ::open(p.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+  if (fd < 0)
+    return errno_text(errno);
+  const ssize_t n = ::pread(fd, head.data(), head.size(), 0);
+  ::close(fd);
+  const bool hole =
+      std::all_of(head.begin(), head.end(), [](std::byte b) { return b == std::byte{0}; });
+  if (n < 0 || (!hole && !begins_shard(head.data(), static_cast<std::size_t>(n), set.run, rank, f)))
+    return fmt::format("its first bytes are not a block header of run {:016x}", set.run);
+  return "";
+}
+
+} // namespace
+
 void remove_rank_shards(const fs::path& folder, const checkpoint_set& set, unsigned rank) {
   for (unsigned f = 0; f < set.files_per_rank; ++f) {
+    const fs::path p = folder / shard_name(rank, f);
+    if (const std::string why = not_our_shard(p, set, rank, f); !why.empty()) {
+      std::fprintf(stderr, "dlsize: left '%s' in place: dlsize did not write it (%s)\n", p.c_str(),
+                   why.c_str());
+      continue;
+    }
     std::error_code ec;
-    fs::remove(folder / shard_name(rank, f), ec);
+    fs::remove(p, ec);
   }
 }
 

@@ -65,7 +65,9 @@ bool claim_checkpoint_folder(const std::filesystem::path& dir, std::uint64_t nee
 checkpoint_set open_checkpoint_folder(const std::filesystem::path& dir);
 void write_checkpoint_manifest(const std::filesystem::path& dir, const checkpoint_set& set);
 // Removes rank `rank`'s shards of checkpoint k from `folder` (final or partial): only the names
-// the set gives, never anything else.
+// the set gives, and of those only files whose content shows this run wrote them (no larger
+// than the shard, first bytes a block header of this run, rank and file, or a hole); any other
+// file is left in place and named on stderr.
 void remove_rank_shards(const std::filesystem::path& folder, const checkpoint_set& set,
                         unsigned rank);
 // Removes a checkpoint subfolder once its shards are gone (rmdir: a folder with foreign files

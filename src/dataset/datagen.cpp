@@ -21,6 +21,7 @@
 #include "core/stop.hpp"
 #include "core/sysinfo.hpp"
 #include "core/units.hpp"
+#include "dataset/datagen_journal.hpp"
 #include "dataset/record.hpp"
 #include "dlsize/build_config.hpp"
 #include "io/watched_workers.hpp"
@@ -120,19 +121,40 @@ room_need bytes_to_write(const fs::path& dir, const dataset_params& params, std:
   return need;
 }
 
+// A file this generation did not write, met in a writer's way: the generation stops (exit 2).
+struct foreign_file : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+std::string foreign_message(const fs::path& dir, const std::string& why) {
+  return fmt::format("datagen: a file it did not write is in its way: {}; dlsize never replaces or "
+                     "deletes a file it did not write, and nothing of it was touched. valid: move "
+                     "it out of '{}', then run the same command again to resume",
+                     why, dir.string());
+}
+
 class file_writer {
 public:
-  explicit file_writer(const dataset_layout& layout) : m_layout(layout) {}
+  file_writer(const dataset_layout& layout, datagen_journal& journal)
+      : m_layout(layout), m_journal(journal) {}
 
-  // Writes one file under a temporary name, fsyncs, drops it from the page cache, renames. Every
-  // call that may block goes through io (the watch names it when it hangs).
+  // Writes one file under a temporary name (made new, after the journal lists it), fsyncs, drops
+  // it from the page cache, moves it to its name unless that name was taken meanwhile. Every
+  // call that may block goes through io (the watch names it when it hangs). Throws foreign_file
+  // when a file appeared under either name, run_error on I/O failure.
   std::uint64_t write(std::uint64_t file, io::worker_context& io) {
     const fs::path final_path = m_layout.file_path(file);
     const fs::path tmp = final_path.string() + ".partial";
     const std::string ctx = "file: " + final_path.string();
+    if (!io.blocking("an append to " + m_journal.path().string(),
+                     [&] { return m_journal.record(file); }))
+      throw_syscall_error("write", errno, __FILE__, __LINE__,
+                          "datagen's journal. path: " + m_journal.path().string());
     const int fd = io.blocking("the open of " + tmp.string(), [&] {
-      return ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+      return ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
     });
+    if (fd < 0 && errno == EEXIST)
+      throw foreign_file(fmt::format("'{}' appeared during the run", tmp.string()));
     if (fd < 0)
       throw_syscall_error("open", errno, __FILE__, __LINE__, ctx);
     std::uint64_t written = 0;
@@ -170,14 +192,20 @@ public:
       throw_syscall_error("fdatasync", errno, __FILE__, __LINE__, ctx);
     posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
     close(fd);
-    if (io.blocking("the rename of " + tmp.string(),
-                    [&] { return rename(tmp.c_str(), final_path.c_str()); }) != 0)
-      throw_syscall_error("rename", errno, __FILE__, __LINE__, ctx);
+    const int err = io.blocking("the rename of " + tmp.string(),
+                                [&] { return move_no_replace(tmp, final_path); });
+    if (err == EEXIST) {
+      unlink(tmp.c_str());
+      throw foreign_file(fmt::format("'{}' appeared during the run", final_path.string()));
+    }
+    if (err != 0)
+      throw_syscall_error("rename", err, __FILE__, __LINE__, ctx);
     return written;
   }
 
 private:
   const dataset_layout& m_layout;
+  datagen_journal& m_journal;
   std::vector<std::byte> m_buf;
 };
 
@@ -237,23 +265,37 @@ datagen_result write_dataset_share(const datagen_options& opt, unsigned rank, un
   std::atomic<std::uint64_t> bytes_done{0};
   std::atomic<std::uint64_t> written{0}, kept{0};
   const unsigned threads = opt.threads ? opt.threads : sysinfo::online_cpus();
+  datagen_journal journal(opt.dir, layout.files(), rank);
+  std::mutex foreign_m;
+  std::string foreign; // the first foreign file met, which stops every writer
+  std::atomic<bool> stop_all{false};
   auto worker = [&](io::worker_context& io) {
-    file_writer w(layout);
-    while (!io.halted()) {
+    file_writer w(layout, journal);
+    while (!io.halted() && !stop_all.load()) {
       const std::uint64_t i = next.fetch_add(1);
       if (i >= share)
         return;
       const std::uint64_t f = rank + i * ranks;
-      const fs::path p = layout.file_path(f);
-      std::error_code e;
-      fs::remove(p.string() + ".partial", e);
-      if (fs::is_regular_file(p, e) && fs::file_size(p, e) == layout.file_bytes(f)) {
-        kept.fetch_add(1);
-        bytes_done.fetch_add(layout.file_bytes(f));
-        continue;
+      try {
+        std::string why;
+        const file_state at = io.blocking("a check of " + layout.file_path(f).string(),
+                                          [&] { return journal.inspect(layout, f, why); });
+        if (at == file_state::foreign)
+          throw foreign_file(why);
+        if (at == file_state::complete) {
+          kept.fetch_add(1);
+          bytes_done.fetch_add(layout.file_bytes(f));
+          continue;
+        }
+        bytes_done.fetch_add(w.write(f, io));
+        written.fetch_add(1);
+      } catch (const foreign_file& e) {
+        std::lock_guard lk(foreign_m);
+        if (foreign.empty())
+          foreign = e.what();
+        stop_all = true;
+        return;
       }
-      bytes_done.fetch_add(w.write(f, io));
-      written.fetch_add(1);
     }
   };
   progress bar(opt.progress);
@@ -269,6 +311,8 @@ datagen_result write_dataset_share(const datagen_options& opt, unsigned rank, un
   bar.finish();
   for (const auto& a : ran.abandoned)
     std::fprintf(stderr, "dlsize: stuck in the kernel: %s\n", a.c_str());
+  if (!foreign.empty())
+    throw usage_error(foreign_message(opt.dir, foreign));
   if (!ran.stalled.empty())
     throw run_error(fmt::format("datagen stalled: no write finished for {:g} s (--stall-timeout); "
                                 "{}; rerun the same command to resume once the storage answers",
@@ -298,6 +342,7 @@ void seal_dataset(const datagen_options& opt) {
   dataset_layout layout(opt.dir, opt.params);
   sync();
   write_file_atomic(opt.dir / kManifestName, manifest_json(layout, "complete").dump(2) + "\n");
+  datagen_journal::remove_all(opt.dir);
   std::error_code ec;
   fs::remove(opt.dir / kStateName, ec);
 }

@@ -2,7 +2,9 @@
 // Generates a dataset for a workload profile: deterministic from the seed, written in
 // parallel, each file complete under its final name or not there at all, the manifest last.
 // An interrupted generation leaves its state file, and the same command resumes it: files
-// already complete (right name, right size) are kept, partial ones are redone.
+// already complete (right size, and a first record header with the dataset's id) are kept,
+// partial ones its journal lists are redone; a file it did not write stops it (exit 2) and is
+// never replaced or removed (dataset/datagen_journal.hpp).
 #include <cstdint>
 #include <filesystem>
 #include <string>
@@ -46,9 +48,9 @@ core::folder_lock claim_dataset_folder(const datagen_options& opt);
 // with agreements between). prepare_dataset_folder (one rank): checks the folder, writes the
 // state file, makes the subfolders; true when the dataset is already complete.
 bool prepare_dataset_folder(const datagen_options& opt);
-// Writes the files f with f % ranks == rank (keeping complete ones). Throws run_error on the
-// first failure or on a stall (writers the kernel holds are named on stderr and left behind);
-// `interrupted` when a stop was asked for.
+// Writes the files f with f % ranks == rank (keeping complete ones). Throws usage_error naming
+// a file it did not write found in its way, run_error on the first failure or on a stall (writers
+// the kernel holds are named on stderr and left behind); `interrupted` when a stop was asked for.
 datagen_result write_dataset_share(const datagen_options& opt, unsigned rank, unsigned ranks);
 // The id of the generation whose state file is in dir ("" when none): ranks compare theirs with
 // rank 0's to know they share the folder.

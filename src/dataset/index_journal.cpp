@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -322,8 +323,17 @@ void index_journal::for_each_line(const std::function<void(std::string_view)>& e
 }
 
 void index_journal::remove() {
-  ::unlink(m_path.c_str());
-  ::close(m_fd);
+  // Only the file this scan holds open: one put under its name meanwhile is not ours to remove.
+  struct stat held {
+  }, named{};
+  if (m_fd >= 0 && fstat(m_fd, &held) == 0 && lstat(m_path.c_str(), &named) == 0 &&
+      held.st_dev == named.st_dev && held.st_ino == named.st_ino)
+    ::unlink(m_path.c_str());
+  else if (m_fd >= 0)
+    std::fprintf(stderr, "dlsize: left '%s' in place: it is not the resume state this scan wrote\n",
+                 m_path.c_str());
+  if (m_fd >= 0)
+    ::close(m_fd);
   m_fd = -1;
 }
 

@@ -77,6 +77,7 @@ private:
   void work(io::worker_context& io);
   bool take(worker& w, unit& u);
   bool scan_dir(worker& w, const std::string& rel);
+  bool first_walk(worker& w, const struct stat& st);
   void scan_entry(worker& w, int at, const char* name, const std::string& rel, bool listed);
   void index_file(worker& w, int at, const char* name, const std::string& rel, struct stat st);
   void skipped(worker& w, const std::string& rel, const char* kind, const std::string& why);
@@ -116,6 +117,9 @@ void scanner::open_root() {
     throw usage_error(fmt::format("index: DIR '{}' cannot be read: {}. valid: a folder you may "
                                   "read",
                                   m_opt.dir.string(), errno_text(errno)));
+  struct stat st {};
+  if (m_opt.symlinks == symlink_policy::follow && fstat(m_root, &st) == 0)
+    m_followed.insert({st.st_dev, st.st_ino});
   if (!m_opt.files_from.empty()) {
     m_list = std::fopen(m_opt.files_from.c_str(), "r");
     if (!m_list)
@@ -269,12 +273,11 @@ void scanner::scan_entry(worker& w, int at, const char* name, const std::string&
       return skipped(w, rel, "symlink", "a symbolic link (--symlinks skip)");
     if (watched(w, "a stat of", rel, [&] { return fstatat(at, name, &st, 0); }) != 0)
       return skipped(w, rel, "unreadable", "a dangling symbolic link: " + errno_text(errno));
-    if (S_ISDIR(st.st_mode)) {
-      std::lock_guard lk(m_m);
-      if (!m_followed.insert({st.st_dev, st.st_ino}).second)
-        return skipped(w, rel, "symlink", "a link to a folder already walked (a loop or a twin)");
-      w.chunk.followed.emplace_back(st.st_dev, st.st_ino);
-    }
+    if (S_ISDIR(st.st_mode) && !first_walk(w, st))
+      return skipped(w, rel, "symlink", "a link to a folder already walked (a loop or a twin)");
+  } else if (S_ISDIR(st.st_mode) && m_opt.symlinks == symlink_policy::follow &&
+             !first_walk(w, st)) {
+    return skipped(w, rel, "symlink", "a folder already walked through a symbolic link");
   }
   if (S_ISDIR(st.st_mode)) {
     ++w.chunk.counts.dirs;
@@ -294,6 +297,16 @@ void scanner::scan_entry(worker& w, int at, const char* name, const std::string&
   }
   if (listed && w.buf.size() > (256u << 10))
     flush(w, false);
+}
+
+// With --symlinks follow, every folder is walked once by (device, inode), however many links
+// reach it (the root included: a `self -> .` link is not walked again). False when it was.
+bool scanner::first_walk(worker& w, const struct stat& st) {
+  std::lock_guard lk(m_m);
+  if (!m_followed.insert({st.st_dev, st.st_ino}).second)
+    return false;
+  w.chunk.followed.emplace_back(st.st_dev, st.st_ino);
+  return true;
 }
 
 // False when a stop left the folder half read.

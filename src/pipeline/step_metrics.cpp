@@ -196,7 +196,11 @@ nlohmann::json epoch_figures(const std::vector<epoch_partial>& partials, std::ui
                              std::uint64_t t0_ns, std::uint64_t epochs_total) {
   const double accels = static_cast<double>(std::max<std::uint64_t>(1, accelerators));
   nlohmann::json out = nlohmann::json::array();
-  for (std::size_t i = 0; i < partials.size(); ++i) {
+  // Rows stop at the last epoch that ran: a time limit or a stop leaves the rest unrun.
+  std::size_t rows = partials.size();
+  while (rows > 0 && partials[rows - 1].steps == 0)
+    --rows;
+  for (std::size_t i = 0; i < rows; ++i) {
     const auto& a = partials[i];
     const bool measured = a.end_ns > a.begin_ns && a.begin_ns != UINT64_MAX;
     const double wall = measured ? sec(a.end_ns - a.begin_ns) : 0;

@@ -112,9 +112,9 @@ private:
   std::uint64_t m_first_end = 0, m_last_end = 0, m_last_epoch = 0;
   std::vector<epoch_partial> m_epoch_partials;
 };
-// The per-epoch figures (below) from merged partials of `accelerators` accelerators; with
-// epochs past kEpochRowsCap the last row is the rest ("epoch" kEpochRowsCap, "last_epoch",
-// "epochs_in_row").
+// The per-epoch figures (below) from merged partials of `accelerators` accelerators, a row for
+// each epoch up to the last that ran (epochs_total: how many started); with epochs past
+// kEpochRowsCap the last row is the rest ("epoch" kEpochRowsCap, "last_epoch", "epochs_in_row").
 nlohmann::json epoch_figures(const std::vector<epoch_partial>& partials, std::uint64_t accelerators,
                              std::uint64_t t0_ns, std::uint64_t epochs_total = 0);
 

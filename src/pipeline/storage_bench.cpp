@@ -26,6 +26,7 @@
 #include "pipeline/epoch_order.hpp"
 #include "pipeline/run_monitor.hpp"
 #include "pipeline/run_report.hpp"
+#include "pipeline/step_metrics.hpp"
 #include "pipeline/storage_rollup.hpp"
 #include "report/provenance.hpp"
 #include "report/report_io.hpp"
@@ -310,14 +311,36 @@ storage_reads run_reads(const storage_context& c, telemetry::sampler& tele) {
   return out;
 }
 
+// A row for each epoch up to the last that read anything (a time limit or a stop leaves the
+// rest unrun); past kEpochRowsCap, one row holds the rest (last_epoch, epochs_in_row), as the
+// training report's.
 nlohmann::json epochs_json(const storage_rollup& r, std::uint64_t t0) {
+  std::size_t ran = r.epochs.size();
+  while (ran > 0 && r.epochs[ran - 1].samples == 0)
+    --ran;
+  std::vector<epoch_counts> rows(
+      r.epochs.begin(),
+      r.epochs.begin() + static_cast<std::ptrdiff_t>(std::min<std::uint64_t>(ran, kEpochRowsCap)));
+  if (ran > kEpochRowsCap) {
+    epoch_counts rest;
+    for (std::size_t e = kEpochRowsCap; e < ran; ++e) {
+      rest.samples += r.epochs[e].samples;
+      rest.read_bytes += r.epochs[e].read_bytes;
+      rest.end_ns = std::max(rest.end_ns, r.epochs[e].end_ns);
+    }
+    rows.push_back(rest);
+  }
   nlohmann::json epochs = nlohmann::json::array();
-  for (std::size_t e = 0; e < r.epochs.size(); ++e) {
-    const epoch_counts& ec = r.epochs[e];
+  for (std::size_t e = 0; e < rows.size(); ++e) {
+    const epoch_counts& ec = rows[e];
     epochs.push_back({{"epoch", e},
                       {"samples", ec.samples},
                       {"read_bytes", ec.read_bytes},
                       {"end_s", ec.end_ns ? static_cast<double>(ec.end_ns - t0) * 1e-9 : 0.0}});
+    if (e == kEpochRowsCap) {
+      epochs.back()["last_epoch"] = ran - 1;
+      epochs.back()["epochs_in_row"] = ran - kEpochRowsCap;
+    }
   }
   return epochs;
 }

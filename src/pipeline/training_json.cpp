@@ -31,7 +31,13 @@ job_figures figures_of_job(const report_context& c, const job_rollup& job) {
   f.overall = overall_of(job.accelerators);
   // Figures per accelerator count the accelerators whose results came (all, unless a rank was
   // lost); the demand is the job's.
-  f.epochs = epoch_figures(job.epochs, job.accelerators.size(), 0, c.opt.epochs);
+  // The rest row (past kEpochRowsCap) counts the epochs that started, not those asked for.
+  std::uint64_t steps_max = 0;
+  for (const auto& a : job.accelerators)
+    steps_max = std::max(steps_max, a.steps);
+  const std::uint64_t spe = std::max<std::uint64_t>(1, c.smp.steps_per_epoch());
+  f.epochs = epoch_figures(job.epochs, job.accelerators.size(), 0,
+                           std::min(c.opt.epochs, (steps_max + spe - 1) / spe));
   f.accelerators_present = static_cast<double>(std::max<std::size_t>(1, job.accelerators.size()));
   f.mean_sample_bytes =
       static_cast<double>(c.layout.total_bytes()) / static_cast<double>(c.layout.records());

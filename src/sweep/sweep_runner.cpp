@@ -1,6 +1,10 @@
 #include "sweep/sweep_runner.hpp"
 
+#include <unistd.h>
+
+#include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 
 #include <fmt/format.h>
@@ -88,6 +92,42 @@ std::string summary_text(const nlohmann::json& s) {
   return out;
 }
 
+// Checks every point's options as its command would, before any point runs: each distinct
+// point (repeats differ only in their seed) is given to `dlsize bench --check-only RANKS` (or
+// checkpoint's), started
+// directly (a launcher only places the ranks), its messages in a temporary log. Throws
+// usage_error naming the point and the bench's message when one refuses its options.
+void check_points(const sweep_config& c, const std::vector<sweep_point>& points,
+                  const std::string& self) {
+  sweep_config direct = c;
+  direct.launcher.clear();
+  char tmpl[] = "/tmp/dlsize-sweep-check-XXXXXX";
+  const int fd = mkstemp(tmpl);
+  if (fd < 0)
+    throw_syscall_error("mkstemp", errno, __FILE__, __LINE__, "the log of a point's check");
+  close(fd);
+  const std::filesystem::path log = tmpl;
+  struct remove_log {
+    const std::filesystem::path& p;
+    ~remove_log() { unlink(p.c_str()); }
+  } cleanup{log};
+  for (const auto& p : points) {
+    if (p.repeat > 1 || stop_requested())
+      continue;
+    auto argv = point_argv(direct, p, self, "/dev/null");
+    argv.insert(argv.end(), {"--check-only", std::to_string(p.ranks)});
+    const child_result r = run_child(argv, log, 5);
+    if (r.exit_code == 0)
+      continue;
+    const std::string why = r.signal ? fmt::format("ended by signal {}", r.signal)
+                                     : fmt::format("exit {}", r.exit_code);
+    throw usage_error(fmt::format("sweep: point {} cannot run: dlsize {} refuses its options "
+                                  "({}):\n{}no point was run. valid: options that dlsize {} "
+                                  "accepts at every point",
+                                  p.id, c.command, why, log_tail(log), c.command));
+  }
+}
+
 } // namespace
 
 int run_sweep(const sweep_options& o) {
@@ -95,6 +135,7 @@ int run_sweep(const sweep_options& o) {
   const sweep_config c = parse_sweep_config(given, o.config_file, o.bench_keys, o.checkpoint_keys);
   const std::vector<sweep_point> points = expand_points(c);
   const std::filesystem::path dir = o.out_dir;
+  check_points(c, points, o.self);
 
   if (o.dry_run) {
     for (const auto& p : points)

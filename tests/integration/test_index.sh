@@ -81,6 +81,13 @@ expect_rc 0 "--exclude" -- "$DLSIZE" index "$D" --out "$SCRATCH/ex.json" --exclu
   && pass "excluded names and folders are left out and counted" || fail "--exclude"
 expect_rc 0 "--symlinks follow" -- "$DLSIZE" index "$D" --out "$SCRATCH/fl.json" --symlinks follow --quiet
 grep -q '"path":"link.jpg".*"format":"jpeg"' "$SCRATCH/fl.json" && pass "a followed symlink is indexed" || fail "--symlinks follow"
+# A link to the root (self -> .) and a twin link to a folder: each folder is walked once, by
+# (device, inode), so no file is listed twice.
+L=$SCRATCH/loop && mkdir -p "$L/sub" && head -c 4096 /dev/urandom >"$L/a.bin" && head -c 4096 /dev/urandom >"$L/sub/b.bin"
+ln -s . "$L/self" && ln -s sub "$L/twin"
+expect_rc 0 "--symlinks follow with a self -> . link" -- "$DLSIZE" index "$L" --out "$SCRATCH/loop.json" --symlinks follow --quiet
+[[ $(head -1 "$SCRATCH/loop.json" | json /dev/stdin 'r["counts"]["files"]') == 2 && $(grep -c '"size":4096' "$SCRATCH/loop.json") -eq 2 ]] \
+  && pass "every file listed once (the root and sub walked once each)" || fail "loop: $(cat "$SCRATCH/loop.json")"
 expect_rc 0 "--metadata-only" -- "$DLSIZE" index "$D" --out "$SCRATCH/md.json" --metadata-only --quiet
 [[ $(head -1 "$SCRATCH/md.json" | json /dev/stdin '"%d %s" % (r["counts"]["content_bytes_read"], list(r["counts"]["formats"]))') == "0 ['unprobed']" ]] \
   && pass "a metadata-only scan reads no content" || fail "--metadata-only: $(head -c 300 "$SCRATCH/md.json")"

@@ -79,9 +79,26 @@ expect_rc 2 "a bench option out of its range is refused before any point" -- "$D
 expect_text "bench.queue-depth: 0 is out of range. valid: an integer from 1 to 4096" "names the key and the range"
 write_config "$SCRATCH/bad.json" "" "1, 2"
 sed -i 's/"epochs": 1/"epochs": 1, "request-size": "6KiB"/' "$SCRATCH/bad.json"
-expect_rc 2 "options bench refuses stop the sweep at the first point" -- "$DLSIZE" sweep --config "$SCRATCH/bad.json" --out "$SCRATCH/b3"
-[[ $(json "$SCRATCH/b3/index.json" "[p['status'] for p in r['points']]") == "['failed', 'pending', 'pending', 'pending']" ]] \
-  && pass "one point tried, the rest left pending" || fail "index: $(cat "$SCRATCH/b3/index.json")"
+expect_rc 2 "options bench refuses stop the sweep before any point" -- "$DLSIZE" sweep --config "$SCRATCH/bad.json" --out "$SCRATCH/b3"
+expect_text "point n1-r1 cannot run" "message names the point"
+expect_text "request-size" "and bench's reason, naming the option"
+[[ ! -e $SCRATCH/b3 ]] && pass "no point was started, no folder made" || fail "b3: $(ls -R "$SCRATCH/b3")"
+# A training sweep on "accelerator": "none" (a storage-only run takes no training option):
+# --dry-run refuses it as its points would be, and the run starts none of them.
+write_config "$SCRATCH/none.json" "" "1, 2"
+sed -i 's/"emulated:h100"/"none"/' "$SCRATCH/none.json"
+expect_rc 2 "--dry-run checks every point's options as bench would" -- "$DLSIZE" sweep --config "$SCRATCH/none.json" --out "$SCRATCH/none" --dry-run
+expect_text "cannot run" "it says the point cannot run"
+[[ "$ERR$OUT" != *"run the same command again"* ]] && pass "and does not ask for a rerun" || fail "rerun hint: $ERR"
+expect_rc 2 "the sweep itself refuses it before any point" -- "$DLSIZE" sweep --config "$SCRATCH/none.json" --out "$SCRATCH/none"
+[[ ! -e $SCRATCH/none ]] && pass "no point was started" || fail "none: $(ls -R "$SCRATCH/none")"
+cat >"$SCRATCH/ck.json" <<JSON
+{"command": "checkpoint", "ranks": [1], "repeats": 1,
+ "checkpoint": {"workload": "llama3-8b", "scale": 0.001, "dir": "$SCRATCH/ck", "request-size": "1000"}}
+JSON
+expect_rc 2 "--dry-run checks a checkpoint sweep's points as dlsize checkpoint would" -- "$DLSIZE" sweep --config "$SCRATCH/ck.json" --out "$SCRATCH/ck-sw" --dry-run
+expect_text "dlsize checkpoint refuses its options" "it names the command that refuses"
+expect_text "request-size" "and the option"
 mkdir -p "$SCRATCH/foreign" && echo mine >"$SCRATCH/foreign/notes.txt"
 expect_rc 2 "a folder of other files is refused" -- "$DLSIZE" sweep --config "$SCRATCH/s.json" --out "$SCRATCH/foreign"
 [[ $(cat "$SCRATCH/foreign/notes.txt") == mine && $(ls "$SCRATCH/foreign" | wc -l) -eq 1 ]] && pass "and left as it was" || fail "foreign folder touched"

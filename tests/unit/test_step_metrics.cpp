@@ -173,19 +173,45 @@ TEST_CASE("epoch_figures reports steps, samples and AU per epoch with run step 0
 }
 
 TEST_CASE("epoch_figures gives null AU for an epoch with nothing measured", "[step_metrics]") {
-  // One step per epoch: epoch 0 holds only run step 0; epoch 2 has no steps at all.
-  const auto steps = make_steps({{100, 30}, {10, 30}}, 0, 1);
+  // One step per epoch: epoch 0 holds only run step 0; epoch 1 none of accelerator 0's steps.
+  auto steps = make_steps({{100, 30}, {10, 30}, {10, 30}}, 0, 1);
+  steps.erase(steps.begin() + 1);
   const auto j = epoch_figures({steps}, 3, 0);
   REQUIRE(j.size() == 3);
   CHECK(j[0].at("steps_total") == 1);
   CHECK(j[0].at("accelerator_utilization").is_null());
   CHECK(j[0].at("wall_s").is_null());
   CHECK(j[0].at("samples_per_s").is_null());
-  CHECK(j[1].at("accelerator_utilization").get<double>() == Approx(0.75));
-  CHECK(j[2].at("steps_total") == 0);
-  CHECK(j[2].at("samples") == 0);
-  CHECK(j[2].at("accelerator_utilization").is_null());
-  CHECK(j[2].at("read_bytes_per_s").is_null());
+  CHECK(j[1].at("steps_total") == 0);
+  CHECK(j[1].at("samples") == 0);
+  CHECK(j[1].at("accelerator_utilization").is_null());
+  CHECK(j[1].at("read_bytes_per_s").is_null());
+  CHECK(j[2].at("accelerator_utilization").get<double>() == Approx(30.0 / 80));
+}
+
+TEST_CASE("epoch_figures gives rows only for epochs that ran", "[step_metrics]") {
+  // A time limit stopped a run of 100,000 epochs in its third: no row for the 99,997 unrun.
+  constexpr std::uint64_t epochs = 100'000;
+  const auto steps = make_steps({{10, 30}, {10, 30}, {10, 30}, {10, 30}, {10, 30}}, 0, 2);
+  const auto j = epoch_figures(epoch_partials({steps}, epochs), 1, 0, 3);
+  REQUIRE(j.size() == 3);
+  CHECK(j[2].at("steps_total") == 1);
+  CHECK_FALSE(j[2].contains("epochs_in_row"));
+}
+
+TEST_CASE("the rest row counts the epochs that ran, not those asked for", "[step_metrics]") {
+  using namespace dlsize::pipeline;
+  constexpr std::uint64_t ran = kEpochRowsCap + 20, ms = 1'000'000;
+  step_accumulator acc(100'000);
+  std::uint64_t end = 0;
+  for (std::uint64_t i = 0; i < ran; ++i) { // one step an epoch
+    end += 10 * ms;
+    acc.add({i, i, 2 * ms, 8 * ms, 0, end, 4, 4000});
+  }
+  const auto rows = epoch_figures(acc.epochs(), 1, 0, ran);
+  REQUIRE(rows.size() == kEpochRowsCap + 1);
+  CHECK(rows.back()["last_epoch"] == ran - 1);
+  CHECK(rows.back()["epochs_in_row"] == 20);
 }
 
 TEST_CASE("epoch_figures also gives DLIO's per-epoch AU, each epoch's first step excluded",
