@@ -43,6 +43,7 @@
 #include "report/partial_report.hpp"
 #include "report/report_io.hpp"
 #include "report/rules_edition.hpp"
+#include "report/workload_hash.hpp"
 #include "run_config.hpp"
 
 namespace dlsize::cli {
@@ -307,6 +308,7 @@ int finish(nlohmann::json report, bool failed, const bench_cli& o, std::optional
   add_cache_figures(report, emulation);
   if (out)
     report["fs_separation"] = fs_separation_json(report, out->path());
+  report["workload_hash"] = report::workload_hash_json(report);
   try { // the report records which rules judged it; the summary prints that verdict
     report["mlperf_validity"] = report::to_json(report::mlperf_validity(
         report::bench_report::from_json(report), report::parse_rules_edition(o.rules, "--rules")));
