@@ -1,10 +1,12 @@
-// Unit tests for src/core/sha256.hpp and src/report/workload_hash.hpp (provenance: the hash of a
-// load's settings).
+// Unit tests for src/core/sha256.hpp, src/report/workload_hash.hpp (provenance: the hash of a
+// load's settings) and plan's per-host figures (src/analysis/plan.hpp, --accelerators-per-host).
 #include <string>
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include "analysis/plan.hpp"
+#include "config/workload.hpp"
 #include "core/sha256.hpp"
 #include "report/workload_hash.hpp"
 
@@ -61,4 +63,28 @@ TEST_CASE("two runs of the same load hash alike wherever they ran, and another l
     other[nlohmann::json::json_pointer(ptr)] = 9;
     CHECK(report::workload_hash_json(other)["sha256"] != a["sha256"]);
   }
+}
+
+TEST_CASE("plan --accelerators-per-host says what one host must read and which NIC carries it",
+          "[plan]") {
+  analysis::plan_inputs in;
+  in.workload = config::load_workload("unet3d");
+  in.accelerator.type = "b200";
+  in.accelerator.preset = in.workload.accelerators.at("b200");
+  in.au_threshold = 0.9;
+  in.accelerators = 2;
+  in.accelerators_per_host = 2;
+  const auto plan = analysis::make_plan(in);
+  REQUIRE(plan.contains("per_host"));
+  const auto& h = plan["per_host"];
+  // 2 × 7 × 146,600,628 B ÷ 0.162 s × 0.9 = 11.40 GB/s; one 100 GbE NIC at 80 % is 10 GB/s.
+  CHECK(h["required_bytes_per_s"].get<double>() == Approx(11.402e9).epsilon(1e-3));
+  REQUIRE(h["one_nic"].size() == 3);
+  CHECK(h["one_nic"][0]["gbe"] == 100);
+  CHECK(h["one_nic"][0]["carries"] == false);
+  CHECK(h["one_nic"][1]["carries"] == true);
+  in.accelerators_per_host = 1; // one b200 per host: 5.7 GB/s fits one 100 GbE NIC
+  CHECK(analysis::make_plan(in)["per_host"]["one_nic"][0]["carries"] == true);
+  in.accelerators_per_host = 0;
+  CHECK_FALSE(analysis::make_plan(in).contains("per_host"));
 }
