@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <filesystem>
 #include <optional>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 
 #include <fmt/format.h>
 
@@ -38,8 +40,11 @@
 #include "render/terminal_summary.hpp"
 #include "report/backend_identity.hpp"
 #include "report/bench_report.hpp"
+#include "report/mlperf_validity.hpp"
 #include "report/partial_report.hpp"
 #include "report/report_io.hpp"
+#include "report/rules_edition.hpp"
+#include "report/workload_hash.hpp"
 #include "run_config.hpp"
 
 namespace dlsize::cli {
@@ -65,6 +70,7 @@ struct bench_cli {
   std::string compute_time;
   std::string compute_time_stdev;
   std::string au_threshold;
+  std::string rules = "v3"; // the MLPerf Storage edition the run is judged by
   std::uint64_t prefetch = 2;
   bool sync_steps = false;
   config::allreduce_request allreduce;
@@ -190,7 +196,8 @@ nlohmann::json replayable_config(const CLI::App& cmd, config::accelerator_kind k
                                  std::uint64_t accelerators, std::uint64_t ranks,
                                  double au_threshold) {
   nlohmann::json c = effective_config(cmd);
-  for (const char* k : {"out", "status-interval"})
+  // Where the report goes and the rules it is judged by are no part of the load.
+  for (const char* k : {"out", "status-interval", "rules"})
     c.erase(k);
   drop_unused_allreduce_inputs(c);
   for (auto it = c.begin(); it != c.end();)
@@ -271,6 +278,29 @@ void leave_cache_emulation(pipeline::cache_emulation& emulation) {
   }
 }
 
+// v3.0 §3.4.2: the dataset and the results on different file systems, by the device each lies
+// on (stat's st_dev; the results' folder stands for the report, not yet written). Null where
+// either cannot be stat'ed.
+nlohmann::json fs_separation_json(const nlohmann::json& report, const std::filesystem::path& out) {
+  const std::string data = report.contains("dataset") && report["dataset"].is_object()
+                               ? report["dataset"].value("path", std::string())
+                               : std::string();
+  std::filesystem::path folder = std::filesystem::absolute(out).parent_path();
+  struct stat d {
+  }, r{};
+  if (data.empty() || ::stat(data.c_str(), &d) != 0 || ::stat(folder.c_str(), &r) != 0)
+    return nullptr;
+  auto device = [](const struct stat& st) {
+    return fmt::format("{}:{}", major(st.st_dev), minor(st.st_dev));
+  };
+  return {{"dataset", data},
+          {"dataset_device", device(d)},
+          {"results", folder.string()},
+          {"results_device", device(r)},
+          {"separate", d.st_dev != r.st_dev},
+          {"method", "stat st_dev of the dataset and of the report's folder"}};
+}
+
 int finish(nlohmann::json report, bool failed, const bench_cli& o, std::optional<output_file>& out,
            const nlohmann::json& config_given, const std::vector<std::string>& abandoned,
            pipeline::cache_emulation* emulation = nullptr) {
@@ -279,6 +309,15 @@ int finish(nlohmann::json report, bool failed, const bench_cli& o, std::optional
     return failed ? 1 : 0; // not rank 0: rank 0 writes the job's report
   }
   add_cache_figures(report, emulation);
+  if (out)
+    report["fs_separation"] = fs_separation_json(report, out->path());
+  report["workload_hash"] = report::workload_hash_json(report);
+  try { // the report records which rules judged it; the summary prints that verdict
+    report["mlperf_validity"] = report::to_json(report::mlperf_validity(
+        report::bench_report::from_json(report), report::parse_rules_edition(o.rules, "--rules")));
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "dlsize: no MLPerf Storage verdict (%s)\n", e.what());
+  }
   if (!o.quiet) {
     // The summary reads the report typed; whatever it finds, the report is still written.
     try {
@@ -325,6 +364,7 @@ int stopped_before_run(const std::string& why, std::optional<output_file>& out,
 }
 
 int run_bench(const bench_cli& o, const CLI::App& cmd, const cli_context& ctx) {
+  (void)report::parse_rules_edition(o.rules, "--rules"); // refused before anything runs
   cluster::communicator& comm = cluster::world();
   const auto ranks = o.check_ranks ? o.check_ranks : static_cast<std::uint64_t>(comm.size());
   config::workload_profile profile;
@@ -538,6 +578,7 @@ void setup_bench(CLI::App& app, cli_context& ctx) {
                   "Compute time per batch, e.g. 224ms (default: the profile's)");
   sub->add_option("--compute-time-stdev", o->compute_time_stdev,
                   "Spread of the compute time (normal, clipped at 3 sigma)");
+  sub->add_option("--rules", o->rules, report::kRulesHelp)->capture_default_str();
   sub->add_option("--au-threshold", o->au_threshold,
                   "Accelerator utilization a run must reach to pass, above 0 and at most 1 "
                   "(default: the profile's)");

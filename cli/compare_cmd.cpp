@@ -11,6 +11,7 @@
 #include "core/output_file.hpp"
 #include "render/compare_render.hpp"
 #include "report/report_io.hpp"
+#include "report/rules_edition.hpp"
 
 namespace dlsize::cli {
 namespace {
@@ -20,17 +21,19 @@ struct compare_cli {
   std::string out;
   std::string markdown;
   std::string html;
+  std::string rules = "v3";
   const CLI::App* cmd = nullptr;
 };
 
 int run_compare(const compare_cli& o) {
   auto given = [&](const char* opt) { return o.cmd->get_option(opt)->count() > 0; };
+  const auto rules = report::parse_rules_edition(o.rules, "--rules");
   auto out = reserve_if_given(given("--out"), o.out, "--out");
   auto markdown = reserve_if_given(given("--markdown"), o.markdown, "--markdown");
   auto html = reserve_if_given(given("--html"), o.html, "--html");
   const auto inputs = analysis::load_reports(o.reports);
   const nlohmann::json c = analysis::reading_reports(
-      inputs.reports, [&] { return analysis::compare_reports(inputs.reports); });
+      inputs.reports, [&] { return analysis::compare_reports(inputs.reports, rules); });
   const std::string md =
       analysis::reading_reports(inputs.reports, [&] { return render::compare_markdown(c); });
   std::fputs(md.c_str(), stdout);
@@ -53,6 +56,7 @@ void setup_compare(CLI::App& app, cli_context& ctx) {
       ->required()
       ->expected(1, -1);
   sub->add_option("--out", o->out, "JSON file to write (dlsize.compare/1; must not exist)");
+  sub->add_option("--rules", o->rules, report::kRulesHelp)->capture_default_str();
   sub->add_option("--markdown", o->markdown, "Markdown file to write (must not exist)");
   sub->add_option("--html", o->html,
                   "Self-contained HTML file with charts to write (must not exist)");

@@ -164,6 +164,19 @@ nlohmann::json read_plan(const plan_cli& o, const CLI::App& cmd, analysis::plan_
                 units::format_bytes_binary(ds["indexed_bytes"].get<double>()).c_str(),
                 ds["indexed_is_enough"].get<bool>() ? "enough for a valid run"
                                                     : "less than a valid run needs");
+  if (plan.contains("per_host")) {
+    const auto& h = plan["per_host"];
+    std::printf("  one client host   %llu accelerators need %s (AU %.0f %%), %.0f requests/s\n",
+                static_cast<unsigned long long>(h["accelerators"].get<std::uint64_t>()),
+                both(h["required_bytes_per_s"].get<double>()).c_str(), 100 * in.au_threshold,
+                h["iops"].get<double>());
+    for (const auto& nic : h["one_nic"])
+      std::printf("    one %3.0f GbE NIC  %s at %.0f %% of line rate: %s (%.0f %% loaded)\n",
+                  nic["gbe"].get<double>(), both(nic["usable_bytes_per_s"].get<double>()).c_str(),
+                  100 * h["nic_efficiency"].get<double>(),
+                  nic["carries"].get<bool>() ? "carries it" : "does not carry it",
+                  100 * nic["load"].get<double>());
+  }
   print_extras(plan, in);
   return plan;
 }
@@ -251,6 +264,9 @@ void setup_plan(CLI::App& app, cli_context& ctx) {
   sub->add_option("--client-ram", o->client_ram,
                   "RAM per client, for the 5 x RAM dataset rule, e.g. 512GiB");
   sub->add_option("--clients", o->clients, "Client nodes")->capture_default_str();
+  sub->add_option("--accelerators-per-host", o->accelerators_per_host,
+                  "Accelerators one client host runs: prints what the host must sustain and "
+                  "whether one 100, 200 or 400 GbE NIC (at --nic-efficiency) carries it");
   sub->add_option("--au-threshold", o->au_threshold, "AU to plan for (default: the profile's)");
   sub->add_option("--batch-size", o->batch_size, "Override the preset's batch size");
   sub->add_option("--compute-time", o->compute_time,

@@ -15,6 +15,7 @@
 #include "render/sizing_render.hpp"
 #include "render/sizing_tables.hpp"
 #include "report/report_io.hpp"
+#include "report/rules_edition.hpp"
 
 namespace dlsize::cli {
 namespace {
@@ -121,6 +122,7 @@ void setup_size(CLI::App& app, cli_context& ctx) {
          "Cache model for grown data: auto (measured with a cache sweep among the reports, "
          "lru otherwise), measured, lru or never-evict")
       ->capture_default_str();
+  sub->add_option("--rules", o->opt.rules, report::kRulesHelp)->capture_default_str();
   sub->add_option("--accelerators-per-node", o->opt.accelerators_per_node,
                   "Accelerators per node of the target cluster, for runs that modelled the "
                   "allreduce (bench --allreduce): the layout its scaling efficiency is modelled "

@@ -112,11 +112,12 @@ bool capped(const loaded_report& r) {
 }
 
 // MLPerf Storage's rules over a backend's runs at one accelerator count (a point).
-nlohmann::json point_validity_json(const std::vector<const loaded_report*>& reports) {
+nlohmann::json point_validity_json(const std::vector<const loaded_report*>& reports,
+                                   report::rules_edition edition) {
   std::vector<point_run> runs;
   for (const auto* r : reports)
-    runs.push_back(point_run_of(*r));
-  return to_json(judge_point(runs, "dlsize compare"));
+    runs.push_back(point_run_of(*r, edition));
+  return to_json(judge_point(runs, "dlsize compare", edition));
 }
 
 using metric_stats = std::map<std::string, std::pair<double, double>>; // median, spread
@@ -157,7 +158,7 @@ nlohmann::json delta_rows(const std::vector<metric_stats>& stats) {
 
 // The runs of one accelerator count, backend by backend.
 nlohmann::json compare_count(const std::vector<const loaded_report*>& reports,
-                             nlohmann::json& warnings) {
+                             report::rules_edition edition, nlohmann::json& warnings) {
   // Backends in order of first appearance. Runs of one load spread differently over nodes and
   // ranks (scale-up against scale-out) are told apart by their topology.
   std::set<std::string> shapes;
@@ -247,7 +248,7 @@ nlohmann::json compare_count(const std::vector<const loaded_report*>& reports,
                         {"synthetic_latency", synthetic},
                         {"limited_by", limits},
                         {"metrics", values},
-                        {"mlperf_validity", point_validity_json(groups[b])}});
+                        {"mlperf_validity", point_validity_json(groups[b], edition)}});
     stats.push_back(std::move(st));
     samples_per_s.push_back(std::move(sps));
   }
@@ -272,7 +273,8 @@ nlohmann::json compare_count(const std::vector<const loaded_report*>& reports,
 
 } // namespace
 
-nlohmann::json compare_reports(const std::vector<loaded_report>& given) {
+nlohmann::json compare_reports(const std::vector<loaded_report>& given,
+                               report::rules_edition edition) {
   const std::vector<loaded_report> reports = typed_reports(given);
   if (reports.size() < 2)
     throw usage_error("compare: give at least two reports");
@@ -314,7 +316,7 @@ nlohmann::json compare_reports(const std::vector<loaded_report>& given) {
   nlohmann::json sections = nlohmann::json::array();
   std::size_t best = 0, most = 0;
   for (const auto& [n, group] : by_count) {
-    sections.push_back(compare_count(group, warnings));
+    sections.push_back(compare_count(group, edition, warnings));
     const std::size_t b = sections.back()["backends"].size();
     if (b >= most) {
       most = b;

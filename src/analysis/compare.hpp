@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/report_set.hpp"
+#include "report/rules_edition.hpp"
 
 namespace dlsize::analysis {
 
@@ -19,7 +20,9 @@ inline constexpr const char* kCompareSchema = "dlsize.compare/1";
 // comparable (another workload, accelerator type or count, another dataset shape) or are not
 // dlsize reports. Returns {"schema", "backends": [...], "metrics": [...], "warnings": [...]}:
 // per backend the median of each metric over its runs and its spread; per metric the delta of
-// every backend against the first in percent, and whether it exceeds the spread of both.
-nlohmann::json compare_reports(const std::vector<loaded_report>& reports);
+// every backend against the first in percent, and whether it exceeds the spread of both. Each
+// backend's point is judged by MLPerf Storage's rules of `edition` (mlperf_validity).
+nlohmann::json compare_reports(const std::vector<loaded_report>& reports,
+                               report::rules_edition edition = report::kDefaultRules);
 
 } // namespace dlsize::analysis

@@ -38,6 +38,32 @@ nlohmann::json index_json(const measured_dataset& m, io::cache_mode cache) {
           {"requests", direct ? m.direct_requests : m.buffered_requests}};
 }
 
+// What one client host running `per_host` accelerators must sustain: the reads at the AU
+// threshold and at AU 100 %, the requests, and whether one NIC of each line rate carries it
+// (the line rate × --nic-efficiency).
+nlohmann::json per_host_json(std::uint64_t per_host, double reads_per_accel,
+                             double needed_per_accel, double iops_per_accel,
+                             double nic_efficiency) {
+  const double n = static_cast<double>(per_host);
+  const double needed = n * needed_per_accel;
+  nlohmann::json nics = nlohmann::json::array();
+  for (const double gbe : kHostNicGbE) {
+    const double line = gbe * 1e9 / 8; // bytes/s
+    const double usable = line * nic_efficiency;
+    nics.push_back({{"gbe", gbe},
+                    {"line_bytes_per_s", line},
+                    {"usable_bytes_per_s", usable},
+                    {"load", needed / usable},
+                    {"carries", needed <= usable}});
+  }
+  return {{"accelerators", per_host},
+          {"required_bytes_per_s", needed},
+          {"reads_bytes_per_s", n * reads_per_accel},
+          {"iops", n * iops_per_accel},
+          {"nic_efficiency", nic_efficiency},
+          {"one_nic", nics}};
+}
+
 } // namespace
 
 measured_dataset measured_dataset::from_json(const nlohmann::json& j, const std::string& where) {
@@ -133,6 +159,9 @@ nlohmann::json make_plan(const plan_inputs& in) {
     samples_per_file = static_cast<double>(m.samples) / static_cast<double>(m.files);
   }
   out["iops"] = nn * samples_per_s * per_sample;
+  if (in.accelerators_per_host > 0)
+    out["per_host"] = per_host_json(in.accelerators_per_host, reads, needed_per_accel,
+                                    samples_per_s * per_sample, in.nic_efficiency);
   out["files_per_s"] = nn * samples_per_s / samples_per_file;
   const double rate = deliverable > 0 ? std::min(deliverable, nn * reads) : nn * reads;
   if (deliverable > 0)

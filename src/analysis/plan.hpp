@@ -56,9 +56,15 @@ struct plan_inputs {
   double nic_bandwidth = 0;                      // line rate per client, bytes/s; 0: none
   double nic_efficiency = 0.8;                   // share of the line rate reached in practice
   std::optional<measured_dataset> measured;      // plan --index: the dataset's real shape
+  // plan --accelerators-per-host: what one client host must sustain; 0: not asked.
+  std::uint64_t accelerators_per_host = 0;
   // Bytes of one sample: the measured mean with an index, else the profile's.
   double sample_bytes() const { return measured ? measured->mean() : workload.sample_bytes_mean; }
 };
+
+// The Ethernet line rates per_host judges one NIC by (GbE), the rates MLPerf Storage v3.0
+// submitters' clients use.
+inline constexpr double kHostNicGbE[] = {100, 200, 400};
 
 // The plan as JSON ("schema": "dlsize.plan/1"). Throws usage_error for a zero compute time
 // (no finite demand).

@@ -16,6 +16,7 @@ void parse_shared_inputs(const plan_options& o, plan_inputs& in) {
   if (o.clients < 1)
     throw usage_error("--clients: must be at least 1");
   in.clients = o.clients;
+  in.accelerators_per_host = o.accelerators_per_host;
   if (!o.nic_bandwidth.empty())
     in.nic_bandwidth = units::parse_rate(o.nic_bandwidth, "--nic-bandwidth");
   in.nic_efficiency = units::parse_fraction(o.nic_efficiency, "--nic-efficiency");

@@ -23,6 +23,7 @@ struct plan_options {
   std::uint64_t accelerators = 0;
   std::string client_ram;
   std::uint64_t clients = 1;
+  std::uint64_t accelerators_per_host = 0; // 0: not asked
   std::string au_threshold;
   std::uint64_t batch_size = 0;
   std::string compute_time;

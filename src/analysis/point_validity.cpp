@@ -35,6 +35,21 @@ validity_rule runs_rule(const point_validity& p, const std::string& judged_by) {
   return v;
 }
 
+// v3.0: 6 complete runs, the first the warm-up, so 5 counted and a warm-up taken.
+validity_rule runs_rule_v3(const point_validity& p, const std::string& judged_by) {
+  validity_rule v = runs_rule(p, judged_by);
+  v.rule = fmt::format("{} runs, the first the warm-up", kMlperfV3RunsPerPoint);
+  v.source = fmt::format("{}: §2.1.17 runTimestamps (exactly 6 runs; the 1st is the warm-up, "
+                         "not in the reported performance)",
+                         report::kV3RulesDoc);
+  v.judge = judged_by + " (a point's complete runs; of more than 5, the first is the warm-up)";
+  v.verdict = p.warm_up && p.counted.size() >= kMlperfRunsPerPoint ? rule_verdict::pass
+                                                                   : rule_verdict::fail;
+  if (!p.warm_up && p.counted.size() >= kMlperfRunsPerPoint)
+    v.measured += "; v3.0 needs the warm-up among them";
+  return v;
+}
+
 validity_rule spread_rule(const std::vector<double>& samples_per_s, double& spread,
                           const std::string& judged_by) {
   validity_rule v;
@@ -55,12 +70,16 @@ validity_rule spread_rule(const std::vector<double>& samples_per_s, double& spre
   return v;
 }
 
-validity_rule each_run_rule(const std::vector<const point_run*>& runs,
-                            const std::string& judged_by) {
+validity_rule each_run_rule(const std::vector<const point_run*>& runs, const std::string& judged_by,
+                            report::rules_edition edition) {
   validity_rule v;
   v.rule = "each run valid by itself";
-  v.source = "MLPerf Storage v1.0 rules, per run (docs/metrics.md, MLPerf Storage validity of a "
-             "run)";
+  v.source = edition == report::rules_edition::v3
+                 ? fmt::format("{}, per run: §3.1.2, §3.3.6, §3.4.2, §3.6.2 (docs/metrics.md, "
+                               "MLPerf Storage validity of a run)",
+                               report::kV3RulesDoc)
+                 : "MLPerf Storage v1.0 rules, per run (docs/metrics.md, MLPerf Storage validity "
+                   "of a run)";
   v.judge = "dlsize bench (its summary, per run); " + judged_by;
   std::size_t valid = 0, invalid = 0;
   std::string failed;
@@ -81,8 +100,10 @@ validity_rule each_run_rule(const std::vector<const point_run*>& runs,
     v.measured = "no counted runs";
     return v;
   }
-  v.measured = fmt::format("by steps per epoch, dataset against RAM and epochs: {} of {} runs "
-                           "VALID, {} INVALID, {} not proven{}",
+  v.measured = fmt::format("by {}: {} of {} runs VALID, {} INVALID, {} not proven{}",
+                           edition == report::rules_edition::v3
+                               ? "dataset size, epochs, accelerators per node and file systems"
+                               : "steps per epoch, dataset against RAM and epochs",
                            valid, runs.size(), invalid, runs.size() - valid - invalid, failed);
   v.verdict = invalid > 0            ? rule_verdict::fail
               : valid == runs.size() ? rule_verdict::pass
@@ -92,8 +113,10 @@ validity_rule each_run_rule(const std::vector<const point_run*>& runs,
 
 } // namespace
 
-point_validity judge_point(const std::vector<point_run>& runs, const std::string& judged_by) {
+point_validity judge_point(const std::vector<point_run>& runs, const std::string& judged_by,
+                           report::rules_edition edition) {
   point_validity p;
+  p.rules.edition = edition;
   std::vector<const point_run*> complete;
   for (const auto& r : runs) {
     if (r.complete)
@@ -110,19 +133,20 @@ point_validity judge_point(const std::vector<point_run>& runs, const std::string
     p.counted.push_back(r->file);
     samples_per_s.push_back(r->samples_per_s);
   }
-  p.rules.rules = {runs_rule(p, judged_by), spread_rule(samples_per_s, p.spread, judged_by),
-                   each_run_rule(complete, judged_by)};
+  p.rules.rules = {
+      edition == report::rules_edition::v3 ? runs_rule_v3(p, judged_by) : runs_rule(p, judged_by),
+      spread_rule(samples_per_s, p.spread, judged_by), each_run_rule(complete, judged_by, edition)};
   return p;
 }
 
-point_run point_run_of(const loaded_report& r) {
+point_run point_run_of(const loaded_report& r, report::rules_edition edition) {
   point_run p;
   p.file = r.file;
   p.complete = r.typed.has_value() && r.typed->complete();
   if (!r.typed)
     return p;
   p.samples_per_s = report::bench_report::number(report::or_empty(r.typed->summary).samples_per_s);
-  p.run = report::mlperf_validity(*r.typed);
+  p.run = report::mlperf_validity(*r.typed, edition);
   return p;
 }
 
@@ -137,7 +161,8 @@ nlohmann::json to_json(const point_validity& v) {
   nlohmann::json left_out = nlohmann::json::array();
   for (const auto& l : v.left_out)
     left_out.push_back({{"file", l.file}, {"reason", l.reason}});
-  return {{"verdict", v.rules.verdict()},
+  return {{"rules_edition", report::to_string(v.rules.edition)},
+          {"verdict", v.rules.verdict()},
           {"qualifies", v.qualifies()},
           {"runs_counted", v.counted.size()},
           {"counted", v.counted},

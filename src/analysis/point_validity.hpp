@@ -17,6 +17,8 @@
 namespace dlsize::analysis {
 
 inline constexpr std::size_t kMlperfRunsPerPoint = 5;
+// v3.0 §2.1.17: 6 runs of which the first is the warm-up (the 5 after it are counted).
+inline constexpr std::size_t kMlperfV3RunsPerPoint = 6;
 // Largest (max − min) ÷ median of the counted runs' samples/s.
 inline constexpr double kMlperfMaxRunSpread = 0.05;
 
@@ -31,7 +33,7 @@ struct point_run {
 // The verdict on a point: its rules (runs, spread, each run valid), which runs were judged, which
 // was taken as the warm-up, and which were left out and why.
 struct point_validity {
-  report::validity rules;
+  report::validity rules;             // rules.edition: the rules that judged
   std::vector<std::string> counted;   // files of the runs judged, in the order given
   std::optional<std::string> warm_up; // the run dropped as the warm-up
   struct left_out_run {
@@ -45,11 +47,16 @@ struct point_validity {
 // Judges a point's runs, given in the order they ran (the order read: the command line's, a
 // folder's files by name, a sweep's points in its index order). Incomplete runs are left out;
 // when more than kMlperfRunsPerPoint complete runs remain, the first is the warm-up and is not
-// counted. judged_by names the command that judges (e.g. "dlsize size").
-point_validity judge_point(const std::vector<point_run>& runs, const std::string& judged_by);
+// counted. v1, v2: 5 counted runs are enough (the warm-up may be left out); v3: 6 complete runs
+// are needed, the first the warm-up. Each run's own verdict must be of the same edition
+// (point_run_of). judged_by names the command that judges (e.g. "dlsize size").
+point_validity judge_point(const std::vector<point_run>& runs, const std::string& judged_by,
+                           report::rules_edition edition = report::kDefaultRules);
 
-// A bench report (typed) as a point's run: its status, samples/s and mlperf_validity.
-point_run point_run_of(const loaded_report& r);
+// A bench report (typed) as a point's run: its status, samples/s and mlperf_validity under the
+// edition.
+point_run point_run_of(const loaded_report& r,
+                       report::rules_edition edition = report::kDefaultRules);
 
 // The verdict as the sizing and comparison documents hold it (their "mlperf_validity" block).
 nlohmann::json to_json(const point_validity& v);

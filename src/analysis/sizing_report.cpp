@@ -70,15 +70,16 @@ nlohmann::json scaling_of(const analysis::scaling_inputs& in, const analysis::sc
 
 // Per accelerator count, its figures and the MLPerf Storage verdict on its runs (a point: one
 // backend, load and count).
-nlohmann::json measured_json(const series& s, const analysis::scaling_analysis& a) {
+nlohmann::json measured_json(const series& s, const analysis::scaling_analysis& a,
+                             report::rules_edition edition) {
   nlohmann::json measured = nlohmann::json::array();
   for (const auto& row : a.counts) {
     std::vector<point_run> runs;
     for (const auto* lr : s.reports)
       if (static_cast<double>(accelerators_of(lr->fields)) == row.accelerators)
-        runs.push_back(point_run_of(*lr));
+        runs.push_back(point_run_of(*lr, edition));
     nlohmann::json j = count_row_json(row);
-    j["mlperf_validity"] = to_json(judge_point(runs, "dlsize size"));
+    j["mlperf_validity"] = to_json(judge_point(runs, "dlsize size", edition));
     measured.push_back(std::move(j));
   }
   return measured;
@@ -225,7 +226,7 @@ nlohmann::json analyse(const series& s, const sizing_request& req, const cache_c
       {"au_threshold", threshold},
       {"demand_bytes_per_s_per_accelerator", number_or_null(demand)},
       {"runs", runs_json},
-      {"measured", measured_json(s, a)},
+      {"measured", measured_json(s, a, req.rules)},
       {"fit", a.line ? fit_json(*a.line, a.largest() * 1.1) : nlohmann::json(nullptr)},
       {"knee", knee_json(a)},
       {"au_knee",

@@ -11,6 +11,7 @@
 #include "analysis/knee.hpp"
 #include "analysis/projection.hpp"
 #include "analysis/report_set.hpp"
+#include "report/rules_edition.hpp"
 
 namespace dlsize::analysis {
 
@@ -30,6 +31,8 @@ struct sizing_request {
   // 0: as in the runs.
   std::uint64_t accelerators_per_node = 0;
   double alpha = analysis::kKneeAlpha;
+  // The MLPerf Storage rules each measured point is judged by (--rules).
+  report::rules_edition rules = report::kDefaultRules;
 };
 
 // Throws usage_error when no report can be sized (none is a complete training run), naming

@@ -6,6 +6,7 @@
 
 #include "core/error.hpp"
 #include "core/units.hpp"
+#include "report/rules_edition.hpp"
 
 namespace dlsize::analysis {
 namespace {
@@ -50,6 +51,7 @@ sizing_request sizing_request_of(const size_options& o) {
     throw usage_error("--clients: must be at least 1");
   req.clients = o.clients;
   req.accelerators_per_node = o.accelerators_per_node;
+  req.rules = report::parse_rules_edition(o.rules, "--rules");
   if (!o.front_end_bandwidth.empty())
     req.front_end_bandwidth = units::parse_rate(o.front_end_bandwidth, "--front-end-bandwidth");
   req.cache_model = cache_model_of(o.cache_model);

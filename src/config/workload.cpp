@@ -79,7 +79,8 @@ workload_profile parse_workload(const std::string& json_text, const std::string&
     const auto& acc = c.object(j, "", "accelerators");
     for (const auto& [name, a] : acc.items()) {
       const std::string path = "accelerators." + name;
-      c.only_keys(a, path, {"batch_size", "compute_time_s", "compute_time_stdev_s", "source"});
+      c.only_keys(a, path,
+                  {"batch_size", "compute_time_s", "compute_time_stdev_s", "source", "mlperf_v3"});
       accelerator_preset ap;
       ap.name = name;
       ap.batch_size = c.integer(a, path, "batch_size", 1, 1'000'000);
@@ -87,6 +88,14 @@ workload_profile parse_workload(const std::string& json_text, const std::string&
       ap.compute_time_stdev_s = c.number_or(a, path, "compute_time_stdev_s", 0, 3600, 0);
       if (a.contains("source"))
         ap.source = c.string(a, path, "source");
+      if (a.contains("mlperf_v3")) {
+        ap.mlperf_v3 = c.string(a, path, "mlperf_v3");
+        if (ap.mlperf_v3 != "closed" && ap.mlperf_v3 != "whatif")
+          c.fail(path + ".mlperf_v3",
+                 fmt::format("'{}' is not a v3.0 standing. valid: closed (CLOSED and OPEN), "
+                             "whatif (the non-submittable what-if mode)",
+                             ap.mlperf_v3));
+      }
       p.accelerators.emplace(name, ap);
     }
   }

@@ -21,7 +21,8 @@ enum class file_layout { files, shards };
 
 // The ranges a dataset's shape is held to wherever it is given: profiles, datagen's options,
 // manifests read by bench and verify (dataset::check_shape adds their product's bound).
-inline constexpr std::uint64_t kMaxRecordsPerFile = 1'000'000;
+// 8 Mi records per file: MLPerf Storage v3.0's dlrm writes 4,718,592 rows per Parquet file.
+inline constexpr std::uint64_t kMaxRecordsPerFile = 8'388'608;
 inline constexpr std::uint64_t kMaxDatasetFiles = 1'000'000'000;
 std::string to_string(file_layout l);
 file_layout parse_layout(const std::string& text, const std::string& where);
@@ -32,6 +33,9 @@ struct accelerator_preset {
   double compute_time_s = 0;       // per batch
   double compute_time_stdev_s = 0; // spread, 0 for a scalar
   std::string source;
+  // MLPerf Storage v3.0's standing of this preset: "closed" (submittable, CLOSED and OPEN),
+  // "whatif" (the non-submittable what-if mode), empty where v3.0 has no such configuration.
+  std::string mlperf_v3;
   // From a calibration by `dlsize calibrate`: the GPU and precision measured (empty otherwise).
   std::string gpu_name;
   std::string precision;

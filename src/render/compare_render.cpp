@@ -43,13 +43,15 @@ std::string compare_summary(const nlohmann::json& c) {
     }
   }
   std::size_t points = 0, qualifying = 0;
+  std::string edition = "v2";
   for (const auto& sec : c.value("by_accelerators", nlohmann::json::array()))
     for (const auto& b : sec["backends"]) {
       ++points;
       qualifying += qualifies(b.value("mlperf_validity", nlohmann::json())) ? 1 : 0;
+      edition = rules_edition_of(b.value("mlperf_validity", nlohmann::json()));
     }
   if (points > 0)
-    out += "- " + qualifying_line(qualifying, points) + "\n";
+    out += "- " + qualifying_line(qualifying, points, edition) + "\n";
   for (const auto& l : c.value("left_out", nlohmann::json::array()))
     out += fmt::format("- left out: {} ({})\n", l["file"].get<std::string>(),
                        l["reason"].get<std::string>());

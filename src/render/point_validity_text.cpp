@@ -28,10 +28,19 @@ std::vector<std::string> point_validity_lines(const nlohmann::json& block) {
   return out;
 }
 
-std::string qualifying_line(std::size_t qualifying, std::size_t points) {
-  return fmt::format("MLPerf Storage: {} of {} point{} qualif{} (5 runs after a warm-up, within "
-                     "5 % of each other, each run valid by itself)",
-                     qualifying, points, points == 1 ? "" : "s", qualifying == 1 ? "ies" : "y");
+std::string qualifying_line(std::size_t qualifying, std::size_t points,
+                            const std::string& edition) {
+  // v1 and v2 keep the words of before; v3 names its runs rule and the edition.
+  return fmt::format("MLPerf Storage: {} of {} point{} qualif{} ({}, within 5 % of each other, "
+                     "each run valid by itself{})",
+                     qualifying, points, points == 1 ? "" : "s", qualifying == 1 ? "ies" : "y",
+                     edition == "v3" ? "6 runs of which the first is the warm-up"
+                                     : "5 runs after a warm-up",
+                     edition == "v3" ? "; v3.0 rules" : "");
+}
+
+std::string rules_edition_of(const nlohmann::json& block) {
+  return block.is_object() ? block.value("rules_edition", std::string("v2")) : std::string("v2");
 }
 
 bool qualifies(const nlohmann::json& block) {

@@ -18,7 +18,9 @@ std::string point_validity_cell(const nlohmann::json& block);
 std::vector<std::string> point_validity_lines(const nlohmann::json& block);
 // "MLPerf Storage: 1 of 6 points qualify (5 runs after a warm-up, within 5 % of each other,
 // each run valid by itself)".
-std::string qualifying_line(std::size_t qualifying, std::size_t points);
+std::string qualifying_line(std::size_t qualifying, std::size_t points, const std::string& edition);
+// The edition that judged a block ("v1", "v2", "v3"); "v2" for blocks written before editions.
+std::string rules_edition_of(const nlohmann::json& block);
 // Whether a block says its point qualifies (false when absent).
 bool qualifies(const nlohmann::json& block);
 

@@ -274,13 +274,15 @@ std::vector<std::string> summary_lines(const nlohmann::json& sizing) {
         needs.empty() ? "no targets" : needs));
   }
   std::size_t points = 0, qualifying = 0;
+  std::string edition = "v2";
   for (const auto& s : sizing["series"])
     for (const auto& m : s["measured"]) {
       ++points;
       qualifying += qualifies(m.value("mlperf_validity", nlohmann::json())) ? 1 : 0;
+      edition = rules_edition_of(m.value("mlperf_validity", nlohmann::json()));
     }
   if (points > 0)
-    out.push_back(qualifying_line(qualifying, points) +
+    out.push_back(qualifying_line(qualifying, points, edition) +
                   "; per point in each series' Measured table.");
   return out;
 }

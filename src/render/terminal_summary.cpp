@@ -47,13 +47,21 @@ std::string stopped_line(const bench_report& r) {
 }
 
 std::string validity_block(const bench_report& r) {
-  const report::validity v = report::mlperf_validity(r);
+  // The edition bench judged the run by (the report's mlperf_validity); v3 for older reports.
+  report::rules_edition edition = report::kDefaultRules;
+  if (r.extra.contains("mlperf_validity") && r.extra["mlperf_validity"].is_object())
+    edition = report::parse_rules_edition(
+        r.extra["mlperf_validity"].value("rules_edition", std::string("v3")), "mlperf_validity");
+  const report::validity v = report::mlperf_validity(r, edition);
+  const bool v3 = edition == report::rules_edition::v3;
   // The rules over a point's runs need the other runs: size and compare judge them, per point.
+  // v1 and v2 print what dlsize printed before editions existed, word for word.
   std::string out = fmt::format(
-      "  MLPerf Storage validity of this run: {} (the rules of a point, 5 runs after a warm-up "
-      "within 5 % of each other, are judged over its runs by dlsize size and dlsize compare: "
-      "mlperf_validity of each point)\n",
-      v.verdict());
+      "  MLPerf Storage validity of this run{}: {} (the rules of a point, {} within 5 % of each "
+      "other, are judged over its runs by dlsize size and dlsize compare: mlperf_validity of "
+      "each point)\n",
+      v3 ? " (v3 rules)" : "", v.verdict(),
+      v3 ? "6 runs of which the first is the warm-up," : "5 runs after a warm-up");
   for (const auto& rule : v.rules)
     out += fmt::format("    {:<10}  {}: {}\n                source: {}; judged by: {}\n",
                        report::to_string(rule.verdict), rule.rule, rule.measured, rule.source,

@@ -1,6 +1,7 @@
 #include "report/mlperf_validity.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include <fmt/format.h>
 
@@ -87,6 +88,97 @@ validity_rule epochs_rule(const bench_report& r, bool training) {
   return v;
 }
 
+// v3.0 §3.1.2: the minimum samples are the larger of 500 steps of every accelerator and 5 × the
+// hosts' RAM in records; a storage-only run has no steps, so only its RAM half is judged.
+validity_rule dataset_rule_v3(const bench_report& r, bool training) {
+  validity_rule v;
+  v.rule = fmt::format("samples ≥ max({} steps × batch × accelerators, {:g} × Σ client RAM ÷ "
+                       "record length)",
+                       kMlperfMinStepsPerEpoch, kMlperfMinDatasetOverRam);
+  v.source = fmt::format("{}: §3.1.2 trainingRecalculateDatasetSize", kV3RulesDoc);
+  v.judge = plan_command(r) + " (dataset.min_samples); dlsize datagen --size 5x-ram makes one";
+  const auto d = r.dataset.value_or(dataset_section{});
+  const auto t = r.topology.value_or(topology_section{});
+  const std::uint64_t clients = t.nodes.value_or(1);
+  const std::uint64_t samples =
+      d.samples.value_or(d.files.value_or(0) * d.records_per_file.value_or(1));
+  if (!d.bytes.has_value() || samples == 0 || !d.client_ram_bytes.has_value() ||
+      *d.client_ram_bytes == 0) {
+    v.measured = "the report has no dataset size, sample count or client RAM";
+    return v;
+  }
+  const double record = static_cast<double>(*d.bytes) / static_cast<double>(samples);
+  const double ram = static_cast<double>(*d.client_ram_bytes) * static_cast<double>(clients);
+  const double by_ram = kMlperfMinDatasetOverRam * ram / record;
+  std::uint64_t by_steps = 0;
+  if (training)
+    by_steps = kMlperfMinStepsPerEpoch * t.accelerators.value_or(0) *
+               r.workload->accelerator->batch_size.value_or(1);
+  const double needed = std::max(by_ram, static_cast<double>(by_steps));
+  v.measured = fmt::format(
+      "{} samples of {:.0f} B; {:g} × {} × {} of RAM needs {:.0f}{}", samples, record,
+      kMlperfMinDatasetOverRam, clients,
+      units::format_bytes_binary(static_cast<double>(*d.client_ram_bytes)), std::ceil(by_ram),
+      training ? fmt::format(", {} steps need {}", kMlperfMinStepsPerEpoch, by_steps)
+               : std::string(" (no steps: a storage-only run)"));
+  if (static_cast<double>(samples) < needed)
+    v.verdict = rule_verdict::fail;
+  else
+    v.verdict = training ? rule_verdict::pass : rule_verdict::not_judged;
+  return v;
+}
+
+// v3.0 §3.3.6: every node runs as many emulated accelerators as the others; a report gives
+// ranks per node and accelerators per rank when the job was laid out evenly.
+validity_rule nodes_rule_v3(const bench_report& r, bool training) {
+  validity_rule v;
+  v.rule = "identical accelerators per node";
+  v.source = fmt::format("{}: §3.3.6 trainingIdenticalAcceleratorsPerNode", kV3RulesDoc);
+  v.judge = "dlsize bench (topology: nodes, ranks_per_node, accelerators_per_rank)";
+  if (!training) {
+    v.measured = "no accelerators: a storage-only run";
+    return v;
+  }
+  const auto t = r.topology.value_or(topology_section{});
+  const auto nodes = t.nodes.value_or(1), accelerators = t.accelerators.value_or(0);
+  if (nodes <= 1) {
+    v.measured = fmt::format("{} accelerators on one node", accelerators);
+    v.verdict = rule_verdict::pass;
+    return v;
+  }
+  if (!t.ranks_per_node.has_value() || !t.accelerators_per_rank.has_value()) {
+    v.measured = fmt::format("{} accelerators on {} nodes; the report gives no ranks per node",
+                             accelerators, nodes);
+    return v;
+  }
+  const auto per_node = *t.ranks_per_node * *t.accelerators_per_rank;
+  v.measured =
+      fmt::format("{} accelerators on {} nodes, {} per node", accelerators, nodes, per_node);
+  v.verdict = per_node * nodes == accelerators ? rule_verdict::pass : rule_verdict::fail;
+  return v;
+}
+
+// v3.0 §3.4.2: the dataset and the results (the report) on different file systems, as bench
+// records them (fs_separation: the device of each).
+validity_rule fs_rule_v3(const bench_report& r) {
+  validity_rule v;
+  v.rule = "data and results on different file systems";
+  v.source = fmt::format("{}: §3.4.1 trainingMlpstoragePathArgs, §3.4.2 "
+                         "trainingMlpstorageFilesystemCheck",
+                         kV3RulesDoc);
+  v.judge = "dlsize bench (fs_separation: the devices of --dataset and --out)";
+  const nlohmann::json& fs =
+      r.extra.contains("fs_separation") ? r.extra["fs_separation"] : nlohmann::json();
+  if (!fs.is_object() || !fs.contains("separate") || !fs["separate"].is_boolean()) {
+    v.measured = "the report does not record the file systems of the data and the results";
+    return v;
+  }
+  v.measured = fmt::format("data on {}, results on {}", fs.value("dataset_device", "?"),
+                           fs.value("results_device", "?"));
+  v.verdict = fs["separate"].get<bool>() ? rule_verdict::pass : rule_verdict::fail;
+  return v;
+}
+
 } // namespace
 
 std::string to_string(rule_verdict v) {
@@ -115,10 +207,31 @@ std::string validity::verdict() const {
   return !valid() ? "INVALID" : proven() ? "VALID" : "not proven";
 }
 
-validity mlperf_validity(const bench_report& r) {
+validity mlperf_validity(const bench_report& r, rules_edition edition) {
   const bool training = r.workload && r.workload->accelerator.has_value() && r.topology &&
                         r.topology->accelerators.value_or(0) > 0;
-  return {{steps_rule(r, training), dataset_rule(r), epochs_rule(r, training)}};
+  if (edition != rules_edition::v3)
+    return {edition, {steps_rule(r, training), dataset_rule(r), epochs_rule(r, training)}};
+  validity_rule epochs = epochs_rule(r, training);
+  epochs.source = fmt::format("{}: §3.6.2 trainingClosedSubmissionParameters (train.epochs is "
+                              "not a tunable: the workload's configuration, {}, sets it)",
+                              kV3RulesDoc,
+                              r.workload ? r.workload->epochs_source.value_or("its profile")
+                                         : std::string("its profile"));
+  return {
+      edition,
+      {dataset_rule_v3(r, training), std::move(epochs), nodes_rule_v3(r, training), fs_rule_v3(r)}};
+}
+
+nlohmann::json to_json(const validity& v) {
+  nlohmann::json rules = nlohmann::json::array();
+  for (const auto& r : v.rules)
+    rules.push_back({{"rule", r.rule},
+                     {"verdict", to_string(r.verdict)},
+                     {"measured", r.measured},
+                     {"source", r.source},
+                     {"judged_by", r.judge}});
+  return {{"rules_edition", to_string(v.edition)}, {"verdict", v.verdict()}, {"rules", rules}};
 }
 
 } // namespace dlsize::report

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "report/bench_report.hpp"
+#include "report/rules_edition.hpp"
 
 namespace dlsize::report {
 
@@ -25,6 +26,7 @@ struct validity_rule {
 };
 
 struct validity {
+  rules_edition edition = kDefaultRules; // the rules that judged
   std::vector<validity_rule> rules;
   // Every rule judged passes (rules not judged leave the run unproven, not invalid).
   bool valid() const;
@@ -33,8 +35,15 @@ struct validity {
   std::string verdict() const;
 };
 
-// The rules of one run. A storage-only run (no accelerators) is no MLPerf Storage run: its
-// training rules are not judged; the dataset rule is.
-validity mlperf_validity(const bench_report& r);
+// The rules of one run under an edition. v1 and v2 (the same rules): ≥ 500 steps per epoch,
+// dataset ≥ 5 × the clients' RAM, the workload's epochs. v3: samples ≥ max(500 steps × batch ×
+// accelerators, 5 × Σ client RAM ÷ record length) (§3.1.2), the workload's epochs (§3.6.2),
+// identical accelerators per node (§3.3.6), data and results on different file systems
+// (§3.4.2, from the report's fs_separation). A storage-only run (no accelerators) is no MLPerf
+// Storage run: its training rules are not judged; its dataset against RAM is.
+validity mlperf_validity(const bench_report& r, rules_edition edition = kDefaultRules);
+
+// The verdict as a report holds it: {"rules_edition", "verdict", "rules": [...]}.
+nlohmann::json to_json(const validity& v);
 
 } // namespace dlsize::report

@@ -103,7 +103,7 @@ fi
 # of the two runs with some figures moved a little.
 variant "$SCRATCH/a.json" "$SCRATCH/a2.json" "r['summary']['samples_per_s'] *= 1.03; r['summary']['accelerator_utilization'] *= 0.99; r['io']['latency']['p99_s'] *= 1.1"
 variant "$SCRATCH/b.json" "$SCRATCH/b2.json" "r['summary']['samples_per_s'] *= 0.98; r['summary']['accelerator_utilization'] *= 1.01"
-expect_rc 0 "compare repeats of two backends" -- "$DLSIZE" compare "$SCRATCH/a.json" "$SCRATCH/a2.json" "$SCRATCH/b.json" "$SCRATCH/b2.json" --out "$SCRATCH/rep.json"
+expect_rc 0 "compare repeats of two backends" -- "$DLSIZE" compare "$SCRATCH/a.json" "$SCRATCH/a2.json" "$SCRATCH/b.json" "$SCRATCH/b2.json" --out "$SCRATCH/rep.json" --rules v2
 check=$(json "$SCRATCH/rep.json" "[b['runs'] for b in r['backends']] == [2, 2] and
   r['backends'][0]['metrics']['samples_per_s']['spread'] > 0 and
   [m for m in r['metrics'] if m['metric'] == 'accelerator_utilization'][0]['against_first'][1]['exceeds_spread'] is True")
@@ -124,7 +124,7 @@ for f in 0.7 1.0 1.01 1.04 1.02 1.005; do
   variant "$SCRATCH/a.json" "$SCRATCH/v$i.json" "$mlperf; s['samples_per_s'] *= $f"
 done
 variant "$SCRATCH/b.json" "$SCRATCH/vb.json" "$mlperf"
-expect_rc 0 "compare MLPerf-sized runs" -- "$DLSIZE" compare "$SCRATCH"/v{1..6}.json "$SCRATCH/vb.json" --out "$SCRATCH/valid.json" --markdown "$SCRATCH/valid.md" --html "$SCRATCH/valid.html"
+expect_rc 0 "compare MLPerf-sized runs (v2 rules)" -- "$DLSIZE" compare "$SCRATCH"/v{1..6}.json "$SCRATCH/vb.json" --out "$SCRATCH/valid.json" --markdown "$SCRATCH/valid.md" --html "$SCRATCH/valid.html" --rules v2
 expect_text "MLPerf Storage: 1 of 2 points qualifies" "the summary on the terminal says how many points qualify"
 check=$(json "$SCRATCH/valid.json" "[b['mlperf_validity']['verdict'] for b in r['backends']] == ['VALID', 'INVALID'] and
   r['backends'][0]['mlperf_validity']['warm_up'].endswith('v1.json') and r['backends'][0]['mlperf_validity']['runs_counted'] == 5 and
@@ -135,6 +135,16 @@ grep -q "^## MLPerf Storage validity per point" "$SCRATCH/valid.md" && grep -q "
   && grep -q "MLPerf Storage validity per point" "$SCRATCH/valid.html" \
   && pass "Markdown and HTML show every point's rules" || fail "validity per point not shown: $(cat "$SCRATCH/valid.md")"
 schema_ok "$SCRATCH/valid.json"
+# The same runs under v3.0's rules (the default): 6 runs of which the first is the warm-up pass
+# the runs rule, and each block says which rules judged it.
+expect_rc 0 "compare MLPerf-sized runs (v3 rules)" -- "$DLSIZE" compare "$SCRATCH"/v{1..6}.json "$SCRATCH/vb.json" --out "$SCRATCH/valid3.json"
+check=$(json "$SCRATCH/valid3.json" "[b['mlperf_validity']['rules_edition'] for b in r['backends']] == ['v3', 'v3'] and
+  r['backends'][0]['mlperf_validity']['rules'][0]['rule'] == '6 runs, the first the warm-up' and
+  r['backends'][0]['mlperf_validity']['rules'][0]['verdict'] == 'PASS' and '§2.1.17' in r['backends'][0]['mlperf_validity']['rules'][0]['source'] and
+  r['backends'][1]['mlperf_validity']['rules'][0]['verdict'] == 'FAIL'")
+[[ $check == True ]] && pass "v3: 6 runs with the warm-up first pass the runs rule, one run does not; the edition is recorded" || fail "v3: $(json "$SCRATCH/valid3.json" "r['backends'][0]['mlperf_validity']")"
+schema_ok "$SCRATCH/valid3.json"
+expect_rc 2 "compare refuses an unknown rules edition" -- "$DLSIZE" compare "$SCRATCH"/v{1..6}.json --rules v4
 # The same load over two nodes is another backend, labelled by its topology.
 variant "$SCRATCH/a.json" "$SCRATCH/a-2nodes.json" "r['topology'].update(ranks=2, nodes=2, ranks_per_node=1, accelerators_per_rank=2)"
 expect_rc 0 "compare one load in one process and over two nodes" -- "$DLSIZE" compare "$SCRATCH/a.json" "$SCRATCH/a-2nodes.json" --out "$SCRATCH/topo.json"

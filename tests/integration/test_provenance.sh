@@ -28,6 +28,19 @@ fi
 expect_rc 0 "a second run without --label" -- "$DLSIZE" bench --workload resnet50 --dataset "$ds" --accelerator none --out "$SCRATCH/b.json"
 expect_text "  backend     $ds ($fs_type)" "without --label the backend is PATH (FS_TYPE)"
 [[ $(json "$SCRATCH/a.json" "r['run_id']") != $(json "$SCRATCH/b.json" "r['run_id']") ]] && pass "each run has its own run_id" || fail "run_ids equal"
+# MLPerf Storage v3.0 provenance: the load's hash is the same for two runs of one load and moves
+# with the load; the dataset's and the results' file systems are recorded; the verdict's edition.
+check=$(json "$SCRATCH/a.json" "r['workload_hash']['sha256'] == $(json "$SCRATCH/b.json" "repr(r['workload_hash']['sha256'])") and
+  len(r['workload_hash']['sha256']) == 64 and r['workload_hash']['keys']['workload/name'] == 'resnet50' and
+  r['fs_separation']['separate'] is False and r['fs_separation']['dataset_device'] == r['fs_separation']['results_device'] and
+  r['mlperf_validity']['rules_edition'] == 'v3' and 'rules' not in r['config']")
+[[ $check == True ]] && pass "two runs of one load share workload_hash; fs_separation and the v3 verdict are recorded" || fail "v3 provenance: $(json "$SCRATCH/a.json" "{k: r.get(k) for k in ('workload_hash', 'fs_separation', 'mlperf_validity')}")"
+expect_rc 0 "a run of another load, judged by v2" -- "$DLSIZE" bench --workload resnet50 --dataset "$ds" --accelerator none --epochs 2 --rules v2 --out "$SCRATCH/rules-v2.json"
+check=$(json "$SCRATCH/rules-v2.json" "r['workload_hash']['sha256'] != $(json "$SCRATCH/a.json" "repr(r['workload_hash']['sha256'])") and
+  r['mlperf_validity']['rules_edition'] == 'v2' and [x['rule'] for x in r['mlperf_validity']['rules']][:2] == ['≥ 500 steps per epoch', \"dataset ≥ 5 × the clients' RAM\"]")
+[[ $check == True ]] && pass "another epoch count is another load; --rules v2 judges by the rules of before" || fail "v2: $(json "$SCRATCH/rules-v2.json" "r['mlperf_validity']")"
+expect_rc 2 "an unknown rules edition is refused" -- "$DLSIZE" bench --workload resnet50 --dataset "$ds" --accelerator none --rules v9 --out "$SCRATCH/rules-v9.json"
+expect_text "--rules: 'v9' is not an edition" "the message names the option and the valid editions"
 expect_rc 0 "compare the two" -- "$DLSIZE" compare "$SCRATCH/a.json" "$SCRATCH/b.json" --out "$SCRATCH/c.json"
 expect_text "| nfs-a.v2 (1 runs) |" "compare's table shows the label"
 [[ $(json "$SCRATCH/c.json" "len(r['backends'])") == 2 ]] && pass "two backends at one path" || fail "compare: $(cat "$SCRATCH/c.json")"

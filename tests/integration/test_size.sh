@@ -42,7 +42,7 @@ check=$(json "$SCRATCH/z.json" "len(r['series'][0]['measured']) == 6 and all(
   for v in [m['mlperf_validity'] for m in r['series'][0]['measured']])")
 [[ $check == True ]] && pass "each point of 3 runs is judged INVALID for MLPerf Storage: too few runs" || fail "mlperf_validity: $(json "$SCRATCH/z.json" "r['series'][0]['measured'][0]")"
 grep -q "MLPerf Storage: 0 of 6 points qualify" "$SCRATCH/z.md" && grep -q "MLPerf Storage: 0 of 6 points qualify" "$SCRATCH/z.html" \
-  && grep -q "| INVALID (FAIL: 5 runs after a warm-up" "$SCRATCH/z.md" \
+  && grep -q "| INVALID (FAIL: 6 runs, the first the warm-up" "$SCRATCH/z.md" \
   && pass "Markdown and HTML say how many points qualify, the Measured table why each does not" || fail "qualifying points not said"
 python3 "$root/scripts/check_html.py" "$SCRATCH/z.html" --svg 3 --tables 4 && pass "HTML well-formed and self-contained" || fail "HTML check"
 grep -q "^## Reproduce" "$SCRATCH/z.md" && grep -q "dlsize size" "$SCRATCH/z.md" && pass "Markdown says how to reproduce" || fail "Markdown reproduce section"
@@ -64,7 +64,7 @@ for f in glob.glob(sys.argv[1] + "/*.json"):
         r.update(status="incomplete", reason="interrupted", run_id="0" * 31 + "1")
     json.dump(r, open(f, "w"))
 PY
-expect_rc 0 "size a point of MLPerf-sized runs" -- "$DLSIZE" size "$SCRATCH/qual" --out "$SCRATCH/q"
+expect_rc 0 "size a point of MLPerf-sized runs (v2 rules)" -- "$DLSIZE" size "$SCRATCH/qual" --out "$SCRATCH/q" --rules v2
 check=$(json "$SCRATCH/q.json" "all(v['verdict'] == 'VALID' and v['qualifies'] and v['runs_counted'] == 5 and
   v['warm_up'].endswith('n2-r1.json') and not any(f.endswith('n2-r0.json') for f in v['counted']) and
   v['samples_per_s_spread'] == 0 and [x['verdict'] for x in v['rules']] == ['PASS', 'PASS', 'PASS']
@@ -72,6 +72,12 @@ check=$(json "$SCRATCH/q.json" "all(v['verdict'] == 'VALID' and v['qualifies'] a
 [[ $check == True ]] && pass "6 valid runs within 5 %: the first is the warm-up, 5 counted, the stopped run not among them; the point qualifies" \
   || fail "qualifying point: $(json "$SCRATCH/q.json" "r['series'][0]['measured'][0]['mlperf_validity']")"
 grep -q "MLPerf Storage: 1 of 1 point qualifies" "$SCRATCH/q.md" && pass "the summary says the point qualifies" || fail "summary: $(head -20 "$SCRATCH/q.md")"
+expect_rc 0 "size the same point under v3's rules" -- "$DLSIZE" size "$SCRATCH/qual" --out "$SCRATCH/q3"
+check=$(json "$SCRATCH/q3.json" "all(v['rules_edition'] == 'v3' and v['rules'][0]['verdict'] == 'PASS' and
+  v['warm_up'].endswith('n2-r1.json') and 'Rules.md' in v['rules'][0]['source']
+  for v in [r['series'][0]['measured'][0]['mlperf_validity']])")
+[[ $check == True ]] && pass "v3: the point's 6 runs, the first the warm-up, pass the runs rule; the edition is recorded" \
+  || fail "v3 point: $(json "$SCRATCH/q3.json" "r['series'][0]['measured'][0]['mlperf_validity']")"
 expect_rc 2 "existing outputs are not overwritten" -- "$DLSIZE" size "$SCRATCH/runs" --out "$SCRATCH/z"
 expect_text "never overwrites" "message says why"
 expect_rc 2 "the old --cache-bytes is refused with the new names" -- "$DLSIZE" size "$SCRATCH/runs" --out "$SCRATCH/y" --cache-bytes 1GiB

@@ -216,7 +216,7 @@ TEST_CASE("a dataset's counts are held to one set of ranges, and their product t
   CHECK_THROWS_WITH(check_shape(0, 1, "--files", "--records-per-file"),
                     Catch::Contains("--files: 0 is out of range. valid: 1 to 1000000000"));
   CHECK_THROWS_WITH(check_shape(1, 0, "--files", "--records-per-file"),
-                    Catch::Contains("--records-per-file: 0 is out of range. valid: 1 to 1000000"));
+                    Catch::Contains("--records-per-file: 0 is out of range. valid: 1 to 8388608"));
   CHECK_THROWS_WITH(
       check_shape(1'000'000'000, 1'000'000, "m: params.files", "m: params.records_per_file"),
       Catch::Contains("m: params.files × m: params.records_per_file") &&

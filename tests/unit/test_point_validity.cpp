@@ -38,7 +38,8 @@ rule_verdict verdict_of(const analysis::point_validity& p, std::size_t i) {
 } // namespace
 
 TEST_CASE("five valid runs within 4 % of each other qualify", "[point_validity]") {
-  const auto p = judge_point(runs_of({1000, 1010, 1040, 1020, 1005}), "dlsize size");
+  const auto p = judge_point(runs_of({1000, 1010, 1040, 1020, 1005}), "dlsize size",
+                             report::rules_edition::v2);
   CHECK(p.qualifies());
   CHECK(p.rules.verdict() == "VALID");
   CHECK(p.counted.size() == 5);
@@ -53,7 +54,8 @@ TEST_CASE("five valid runs within 4 % of each other qualify", "[point_validity]"
 }
 
 TEST_CASE("four runs are not enough", "[point_validity]") {
-  const auto p = judge_point(runs_of({1000, 1010, 1020, 1005}), "dlsize compare");
+  const auto p =
+      judge_point(runs_of({1000, 1010, 1020, 1005}), "dlsize compare", report::rules_edition::v2);
   CHECK_FALSE(p.qualifies());
   CHECK(p.rules.verdict() == "INVALID");
   CHECK(verdict_of(p, 0) == rule_verdict::fail);
@@ -62,7 +64,8 @@ TEST_CASE("four runs are not enough", "[point_validity]") {
 }
 
 TEST_CASE("runs spread 6 % fail the spread rule", "[point_validity]") {
-  const auto p = judge_point(runs_of({1000, 1060, 1020, 1030, 1010}), "dlsize size");
+  const auto p = judge_point(runs_of({1000, 1060, 1020, 1030, 1010}), "dlsize size",
+                             report::rules_edition::v2);
   CHECK(p.spread == Approx(60.0 / 1020));
   CHECK(verdict_of(p, 0) == rule_verdict::pass);
   CHECK(verdict_of(p, 1) == rule_verdict::fail);
@@ -76,7 +79,7 @@ TEST_CASE("an incomplete run is left out: it neither counts nor warms up nor spr
   point_run stopped = run("stopped.json", 300); // far outside the others
   stopped.complete = false;
   runs.insert(runs.begin(), stopped);
-  const auto p = judge_point(runs, "dlsize size");
+  const auto p = judge_point(runs, "dlsize size", report::rules_edition::v2);
   CHECK(p.qualifies());
   CHECK_FALSE(p.warm_up.has_value());
   CHECK(p.counted.size() == 5);
@@ -87,7 +90,8 @@ TEST_CASE("an incomplete run is left out: it neither counts nor warms up nor spr
 
 TEST_CASE("of six complete runs the first is the warm-up and is not judged", "[point_validity]") {
   // The warm-up is slow (a cold cache): left out, the other five are within 5 %.
-  const auto p = judge_point(runs_of({700, 1000, 1010, 1040, 1020, 1005}), "dlsize size");
+  const auto p = judge_point(runs_of({700, 1000, 1010, 1040, 1020, 1005}), "dlsize size",
+                             report::rules_edition::v2);
   REQUIRE(p.warm_up.has_value());
   CHECK(*p.warm_up == "r1.json");
   CHECK(p.counted.size() == 5);
@@ -99,23 +103,44 @@ TEST_CASE("one invalid run makes the point invalid; a run not proven leaves it n
           "[point_validity]") {
   auto runs = runs_of({1000, 1010, 1040, 1020, 1005});
   runs[2].run.rules[0].verdict = rule_verdict::fail;
-  auto p = judge_point(runs, "dlsize size");
+  auto p = judge_point(runs, "dlsize size", report::rules_edition::v2);
   CHECK(verdict_of(p, 2) == rule_verdict::fail);
   CHECK_THAT(p.rules.rules[2].measured, Catch::Matchers::Contains("r3.json fails"));
   CHECK(p.rules.verdict() == "INVALID");
   runs[2].run.rules[0].verdict = rule_verdict::not_judged;
-  p = judge_point(runs, "dlsize size");
+  p = judge_point(runs, "dlsize size", report::rules_edition::v2);
   CHECK(verdict_of(p, 2) == rule_verdict::not_judged);
   CHECK(p.rules.verdict() == "not proven");
   CHECK_FALSE(p.qualifies());
 }
 
 TEST_CASE("one run's spread is not judged", "[point_validity]") {
-  const auto p = judge_point(runs_of({1000}), "dlsize compare");
+  const auto p = judge_point(runs_of({1000}), "dlsize compare", report::rules_edition::v2);
   CHECK(verdict_of(p, 1) == rule_verdict::not_judged);
   const auto j = analysis::to_json(p);
   CHECK(j["samples_per_s_spread"].is_null());
   CHECK(j["rules"][1]["verdict"] == "not judged");
   CHECK(j["verdict"] == "INVALID");
   CHECK(j["runs_counted"] == 1);
+}
+
+TEST_CASE("under v3 a point needs 6 runs, the first the warm-up", "[point_validity][v3]") {
+  auto p = judge_point(runs_of({700, 1000, 1010, 1040, 1020, 1005}), "dlsize size",
+                       report::rules_edition::v3);
+  CHECK(p.rules.edition == report::rules_edition::v3);
+  CHECK(verdict_of(p, 0) == rule_verdict::pass);
+  CHECK(p.rules.rules[0].rule == "6 runs, the first the warm-up");
+  CHECK_THAT(p.rules.rules[0].source, Catch::Contains("§2.1.17"));
+  REQUIRE(p.warm_up);
+  CHECK(*p.warm_up == "r1.json");
+  CHECK(p.qualifies());
+  CHECK(analysis::to_json(p)["rules_edition"] == "v3");
+  // Five runs qualified under v2 (the warm-up may be left out); v3 needs the warm-up run.
+  p = judge_point(runs_of({1000, 1010, 1040, 1020, 1005}), "dlsize size",
+                  report::rules_edition::v3);
+  CHECK(verdict_of(p, 0) == rule_verdict::fail);
+  CHECK_FALSE(p.qualifies());
+  CHECK(
+      judge_point(runs_of({1000, 1010, 1040, 1020, 1005}), "dlsize size", report::rules_edition::v2)
+          .qualifies());
 }
