@@ -48,7 +48,8 @@ constexpr std::array kTable{
     option_entry{"datagen", "--files", count_rule(1, 1000 * kMillion)},
     option_entry{"datagen", "--seed", kSeed},
     option_entry{"datagen", "--layout", kText},
-    option_entry{"datagen", "--records-per-file", count_rule(1, kMillion)},
+    option_entry{"datagen", "--records-per-file",
+                 count_rule(1, 8388608)},                     // dataset::kMaxRecordsPerFile
     option_entry{"datagen", "--threads", count_rule(0, 256)}, // 0: one per CPU
     option_entry{"datagen", "--stall-timeout", kTimeout},
     option_entry{"datagen", "--quiet", kFlag},
@@ -98,6 +99,9 @@ constexpr std::array kTable{
     option_entry{"bench", "--checkpoint-dir", kPath},
     option_entry{"bench", "--checkpoint-scale", kShare},
     option_entry{"bench", "--verify", kFlag},
+    option_entry{"bench", "--check-only",
+                 count_rule(1, kAccelerators)}, // sweep: ranks to check for
+    option_entry{"bench", "--rules", kText},
     option_entry{"bench", "--quiet", kFlag},
 
     option_entry{"checkpoint", "--workload", kText},
@@ -109,6 +113,7 @@ constexpr std::array kTable{
     option_entry{"checkpoint", "--files-per-rank", count_rule(1, 4096)},
     option_entry{"checkpoint", "--keep", kFlag},
     option_entry{"checkpoint", "--keep-last", count_rule(0, kMillion)}, // 0: all
+    option_entry{"checkpoint", "--check-only", count_rule(1, kAccelerators)},
     option_entry{"checkpoint", "--read-shift", count_rule(0, kAccelerators)},
     option_entry{"checkpoint", "--out", kPath},
     option_entry{"checkpoint", "--label", kText},
@@ -126,7 +131,8 @@ constexpr std::array kTable{
     option_entry{"plan", "--workload", kText},
     option_entry{"plan", "--accelerator", kText},
     option_entry{"plan", "--storage-bandwidth", rate_rule(0, kRate)},
-    option_entry{"plan", "--accelerators", count_rule(0, kAccelerators)}, // 0: what fits
+    option_entry{"plan", "--accelerators", count_rule(0, kAccelerators)},          // 0: what fits
+    option_entry{"plan", "--accelerators-per-host", count_rule(0, kAccelerators)}, // 0: not asked
     option_entry{"plan", "--client-ram", size_rule(0, kBytes)},
     option_entry{"plan", "--clients", count_rule(1, kAccelerators)},
     option_entry{"plan", "--au-threshold", fraction_rule(false)},
@@ -147,6 +153,7 @@ constexpr std::array kTable{
 
     option_entry{"compare", "reports", kPath},
     option_entry{"compare", "--out", kPath},
+    option_entry{"compare", "--rules", kText},
     option_entry{"compare", "--markdown", kPath},
     option_entry{"compare", "--html", kPath},
 
@@ -171,6 +178,7 @@ constexpr std::array kTable{
     option_entry{"size", "reports", kPath},
     option_entry{"size", "--out", kPath},
     option_entry{"size", "--target-accelerators", real_rule(1, 1e9)},
+    option_entry{"size", "--rules", kText},
     option_entry{"size", "--data-growth", real_rule(0, 1e6, true)},
     option_entry{"size", "--headroom", real_rule(1, 1000)},
     option_entry{"size", "--nic-bandwidth", rate_rule(0, kRate)},
