@@ -94,7 +94,7 @@ expect_rc 2 "the sweep itself refuses it before any point" -- "$DLSIZE" sweep --
 [[ ! -e $SCRATCH/none ]] && pass "no point was started" || fail "none: $(ls -R "$SCRATCH/none")"
 cat >"$SCRATCH/ck.json" <<JSON
 {"command": "checkpoint", "ranks": [1], "repeats": 1,
- "checkpoint": {"workload": "llama3-8b", "scale": 0.001, "dir": "$SCRATCH/ck", "request-size": "1000"}}
+ "checkpoint": {"workload": "llama3-8b", "scale": 0.001, "dir": "$SCRATCH/ck", "request-size": "6KiB"}}
 JSON
 expect_rc 2 "--dry-run checks a checkpoint sweep's points as dlsize checkpoint would" -- "$DLSIZE" sweep --config "$SCRATCH/ck.json" --out "$SCRATCH/ck-sw" --dry-run
 expect_text "dlsize checkpoint refuses its options" "it names the command that refuses"
