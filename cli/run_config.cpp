@@ -12,9 +12,9 @@
 #include "core/input_watch.hpp"
 #include "core/json_checks.hpp"
 #include "core/json_input.hpp"
+#include "core/units.hpp"
 #include "core/value_rule.hpp"
 #include "option_rules.hpp"
-#include "core/units.hpp"
 
 namespace dlsize::cli {
 namespace {

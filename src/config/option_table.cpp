@@ -99,8 +99,7 @@ constexpr std::array kTable{
     option_entry{"bench", "--checkpoint-dir", kPath},
     option_entry{"bench", "--checkpoint-scale", kShare},
     option_entry{"bench", "--verify", kFlag},
-    option_entry{"bench", "--check-only",
-                 count_rule(1, kAccelerators)}, // sweep: ranks to check for
+    option_entry{"bench", "--check-only", count_rule(0, kAccelerators)}, // 0: a run
     option_entry{"bench", "--rules", kText},
     option_entry{"bench", "--quiet", kFlag},
 
@@ -112,8 +111,8 @@ constexpr std::array kTable{
     option_entry{"checkpoint", "--subset", kFlag},
     option_entry{"checkpoint", "--files-per-rank", count_rule(1, 4096)},
     option_entry{"checkpoint", "--keep", kFlag},
-    option_entry{"checkpoint", "--keep-last", count_rule(0, kMillion)}, // 0: all
-    option_entry{"checkpoint", "--check-only", count_rule(1, kAccelerators)},
+    option_entry{"checkpoint", "--keep-last", count_rule(0, kMillion)},       // 0: all
+    option_entry{"checkpoint", "--check-only", count_rule(0, kAccelerators)}, // 0: a run
     option_entry{"checkpoint", "--read-shift", count_rule(0, kAccelerators)},
     option_entry{"checkpoint", "--out", kPath},
     option_entry{"checkpoint", "--label", kText},
