@@ -281,10 +281,10 @@ void leave_cache_emulation(pipeline::cache_emulation& emulation) {
 // v3.0 §3.4.2: the dataset and the results on different file systems, by the device each lies
 // on (stat's st_dev; the results' folder stands for the report, not yet written). Null where
 // either cannot be stat'ed.
-nlohmann::json fs_separation_json(const nlohmann::json& report, const std::filesystem::path& out) {
-  const std::string data = report.contains("dataset") && report["dataset"].is_object()
-                               ? report["dataset"].value("path", std::string())
-                               : std::string();
+// Taken before the run's first read (as provenance is): at report time a stat of a hung mount
+// would block the report.
+std::optional<nlohmann::json> g_fs_separation;
+nlohmann::json fs_separation_json(const std::string& data, const std::filesystem::path& out) {
   std::filesystem::path folder = std::filesystem::absolute(out).parent_path();
   struct stat d {
   }, r{};
@@ -309,8 +309,8 @@ int finish(nlohmann::json report, bool failed, const bench_cli& o, std::optional
     return failed ? 1 : 0; // not rank 0: rank 0 writes the job's report
   }
   add_cache_figures(report, emulation);
-  if (out)
-    report["fs_separation"] = fs_separation_json(report, out->path());
+  if (out && g_fs_separation)
+    report["fs_separation"] = *g_fs_separation;
   report["workload_hash"] = report::workload_hash_json(report);
   try { // the report records which rules judged it; the summary prints that verdict
     report["mlperf_validity"] = report::to_json(report::mlperf_validity(
@@ -450,6 +450,8 @@ int run_bench(const bench_cli& o, const CLI::App& cmd, const cli_context& ctx) {
     generate_if_missing(o, profile, stall_timeout, comm);
     const std::string dataset_dir =
         o.dataset.empty() ? dataset::index_dir(o.index).string() : o.dataset;
+    if (out)
+      g_fs_separation = fs_separation_json(dataset_dir, out->path());
     // Before the readers' rings and buffers exist, so that all they use is charged to the child.
     std::unique_ptr<pipeline::cache_emulation> emulation;
     const auto shards =
