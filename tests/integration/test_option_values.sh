@@ -20,14 +20,17 @@ fi
 
 # Fixtures: a tiny dataset, two reports, an index, a sweep config.
 ds=$SCRATCH/ds
-"$DLSIZE" datagen --workload resnet50 --dataset "$ds" --files 8 --quiet >/dev/null || { fail "datagen"; finish; }
-train=(--workload resnet50 --dataset "$ds" --accelerator emulated:h100 --batch-size 4 --compute-time 1ms --time-limit 2s --quiet)
+"$DLSIZE" datagen --workload resnet50 --dataset "$ds" --files 8 --records-per-file 4 --quiet >/dev/null || { fail "datagen"; finish; }
+# One epoch of 8 steps ends a run in milliseconds; the time limit bounds a run whose --epochs is
+# the option under test.
+train=(--workload resnet50 --dataset "$ds" --accelerator emulated:h100 --batch-size 4 --compute-time 1ms --epochs 1
+       --time-limit 2s --quiet)
 "$DLSIZE" bench "${train[@]}" --out "$SCRATCH/r1.json" >/dev/null 2>&1 || { fail "first report"; finish; }
 "$DLSIZE" bench "${train[@]}" --accelerators 2 --out "$SCRATCH/r2.json" >/dev/null 2>&1 || { fail "second report"; finish; }
 "$DLSIZE" index "$ds" --out "$SCRATCH/ix" --quiet >/dev/null 2>&1 || { fail "index"; finish; }
 cat >"$SCRATCH/sweep.json" <<EOF
 {"bench": {"workload": "resnet50", "dataset": "$ds", "accelerator": "emulated:h100",
-           "batch-size": 4, "compute-time": "1ms", "time-limit": "2s"},
+           "batch-size": 4, "compute-time": "1ms", "epochs": 1, "time-limit": "2s"},
  "accelerators": [1, 2], "repeats": 1}
 EOF
 mkdir -p "$SCRATCH/cwd"
@@ -108,7 +111,7 @@ done < <(grep '^| ' <<<"$table")
 
 # bench's options as run-config keys: the same values as JSON, and a value of the wrong type.
 checked=0 bad=0
-given=" workload dataset accelerator batch-size compute-time time-limit quiet out config replay "
+given=" workload dataset accelerator batch-size compute-time epochs time-limit quiet out config replay "
 while IFS='|' read -r _ cmd opt valid _; do
   cmd=$(trim "$cmd") opt=$(tr -d '` ' <<<"$opt") valid=$(trim "$valid")
   key=${opt#--}
