@@ -1,5 +1,8 @@
 #include "analysis/point_validity.hpp"
 
+#include <algorithm>
+#include <ctime>
+
 #include <fmt/format.h>
 
 #include "analysis/stats.hpp"
@@ -111,19 +114,97 @@ validity_rule each_run_rule(const std::vector<const point_run*>& runs, const std
   return v;
 }
 
+std::string clock_text(double unix_s) {
+  const auto t = static_cast<std::time_t>(std::floor(unix_s));
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S", &tm);
+  return fmt::format("{}.{:03.0f}Z", buf, std::floor(1e3 * (unix_s - std::floor(unix_s))));
+}
+
+bool has_times(const point_run* r) {
+  return std::isfinite(r->start_s) && std::isfinite(r->end_s) && r->end_s >= r->start_s;
+}
+
+// The first gap that breaks the run of runs (sorted by start), or an empty string.
+std::string broken_gap(const std::vector<const point_run*>& runs, double& longest_gap) {
+  for (std::size_t i = 1; i < runs.size(); ++i) {
+    const point_run &a = *runs[i - 1], &b = *runs[i];
+    const double gap = b.start_s - a.end_s;
+    longest_gap = std::max(longest_gap, gap);
+    if (gap < 0)
+      return fmt::format("{} started {:.1f} s before {} ended (they overlap)", b.file, -gap,
+                         a.file);
+    const double shorter = std::min(a.end_s - a.start_s, b.end_s - b.start_s);
+    if (gap >= shorter)
+      return fmt::format("{:.1f} s between {} (ended {}) and {} (started {}): not less than the "
+                         "shorter run's {:.1f} s",
+                         gap, a.file, clock_text(a.end_s), b.file, clock_text(b.start_s), shorter);
+  }
+  return {};
+}
+
 } // namespace
+
+validity_rule consecutive_rule(const std::vector<const point_run*>& judged,
+                               const std::vector<const point_run*>& others,
+                               const std::string& judged_by) {
+  validity_rule v;
+  v.rule = "runs consecutive (each gap shorter than a run, no other run between)";
+  v.source =
+      fmt::format("{}: §2.1.18 runTimestampGap, §2.1.18a runPickingSubsets", report::kV3RulesDoc);
+  v.judge = judged_by + " (each run's report: created_unix_s, and summary.wall_s before it)";
+  std::vector<const point_run*> runs;
+  for (const auto* r : judged) {
+    if (!has_times(r)) {
+      v.measured =
+          fmt::format("{} records no start and end (created_unix_s, summary.wall_s)", r->file);
+      return v;
+    }
+    runs.push_back(r);
+  }
+  if (runs.size() < 2) {
+    v.measured = "fewer than two runs to place in time";
+    return v;
+  }
+  std::sort(runs.begin(), runs.end(),
+            [](const point_run* a, const point_run* b) { return a->start_s < b->start_s; });
+  double longest = 0;
+  const std::string broken = broken_gap(runs, longest);
+  if (!broken.empty()) {
+    v.measured = broken;
+    v.verdict = rule_verdict::fail;
+    return v;
+  }
+  const double first = runs.front()->start_s, last = runs.back()->end_s;
+  for (const auto* o : others)
+    if (has_times(o) && o->end_s > first && o->start_s < last) {
+      v.measured = fmt::format("{} ({}, left out) ran between {} and {}", o->file,
+                               clock_text(o->start_s), runs.front()->file, runs.back()->file);
+      v.verdict = rule_verdict::fail;
+      return v;
+    }
+  v.measured = fmt::format("{} runs from {} to {}, the longest gap {:.1f} s", runs.size(),
+                           clock_text(first), clock_text(last), longest);
+  v.verdict = rule_verdict::pass;
+  return v;
+}
 
 point_validity judge_point(const std::vector<point_run>& runs, const std::string& judged_by,
                            report::rules_edition edition) {
   point_validity p;
   p.rules.edition = edition;
-  std::vector<const point_run*> complete;
+  std::vector<const point_run*> complete, incomplete;
   for (const auto& r : runs) {
-    if (r.complete)
+    if (r.complete) {
       complete.push_back(&r);
-    else // an incomplete run measured part of a run: it neither counts nor warms up
+    } else { // an incomplete run measured part of a run: it neither counts nor warms up
       p.left_out.push_back({r.file, "incomplete"});
+      incomplete.push_back(&r);
+    }
   }
+  const std::vector<const point_run*> judged = complete; // the warm-up with the counted
   if (complete.size() > kMlperfRunsPerPoint) {
     p.warm_up = complete.front()->file;
     complete.erase(complete.begin());
@@ -136,6 +217,8 @@ point_validity judge_point(const std::vector<point_run>& runs, const std::string
   p.rules.rules = {
       edition == report::rules_edition::v3 ? runs_rule_v3(p, judged_by) : runs_rule(p, judged_by),
       spread_rule(samples_per_s, p.spread, judged_by), each_run_rule(complete, judged_by, edition)};
+  if (edition == report::rules_edition::v3)
+    p.rules.rules.push_back(consecutive_rule(judged, incomplete, judged_by));
   return p;
 }
 
@@ -146,6 +229,12 @@ point_run point_run_of(const loaded_report& r, report::rules_edition edition) {
   if (!r.typed)
     return p;
   p.samples_per_s = report::bench_report::number(report::or_empty(r.typed->summary).samples_per_s);
+  const double wall = report::bench_report::number(report::or_empty(r.typed->summary).wall_s);
+  const double end = report::bench_report::number(r.typed->created_unix_s);
+  if (std::isfinite(wall) && std::isfinite(end)) {
+    p.start_s = end - wall;
+    p.end_s = end;
+  }
   p.run = report::mlperf_validity(*r.typed, edition);
   return p;
 }

@@ -22,12 +22,24 @@ inline constexpr std::size_t kMlperfV3RunsPerPoint = 6;
 // Largest (max − min) ÷ median of the counted runs' samples/s.
 inline constexpr double kMlperfMaxRunSpread = 0.05;
 
+struct point_run;
+// v3.0 §2.1.18 runTimestampGap and §2.1.18a: the runs judged (the warm-up and the counted, in
+// time order) ran one after another: no two overlap, each gap is shorter than the shorter of its
+// two runs, and no other run given for the point (one left out) ran between the first and the
+// last. Not judged where a run has no start and end. judged_by names the command.
+report::validity_rule consecutive_rule(const std::vector<const point_run*>& judged,
+                                       const std::vector<const point_run*>& others,
+                                       const std::string& judged_by);
+
 // One run of a point, as the judgement reads it.
 struct point_run {
   std::string file;
   bool complete = true;
   double samples_per_s = std::nan(""); // NaN: the report has none
-  report::validity run;                // the run's own verdict
+  // When the run measured: its report's time less its wall time, and its report's time
+  // (seconds since the Unix epoch); NaN where the report does not say.
+  double start_s = std::nan(""), end_s = std::nan("");
+  report::validity run; // the run's own verdict
 };
 
 // The verdict on a point: its rules (runs, spread, each run valid), which runs were judged, which
@@ -48,8 +60,10 @@ struct point_validity {
 // folder's files by name, a sweep's points in its index order). Incomplete runs are left out;
 // when more than kMlperfRunsPerPoint complete runs remain, the first is the warm-up and is not
 // counted. v1, v2: 5 counted runs are enough (the warm-up may be left out); v3: 6 complete runs
-// are needed, the first the warm-up. Each run's own verdict must be of the same edition
-// (point_run_of). judged_by names the command that judges (e.g. "dlsize size").
+// are needed, the first the warm-up, and they ran one after another (§2.1.18: each gap shorter
+// than a run, no other run of the point between them; not judged where a run has no times). Each
+// run's own verdict must be of the same edition (point_run_of). judged_by names the command that
+// judges (e.g. "dlsize size").
 point_validity judge_point(const std::vector<point_run>& runs, const std::string& judged_by,
                            report::rules_edition edition = report::kDefaultRules);
 

@@ -304,6 +304,7 @@ void visit(section_of<bench_report> auto& r, auto& op) {
   op.shape("schema", json_shape::string);
   op.shape("kind", json_shape::string);
   op("created_at", r.created_at);
+  op("created_unix_s", r.created_unix_s, bound::nonneg);
   op("label", r.label);
   op("command_line", r.command_line);
   op("config", r.config);

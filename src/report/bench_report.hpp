@@ -156,7 +156,8 @@ struct bench_report {
   field<nlohmann::json> config; // the effective options, keyed by long option name
   field<run_status> status;
   field<std::string> reason, run_id, created_at;
-  field<std::string> label; // --label: the backend's name (absent: none given)
+  field<double> created_unix_s; // when the report was made, to the ms (absent before it existed)
+  field<std::string> label;     // --label: the backend's name (absent: none given)
   field<std::vector<std::string>> warnings;
   std::optional<workload_section> workload;
   std::optional<dataset_section> dataset;

@@ -1,5 +1,6 @@
 #include "report/report_io.hpp"
 
+#include <chrono>
 #include <ctime>
 
 #include <fmt/format.h>
@@ -14,8 +15,17 @@
 namespace dlsize::report {
 
 nlohmann::json report_header(const std::string& kind, const nlohmann::json& command_line) {
-  return {{"schema", kReportSchema}, {"kind", kind},        {"run_id", new_run_id()},
-          {"created_at", utc_now()}, {"tool", tool_json()}, {"command_line", command_line}};
+  return {{"schema", kReportSchema},        {"kind", kind},
+          {"run_id", new_run_id()},         {"created_at", utc_now()},
+          {"created_unix_s", unix_now_s()}, {"tool", tool_json()},
+          {"command_line", command_line}};
+}
+
+double unix_now_s() {
+  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                      std::chrono::system_clock::now().time_since_epoch())
+                      .count();
+  return static_cast<double>(ms) / 1e3;
 }
 
 std::string tool_commit() {

@@ -31,6 +31,9 @@ nlohmann::json system_json(const nlohmann::json& gpus, const nlohmann::json& nvm
                            const nlohmann::json& provenance = nullptr);
 // Current UTC time, ISO 8601.
 std::string utc_now();
+// Current time in seconds since the Unix epoch, to the millisecond: a report's created_unix_s,
+// which places its run in time (MLPerf Storage v3.0's consecutive runs, point_validity).
+double unix_now_s();
 
 void write_report(const std::filesystem::path& path, const nlohmann::json& report);
 

@@ -1,5 +1,6 @@
 // Unit tests for src/analysis/point_validity.hpp: MLPerf Storage's rules over the runs of one
 // point (5 runs after a warm-up, within 5 % of each other, each run valid), judged on numbers.
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -24,12 +25,18 @@ point_run run(const std::string& file, double samples_per_s,
   return r;
 }
 
+// Runs of 90 s each, one every 100 s from 1,800,000,000 s (2027-01-15), in the order given.
 std::vector<point_run> runs_of(const std::vector<double>& samples_per_s) {
   std::vector<point_run> out;
-  for (std::size_t i = 0; i < samples_per_s.size(); ++i)
+  for (std::size_t i = 0; i < samples_per_s.size(); ++i) {
     out.push_back(run("r" + std::to_string(i + 1) + ".json", samples_per_s[i]));
+    out.back().start_s = 1.8e9 + 100.0 * static_cast<double>(i);
+    out.back().end_s = out.back().start_s + 90;
+  }
   return out;
 }
+
+const std::vector<double> kSix = {700, 1000, 1010, 1040, 1020, 1005};
 
 rule_verdict verdict_of(const analysis::point_validity& p, std::size_t i) {
   return p.rules.rules.at(i).verdict;
@@ -125,8 +132,7 @@ TEST_CASE("one run's spread is not judged", "[point_validity]") {
 }
 
 TEST_CASE("under v3 a point needs 6 runs, the first the warm-up", "[point_validity][v3]") {
-  auto p = judge_point(runs_of({700, 1000, 1010, 1040, 1020, 1005}), "dlsize size",
-                       report::rules_edition::v3);
+  auto p = judge_point(runs_of(kSix), "dlsize size", report::rules_edition::v3);
   CHECK(p.rules.edition == report::rules_edition::v3);
   CHECK(verdict_of(p, 0) == rule_verdict::pass);
   CHECK(p.rules.rules[0].rule == "6 runs, the first the warm-up");
@@ -143,4 +149,80 @@ TEST_CASE("under v3 a point needs 6 runs, the first the warm-up", "[point_validi
   CHECK(
       judge_point(runs_of({1000, 1010, 1040, 1020, 1005}), "dlsize size", report::rules_edition::v2)
           .qualifies());
+}
+
+TEST_CASE("under v3 six runs one after another are consecutive", "[point_validity][v3]") {
+  const auto p = judge_point(runs_of(kSix), "dlsize size", report::rules_edition::v3);
+  REQUIRE(p.rules.rules.size() == 4);
+  const auto& c = p.rules.rules[3];
+  CHECK(c.verdict == rule_verdict::pass);
+  CHECK_THAT(c.source, Catch::Contains("§2.1.18 runTimestampGap"));
+  CHECK_THAT(c.measured, Catch::Contains("6 runs from 2027-01-15T08:00:00.000Z"));
+  CHECK_THAT(c.measured, Catch::Contains("the longest gap 10.0 s"));
+  CHECK(p.qualifies());
+  // v1 and v2 judge no such rule: their three rules, as before.
+  for (const auto e : {report::rules_edition::v1, report::rules_edition::v2})
+    CHECK(judge_point(runs_of(kSix), "dlsize size", e).rules.rules.size() == 3);
+}
+
+TEST_CASE("under v3 a gap as long as a run breaks the runs", "[point_validity][v3]") {
+  auto runs = runs_of(kSix);
+  for (std::size_t i = 3; i < runs.size(); ++i) { // 90 s more before the 4th run
+    runs[i].start_s += 90;
+    runs[i].end_s += 90;
+  }
+  auto p = judge_point(runs, "dlsize compare", report::rules_edition::v3);
+  CHECK(verdict_of(p, 3) == rule_verdict::fail);
+  CHECK_THAT(p.rules.rules[3].measured, Catch::Contains("100.0 s between r3.json"));
+  CHECK_THAT(p.rules.rules[3].measured, Catch::Contains("not less than the shorter run's 90.0 s"));
+  CHECK_FALSE(p.qualifies());
+  CHECK(p.rules.verdict() == "INVALID");
+  // 79 s more: a gap of 89 s, shorter than the 90 s runs, passes.
+  runs = runs_of(kSix);
+  for (std::size_t i = 3; i < runs.size(); ++i) {
+    runs[i].start_s += 79;
+    runs[i].end_s += 79;
+  }
+  CHECK(verdict_of(judge_point(runs, "dlsize size", report::rules_edition::v3), 3) ==
+        rule_verdict::pass);
+  // The same runs with the gap judge as before under v2.
+  CHECK(judge_point(runs, "dlsize size", report::rules_edition::v2).qualifies());
+}
+
+TEST_CASE("under v3 overlapping runs are not consecutive", "[point_validity][v3]") {
+  auto runs = runs_of(kSix);
+  runs[2].start_s -= 30; // starts 20 s before r2 ended
+  const auto p = judge_point(runs, "dlsize size", report::rules_edition::v3);
+  CHECK(verdict_of(p, 3) == rule_verdict::fail);
+  CHECK_THAT(p.rules.rules[3].measured, Catch::Contains("r3.json started 20.0 s before r2.json"));
+}
+
+TEST_CASE("under v3 a run left out between the counted ones breaks them", "[point_validity][v3]") {
+  auto runs = runs_of(kSix);
+  point_run cut = run("x.json", 0); // 5 s of an incomplete run in the 10 s after r3
+  cut.complete = false;
+  cut.start_s = runs[2].end_s + 2;
+  cut.end_s = cut.start_s + 5;
+  runs.push_back(cut);
+  auto p = judge_point(runs, "dlsize size", report::rules_edition::v3);
+  CHECK(verdict_of(p, 0) == rule_verdict::pass); // 6 complete runs
+  CHECK(verdict_of(p, 3) == rule_verdict::fail);
+  CHECK_THAT(p.rules.rules[3].measured, Catch::Contains("x.json (2027-01-15T08:04:52.000Z, left "
+                                                        "out) ran between r1.json and r6.json"));
+  // Removed from the middle, a run leaves a gap longer than a run: that breaks them too.
+  runs = runs_of({700, 1000, 1010, 990, 1040, 1020, 1005});
+  runs.erase(runs.begin() + 3);
+  p = judge_point(runs, "dlsize size", report::rules_edition::v3);
+  CHECK(verdict_of(p, 3) == rule_verdict::fail);
+  CHECK_THAT(p.rules.rules[3].measured, Catch::Contains("110.0 s between r3.json"));
+}
+
+TEST_CASE("under v3 runs without times leave the point not proven", "[point_validity][v3]") {
+  auto runs = runs_of(kSix);
+  runs[4].end_s = std::nan("");
+  const auto p = judge_point(runs, "dlsize size", report::rules_edition::v3);
+  CHECK(verdict_of(p, 3) == rule_verdict::not_judged);
+  CHECK_THAT(p.rules.rules[3].measured, Catch::Contains("r5.json records no start and end"));
+  CHECK_FALSE(p.qualifies());
+  CHECK(p.rules.verdict() == "not proven");
 }
