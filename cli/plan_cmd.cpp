@@ -56,6 +56,20 @@ void print_extras(const nlohmann::json& plan, const analysis::plan_inputs& in) {
                 render::au_text(plan["expected_accelerator_utilization"].get<double>()).c_str(),
                 static_cast<unsigned long long>(plan["accelerators"].get<std::uint64_t>()),
                 both(plan["deliverable_bytes_per_s"].get<double>()).c_str());
+  if (plan.contains("row")) {
+    const auto& r = plan["row"];
+    std::printf("  row               %s over %llu accelerators: %s per accelerator of a %s "
+                "demand: AU %.2f %% (%s the %.0f %% threshold)\n",
+                both(r["bandwidth_bytes_per_s"].get<double>()).c_str(),
+                static_cast<unsigned long long>(r["accelerators"].get<std::uint64_t>()),
+                both(r["bandwidth_bytes_per_s_per_accelerator"].get<double>()).c_str(),
+                both(r["demand_bytes_per_s_per_accelerator"].get<double>()).c_str(),
+                100 * r["accelerator_utilization"].get<double>(),
+                r["meets_au_threshold"].get<bool>() ? "meets" : "below",
+                100 * plan["au_threshold"].get<double>());
+    if (r.contains("note"))
+      std::printf("                    %s\n", r["note"].get<std::string>().c_str());
+  }
   if (plan.contains("epoch")) {
     const auto& e = plan["epoch"];
     std::printf("  epoch             %s over %s at %s%s\n",
@@ -261,6 +275,10 @@ void setup_plan(CLI::App& app, cli_context& ctx) {
                   "Storage read bandwidth to plan against, e.g. 20GB/s");
   sub->add_option("--accelerators", o->accelerators,
                   "Accelerators to plan for (default: what --storage-bandwidth supports, else 1)");
+  sub->add_option("--measured-bandwidth", o->measured_bandwidth,
+                  "A row's bandwidth of samples (a published MLPerf Storage row's MiB/s, or a "
+                  "run's) over --accelerators: prints the AU it ran at (bandwidth = AU x demand "
+                  "x accelerators)");
   sub->add_option("--client-ram", o->client_ram,
                   "RAM per client, for the 5 x RAM dataset rule, e.g. 512GiB");
   sub->add_option("--clients", o->clients, "Client nodes")->capture_default_str();

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "analysis/plan_row.hpp"
 #include "analysis/read_amplification.hpp"
 #include "core/error.hpp"
 
@@ -166,6 +167,8 @@ nlohmann::json make_plan(const plan_inputs& in) {
   const double rate = deliverable > 0 ? std::min(deliverable, nn * reads) : nn * reads;
   if (deliverable > 0)
     out["expected_accelerator_utilization"] = std::min(1.0, deliverable / (nn * reads));
+  if (in.row_bandwidth > 0)
+    out["row"] = row_json({in.row_bandwidth, demand, n}, samples_per_s, in.au_threshold);
   const double dataset_bytes = in.measured ? in.measured->sample_bytes : in.dataset_bytes;
   if (dataset_bytes > 0) {
     // An epoch reads the dataset once (amplified), at what the storage delivers to n

@@ -46,6 +46,7 @@ struct plan_inputs {
   config::accelerator_spec accelerator;
   double au_threshold = 0.9;
   double storage_bandwidth = 0;   // bytes/s; 0: not given
+  double row_bandwidth = 0;       // plan --measured-bandwidth: a row's bytes/s; 0: not given
   std::uint64_t accelerators = 0; // 0: not given
   std::uint64_t client_ram = 0;   // bytes per client; 0: not given
   std::uint64_t clients = 1;

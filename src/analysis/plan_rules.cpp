@@ -13,6 +13,13 @@ void parse_shared_inputs(const plan_options& o, plan_inputs& in) {
   if (!o.storage_bandwidth.empty())
     in.storage_bandwidth = units::parse_rate(o.storage_bandwidth, "--storage-bandwidth");
   in.accelerators = o.accelerators;
+  if (!o.measured_bandwidth.empty()) {
+    in.row_bandwidth = units::parse_rate(o.measured_bandwidth, "--measured-bandwidth");
+    if (o.accelerators == 0)
+      throw usage_error("--measured-bandwidth: a row's bandwidth needs the accelerators that "
+                        "reached it. valid: --accelerators N beside it (e.g. --accelerators 8 "
+                        "--measured-bandwidth 44703.8MiB/s)");
+  }
   if (o.clients < 1)
     throw usage_error("--clients: must be at least 1");
   in.clients = o.clients;

@@ -20,6 +20,7 @@ struct plan_options {
   std::string workload;
   std::string accelerator;
   std::string storage_bandwidth;
+  std::string measured_bandwidth; // a row's bandwidth: plan gives the AU it ran at
   std::uint64_t accelerators = 0;
   std::string client_ram;
   std::uint64_t clients = 1;

@@ -7,6 +7,13 @@ expect_text "16 accelerators" "says the accelerator count"
   && pass "plan JSON has the hand-computed demand" || fail "plan JSON: $(cat "$SCRATCH/p.json")"
 expect_rc 0 "plan for a bandwidth" -- "$DLSIZE" plan --workload resnet50 --accelerator emulated:h100 --storage-bandwidth 20GB/s
 expect_text "supports 104 accelerators" "20 GB/s supports 104 resnet50 h100s at AU 90 % (1.036x O_DIRECT reads)"
+# A published v3.0 row read back (docs/sizing.md): 8 b200 at 44,703.8 MiB/s ran at AU 92.5 %.
+expect_rc 0 "plan of a published unet3d row" -- "$DLSIZE" plan --workload unet3d --accelerator b200 --accelerators 8 \
+  --measured-bandwidth 44703.8281756063MiB/s --out "$SCRATCH/row.json"
+expect_text "AU 92.50 % (meets the 90 % threshold)" "prints the row's AU"
+[[ $(json "$SCRATCH/row.json" "round(100 * r['row']['accelerator_utilization'], 2)") == 92.5 ]] \
+  && pass "the row's AU in JSON" || fail "row: $(json "$SCRATCH/row.json" "r['row']")"
+expect_rc 2 "a row's bandwidth without its accelerators is refused" -- "$DLSIZE" plan --workload unet3d --accelerator b200 --measured-bandwidth 44GB/s
 expect_rc 0 "plan bert-large direct" -- "$DLSIZE" plan --workload bert-large --accelerator h100 --accelerators 8 --out "$SCRATCH/bert.json"
 [[ $(json "$SCRATCH/bert.json" "r['read_amplification'] > 1.4 and r['iops'] > 0 and r['files_per_s'] > 0") == True ]] \
   && pass "bert-large direct reads 1.58x its samples' bytes" || fail "bert plan: $(cat "$SCRATCH/bert.json")"
