@@ -126,10 +126,13 @@ constexpr std::array kTable{
     option_entry{"checkpoint", "--no-verify", kFlag},
     option_entry{"checkpoint", "--drop-caches", kFlag},
     option_entry{"checkpoint", "--quiet", kFlag},
+    option_entry{"checkpoint", "--rules", kText},
+    option_entry{"checkpoint", "--accelerator", kText},
 
     option_entry{"plan", "--workload", kText},
     option_entry{"plan", "--accelerator", kText},
     option_entry{"plan", "--storage-bandwidth", rate_rule(0, kRate)},
+    option_entry{"plan", "--measured-bandwidth", rate_rule(0, kRate)},
     option_entry{"plan", "--accelerators", count_rule(0, kAccelerators)},          // 0: what fits
     option_entry{"plan", "--accelerators-per-host", count_rule(0, kAccelerators)}, // 0: not asked
     option_entry{"plan", "--client-ram", size_rule(0, kBytes)},

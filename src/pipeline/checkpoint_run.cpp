@@ -4,11 +4,13 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <map>
 #include <optional>
 
 #include <fmt/format.h>
 
 #include "cluster/agreement.hpp"
+#include "cluster/hosts.hpp"
 #include "core/clock.hpp"
 #include "core/error.hpp"
 #include "core/stop.hpp"
@@ -17,6 +19,7 @@
 #include "dataset/checkpoint_folder.hpp"
 #include "io/drop_caches.hpp"
 #include "pipeline/checkpoint_report.hpp"
+#include "report/checkpoint_validity.hpp"
 #include "report/report_io.hpp"
 #include "report/run_id.hpp"
 #include "report/run_status.hpp"
@@ -429,7 +432,41 @@ json read_json(const checkpoint_options& opt, const run_state& st) {
 struct folder_facts {
   sysinfo::mount_info mount;
   json provenance;
+  report::checkpoint_facts rules; // what MLPerf Storage's checkpoint rules read
 };
+
+// The run as the checkpoint rules read it: the job, the declared accelerator, and per client
+// host the bytes its ranks write of one checkpoint against its RAM (ram: by host, every rank's).
+report::checkpoint_facts rules_facts(const checkpoint_options& opt,
+                                     const config::checkpoint_layout& layout,
+                                     const checkpoint_set& set, const dataset::written_content& w,
+                                     const std::vector<std::string>& rank_hosts,
+                                     const std::map<std::string, std::uint64_t>& ram) {
+  report::checkpoint_facts f;
+  f.workload = opt.workload.name;
+  f.subset = w.subset;
+  f.ranks = set.ranks();
+  f.job_ranks = layout.job_ranks;
+  f.checkpoint_bytes =
+      static_cast<std::uint64_t>(static_cast<double>(set.bytes()) / (w.scale > 0 ? w.scale : 1));
+  f.accelerator = opt.accelerator;
+  f.reads = opt.reads;
+  f.caches_dropped = opt.drop_caches;
+  f.direct_reads = opt.io.cache == io::cache_mode::direct;
+  const auto host_of = [&](unsigned r) {
+    return r < rank_hosts.size() ? rank_hosts[r] : ram.begin()->first;
+  };
+  std::map<std::string, std::uint64_t> bytes;
+  f.reads_other_hosts = set.ranks() > 0 && opt.read_shift % set.ranks() != 0;
+  for (unsigned r = 0; r < set.ranks(); ++r) {
+    bytes[host_of(r)] += set.rank_bytes[r];
+    if (host_of(r) == host_of((r + opt.read_shift) % set.ranks()))
+      f.reads_other_hosts = false;
+  }
+  for (const auto& [name, b] : bytes)
+    f.hosts.push_back({name, b, ram.count(name) ? ram.at(name) : 0});
+  return f;
+}
 
 json section_json(const checkpoint_options& opt, const config::checkpoint_layout& layout,
                   const checkpoint_set& set, const run_state& st, const folder_facts& facts) {
@@ -552,6 +589,7 @@ checkpoint_result checkpoint_report(const checkpoint_options& opt,
   const telemetry::nvml gpus;
   r["system"] = report::system_json(gpus.devices(), gpus.status(), facts.provenance);
   r["checkpoint"] = section_json(opt, shown_layout, set, st, facts);
+  r["mlperf_validity"] = report::to_json(report::checkpoint_validity(facts.rules, opt.rules));
   if (st.failure)
     r["checkpoint"]["failure"] = st.failure->to_json();
   const json& verify = r["checkpoint"]["read"]["verify"];
@@ -596,8 +634,10 @@ checkpoint_result run_checkpoint(const checkpoint_options& opt, cluster::communi
   const auto shown_layout =
       config::checkpoint_shares(profile, static_cast<unsigned>(comm.size()), {w.scale, w.subset});
   folder_facts facts;
+  const auto ram = cluster::ram_by_host(comm); // a collective: before the phases, on every rank
   if (root)
-    facts = {sysinfo::mount_of(opt.dir.string()), telemetry::host_provenance(opt.dir)};
+    facts = {sysinfo::mount_of(opt.dir.string()), telemetry::host_provenance(opt.dir),
+             rules_facts(opt, shown_layout, set, w, comm.where().rank_hosts, ram)};
   const run_state st = run_phases(opt, set, comm, made_folder);
   if (!root)
     return {};

@@ -5,6 +5,7 @@
 // into a dlsize.report/1 report of kind "checkpoint" (docs/checkpoint.md).
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -12,6 +13,7 @@
 #include "cluster/communicator.hpp"
 #include "config/workload.hpp"
 #include "pipeline/checkpoint_phase.hpp"
+#include "report/rules_edition.hpp"
 
 namespace dlsize::pipeline {
 
@@ -35,7 +37,9 @@ struct checkpoint_options {
   double time_limit_s = 0;  // no checkpoint starts after this long (0: none)
   bool progress = true;
   std::string label;
-  nlohmann::json config; // the effective options, for the report
+  report::rules_edition rules = report::kDefaultRules; // --rules: the edition that judges the run
+  std::optional<std::string> accelerator; // --accelerator: the simulated accelerator (Table 3)
+  nlohmann::json config;                  // the effective options, for the report
 };
 
 // The checks of the options that need the I/O layer or the job's ranks, but no folder (every

@@ -13,7 +13,10 @@ ck=(checkpoint --workload llama3-8b --scale $scale --quiet)
 
 # One rank: the job re-laid on 1 rank writes the whole (scaled) checkpoint, two files per rank.
 expect_rc 0 "a scaled llama3-8b checkpoint by one rank" -- "$DLSIZE" "${ck[@]}" --dir "$SCRATCH/one" \
-  --writes 2 --reads 2 --files-per-rank 2 --out "$SCRATCH/one.json"
+  --writes 2 --reads 2 --files-per-rank 2 --accelerator b200 --out "$SCRATCH/one.json"
+# MLPerf Storage v3.0's checkpoint rules (the default --rules): 8 b200 hold 105 GiB, O_DIRECT reads.
+[[ $(json "$SCRATCH/one.json" "r['mlperf_validity']['rules_edition'], r['mlperf_validity']['verdict'], [x['verdict'] for x in r['mlperf_validity']['rules']]") == "v3 VALID ['PASS', 'PASS', 'PASS']" ]] \
+  && pass "v3's checkpoint rules judge the run VALID" || fail "validity: $(json "$SCRATCH/one.json" "r['mlperf_validity']")"
 [[ $(json "$SCRATCH/one.json" "r['checkpoint']['bytes_per_rank']") == "[$((105 * GiB / 8192))]" ]] \
   && pass "one rank writes 105 GiB / 8192 bytes" || fail "bytes per rank: $(json "$SCRATCH/one.json" "r['checkpoint']['bytes_per_rank']")"
 [[ $(json "$SCRATCH/one.json" "r['checkpoint']['write']['per_rank'][0]['bytes']") == $((2 * 105 * GiB / 8192)) ]] \
@@ -36,7 +39,13 @@ expect_rc 0 "three checkpoints written, two kept, two read" -- "$DLSIZE" "${ck[@
   && pass "the restore reads the kept checkpoints oldest first" || fail "order: $(json "$SCRATCH/old.json" "[x['checkpoint'] for x in r['checkpoint']['read']['runs']]")"
 
 # --time-limit: no checkpoint starts after it; the report is complete and says so.
-expect_rc 0 "a time-limited run" -- "$DLSIZE" "${ck[@]}" --dir "$SCRATCH/tl" --writes 3 --reads 0 --time-limit 1ms --out "$SCRATCH/tl.json"
+expect_rc 0 "a time-limited run" -- "$DLSIZE" "${ck[@]}" --dir "$SCRATCH/tl" --writes 3 --reads 0 --time-limit 1ms --rules v2 --out "$SCRATCH/tl.json"
+[[ $(json "$SCRATCH/tl.json" "r['mlperf_validity']['rules_edition'], r['mlperf_validity']['verdict']") == "v2 not proven" ]] \
+  && pass "--rules v2 judges no checkpoint rule" || fail "v2: $(json "$SCRATCH/tl.json" "r['mlperf_validity']")"
+[[ $(json "$SCRATCH/old.json" "r['mlperf_validity']['verdict'], r['mlperf_validity']['rules'][1]['verdict']") == "INVALID FAIL" ]] \
+  && pass "v3 fails a run that declares no accelerator" || fail "no accelerator: $(json "$SCRATCH/old.json" "r['mlperf_validity']")"
+expect_rc 2 "an accelerator outside v3.0's Table 3 is refused" -- "$DLSIZE" "${ck[@]}" --dir "$SCRATCH/acc" --accelerator h200
+expect_rc 2 "an unknown edition of the rules is refused" -- "$DLSIZE" "${ck[@]}" --dir "$SCRATCH/acc" --rules v4
 [[ $(json "$SCRATCH/tl.json" "r['status'], r['checkpoint']['write']['count'] < 3, any('--time-limit' in w for w in r['warnings'])") == "complete True True" ]] \
   && pass "--time-limit stops the writes with a warning" || fail "time limit: $(json "$SCRATCH/tl.json" "r['status'], r['warnings']")"
 
