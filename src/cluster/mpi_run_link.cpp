@@ -6,6 +6,7 @@
 #include <condition_variable>
 #include <cstring>
 #include <deque>
+#include <fstream>
 #include <mutex>
 #include <thread>
 
@@ -22,6 +23,39 @@ enum : int { kTagStatus = 101, kTagControl = 102, kTagPayload = 103 };
 enum class status_kind : std::uint32_t { heartbeat, stop, fail, halted, done };
 enum class control_kind : std::uint32_t { alive, halt, finish };
 constexpr std::size_t kReasonBytes = 480;
+// A rank not heard from for this long is silent: --rank-timeout's, not --stall-timeout's.
+constexpr std::uint64_t kQuietNs = 1'000'000'000;
+// Rank 0's own stall check waits this much longer than --stall-timeout, so that the stalled
+// rank's monitor, which names the stuck file, is the one that ends the run.
+constexpr std::uint64_t kStallGraceNs = 500'000'000;
+
+// What a process of this host, by its pid, is doing: for a rank that stopped answering.
+std::string process_state(int pid) {
+  auto read_line = [](const std::string& path) {
+    std::ifstream f(path);
+    std::string line;
+    std::getline(f, line);
+    return line;
+  };
+  const std::string stat = read_line(fmt::format("/proc/{}/stat", pid));
+  const auto close = stat.rfind(')');
+  // A pid reused by another program is the rank's process gone too.
+  if (close == std::string::npos || close + 2 >= stat.size() ||
+      read_line(fmt::format("/proc/{}/comm", pid)) != read_line("/proc/self/comm"))
+    return fmt::format("its process, pid {}, is gone: killed or crashed", pid);
+  switch (stat[close + 2]) {
+  case 'T':
+  case 't':
+    return fmt::format("its process, pid {}, is stopped: SIGSTOP or a debugger", pid);
+  case 'Z':
+  case 'X':
+    return fmt::format("its process, pid {}, is gone: killed or crashed", pid);
+  case 'D':
+    return fmt::format("its process, pid {}, waits in the kernel (a hung mount or device?)", pid);
+  default:
+    return fmt::format("its process, pid {}, runs but its link does not answer: hung", pid);
+  }
+}
 
 // Rank → rank 0.
 struct status_msg {
@@ -29,6 +63,10 @@ struct status_msg {
   std::uint32_t waiting = 0; // 1: a caller of sync() waits (no progress is expected of it)
   std::uint64_t syncs = 0;   // syncs issued so far
   job_counters counters;
+  std::int32_t pid = 0;
+  std::uint32_t unused = 0;
+  std::uint64_t pause_ns = 0;    // the longest time this rank's link did not run
+  std::uint64_t pause_at_ns = 0; // ... from when (since the common start)
   char reason[kReasonBytes] = {};
 };
 
@@ -39,6 +77,8 @@ struct control_msg {
   std::uint32_t failure = 0;
   std::uint32_t broken = 0;
   std::uint64_t target = 0; // finish: the syncs every rank issues before it ends
+  std::int32_t pid = 0;
+  std::uint32_t unused = 0;
   char reason[kReasonBytes] = {};
 };
 
@@ -91,6 +131,7 @@ public:
     DLSIZE_MPI(MPI_Ibarrier(m_ctl, &r));
     wait_request(r, timeout_s(), "run start");
     const std::uint64_t t0 = now_ns();
+    m_t0 = t0;
     const auto n = static_cast<std::size_t>(m_size);
     m_last_seen.assign(n, t0);
     m_final.assign(n, false);
@@ -99,6 +140,8 @@ public:
     m_counters_of.assign(n, {});
     m_progress_at.assign(n, t0);
     m_progress_of.assign(n, {});
+    m_pid_of.assign(n, 0);
+    m_pause_of.assign(n, {});
     m_thread = std::thread([this] { guarded_loop(); });
     return t0;
   }
@@ -150,9 +193,10 @@ public:
     o.broken = m_broken;
     o.root_lost = m_root_lost;
     m_payload = payload; // kept until the link goes: a send may still read it
-    if (m_rank == 0)
+    if (m_rank == 0) {
       gather_payloads(m_payload, o);
-    else
+      o.pauses = long_pauses();
+    } else
       send_payload(m_payload, o);
     if (!o.broken) {
       MPI_Comm_free(&m_ctl);
@@ -199,9 +243,14 @@ private:
       handle_local();
       const std::uint64_t t = now_ns();
       // This thread itself did not run for long (the process was stopped, the host stalled):
-      // the others' silence meanwhile says nothing about them.
-      if (t - last_pass > m_timeout_ns / 2)
+      // the others' silence meanwhile says nothing about them. The pause is kept for the report.
+      if (t - last_pass > std::min(m_timeout_ns / 2, kQuietNs)) {
+        if (t - last_pass > m_pause_ns) {
+          m_pause_ns = t - last_pass;
+          m_pause_at_ns = last_pass - m_t0;
+        }
         restart_clocks(t);
+      }
       last_pass = t;
       if (t >= next_beat) {
         beat();
@@ -334,6 +383,9 @@ private:
     m.kind = static_cast<std::uint32_t>(kind);
     m.syncs = m_issued;
     m.waiting = caller_waits() ? 1 : 0;
+    m.pid = static_cast<std::int32_t>(getpid());
+    m.pause_ns = m_pause_ns;
+    m.pause_at_ns = m_pause_at_ns;
     if (m_opt.counters)
       m.counters = m_opt.counters();
     put_reason(m.reason, reason);
@@ -347,6 +399,7 @@ private:
     m.failure = m_failure ? 1 : 0;
     m.broken = m_broken ? 1 : 0;
     m.target = target;
+    m.pid = static_cast<std::int32_t>(getpid());
     put_reason(m.reason, m_reason);
     for (int r = 1; r < m_size; ++r)
       if (!m_dead[static_cast<std::size_t>(r)])
@@ -440,29 +493,21 @@ private:
         m_broken = true;
         m_root_lost = true;
         m_ended = true;
-        apply_halt(fmt::format("{} has not answered for {:g} s (it hung or died)",
-                               m_comm.rank_name(0), timeout_s()),
+        apply_halt(fmt::format("{} has not answered for {:g} s ({})", m_comm.rank_name(0),
+                               timeout_s(), why_silent(0)),
                    true, 0);
       }
       return;
     }
     if (m_finish_sent)
       return;
-    for (int r = 1; r < m_size; ++r) {
-      const auto i = static_cast<std::size_t>(r);
-      if (m_dead[i] || t <= m_last_seen[i] + m_timeout_ns)
-        continue;
-      m_dead[i] = true;
-      m_broken = true;
-      decide_halt(
-          r, true,
-          fmt::format("has not answered for {:g} s (the process hung or died)", timeout_s()));
-    }
+    check_silent(t);
     // A rank that answers but neither reads nor steps, and waits for no one: its readers or
-    // accelerators are stuck (a hung mount or device).
+    // accelerators are stuck (a hung mount or device). A silent rank is --rank-timeout's.
     for (int r = 0; r < m_size && !m_halt_decided && m_stall_ns; ++r) {
       const auto i = static_cast<std::size_t>(r);
-      if (m_dead[i] || m_final[i] || t <= m_progress_at[i] + m_stall_ns)
+      if (m_dead[i] || m_final[i] || t <= m_progress_at[i] + m_stall_ns + kStallGraceNs ||
+          (r != 0 && t > m_last_seen[i] + kQuietNs))
         continue;
       decide_halt(r, true,
                   fmt::format("made no progress for {:g} s (--stall-timeout): no byte read, no "
@@ -474,18 +519,74 @@ private:
 
   // --- rank 0 --------------------------------------------------------------------------------
 
+  // Ranks silent for the timeout are given up. The one silent the longest stopped answering
+  // first: the job's halt is its; the others are named with it (on one host a dead rank can take
+  // others with it: the launcher's cleanup).
+  void check_silent(std::uint64_t t) {
+    std::vector<int> silent;
+    for (int r = 1; r < m_size; ++r) {
+      const auto i = static_cast<std::size_t>(r);
+      if (!m_dead[i] && t > m_last_seen[i] + m_timeout_ns)
+        silent.push_back(r);
+    }
+    if (silent.empty())
+      return;
+    std::stable_sort(silent.begin(), silent.end(), [&](int a, int b) {
+      return m_last_seen[static_cast<std::size_t>(a)] < m_last_seen[static_cast<std::size_t>(b)];
+    });
+    std::string reason =
+        fmt::format("has not answered for {:g} s ({})", timeout_s(), why_silent(silent[0]));
+    for (std::size_t k = 1; k < silent.size(); ++k)
+      reason += fmt::format("; {} is silent too ({})", m_comm.rank_name(silent[k]),
+                            why_silent(silent[k]));
+    for (int r : silent)
+      m_dead[static_cast<std::size_t>(r)] = true;
+    m_broken = true;
+    decide_halt(silent[0], true, reason);
+  }
+
+  // Why a rank may be silent: what its process is doing when it runs on this host.
+  std::string why_silent(int r) const {
+    const auto i = static_cast<std::size_t>(r);
+    const auto& w = m_comm.where();
+    if (m_pid_of[i] > 0 && i < w.rank_hosts.size() && w.rank_hosts[i] == w.host)
+      return process_state(m_pid_of[i]);
+    return "the process hung or died";
+  }
+
+  // Every rank's longest pause, where it outlasted the stall timeout (half the rank timeout
+  // when there is none): its figures include a time it did not run.
+  std::vector<rank_pause> long_pauses() {
+    m_pause_of[0] = {m_pause_ns, m_pause_at_ns};
+    const std::uint64_t limit = m_stall_ns ? m_stall_ns : m_timeout_ns / 2;
+    std::vector<rank_pause> out;
+    for (int r = 0; r < m_size; ++r) {
+      const auto& [ns, at] = m_pause_of[static_cast<std::size_t>(r)];
+      if (ns > limit)
+        out.push_back({r, static_cast<double>(ns) * 1e-9, static_cast<double>(at) * 1e-9});
+    }
+    return out;
+  }
+
   void on_status(int from, const status_msg& m) {
     const auto i = static_cast<std::size_t>(from);
     if (m_dead[i])
       return; // given up on; it woke too late
-    m_last_seen[i] = now_ns();
+    const std::uint64_t t = now_ns();
     if (from != 0) {
+      // Back from a silence (stopped, or its host stalled): its progress is timed from now.
+      if (t > m_last_seen[i] + kQuietNs)
+        m_progress_at[i] = t;
+      m_pid_of[i] = m.pid;
+      if (m.pause_ns > m_pause_of[i].first)
+        m_pause_of[i] = {m.pause_ns, m.pause_at_ns};
       {
         std::lock_guard lk(m_counters_m);
         m_counters_of[i] = m.counters;
       }
       note_progress(i, m.counters, m.waiting != 0);
     }
+    m_last_seen[i] = t;
     if (m_finish_sent)
       return; // the job is ending already: a late stop changes nothing
     switch (static_cast<status_kind>(m.kind)) {
@@ -569,6 +670,7 @@ private:
 
   void on_control(const control_msg& m) {
     m_last_seen[0] = now_ns();
+    m_pid_of[0] = m.pid;
     switch (static_cast<control_kind>(m.kind)) {
     case control_kind::alive:
       break;
@@ -730,6 +832,10 @@ private:
   std::vector<job_counters> m_progress_of;
   std::uint64_t m_drain_deadline = 0;
   bool m_root_lost = false;
+  std::uint64_t m_t0 = 0;
+  std::vector<int> m_pid_of; // rank 0: every rank's, as it said; others: [0] is rank 0's
+  std::uint64_t m_pause_ns = 0, m_pause_at_ns = 0;                 // this rank's longest pause
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> m_pause_of; // rank 0: every rank's
   std::string m_payload;
 };
 

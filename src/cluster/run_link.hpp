@@ -40,6 +40,15 @@ struct sync_result {
   bool halted = false;      // the job halted: the caller stops instead of going on
 };
 
+// A rank that did not run for a while (its process was stopped, its host stalled) and came back:
+// its figures include the pause. Kept on rank 0 when the pause outlasted the stall timeout (or
+// half the rank timeout where the stall timeout is 0), the longest pause of each rank.
+struct rank_pause {
+  int rank = 0;
+  double seconds = 0; // how long the rank's link did not run
+  double at_s = 0;    // when the pause began, seconds since the common start
+};
+
 // What came of the run, after finish().
 struct run_outcome {
   bool halted = false; // the job stopped before every rank finished
@@ -50,8 +59,9 @@ struct run_outcome {
   // Rank 0: every rank's payload, by rank ("" for a rank whose payload never came). Empty on
   // the other ranks.
   std::vector<std::string> payloads;
-  std::vector<int> missing; // rank 0: ranks whose payload never came
-  bool root_lost = false;   // another rank: rank 0 stopped answering
+  std::vector<int> missing;       // rank 0: ranks whose payload never came
+  bool root_lost = false;         // another rank: rank 0 stopped answering
+  std::vector<rank_pause> pauses; // rank 0: ranks that paused longer than the stall timeout
 };
 
 class run_link {

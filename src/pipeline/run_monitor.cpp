@@ -12,6 +12,10 @@
 #include "core/stop.hpp"
 
 namespace dlsize::pipeline {
+namespace {
+// A gap this long between the monitor's passes (of 50 ms) is a pause of the process.
+constexpr std::uint64_t kPausedNs = 1'000'000'000;
+} // namespace
 
 run_monitor::run_monitor(telemetry::sampler& tele, monitor_options opt, counters_fn counters,
                          line_fn line, stop_fn stop)
@@ -90,7 +94,7 @@ void run_monitor::loop() {
   const auto interval = static_cast<std::uint64_t>(m_opt.sample_interval_s * 1e9);
   std::uint64_t next_sample = m_t0 + interval;
   run_counters seen;
-  std::uint64_t progress_at = m_t0;
+  std::uint64_t progress_at = m_t0, last_pass = m_t0;
   const auto stall_ns = static_cast<std::uint64_t>(m_opt.stall_timeout_s * 1e9);
   auto ask_stop = [&](const stop_event& why, std::uint64_t t) {
     m_stopped = true;
@@ -105,6 +109,12 @@ void run_monitor::loop() {
         break;
     }
     const std::uint64_t t = now_ns();
+    // This thread did not run for a while (the process was stopped, the host stalled): no
+    // progress was watched meanwhile, so none is missed; reads that completed meanwhile wait in
+    // their queues, not in the storage.
+    if (t - last_pass > kPausedNs)
+      progress_at = t;
+    last_pass = t;
     const double el = static_cast<double>(t - m_t0) * 1e-9;
     if (!m_stopped && stop_requested())
       ask_stop({stop_cause::signal, stop_signal(), ""}, t);

@@ -67,6 +67,14 @@ nlohmann::json job_warnings(const report_context& c, const job_rollup& job, cons
   };
   for (const auto& w : job.warnings)
     warn(w);
+  for (const auto& p : c.outcome.pauses)
+    warn(fmt::format("{} did not run for {:.1f} s from {:.1f} s into the run (its process was "
+                     "stopped or its host stalled), longer than {} without ending the run; the "
+                     "run's figures include that pause",
+                     c.comm.rank_name(p.rank), p.seconds, p.at_s,
+                     opt.stall_timeout_s > 0
+                         ? fmt::format("--stall-timeout {:g} s", opt.stall_timeout_s)
+                         : std::string("half of --rank-timeout")));
   if (c.smp.dropped_per_epoch() && c.smp.streamed())
     warn(fmt::format("up to {} samples per epoch are not read: with --shard-read stream an epoch "
                      "ends when the accelerator whose shards hold the fewest records has no whole "

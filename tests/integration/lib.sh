@@ -102,6 +102,17 @@ require_mpi() {
     exit 77
   fi
 }
+# rank_pid PATTERN RANK: the dlsize process of that MPI rank (PMI_RANK in its environment) among
+# those whose command line has PATTERN; the launcher and its proxies carry the pattern too, so
+# neither the newest pid nor the last one is a rank's.
+rank_pid() {
+  local pid
+  for pid in $(pgrep -f "$1"); do
+    [[ $(cat "/proc/$pid/comm" 2>/dev/null) == dlsize ]] || continue
+    tr '\0' '\n' <"/proc/$pid/environ" 2>/dev/null | grep -qx "PMI_RANK=$2" && { echo "$pid"; return 0; }
+  done
+  return 1
+}
 # require_s3: the test talks to the S3 fixture (scripts/s3-server.sh, started by CTest for the
 # tests labelled s3): loads its endpoint and test keys into the environment. Where it is not
 # running the test skips (77), but fails under CI=true, where the S3 tests must run.
