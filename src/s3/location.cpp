@@ -86,7 +86,8 @@ std::string location::key(std::string_view relative) const {
 }
 
 std::string location::url() const {
-  return prefix.empty() ? fmt::format("s3://{}", bucket) : fmt::format("s3://{}/{}", bucket, prefix);
+  return prefix.empty() ? fmt::format("s3://{}", bucket)
+                        : fmt::format("s3://{}/{}", bucket, prefix);
 }
 
 bool is_s3_url(std::string_view text) {
@@ -187,16 +188,16 @@ credentials profile_credentials(std::string_view text, std::string_view profile,
       c.session_token = std::string(value);
   }
   if (!found)
-    throw usage_error(fmt::format("--s3-profile: no profile '{}' in the credentials file. file: "
-                                  "{}; valid: {}",
-                                  profile, file,
-                                  profiles.empty() ? "(none)" : fmt::format("{}", fmt::join(profiles, ", "))));
+    throw usage_error(fmt::format(
+        "--s3-profile: no profile '{}' in the credentials file. file: "
+        "{}; valid: {}",
+        profile, file, profiles.empty() ? "(none)" : fmt::format("{}", fmt::join(profiles, ", "))));
   for (const auto& [name, value] :
        {std::pair<const char*, const std::string&>{"aws_access_key_id", c.access_key},
         {"aws_secret_access_key", c.secret_key}})
     if (value.empty())
-      throw usage_error(fmt::format("--s3-profile: profile '{}' has no {}. file: {}", profile,
-                                    name, file));
+      throw usage_error(
+          fmt::format("--s3-profile: profile '{}' has no {}. file: {}", profile, name, file));
   return c;
 }
 
@@ -205,8 +206,8 @@ credentials resolve_credentials(const settings& s) {
     try {
       return credentials::from_environment();
     } catch (const usage_error& e) {
-      throw usage_error(fmt::format("{}, or name a profile of ~/.aws/credentials with --s3-profile",
-                                    e.what()));
+      throw usage_error(
+          fmt::format("{}, or name a profile of ~/.aws/credentials with --s3-profile", e.what()));
     }
   }
   const std::string file = credentials_file();

@@ -93,8 +93,9 @@ TEST_CASE("a bad s3 URL is refused naming the option and what is valid", "[s3][l
 TEST_CASE("settings need an endpoint with its scheme written out", "[s3][location]") {
   scoped_env no_env("AWS_ENDPOINT_URL", nullptr);
   settings s;
-  CHECK(usage_error_message([&] { complete_settings(s); })
-            .rfind("--s3-endpoint: an s3:// dataset needs an endpoint", 0) == 0);
+  CHECK(usage_error_message([&] {
+          complete_settings(s);
+        }).rfind("--s3-endpoint: an s3:// dataset needs an endpoint", 0) == 0);
 
   s.endpoints = dlsize::s3::split_endpoints("http://127.0.0.1:7480, https://s3.example.com,");
   REQUIRE(s.endpoints.size() == 2);
@@ -175,12 +176,14 @@ TEST_CASE("credentials come from the environment or the named profile", "[s3][lo
   s.profile = "bench";
   CHECK(resolve_credentials(s).secret_key == "benchSECRETvalue");
   s.profile = "absent";
-  CHECK(usage_error_message([&] { resolve_credentials(s); })
-            .rfind("--s3-profile: no profile 'absent'", 0) == 0);
+  CHECK(usage_error_message([&] {
+          resolve_credentials(s);
+        }).rfind("--s3-profile: no profile 'absent'", 0) == 0);
 
   scoped_env no_file("AWS_SHARED_CREDENTIALS_FILE", (dir.path / "none").c_str());
-  CHECK(usage_error_message([&] { resolve_credentials(s); })
-            .rfind("--s3-profile: cannot read the credentials file", 0) == 0);
+  CHECK(usage_error_message([&] {
+          resolve_credentials(s);
+        }).rfind("--s3-profile: cannot read the credentials file", 0) == 0);
 
   scoped_env no_secret("AWS_SECRET_ACCESS_KEY", nullptr);
   settings env_only;
