@@ -1,8 +1,8 @@
 // datagen into a bucket: one object per file of the layout, several in flight, the manifest
 // object last; resumable from its journal object, and never replacing an object it did not write.
 #include <algorithm>
-#include <cstdio>
 #include <atomic>
+#include <cstdio>
 #include <mutex>
 #include <vector>
 
@@ -88,10 +88,9 @@ public:
     }
     const bool changed = m_dirty;
     m_dirty = false;
-    return {nlohmann::json{{"schema", kJournalSchema},
-                           {"params", m_params.to_json()},
-                           {"written", ranges}}
-                .dump() +
+    return {nlohmann::json{
+                {"schema", kJournalSchema}, {"params", m_params.to_json()}, {"written", ranges}}
+                    .dump() +
                 "\n",
             changed};
   }
@@ -209,8 +208,8 @@ public:
       return m_client.get_range(m_where.bucket, key, 0, head);
     });
     if (!starts_with_first_record(m_layout, file, head.data(), n))
-      throw foreign_object(fmt::format("'{}' does not start with record {} of dataset {:016x}",
-                                       key, m_layout.first_record(file),
+      throw foreign_object(fmt::format("'{}' does not start with record {} of dataset {:016x}", key,
+                                       m_layout.first_record(file),
                                        m_layout.params().dataset_id()));
     return true;
   }
@@ -230,7 +229,9 @@ private:
 bool prepare_prefix(const s3_datagen_options& opt, s3::client& c, object_journal& journal) {
   const std::string manifest_key = opt.where.key(kManifestName);
   const std::string journal_key = opt.where.key(kS3JournalName);
-  const auto url = [&](const std::string& key) { return fmt::format("s3://{}/{}", opt.where.bucket, key); };
+  const auto url = [&](const std::string& key) {
+    return fmt::format("s3://{}/{}", opt.where.bucket, key);
+  };
   const auto journal_text =
       get_text_object(c, opt.where.bucket, journal_key, core::kManifestJson.max_bytes);
   if (journal_text)
@@ -240,9 +241,10 @@ bool prepare_prefix(const s3_datagen_options& opt, s3::client& c, object_journal
     const nlohmann::json j = core::parse_json(*manifest, url(manifest_key), core::kManifestJson);
     const std::string source = url(manifest_key);
     if (!j.is_object() || !j.contains("params"))
-      throw usage_error(fmt::format("{}: not a dlsize manifest; dlsize will not touch this prefix",
-                                    source));
-    const auto theirs = dataset_params::from_json(core::json_checker(source).object(j, "", "params"), source);
+      throw usage_error(
+          fmt::format("{}: not a dlsize manifest; dlsize will not touch this prefix", source));
+    const auto theirs =
+        dataset_params::from_json(core::json_checker(source).object(j, "", "params"), source);
     if (!(theirs == opt.params))
       throw usage_error(fmt::format("--dataset: '{}' holds a different dataset ({}: {}); dlsize "
                                     "never overwrites one. valid: another prefix, or the same "

@@ -4,11 +4,27 @@
 
 #include "core/error.hpp"
 #include "core/json_input.hpp"
+#include "s3/s3_error.hpp"
 
 namespace dlsize::dataset {
 
 std::optional<std::string> get_text_object(s3::client& c, const std::string& bucket,
                                            const std::string& key, std::uint64_t max_bytes) {
+  // A GET first, not a HEAD: a refusal then comes with the server's reason
+  // (SignatureDoesNotMatch names a wrong secret), which a HEAD's empty answer lacks.
+  constexpr std::size_t kFirst = 64u << 10;
+  std::string text(kFirst, '\0');
+  try {
+    text.resize(c.get_range(bucket, key, 0, std::as_writable_bytes(std::span(text))));
+  } catch (const s3::request_error& e) {
+    if (e.details().http_status == 404)
+      return std::nullopt;
+    if (e.details().http_status != 416) // an empty object has no first byte to range
+      throw;
+    text.clear();
+  }
+  if (text.size() < kFirst)
+    return text;
   const auto info = c.head_object(bucket, key);
   if (!info)
     return std::nullopt;
@@ -16,10 +32,8 @@ std::optional<std::string> get_text_object(s3::client& c, const std::string& buc
     throw usage_error(fmt::format("s3://{}/{}: the object is {} bytes, more than the {} bytes a "
                                   "dlsize manifest or journal may be; dlsize will not read it",
                                   bucket, key, info->size, max_bytes));
-  std::string text(info->size, '\0');
-  const std::size_t n =
-      c.get_object(bucket, key, std::as_writable_bytes(std::span(text.data(), text.size())));
-  text.resize(n);
+  text.resize(info->size);
+  text.resize(c.get_object(bucket, key, std::as_writable_bytes(std::span(text))));
   return text;
 }
 

@@ -33,10 +33,10 @@ struct s3_datagen_options {
   s3::location where;
   s3::settings settings;
   dataset_params params;
-  unsigned threads = 0;                      // objects in flight; 0: one per CPU
-  std::uint64_t part_size = 64ull << 20;     // objects above it by multipart upload
+  unsigned threads = 0;                  // objects in flight; 0: one per CPU
+  std::uint64_t part_size = 64ull << 20; // objects above it by multipart upload
   bool progress = true;
-  double stall_timeout_s = 60;               // as datagen_options'
+  double stall_timeout_s = 60; // as datagen_options'
 };
 
 // Writes the dataset's objects (several in flight, one client per thread), then the manifest.

@@ -20,9 +20,9 @@ constexpr std::size_t kRangeBytes = 4u << 20;
 
 // Reads object f in order by range GETs and feeds the verifier. A missing object, or one of
 // another size, is a problem of the dataset (named), not a failure of the run.
-std::uint64_t check_object(const dataset_layout& layout, const s3::location& where,
-                           std::uint64_t f, s3::client& c, std::vector<std::byte>& buf,
-                           record_verifier& v, io::worker_context& io) {
+std::uint64_t check_object(const dataset_layout& layout, const s3::location& where, std::uint64_t f,
+                           s3::client& c, std::vector<std::byte>& buf, record_verifier& v,
+                           io::worker_context& io) {
   const std::string key = where.key(layout.relative_path(f));
   v.reset(layout, f, layout.first_record(f), layout.params().records_per_file);
   const auto info =
@@ -35,7 +35,8 @@ std::uint64_t check_object(const dataset_layout& layout, const s3::location& whe
   const std::uint64_t have = std::min(info->size, want);
   std::uint64_t off = 0;
   while (off < have && !io.halted()) {
-    const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(kRangeBytes, have - off));
+    const std::size_t n =
+        static_cast<std::size_t>(std::min<std::uint64_t>(kRangeBytes, have - off));
     const std::size_t got = io.blocking(fmt::format("a GET of {} at offset {}", key, off), [&] {
       return c.get_range(where.bucket, key, off, std::span(buf.data(), n));
     });
