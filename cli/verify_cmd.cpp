@@ -6,6 +6,11 @@
 #include "core/input_watch.hpp"
 #include "core/units.hpp"
 #include "dataset/verify.hpp"
+#include "dlsize/build_config.hpp"
+#include "s3_options.hpp"
+#if DLSIZE_HAVE_S3
+#include "dataset/s3_dataset.hpp"
+#endif
 
 namespace dlsize::cli {
 
@@ -15,27 +20,35 @@ void setup_verify(CLI::App& app, cli_context& ctx) {
     unsigned threads = 0;
     std::string stall_timeout = "60s";
     bool quiet = false;
+    s3::settings s3;
   };
   auto o = std::make_shared<opts>();
   auto* sub = app.add_subcommand(
       "verify", "Re-read every record of a dataset and check headers and checksums");
-  sub->add_option("dataset", o->dataset, "Dataset folder")->required();
+  sub->add_option("dataset", o->dataset, "Dataset folder, or s3://BUCKET/PREFIX")->required();
   sub->add_option("--threads", o->threads, "Reader threads (default: one per CPU)");
   sub->add_option("--stall-timeout", o->stall_timeout,
                   "Stop, naming the file, when no read finished this long while one waits (a "
                   "hung mount); 0: never")
       ->capture_default_str();
   sub->add_flag("--quiet", o->quiet, "No progress line");
+  add_s3_options(*sub, o->s3);
   sub->callback([o, &ctx] {
     const double stall_s = config::stall_timeout_of(o->stall_timeout);
     core::watch_inputs({stall_s, 0});
+    const auto where = s3_dataset(o->dataset, "dataset", o->s3);
+#if DLSIZE_HAVE_S3
+    auto r = where ? dataset::verify_s3_dataset(*where, o->s3, o->threads, !o->quiet, stall_s)
+                   : dataset::verify_dataset(o->dataset, o->threads, !o->quiet, stall_s);
+#else
     auto r = dataset::verify_dataset(o->dataset, o->threads, !o->quiet, stall_s);
+#endif
     for (const auto& p : r.problems)
       std::fprintf(stderr, "mismatch: %s\n", p.c_str());
     if (!r.stalled.empty())
       std::fprintf(stderr, "dlsize: verify stalled: %s\n", r.stalled.c_str());
-    std::printf("verify %s: %llu files, %llu records checked, %s in %.1f s: %s\n",
-                o->dataset.c_str(), static_cast<unsigned long long>(r.files),
+    std::printf("verify %s: %llu %s, %llu records checked, %s in %.1f s: %s\n", o->dataset.c_str(),
+                static_cast<unsigned long long>(r.files), where ? "objects" : "files",
                 static_cast<unsigned long long>(r.records_checked),
                 units::format_bytes_binary(static_cast<double>(r.bytes)).c_str(), r.seconds,
                 !r.stalled.empty()   ? "STALLED"
@@ -43,8 +56,8 @@ void setup_verify(CLI::App& app, cli_context& ctx) {
                 : r.problems.empty() ? "OK"
                                      : "FAILED");
     if (!r.problems.empty())
-      std::printf("%llu bad records in %zu files\n", static_cast<unsigned long long>(r.bad_records),
-                  r.problems.size());
+      std::printf("%llu bad records in %zu %s\n", static_cast<unsigned long long>(r.bad_records),
+                  r.problems.size(), where ? "objects" : "files");
     std::fflush(stdout);
     for (const auto& a : r.abandoned)
       std::fprintf(stderr, "dlsize: stuck in the kernel: %s\n", a.c_str());

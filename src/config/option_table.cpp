@@ -41,6 +41,12 @@ constexpr std::array kTable{
     option_entry{"", "--ranks-per-node", count_rule(0, kAccelerators)},
     option_entry{"", "--version", kFlag},
     option_entry{"", "--option-table", kFlag},
+    // Where an s3:// dataset is (datagen, verify, bench and a sweep's bench block).
+    option_entry{"", "--s3-endpoint", kText}, // URL[,URL...]: s3::complete_settings checks each
+    option_entry{"", "--s3-region", kText},
+    option_entry{"", "--s3-addressing", kText},
+    option_entry{"", "--s3-profile", kText},
+    option_entry{"", "--s3-ca-bundle", kPath},
 
     option_entry{"datagen", "--workload", kText},
     option_entry{"datagen", "--dataset", kPath},
@@ -52,6 +58,7 @@ constexpr std::array kTable{
                  count_rule(1, 8388608)},                     // dataset::kMaxRecordsPerFile
     option_entry{"datagen", "--threads", count_rule(0, 256)}, // 0: one per CPU
     option_entry{"datagen", "--stall-timeout", kTimeout},
+    option_entry{"datagen", "--s3-part-size", size_rule(5 << 20, 5.0 * (1 << 30))}, // S3's limits
     option_entry{"datagen", "--quiet", kFlag},
 
     option_entry{"verify", "dataset", kPath},

@@ -33,6 +33,9 @@ struct datagen_result {
   bool interrupted = false;
 };
 
+// The manifest of a dataset (state "generating" or "complete"), as datagen writes it.
+nlohmann::json manifest_json(const dataset_layout& layout, const char* state);
+
 // Throws usage_error for a folder that holds foreign files or another dataset, run_error on
 // I/O failure.
 datagen_result generate_dataset(const datagen_options& opt);

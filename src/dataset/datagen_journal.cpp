@@ -108,6 +108,20 @@ void datagen_journal::remove_all(const fs::path& dir) {
     fs::remove(p, ec);
 }
 
+bool starts_with_first_record(const dataset_layout& layout, std::uint64_t file,
+                              const std::byte* head, std::size_t bytes) {
+  // The header's bytes up to its payload checksum: magic, version, header bytes, dataset id,
+  // record index and payload bytes; as many of them as there are.
+  const std::uint64_t first = layout.first_record(file);
+  record_header h;
+  h.dataset_id = layout.params().dataset_id();
+  h.index = first;
+  h.payload_bytes = static_cast<std::uint32_t>(layout.record_bytes(first) - kHeaderBytes);
+  std::array<std::byte, kHeaderBytes> expected{};
+  encode_header(h, expected.data());
+  return std::memcmp(head, expected.data(), std::min<std::size_t>(bytes, kHeaderBytes - 4)) == 0;
+}
+
 std::string not_this_dataset(const dataset_layout& layout, std::uint64_t file, const fs::path& path,
                              bool partial) {
   struct stat st {};
@@ -132,20 +146,10 @@ std::string not_this_dataset(const dataset_layout& layout, std::uint64_t file, c
   if (n != static_cast<ssize_t>(std::min<std::uint64_t>(size, buf.size())))
     return fmt::format("'{}' cannot be read: {}", path.string(),
                        n < 0 ? errno_text(err) : std::string("a short read"));
-  // The header's bytes up to its payload checksum: magic, version, header bytes, dataset id,
-  // record index and payload bytes; as many of them as the file holds.
-  const std::uint64_t first = layout.first_record(file);
-  record_header head;
-  head.dataset_id = layout.params().dataset_id();
-  head.index = first;
-  head.payload_bytes = static_cast<std::uint32_t>(layout.record_bytes(first) - kHeaderBytes);
-  std::array<std::byte, kHeaderBytes> expected{};
-  encode_header(head, expected.data());
-  if (std::memcmp(buf.data(), expected.data(),
-                  std::min<std::size_t>(static_cast<std::size_t>(n), kHeaderBytes - 4)) != 0)
+  if (!starts_with_first_record(layout, file, buf.data(), static_cast<std::size_t>(n)))
     return fmt::format("'{}' does not start with record {} of dataset {:016x} (no dlsize record "
                        "header with the dataset's id)",
-                       path.string(), first, layout.params().dataset_id());
+                       path.string(), layout.first_record(file), layout.params().dataset_id());
   return "";
 }
 

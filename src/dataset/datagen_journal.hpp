@@ -59,4 +59,9 @@ private:
 std::string not_this_dataset(const dataset_layout& layout, std::uint64_t file,
                              const std::filesystem::path& path, bool partial);
 
+// Whether the first `bytes` bytes of a file (or object) are those of the header of file `file`'s
+// first record (up to its payload checksum): the dataset's id, the record's index and size.
+bool starts_with_first_record(const dataset_layout& layout, std::uint64_t file,
+                              const std::byte* head, std::size_t bytes);
+
 } // namespace dlsize::dataset

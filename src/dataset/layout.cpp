@@ -249,13 +249,19 @@ dataset_layout open_dataset(const fs::path& dir) {
                                   "valid: a folder made by `dlsize datagen`",
                                   dir.string(), manifest.string()));
   }
-  const nlohmann::json j = core::read_json_file(manifest, core::kManifestJson);
+  return layout_from_manifest(core::read_input_file(manifest, core::kManifestJson), dir,
+                              manifest.string());
+}
+
+dataset_layout layout_from_manifest(std::string_view text, const fs::path& root,
+                                    const std::string& source) {
+  const nlohmann::json j = core::parse_json(text, source, core::kManifestJson);
   if (!j.is_object() || j.value("schema", "") != "dlsize.dataset/1")
-    throw usage_error(fmt::format("{}: schema: expected 'dlsize.dataset/1'", manifest.string()));
-  auto params = dataset_params::from_json(
-      core::json_checker(manifest.string()).object(j, "", "params"), manifest.string());
-  dataset_layout layout(dir, params);
-  check_manifest_figures(j, layout, manifest.string());
+    throw usage_error(fmt::format("{}: schema: expected 'dlsize.dataset/1'", source));
+  auto params =
+      dataset_params::from_json(core::json_checker(source).object(j, "", "params"), source);
+  dataset_layout layout(root, params);
+  check_manifest_figures(j, layout, source);
   return layout;
 }
 

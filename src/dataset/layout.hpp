@@ -143,5 +143,10 @@ std::uint64_t files_for_size(dataset_params p, std::uint64_t bytes);
 
 // Reads DIR/dlsize-dataset.json. Throws usage_error naming the file when it is missing or bad.
 dataset_layout open_dataset(const std::filesystem::path& dir);
+// The dataset a manifest's text describes, its files under root; `source` names the manifest in
+// messages (a file, or an object's URL). The one parser of manifests, wherever they are read
+// from. Throws usage_error naming source and the key for a manifest that is bad or unfinished.
+dataset_layout layout_from_manifest(std::string_view text, const std::filesystem::path& root,
+                                    const std::string& source);
 
 } // namespace dlsize::dataset

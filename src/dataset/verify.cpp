@@ -20,6 +20,7 @@
 #include "core/units.hpp"
 #include "dataset/layout.hpp"
 #include "dataset/record_verifier.hpp"
+#include "dataset/verify_run.hpp"
 #include "io/watched_workers.hpp"
 
 namespace dlsize::dataset {
@@ -69,10 +70,12 @@ void check_file(const dataset_layout& layout, std::uint64_t f, std::byte* buf, r
 
 } // namespace
 
-verify_result verify_dataset(const std::filesystem::path& dir, unsigned threads, bool show,
-                             double stall_timeout_s) {
+verify_result verify_layout(const dataset_layout& layout, unsigned threads, bool show,
+                            double stall_timeout_s,
+                            const std::function<file_checker()>& make_checker,
+                            const std::function<std::string(const std::string&)>& name,
+                            const char* unit) {
   const auto t0 = now_s();
-  dataset_layout layout = open_dataset(dir);
   verify_result res;
   res.files = layout.files();
   std::atomic<std::uint64_t> next{0}, done_files{0}, done_bytes{0}, checked{0}, bad{0};
@@ -81,30 +84,28 @@ verify_result verify_dataset(const std::filesystem::path& dir, unsigned threads,
   if (threads == 0)
     threads = sysinfo::online_cpus();
   auto worker = [&](io::worker_context& io) {
-    aligned_buffer buf = make_aligned_buffer(kChunk);
+    const file_checker check = make_checker();
     record_verifier v;
     while (!io.halted()) {
       const std::uint64_t f = next.fetch_add(1);
       if (f >= layout.files())
         return;
-      std::uint64_t bytes = 0;
-      check_file(layout, f, buf.get(), v, bytes, io);
-      done_bytes.fetch_add(bytes);
+      done_bytes.fetch_add(check(f, v, io));
       checked.fetch_add(v.checked());
       if (v.mismatches()) {
         bad.fetch_add(v.mismatches());
+        const std::string first = name(v.first_error());
         std::lock_guard lk(mu);
-        problems.emplace_back(f, v.mismatches() > 1
-                                     ? fmt::format("{} (and {} more in this file)", v.first_error(),
-                                                   v.mismatches() - 1)
-                                     : v.first_error());
+        problems.emplace_back(f, v.mismatches() > 1 ? fmt::format("{} (and {} more in this {})",
+                                                                  first, v.mismatches() - 1, unit)
+                                                    : first);
       }
       done_files.fetch_add(1);
     }
   };
   progress bar(show);
   const auto ran = io::run_watched(threads, worker, stall_timeout_s, "reader", [&] {
-    bar.update(fmt::format("verify: {} of {} files, {}", done_files.load(), layout.files(),
+    bar.update(fmt::format("verify: {} of {} {}s, {}", done_files.load(), layout.files(), unit,
                            units::format_bytes_binary(static_cast<double>(done_bytes.load()))));
   });
   bar.finish();
@@ -121,6 +122,25 @@ verify_result verify_dataset(const std::filesystem::path& dir, unsigned threads,
     res.stalled = fmt::format("no read finished for {:g} s (--stall-timeout); {}", stall_timeout_s,
                               ran.stalled);
   res.abandoned = ran.abandoned;
+  res.seconds = now_s() - t0;
+  return res;
+}
+
+verify_result verify_dataset(const std::filesystem::path& dir, unsigned threads, bool show,
+                             double stall_timeout_s) {
+  const auto t0 = now_s();
+  const dataset_layout layout = open_dataset(dir);
+  auto make_checker = [&layout]() -> file_checker {
+    auto buf = std::make_shared<aligned_buffer>(make_aligned_buffer(kChunk));
+    return [&layout, buf](std::uint64_t f, record_verifier& v, io::worker_context& io) {
+      std::uint64_t bytes = 0;
+      check_file(layout, f, buf->get(), v, bytes, io);
+      return bytes;
+    };
+  };
+  verify_result res = verify_layout(
+      layout, threads, show, stall_timeout_s, make_checker,
+      [](const std::string& problem) { return problem; }, "file");
   res.seconds = now_s() - t0;
   return res;
 }

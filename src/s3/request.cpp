@@ -28,20 +28,6 @@ bool ascii_iequal(std::string_view a, std::string_view b) {
          });
 }
 
-// S3's bucket rules (3 to 63 of a-z 0-9 . -, starting and ending with a letter or digit), which
-// also make the name a DNS label for virtual-hosted addressing.
-void check_bucket(std::string_view bucket) {
-  auto alnum = [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); };
-  const bool ok = bucket.size() >= 3 && bucket.size() <= 63 && alnum(bucket.front()) &&
-                  alnum(bucket.back()) && std::all_of(bucket.begin(), bucket.end(), [&](char c) {
-                    return alnum(c) || c == '.' || c == '-';
-                  });
-  if (!ok)
-    throw usage_error(fmt::format("not an S3 bucket name. bucket: '{}'; valid: 3 to 63 of a-z, "
-                                  "0-9, '.' and '-', starting and ending with a letter or digit",
-                                  bucket));
-}
-
 void check_header(const name_value& h) {
   const auto& [name, value] = h;
   const bool name_ok = !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
@@ -72,6 +58,31 @@ bool ip_literal(std::string_view host) {
 }
 
 } // namespace
+
+// S3's bucket rules (3 to 63 of a-z 0-9 . -, starting and ending with a letter or digit), which
+// also make the name a DNS label for virtual-hosted addressing.
+void check_bucket(std::string_view bucket) {
+  auto alnum = [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); };
+  const bool ok = bucket.size() >= 3 && bucket.size() <= 63 && alnum(bucket.front()) &&
+                  alnum(bucket.back()) && std::all_of(bucket.begin(), bucket.end(), [&](char c) {
+                    return alnum(c) || c == '.' || c == '-';
+                  });
+  if (!ok)
+    throw usage_error(fmt::format("not an S3 bucket name. bucket: '{}'; valid: 3 to 63 of a-z, "
+                                  "0-9, '.' and '-', starting and ending with a letter or digit",
+                                  bucket));
+}
+
+void check_region(std::string_view region) {
+  const bool ok = !region.empty() && region.size() <= 32 &&
+                  std::all_of(region.begin(), region.end(), [](char c) {
+                    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-';
+                  });
+  if (!ok)
+    throw usage_error(fmt::format("not an S3 region. region: '{}'; valid: a-z, 0-9 and '-', e.g. "
+                                  "us-east-1",
+                                  region));
+}
 
 std::string_view addressing_name(addressing a) {
   return a == addressing::path ? "path" : "virtual";
@@ -186,14 +197,7 @@ http_request build_request(const request_spec& spec) {
   if (spec.key.size() > 1024)
     throw usage_error(fmt::format("an S3 key is longer than 1024 bytes. bucket: {}; key bytes: {}",
                                   spec.bucket, spec.key.size()));
-  const bool region_ok = !spec.region.empty() && spec.region.size() <= 32 &&
-                         std::all_of(spec.region.begin(), spec.region.end(), [](char c) {
-                           return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-';
-                         });
-  if (!region_ok)
-    throw usage_error(fmt::format("not an S3 region. region: '{}'; valid: a-z, 0-9 and '-', e.g. "
-                                  "us-east-1",
-                                  spec.region));
+  check_region(spec.region);
   if (!spec.payload_sha256.empty() &&
       (spec.payload_sha256.size() != 64 || !lower_hex(spec.payload_sha256)))
     throw usage_error("a payload hash is not 64 lowercase hex digits (a SHA-256)");

@@ -21,6 +21,12 @@ std::string_view addressing_name(addressing a);
 // Parses "path" or "virtual"; throws usage_error naming the valid words.
 addressing parse_addressing(std::string_view text);
 
+// Throws usage_error naming the bucket when it breaks S3's bucket rules (3 to 63 of a-z 0-9 . -,
+// starting and ending with a letter or digit).
+void check_bucket(std::string_view bucket);
+// Throws usage_error naming the region unless it is 1 to 32 of a-z 0-9 '-'.
+void check_region(std::string_view region);
+
 // An endpoint URL split: `scheme://host[:port]`, without a path, query or user info.
 struct endpoint {
   std::string scheme; // "http" or "https"

@@ -1,0 +1,50 @@
+#include "s3_options.hpp"
+
+#include <fmt/format.h>
+
+#include "core/error.hpp"
+#include "dlsize/build_config.hpp"
+
+namespace dlsize::cli {
+
+void add_s3_options(CLI::App& cmd, s3::settings& s) {
+  cmd.add_option_function<std::string>(
+      "--s3-endpoint", [&s](const std::string& v) { s.endpoints = s3::split_endpoints(v); },
+      "S3 endpoints of an s3:// dataset, http[s]://HOST[:PORT][,URL...], used round-robin per "
+      "connection (default: AWS_ENDPOINT_URL); plain http only when written so");
+  cmd.add_option("--s3-region", s.region, "S3 region the requests are signed for")
+      ->capture_default_str();
+  cmd.add_option_function<std::string>(
+         "--s3-addressing",
+         [&s](const std::string& v) {
+           try {
+             s.style = s3::parse_addressing(v);
+           } catch (const usage_error& e) {
+             throw usage_error(fmt::format("--s3-addressing: {}", e.what()));
+           }
+         },
+         "S3 addressing: path (http://HOST/BUCKET/KEY) or virtual (http://BUCKET.HOST/KEY)")
+      ->default_str("path");
+  cmd.add_option("--s3-profile", s.profile,
+                 "Profile of ~/.aws/credentials (or AWS_SHARED_CREDENTIALS_FILE) to sign with "
+                 "(default: AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN)");
+  cmd.add_option("--s3-ca-bundle", s.ca_bundle,
+                 "PEM file of the CA certificates that verify the endpoint's TLS certificate "
+                 "(default: the system's)");
+}
+
+std::optional<s3::location> s3_dataset(std::string_view dataset, std::string_view option,
+                                       s3::settings& s) {
+  if (!s3::is_s3_url(dataset))
+    return std::nullopt;
+  s3::location l = s3::parse_location(dataset, option);
+  if (!DLSIZE_HAVE_S3)
+    throw usage_error(fmt::format("{}: this dlsize is built without the S3 client (libcurl), so "
+                                  "it cannot reach {}. valid: a folder, or a dlsize built with "
+                                  "DLSIZE_WITH_S3",
+                                  option, l.url()));
+  s3::complete_settings(s);
+  return l;
+}
+
+} // namespace dlsize::cli

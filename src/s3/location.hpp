@@ -1,0 +1,67 @@
+#pragma once
+// Where a dataset lives in S3 (`s3://BUCKET/PREFIX`) and how to reach it: the endpoints, region,
+// addressing, credentials' source and CA bundle a command was given. Settings hold no secret (a
+// profile is named, never read into them), so they may be written to reports and replayable
+// configs; the keys are read when a client is made, by resolve_credentials.
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "s3/client.hpp"
+#include "s3/credentials.hpp"
+#include "s3/request.hpp"
+
+namespace dlsize::s3 {
+
+// s3://BUCKET/PREFIX: the prefix has no leading or trailing '/', and may be empty.
+struct location {
+  std::string bucket;
+  std::string prefix;
+
+  // PREFIX/relative (relative alone when there is no prefix).
+  std::string key(std::string_view relative) const;
+  // s3://BUCKET/PREFIX (s3://BUCKET without a prefix).
+  std::string url() const;
+};
+
+// Whether text names an S3 location (starts with "s3://").
+bool is_s3_url(std::string_view text);
+
+// Parses s3://BUCKET[/PREFIX[/]]; throws usage_error naming `option` (and what would be valid)
+// for a bucket outside S3's rules or a prefix with an empty, "." or ".." segment or a control
+// character.
+location parse_location(std::string_view text, std::string_view option);
+
+struct settings {
+  std::vector<std::string> endpoints;  // --s3-endpoint URL[,URL...], round-robin per connection
+  std::string region = "us-east-1";    // --s3-region
+  addressing style = addressing::path; // --s3-addressing path|virtual
+  std::string profile;                 // --s3-profile (empty: the environment's keys)
+  std::string ca_bundle;               // --s3-ca-bundle FILE (empty: the system's CA store)
+};
+
+// Splits --s3-endpoint's comma-separated URLs (empty items dropped).
+std::vector<std::string> split_endpoints(std::string_view text);
+
+// Makes settings ready for a dataset in S3: without endpoints, AWS_ENDPOINT_URL's; then each
+// endpoint must be http[s]://HOST[:PORT] with its scheme written out (plain http only when given
+// so), the region a-z 0-9 '-', and the CA bundle a readable file. Throws usage_error naming the
+// option (--s3-endpoint, --s3-region, --s3-ca-bundle) and never echoing a URL's user info.
+void complete_settings(settings& s);
+
+// The keys: the profile's of the shared credentials file (AWS_SHARED_CREDENTIALS_FILE, else
+// ~/.aws/credentials) when s.profile is set, else AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and
+// AWS_SESSION_TOKEN. Throws usage_error naming the option, file, profile or variable that is
+// wrong, never a key.
+credentials resolve_credentials(const settings& s);
+
+// A profile's keys from the text of a credentials file (INI: `[profile]`, `name = value`);
+// `file` names it in messages. Throws usage_error naming --s3-profile for a missing profile.
+credentials profile_credentials(std::string_view text, std::string_view profile,
+                                std::string_view file);
+
+// The options of connection `endpoint_index`: endpoints are taken round-robin.
+client_options client_options_for(const settings& s, std::size_t endpoint_index);
+
+} // namespace dlsize::s3
