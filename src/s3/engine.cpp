@@ -124,7 +124,8 @@ std::size_t slot_body(char* data, std::size_t size, std::size_t count, void* use
     return bytes;
   }
   if (bytes > s->piece_end - s->pos) {
-    s->body = fmt::format("the answer holds more than the {} bytes asked for", s->piece_end - s->pos);
+    s->body =
+        fmt::format("the answer holds more than the {} bytes asked for", s->piece_end - s->pos);
     return 0; // ends the transfer (CURLE_WRITE_ERROR)
   }
   try {
@@ -172,8 +173,8 @@ engine::reader::reader(engine& e, unsigned reader_id, io::job_source& src, io::j
   slots.resize(depth);
   const std::string context = fmt::format("the s3 engine's reader {}", id);
   // A receive buffer of up to 512 KiB: fewer, larger hand-offs to the consumer.
-  const long buffer = static_cast<long>(std::clamp<std::uint32_t>(e.m_opt.request_size,
-                                                                  CURL_MAX_WRITE_SIZE, 512u << 10));
+  const long buffer = static_cast<long>(
+      std::clamp<std::uint32_t>(e.m_opt.request_size, CURL_MAX_WRITE_SIZE, 512u << 10));
   for (unsigned i = 0; i < depth; ++i) {
     slot& s = slots[i];
     s.owner = this;
@@ -208,9 +209,8 @@ engine::reader::~reader() {
 }
 
 unsigned engine::reader::busy() const {
-  return static_cast<unsigned>(std::count_if(slots.begin(), slots.end(), [](const slot& s) {
-    return s.busy;
-  }));
+  return static_cast<unsigned>(
+      std::count_if(slots.begin(), slots.end(), [](const slot& s) { return s.busy; }));
 }
 
 std::string engine::reader::object_name(const slot& s) const {
@@ -288,8 +288,8 @@ void engine::reader::start_request(slot& s, std::uint64_t now) {
   eng.m_inflight.begin(id, s.index, s.job.file, s.pos, s.piece_end - s.pos, now);
   const CURLMcode mc = curl_multi_add_handle(multi, s.easy);
   if (mc != CURLM_OK)
-    throw run_error(fmt::format("curl_multi_add_handle failed: {}. {}", curl_multi_strerror(mc),
-                                context));
+    throw run_error(
+        fmt::format("curl_multi_add_handle failed: {}. {}", curl_multi_strerror(mc), context));
   s.in_flight = true;
 }
 
@@ -302,9 +302,8 @@ void engine::reader::launch_due(std::uint64_t now) {
 void engine::reader::end_job(slot& s, io::job_outcome outcome, const std::string& error) {
   s.busy = false;
   ++st.jobs;
-  const std::uint64_t bytes = s.pos - io::span_of(s.job.offset, s.job.length,
-                                                  eng.m_files.sizes[s.job.file], false)
-                                          .begin;
+  const std::uint64_t bytes =
+      s.pos - io::span_of(s.job.offset, s.job.length, eng.m_files.sizes[s.job.file], false).begin;
   if (outcome == io::job_outcome::failed) {
     ++xs.errors;
     if (st.errors++ == 0)
@@ -365,34 +364,33 @@ void engine::reader::finish(slot& s, CURLcode rc) {
     return;
   }
   if (rc == CURLE_OK && retryable_status(status)) {
-    const failure f = failure_from_answer("GET", eng.m_target.bucket, eng.m_files.paths[s.job.file],
-                                          eng.m_target.endpoints[s.endpoint].endpoint, status,
-                                          s.body);
+    const failure f =
+        failure_from_answer("GET", eng.m_target.bucket, eng.m_files.paths[s.job.file],
+                            eng.m_target.endpoints[s.endpoint].endpoint, status, s.body);
     retry_or_fail(s, std::to_string(status), failure_text(f));
     return;
   }
   if (rc == CURLE_OK) {
     ++xs.errors_by_cause[std::to_string(status)];
     end_job(s, io::job_outcome::failed,
-            failure_text(failure_from_answer("GET", eng.m_target.bucket,
-                                             eng.m_files.paths[s.job.file],
-                                             eng.m_target.endpoints[s.endpoint].endpoint, status,
-                                             s.body)));
+            failure_text(
+                failure_from_answer("GET", eng.m_target.bucket, eng.m_files.paths[s.job.file],
+                                    eng.m_target.endpoints[s.endpoint].endpoint, status, s.body)));
     return;
   }
   const std::string reason =
       fmt::format("S3 GET failed: {} (curl {}). object: {}; bytes from {}; endpoint: {}",
-                  s.error[0] != '\0' ? s.error : curl_easy_strerror(rc), static_cast<int>(rc),
-                  name, s.pos, eng.m_target.endpoints[s.endpoint].endpoint);
+                  s.error[0] != '\0' ? s.error : curl_easy_strerror(rc), static_cast<int>(rc), name,
+                  s.pos, eng.m_target.endpoints[s.endpoint].endpoint);
   const std::string cause = retryable_transport(rc);
   if (!cause.empty()) {
     retry_or_fail(s, cause, reason);
     return;
   }
   ++xs.errors_by_cause["transport"];
-  end_job(s, io::job_outcome::failed, rc == CURLE_WRITE_ERROR && !s.body.empty()
-                                          ? fmt::format("{}: {}", reason, s.body)
-                                          : reason);
+  end_job(s, io::job_outcome::failed,
+          rc == CURLE_WRITE_ERROR && !s.body.empty() ? fmt::format("{}: {}", reason, s.body)
+                                                     : reason);
 }
 
 void engine::reader::collect_finished() {
@@ -412,9 +410,8 @@ void engine::reader::wait_for_curl(std::uint64_t now) {
   long timeout_ms = source_later ? 5 : kPollMs;
   for (const slot& s : slots)
     if (s.busy && !s.in_flight)
-      timeout_ms = std::min<long>(timeout_ms,
-                                  static_cast<long>((s.start_at - std::min(s.start_at, now)) /
-                                                    1'000'000));
+      timeout_ms = std::min<long>(
+          timeout_ms, static_cast<long>((s.start_at - std::min(s.start_at, now)) / 1'000'000));
   const CURLMcode mc = curl_multi_poll(multi, nullptr, 0, static_cast<int>(timeout_ms), nullptr);
   if (mc != CURLM_OK)
     throw run_error(fmt::format("curl_multi_poll failed: {}", curl_multi_strerror(mc)));

@@ -38,7 +38,7 @@ struct transfer_stats {
 // try n+1 uniform in [0, min(cap, base × 2^n)) (capped exponential backoff, full jitter).
 struct retry_policy {
   unsigned max_attempts = 10;
-  std::uint64_t base_ns = 25'000'000;  // 25 ms
+  std::uint64_t base_ns = 25'000'000;   // 25 ms
   std::uint64_t cap_ns = 2'000'000'000; // 2 s
 };
 

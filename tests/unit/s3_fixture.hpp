@@ -56,5 +56,4 @@ struct scratch_bucket {
   }
 };
 
-
 } // namespace dlsize::test

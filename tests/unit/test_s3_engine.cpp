@@ -14,8 +14,8 @@ TEST_CASE("S3 retries back off exponentially up to the cap, with full jitter", "
   const s3::retry_policy p{.max_attempts = 10, .base_ns = 25'000'000, .cap_ns = 2'000'000'000};
   const std::uint64_t top = ~std::uint64_t{0};
   CHECK(s3::backoff_ns(p, 0, 0) == 0);
-  CHECK(s3::backoff_ns(p, 0, top) == 24'999'999); // just under the base
-  CHECK(s3::backoff_ns(p, 3, top) == 199'999'999); // base × 2^3
+  CHECK(s3::backoff_ns(p, 0, top) == 24'999'999);    // just under the base
+  CHECK(s3::backoff_ns(p, 3, top) == 199'999'999);   // base × 2^3
   CHECK(s3::backoff_ns(p, 7, top) == 1'999'999'999); // 3.2 s capped at 2 s
   CHECK(s3::backoff_ns(p, 63, top) == 1'999'999'999);
   CHECK(s3::backoff_ns(p, 3, top / 2) == 99'999'999); // uniform: half the draw, half the ceiling
@@ -115,9 +115,8 @@ TEST_CASE("the s3 engine reads whole objects and byte ranges, every byte in orde
           "[.s3-engine]") {
   s3::client c(fixture_options(), s3::credentials::from_environment());
   scratch_bucket b(c, "engine");
-  const std::vector<std::vector<std::byte>> data = {random_bytes((3u << 20) + 123, 1),
-                                                    random_bytes(4096, 2),
-                                                    random_bytes(300'000, 3)};
+  const std::vector<std::vector<std::byte>> data = {
+      random_bytes((3u << 20) + 123, 1), random_bytes(4096, 2), random_bytes(300'000, 3)};
   io::file_set files;
   for (std::size_t i = 0; i < data.size(); ++i) {
     files.paths.push_back(fmt::format("train/obj {}+{}.bin", i, i));
@@ -127,18 +126,21 @@ TEST_CASE("the s3 engine reads whole objects and byte ranges, every byte in orde
   files.paths.push_back("train/missing.bin");
   files.sizes.push_back(1000);
   std::vector<io::read_job> jobs = {
-      {.file = 0, .offset = 0, .length = data[0].size(), .tag = 0},   // whole
-      {.file = 1, .offset = 0, .length = 4096, .tag = 1},             // whole
-      {.file = 2, .offset = 0, .length = 300'000, .tag = 2},          // whole
-      {.file = 0, .offset = 1000, .length = 5000, .tag = 3},          // a record
-      {.file = 2, .offset = 299'000, .length = 5000, .tag = 4},       // past the end: what is there
-      {.file = 3, .offset = 0, .length = 1000, .tag = 5},             // no such object
+      {.file = 0, .offset = 0, .length = data[0].size(), .tag = 0}, // whole
+      {.file = 1, .offset = 0, .length = 4096, .tag = 1},           // whole
+      {.file = 2, .offset = 0, .length = 300'000, .tag = 2},        // whole
+      {.file = 0, .offset = 1000, .length = 5000, .tag = 3},        // a record
+      {.file = 2, .offset = 299'000, .length = 5000, .tag = 4},     // past the end: what is there
+      {.file = 3, .offset = 0, .length = 1000, .tag = 5},           // no such object
   };
   for (std::uint64_t t = 6; t < 30; ++t)
     jobs.push_back({.file = 1, .offset = t * 64, .length = 100, .tag = t});
   const io::engine_options opt{.engine = "s3", .queue_depth = 4, .readers = 2};
-  s3::engine eng(opt, files, {.bucket = b.name, .endpoints = {fixture_options()},
-                              .keys = s3::credentials::from_environment(), .retry = {}});
+  s3::engine eng(opt, files,
+                 {.bucket = b.name,
+                  .endpoints = {fixture_options()},
+                  .keys = s3::credentials::from_environment(),
+                  .retry = {}});
   list_source src(jobs);
   keeping_consumer got;
   const std::atomic<bool> stop{false};
@@ -192,8 +194,11 @@ TEST_CASE("the s3 engine under a rate cap and a stop", "[.s3-engine]") {
   // 2 MB/s: the 1 MiB object comes as range GETs of about 40 KiB, in about half a second.
   const io::engine_options opt{
       .engine = "s3", .queue_depth = 2, .readers = 1, .max_read_rate = 2e6};
-  s3::engine eng(opt, files, {.bucket = b.name, .endpoints = {fixture_options()},
-                              .keys = s3::credentials::from_environment(), .retry = {}});
+  s3::engine eng(opt, files,
+                 {.bucket = b.name,
+                  .endpoints = {fixture_options()},
+                  .keys = s3::credentials::from_environment(),
+                  .retry = {}});
   list_source src({{.file = 0, .offset = 0, .length = data.size(), .tag = 0}});
   keeping_consumer got;
   const std::atomic<bool> stop{false};
