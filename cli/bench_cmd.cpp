@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <optional>
+#include <set>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
@@ -46,6 +47,7 @@
 #include "report/rules_edition.hpp"
 #include "report/workload_hash.hpp"
 #include "run_config.hpp"
+#include "s3_options.hpp"
 
 namespace dlsize::cli {
 namespace {
@@ -97,11 +99,12 @@ struct bench_cli {
   double checkpoint_scale = 1;
   bool verify = false;
   bool quiet = false;
+  s3::settings s3; // --s3-*: how to reach an s3:// dataset
 };
 
-io::engine_options engine_options_of(const bench_cli& o, bool keep_open) {
+io::engine_options engine_options_of(const bench_cli& o, bool keep_open, bool in_s3) {
   io::engine_options e;
-  e.engine = o.engine;
+  e.engine = in_s3 ? "s3" : o.engine;
   e.cache = io::parse_cache_mode(o.cache);
   e.queue_depth = o.queue_depth;
   // Larger than any valid size stays invalid (the rule is the engine's).
@@ -184,6 +187,26 @@ void name_abandoned(const std::vector<std::string>& abandoned) {
     std::fprintf(stderr, "dlsize: stuck in the kernel: %s\n", a.c_str());
 }
 
+// An s3:// dataset is read by the s3 engine: the options of files mean nothing for objects and
+// are refused, named, when given (on the command line or in a config).
+void refuse_file_options(const std::set<std::string>& given, const bench_cli& o) {
+  if (given.count("--engine") && o.engine != "s3")
+    throw usage_error(fmt::format("--engine {}: an s3:// dataset is read by the s3 engine. "
+                                  "valid: --engine s3, or no --engine",
+                                  o.engine));
+  const std::pair<const char*, const char*> refused[] = {
+      {"cache", "objects have no page cache to bypass or fill"},
+      {"client-ram", "the cache emulation caches pages of files"},
+      {"open", "objects are not opened"},
+      {"generate", "generate an S3 dataset with dlsize datagen --dataset s3://..."},
+      {"index", "an index describes files of a folder"}};
+  for (const auto& [name, why] : refused)
+    if (given.count(fmt::format("--{}", name)))
+      throw usage_error(fmt::format("--{}: means nothing for an s3:// dataset ({}). valid: leave "
+                                    "--{} out",
+                                    name, why, name));
+}
+
 std::string absolute_path(const std::string& p) {
   return std::filesystem::absolute(p).lexically_normal().string();
 }
@@ -202,9 +225,16 @@ nlohmann::json replayable_config(const CLI::App& cmd, config::accelerator_kind k
   drop_unused_allreduce_inputs(c);
   for (auto it = c.begin(); it != c.end();)
     it = it->is_null() ? c.erase(it) : std::next(it);
+  const bool in_s3 = c["dataset"].is_string() && s3::is_s3_url(c["dataset"].get<std::string>());
   for (const char* k : {"dataset", "index"})
-    if (c.contains(k) && c[k].is_string())
+    if (c.contains(k) && c[k].is_string() && !(in_s3 && std::string(k) == "dataset"))
       c[k] = absolute_path(c[k].get<std::string>());
+  // Objects are read by the s3 engine alone; the file options it refuses are left out.
+  if (in_s3) {
+    c["engine"] = "s3";
+    for (const char* k : {"cache", "open", "client-ram"})
+      c.erase(k);
+  }
   // Without --checkpoint-every its companions' defaults would be refused on a replay.
   const auto every = c.find("checkpoint-every");
   if (every == c.end() || !every->is_string() || every->get<std::string>().empty())
@@ -379,6 +409,8 @@ int run_bench(const bench_cli& o, const CLI::App& cmd, const cli_context& ctx) {
   config::allreduce_setup allreduce;
   config::layout_choice layout;
   pipeline::training_checkpoint_options checkpoint;
+  s3::settings s3_settings = o.s3;
+  std::optional<s3::location> s3_where;
   // Everything that can be wrong with the options, checked on every rank before any work; then
   // every rank must have been given the same command and options.
   const auto given = cluster::agree(comm, [&] {
@@ -411,7 +443,14 @@ int run_bench(const bench_cli& o, const CLI::App& cmd, const cli_context& ctx) {
     time_limit = timing.time_limit_s;
     stall_timeout = timing.stall_timeout_s;
     core::watch_inputs({stall_timeout, time_limit});
-    eo = engine_options_of(o, timing.keep_open);
+    s3_where = s3_dataset(o.dataset, "--dataset", s3_settings);
+    if (s3_where)
+      refuse_file_options(given_long_options(cmd), o);
+    else if (o.engine == "s3")
+      throw usage_error(fmt::format("--engine s3: reads a dataset in a bucket (--dataset "
+                                    "s3://BUCKET/PREFIX); '{}' is a folder. valid: io_uring, psync",
+                                    o.dataset));
+    eo = engine_options_of(o, timing.keep_open, s3_where.has_value());
     if (!o.client_ram.empty()) {
       client_ram = units::parse_size(o.client_ram, "--client-ram");
       pipeline::check_cache_emulation(client_ram, eo);
@@ -447,10 +486,14 @@ int run_bench(const bench_cli& o, const CLI::App& cmd, const cli_context& ctx) {
   const nlohmann::json config_given = given_options(cmd);
   nlohmann::json config = replayable_config(cmd, spec.kind, accelerators, ranks, au_threshold);
   try {
-    generate_if_missing(o, profile, stall_timeout, comm);
+    std::optional<pipeline::s3_dataset> in_s3;
+    if (s3_where)
+      in_s3 = pipeline::s3_dataset{*s3_where, s3_settings};
+    else
+      generate_if_missing(o, profile, stall_timeout, comm);
     const std::string dataset_dir =
         o.dataset.empty() ? dataset::index_dir(o.index).string() : o.dataset;
-    if (out)
+    if (out && !in_s3)
       g_fs_separation = fs_separation_json(dataset_dir, out->path());
     // Before the readers' rings and buffers exist, so that all they use is charged to the child.
     std::unique_ptr<pipeline::cache_emulation> emulation;
@@ -464,6 +507,7 @@ int run_bench(const bench_cli& o, const CLI::App& cmd, const cli_context& ctx) {
       opt.workload = profile.name;
       opt.dataset = dataset_dir;
       opt.index = index;
+      opt.s3 = in_s3;
       opt.io = eo;
       opt.shards = shards;
       opt.epochs = o.epochs;
@@ -485,6 +529,7 @@ int run_bench(const bench_cli& o, const CLI::App& cmd, const cli_context& ctx) {
     opt.accelerator = spec;
     opt.dataset = dataset_dir;
     opt.index = index;
+    opt.s3 = in_s3;
     opt.io = eo;
     opt.accelerators = accelerators;
     opt.prefetch = o.prefetch;
@@ -601,7 +646,9 @@ void setup_bench(CLI::App& app, cli_context& ctx) {
   sub->add_option("--status-interval", o->status_interval,
                   "How often a running bench rewrites its partial report (OUT.partial-PID), so a "
                   "killed run loses at most this much");
-  sub->add_option("--engine", o->engine, "I/O engine: io_uring or psync (pread threads)");
+  sub->add_option("--engine", o->engine,
+                  "I/O engine: io_uring or psync (pread threads); an s3:// dataset is read by the "
+                  "s3 engine (curl multi handles), whatever the default");
   sub->add_option("--cache", o->cache,
                   "direct (O_DIRECT), buffered, or uncached (RWF_DONTCACHE or fadvise)");
   sub->add_option("--client-ram", o->client_ram,
@@ -642,6 +689,7 @@ void setup_bench(CLI::App& app, cli_context& ctx) {
                 "Check every record's header and checksum (storage only); with --index, every "
                 "TFRecord record's masked CRC32Cs");
   sub->add_flag("--quiet", o->quiet, "No progress line and no summary on stdout");
+  add_s3_options(*sub, o->s3);
   sub->callback([o, sub, &ctx] {
     watch_inputs_as_given(o->stall_timeout, o->time_limit);
     config::check_run_source(o->replay, o->config);

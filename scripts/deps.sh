@@ -16,7 +16,7 @@ test_pkgs=(catch2 python3
   libfuse3-dev fuse3          # tests/fault_fs: the fault-injection file system of the fault suite
   ceph-mon ceph-osd radosgw curl # scripts/s3-server.sh: the radosgw S3 server of the tests labelled s3
 )
-bench_pkgs=(fio time xfsprogs) # scripts/bench-vs-fio.sh, checkpoint-vs-fio.sh; coverage.sh's xfs image
+bench_pkgs=(fio time xfsprogs python3-boto3) # scripts/bench-vs-fio.sh, checkpoint-vs-fio.sh; coverage.sh's xfs image; bench-s3.sh
 pkgs=("${build_pkgs[@]}")
 for arg in "$@"; do
   case $arg in

@@ -100,9 +100,9 @@ read_span span_of(std::uint64_t offset, std::uint64_t length, std::uint64_t file
 }
 
 void check_engine_options(const engine_options& opt) {
-  if (opt.engine != "io_uring" && opt.engine != "psync")
-    throw usage_error(
-        fmt::format("--engine: invalid value '{}'. valid: io_uring, psync", opt.engine));
+  if (opt.engine != "io_uring" && opt.engine != "psync" && opt.engine != "s3")
+    throw usage_error(fmt::format(
+        "--engine: invalid value '{}'. valid: io_uring, psync, s3 (an s3:// dataset)", opt.engine));
   if (opt.queue_depth < 1 || opt.queue_depth > 4096)
     throw usage_error(
         fmt::format("--queue-depth: {} is out of range. valid: 1 to 4096", opt.queue_depth));
@@ -114,9 +114,12 @@ void check_engine_options(const engine_options& opt) {
                                   opt.request_size));
   // Each io_uring reader registers queue depth buffers of a request each (pinned memory); a
   // psync reader has one.
+  // An s3 reader has a curl receive buffer of up to 512 KiB per request in flight.
   const std::uint64_t buffers = opt.engine == "psync" ? 1 : opt.queue_depth;
+  const std::uint64_t buffer =
+      opt.engine == "s3" ? std::min<std::uint64_t>(opt.request_size, 512u << 10) : opt.request_size;
   const std::uint64_t bytes =
-      core::saturating_mul(core::saturating_mul(buffers, opt.request_size), opt.readers);
+      core::saturating_mul(core::saturating_mul(buffers, buffer), opt.readers);
   core::check_memory_budget(
       bytes,
       opt.engine == "psync"
@@ -131,6 +134,9 @@ void check_engine_options(const engine_options& opt) {
 std::unique_ptr<engine> make_engine(const engine_options& opt, const file_set& files,
                                     std::string& fallback_reason) {
   check_engine_options(opt);
+  if (opt.engine == "s3")
+    throw usage_error("--engine s3: reads a dataset in a bucket (--dataset s3://BUCKET/PREFIX), "
+                      "not files. valid: io_uring, psync");
   if (opt.engine == "psync")
     return std::make_unique<psync_engine>(opt, files);
   std::string why;

@@ -10,6 +10,11 @@ namespace {
 void add_rank(job_rollup& j, const rank_result& r, std::vector<io::reader_stats>& stats) {
   j.accelerators.insert(j.accelerators.end(), r.accelerators.begin(), r.accelerators.end());
   stats.push_back(r.io);
+  if (r.s3) {
+    if (!j.s3)
+      j.s3.emplace();
+    j.s3->merge(*r.s3);
+  }
   j.sample_latency.merge(r.sample_latency);
   j.failed_samples += r.failed_samples;
   if (j.first_error.empty())

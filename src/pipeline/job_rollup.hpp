@@ -3,6 +3,7 @@
 // report's sections print. Unit-tested on numbers (tests/unit/test_job_rollup.cpp).
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,7 @@ struct host_rollup {
 struct job_rollup {
   std::vector<accelerator_figures> accelerators; // every accelerator whose results came
   io::reader_stats io;                           // every rank's readers, merged
+  std::optional<s3::transfer_stats> s3;          // every rank's S3 figures, merged (a bucket)
   histogram sample_latency;
   std::uint64_t failed_samples = 0, samples = 0, steps_run = 0;
   std::uint64_t steps_min = 0; // steps of the slowest accelerator of the job

@@ -67,6 +67,7 @@ nlohmann::json rank_result::to_json() const {
           {"steps_run", steps_run},
           {"samples", samples},
           {"io", reader_stats_json(io)},
+          {"s3", s3 ? s3->to_json() : nlohmann::json(nullptr)},
           {"engine", engine},
           {"uncached_method", uncached_method},
           {"sample_latency", sample_latency.to_json()},
@@ -110,6 +111,8 @@ rank_result rank_result::from_json(const nlohmann::json& j) {
     r.steps_run = j.at("steps_run").get<std::uint64_t>();
     r.samples = j.at("samples").get<std::uint64_t>();
     r.io = reader_stats_from_json(j.at("io"));
+    if (!j.at("s3").is_null())
+      r.s3 = s3::transfer_stats::from_json(j.at("s3"));
     r.engine = j.at("engine").get<std::string>();
     r.uncached_method = j.at("uncached_method").get<std::string>();
     r.sample_latency = histogram::from_json(j.at("sample_latency"));

@@ -3,6 +3,7 @@
 // is made from every rank's. Everything in it merges across ranks without loss: sums, merged
 // histograms, epoch partials on the run's common time base (ns since the common start).
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,7 @@
 #include "core/stop.hpp"
 #include "io/engine.hpp"
 #include "pipeline/step_metrics.hpp"
+#include "s3/transfer_stats.hpp"
 #include "telemetry/cpu_usage.hpp"
 
 namespace dlsize::pipeline {
@@ -32,7 +34,8 @@ struct rank_result {
   std::uint64_t steps_run = 0; // over its accelerators
   std::uint64_t samples = 0;   // consumed by its accelerators
 
-  io::reader_stats io; // its readers, added up
+  io::reader_stats io;                  // its readers, added up
+  std::optional<s3::transfer_stats> s3; // the s3 engine's figures (a dataset in a bucket)
   std::string engine, uncached_method;
   histogram sample_latency;
   std::uint64_t failed_samples = 0;

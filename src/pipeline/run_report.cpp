@@ -9,6 +9,7 @@
 
 #include "core/error.hpp"
 #include "core/units.hpp"
+#include "report/bench_report.hpp"
 #include "telemetry/storage_counters.hpp"
 
 namespace dlsize::pipeline {
@@ -51,13 +52,7 @@ io::read_job unit_job(const dataset::dataset_layout& layout, bool per_record, st
 }
 
 nlohmann::json percentiles_json(const histogram& h) {
-  return {{"count", h.count()},
-          {"mean_s", h.mean() * 1e-9},
-          {"p50_s", h.quantile(0.5) * 1e-9},
-          {"p90_s", h.quantile(0.9) * 1e-9},
-          {"p99_s", h.quantile(0.99) * 1e-9},
-          {"p999_s", h.quantile(0.999) * 1e-9},
-          {"max_s", static_cast<double>(h.max()) * 1e-9}};
+  return report::to_json(report::latency_summary_of(h));
 }
 
 nlohmann::json latency_json(const histogram& h) {

@@ -5,11 +5,6 @@
 #include <stdexcept>
 
 namespace dlsize::pipeline {
-namespace {
-double sec(std::uint64_t ns) {
-  return static_cast<double>(ns) * 1e-9;
-}
-} // namespace
 
 void step_accumulator::add(const step_record& s) {
   auto& f = m_figures;

@@ -14,6 +14,11 @@
 
 namespace dlsize::pipeline {
 
+// Nanoseconds as seconds.
+inline double sec(std::uint64_t ns) {
+  return static_cast<double>(ns) * 1e-9;
+}
+
 struct step_record {
   std::uint64_t step = 0; // run step (epoch × steps_per_epoch + step in epoch)
   std::uint64_t epoch = 0;

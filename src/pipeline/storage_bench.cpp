@@ -404,6 +404,9 @@ nlohmann::json storage_document(const storage_context& c, storage_reads& reads,
   nlohmann::json storage_sec = storage_json(
       tele.storage().available(), tele.storage().source(), reads.totals.storage_bytes, all.bytes,
       reads.totals.wall_s, memory_start, telemetry::memory_json(), c.mount.fs_type, warnings);
+  if (opt.s3)
+    if (const auto figures = s3_figures(*c.eng))
+      storage_sec["s3"] = report::to_json(s3_section_of(*opt.s3, *figures));
   nlohmann::json report = report::report_header("bench", c.command_line);
   report.update({
       {"config", opt.config},
@@ -438,13 +441,13 @@ nlohmann::json storage_document(const storage_context& c, storage_reads& reads,
 
 storage_bench_result run_storage_bench(const storage_bench_options& opt,
                                        const nlohmann::json& command_line) {
-  const dataset_layout layout = dataset::open_any_dataset(opt.dataset, opt.index, opt.workload);
+  const dataset_layout layout = open_run_dataset(opt.dataset, opt.index, opt.workload, opt.s3);
   storage_context c{opt, command_line, layout, plan_units(opt, layout), {}, {}, {}, {}};
-  const io::file_set files = check_files(layout);
-  c.eng = io::make_engine(opt.io, files, c.fallback);
-  c.mount = sysinfo::mount_of(opt.dataset.string());
+  const io::file_set files = run_files(layout, opt.s3);
+  c.eng = make_run_engine(opt.io, files, opt.s3, c.fallback);
+  c.mount = run_mount(opt.dataset, opt.s3);
   // Before any read: a stat of a mount whose server hangs a read can hang as well.
-  c.provenance = telemetry::host_provenance(opt.dataset);
+  c.provenance = run_provenance(opt.dataset, opt.s3);
   const telemetry::nvml gpus;
   telemetry::sampler tele(c.mount, gpus);
   const nlohmann::json memory_start = telemetry::memory_json();

@@ -3,6 +3,7 @@
 // each, samples read as the workload's loader reads them, every byte optionally verified.
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -10,6 +11,7 @@
 
 #include "dataset/index_layout.hpp"
 #include "io/engine.hpp"
+#include "pipeline/dataset_access.hpp"
 #include "pipeline/run_monitor.hpp"
 #include "pipeline/sampler.hpp"
 
@@ -19,6 +21,7 @@ struct storage_bench_options {
   std::string workload;
   std::filesystem::path dataset;
   dataset::index_request index; // index.index empty: the dataset's own manifest
+  std::optional<s3_dataset> s3; // a dataset in a bucket (dataset is then its s3:// URL)
   io::engine_options io;
   shard_read shards = shard_read::records;
   std::uint64_t epochs = 1;

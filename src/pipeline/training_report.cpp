@@ -17,10 +17,6 @@
 namespace dlsize::pipeline {
 namespace {
 
-double sec(std::uint64_t ns) {
-  return static_cast<double>(ns) * 1e-9;
-}
-
 // The job's status: a rank's failure (as the rank it came from said it), a stop that stopped
 // something, read errors, then ranks that never sent their results.
 report::status_decision decide_job_status(const report_context& c,
@@ -140,6 +136,8 @@ nlohmann::json training_document(const report_context& c, const std::vector<rank
       storage_json(job.storage_everywhere, first ? first->storage_source : "", job.storage_bytes,
                    job.io.bytes, job.wall_s, first ? first->memory_start : nlohmann::json(nullptr),
                    first ? first->memory_end : nlohmann::json(nullptr), c.mount.fs_type, warnings);
+  if (opt.s3 && job.s3)
+    storage_sec["s3"] = report::to_json(s3_section_of(*opt.s3, *job.s3));
   nlohmann::json report = report::report_header("bench", c.command_line);
   report.update({
       {"config", opt.config},

@@ -19,7 +19,7 @@ namespace {
 using dataset::dataset_layout;
 
 dataset_layout open_for(const training_options& opt) {
-  dataset_layout layout = dataset::open_any_dataset(opt.dataset, opt.index, opt.workload.name);
+  dataset_layout layout = open_run_dataset(opt.dataset, opt.index, opt.workload.name, opt.s3);
   const auto& params = layout.params();
   if (params.workload != opt.workload.name)
     throw usage_error(
@@ -77,11 +77,11 @@ training_run::training_run(const training_options& opt, cluster::communicator& c
   m->first = static_cast<std::uint64_t>(comm.rank()) * m->local;
   // Memory does not grow with steps or epochs: steps fold into running sums, and epoch rows
   // stop at kEpochRowsCap + 1 (pipeline/step_metrics).
-  m->files = check_files(m->layout);
-  m->eng = io::make_engine(opt.io, m->files, m->fallback);
-  m->mount = sysinfo::mount_of(opt.dataset.string());
+  m->files = run_files(m->layout, opt.s3);
+  m->eng = make_run_engine(opt.io, m->files, opt.s3, m->fallback);
+  m->mount = run_mount(opt.dataset, opt.s3);
   // Before any read: a stat of a mount whose server hangs a read can hang as well.
-  m->provenance = telemetry::host_provenance(opt.dataset);
+  m->provenance = run_provenance(opt.dataset, opt.s3);
   accel::accelerator_request req;
   req.spec = &opt.accelerator;
   req.network = opt.workload.network.get();

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -20,6 +21,7 @@
 #include "config/workload.hpp"
 #include "dataset/index_layout.hpp"
 #include "io/engine.hpp"
+#include "pipeline/dataset_access.hpp"
 #include "pipeline/run_monitor.hpp"
 #include "pipeline/sampler.hpp"
 #include "pipeline/training_checkpoint.hpp"
@@ -31,6 +33,7 @@ struct training_options {
   config::accelerator_spec accelerator;
   std::filesystem::path dataset;
   dataset::index_request index; // index.index empty: the dataset's own manifest
+  std::optional<s3_dataset> s3; // a dataset in a bucket (dataset is then its s3:// URL)
   io::engine_options io;
   std::uint64_t accelerators = 1;          // the job's, every rank's together (an equal share each)
   std::uint64_t prefetch = 2;              // batches loaded ahead per accelerator

@@ -52,6 +52,7 @@ void training_run::live_run::add_accelerators(rank_result& r, const nlohmann::js
 
 void training_run::live_run::add_readers(rank_result& r, const io::engine_result& ran) {
   r.io = merge_stats(ran.readers);
+  r.s3 = s3_figures(*m.eng);
   r.engine = m.eng->name();
   r.uncached_method = m.eng->uncached_method();
   for (auto& t : consumer.tallies()) {

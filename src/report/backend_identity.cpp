@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "report/bench_report.hpp"
+
 namespace dlsize::report {
 namespace {
 
@@ -44,6 +46,8 @@ const std::vector<identity_field>& fields() {
       {"device", [](const backend_identity& i) { return i.device; }},
       {"io limits", [](const backend_identity& i) { return i.io_limits_text; }},
       {"cache", [](const backend_identity& i) { return i.cache_mode; }},
+      {"object store", [](const backend_identity& i) { return i.object_store; }},
+      {"server", [](const backend_identity& i) { return i.server; }},
   };
   return f;
 }
@@ -51,8 +55,12 @@ const std::vector<identity_field>& fields() {
 } // namespace
 
 std::string backend_identity::key() const {
-  return fmt::format("label={};fs={};source={};device={};io_limits={};max_read_rate={};cache={}",
-                     label, fs_type, mount_source, device, io_limits, max_read_rate, cache_mode);
+  std::string k =
+      fmt::format("label={};fs={};source={};device={};io_limits={};max_read_rate={};cache={}",
+                  label, fs_type, mount_source, device, io_limits, max_read_rate, cache_mode);
+  if (!object_store.empty())
+    k += fmt::format(";s3=[{}];server={}", object_store, server);
+  return k;
 }
 
 std::string backend_identity::display_name() const {
@@ -88,6 +96,17 @@ backend_identity backend_identity_of(const nlohmann::json& r) {
   if (cap != io.end() && cap->is_number())
     id.max_read_rate = cap->get<double>();
   id.cache_mode = io.value("cache_mode", "direct");
+  const auto s3 = storage.find("s3");
+  if (s3 != storage.end() && s3->is_object()) {
+    const s3_section s = s3_section_from_json(*s3);
+    std::string endpoints;
+    for (const auto& e : s.endpoints.value_or({}))
+      endpoints += (endpoints.empty() ? "" : ",") + e;
+    id.object_store =
+        fmt::format("endpoints={};bucket={};region={};addressing={}", endpoints,
+                    s.bucket.value_or(""), s.region.value_or(""), s.addressing.value_or(""));
+    id.server = s.server.value_or("");
+  }
   return id;
 }
 

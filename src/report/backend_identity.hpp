@@ -1,7 +1,8 @@
 #pragma once
 // Which backend a bench report measured: its name (--label, or "PATH (FS_TYPE)") and the facts
 // that make two runs at one path different storage: file system type, mount source, block
-// device, cgroup I/O limits on that device, --max-read-rate and the cache mode. compare and
+// device, cgroup I/O limits on that device, --max-read-rate and the cache mode; for a dataset in
+// a bucket, the endpoints, bucket, region, addressing and the server's Server header. compare and
 // size group runs by key(), so two labelled backends at one path stay two series, and a run
 // behind a cap or through the page cache is never pooled with one without.
 #include <string>
@@ -20,6 +21,10 @@ struct backend_identity {
   std::string io_limits_text; // the same as a person writes it: "read cap 500 MB/s on 7:0"
   double max_read_rate = 0;   // bytes/s; 0: not capped
   std::string cache_mode;     // io.cache_mode
+  // A dataset in a bucket (storage.s3): "endpoints=URL,URL;bucket=B;region=R;addressing=A", and
+  // the server's Server header; both "" for files.
+  std::string object_store;
+  std::string server;
 
   // Every field, "label=…;fs=…;…": equal exactly for runs of one backend.
   std::string key() const;

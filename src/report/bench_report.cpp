@@ -279,10 +279,29 @@ void visit(section_of<warm_epochs_section> auto& s, auto& op) {
   op("storage_per_read_byte", s.storage_per_read_byte, bound::nonneg);
 }
 
+void visit(section_of<s3_section> auto& s, auto& op) {
+  op("endpoints", s.endpoints);
+  op("bucket", s.bucket);
+  op("prefix", s.prefix);
+  op("region", s.region);
+  op("addressing", s.addressing);
+  op("server", s.server);
+  op("requests", s.requests);
+  op("bytes", s.bytes);
+  op("retries", s.retries);
+  op("errors", s.errors);
+  op("connections_opened", s.connections_opened);
+  op("retries_by_cause", s.retries_by_cause);
+  op("errors_by_cause", s.errors_by_cause);
+  op.section("first_byte", s.first_byte);
+  op.section("latency", s.latency);
+}
+
 void visit(section_of<storage_section> auto& s, auto& op) {
   op("hit_ratio", s.hit_ratio, bound::share);
   op("read_bytes_per_s", s.read_bytes_per_s, bound::nonneg);
   op.section("warm_epochs", s.warm_epochs);
+  op.section("s3", s.s3);
 }
 
 void visit(section_of<cache_emulation_section> auto& s, auto& op) {
@@ -390,6 +409,42 @@ template <class S> void writer::rows(const char* key, const std::optional<std::v
 }
 
 } // namespace
+
+latency_summary latency_summary_of(const histogram& h) {
+  latency_summary l;
+  l.count = h.count();
+  l.mean_s = h.mean() * 1e-9;
+  l.p50_s = h.quantile(0.5) * 1e-9;
+  l.p90_s = h.quantile(0.9) * 1e-9;
+  l.p99_s = h.quantile(0.99) * 1e-9;
+  l.p999_s = h.quantile(0.999) * 1e-9;
+  l.max_s = static_cast<double>(h.max()) * 1e-9;
+  return l;
+}
+
+nlohmann::json to_json(const latency_summary& l) {
+  nlohmann::json j = l.extra.is_object() ? l.extra : nlohmann::json::object();
+  writer w{j};
+  visit(l, w);
+  return j;
+}
+
+nlohmann::json to_json(const s3_section& s) {
+  nlohmann::json j;
+  writer w{j};
+  w.section("s3", std::optional<s3_section>(s));
+  return j.at("s3");
+}
+
+s3_section s3_section_from_json(const nlohmann::json& j, const std::string& source) {
+  nlohmann::json holder = {{"s3", j}};
+  reader r{holder, "/storage", source};
+  std::optional<s3_section> s;
+  r.section("s3", s);
+  if (!s)
+    wrong_type(source, "/storage/s3", j, "an object");
+  return *s;
+}
 
 bool is_bench_report(const nlohmann::json& j) {
   // Never throws: a schema or kind that is not a string is not a bench report.

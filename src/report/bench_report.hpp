@@ -18,6 +18,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/histogram.hpp"
 #include "report/report_io.hpp"
 #include "report/run_status.hpp"
 
@@ -125,9 +126,22 @@ struct warm_epochs_section {
   nlohmann::json extra = nlohmann::json::object();
 };
 
+// storage.s3, for a dataset in a bucket: which object store (endpoints, bucket, prefix, region,
+// addressing, the server's Server header: part of the backend's identity) and what the reads
+// asked of it (docs/report-schema.md).
+struct s3_section {
+  field<std::vector<std::string>> endpoints;
+  field<std::string> bucket, prefix, region, addressing, server;
+  field<std::uint64_t> requests, bytes, retries, errors, connections_opened;
+  field<nlohmann::json> retries_by_cause, errors_by_cause; // {cause: count}
+  std::optional<latency_summary> first_byte, latency;      // per request
+  nlohmann::json extra = nlohmann::json::object();
+};
+
 struct storage_section {
   field<double> hit_ratio, read_bytes_per_s;
   std::optional<warm_epochs_section> warm_epochs; // absent or null: one epoch, no counter
+  std::optional<s3_section> s3;                   // absent: a dataset of files
   nlohmann::json extra = nlohmann::json::object();
 };
 
@@ -202,6 +216,14 @@ template <class S> const S& or_empty(const std::optional<S>& s) {
 // field of another type or range; absent and null fields pass (older reports leave them out,
 // and null is "not measured", for a figure or a whole section alike).
 void check_report_fields(const nlohmann::json& j, const std::string& source);
+
+// A latency's count, mean and percentiles in seconds (what percentiles_json writes).
+latency_summary latency_summary_of(const histogram& h);
+nlohmann::json to_json(const latency_summary& l);
+// The storage.s3 block as the report holds it.
+nlohmann::json to_json(const s3_section& s);
+// Reads a storage.s3 block; throws usage_error naming the field (source starts the message).
+s3_section s3_section_from_json(const nlohmann::json& j, const std::string& source = "report");
 
 // Whether j is a report written by dlsize bench (schema dlsize.report/1, kind bench).
 bool is_bench_report(const nlohmann::json& j);

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "s3/curl_check.hpp"
+#include "s3/easy_setup.hpp"
 #include "s3/s3_error.hpp"
 #include "s3/xml_text.hpp"
 
@@ -21,6 +22,8 @@ struct client::call {
   std::string_view key = {};
   std::vector<name_value> query = {};
   std::vector<name_value> headers = {};
+  std::uint64_t range_begin = 0; // [begin, end): a Range; end 0: the whole object
+  std::uint64_t range_end = 0;
   std::span<const std::byte> upload = {}; // PUT's body
   std::string_view post_body = {};        // POST's body
   std::span<std::byte> into = {};         // the body of a `body_status` answer; else into `text`
@@ -87,18 +90,6 @@ std::size_t on_upload(char* buffer, std::size_t size, std::size_t count, void* u
   return n;
 }
 
-// A header line's name is `lower_name` (which ends with ':'), in any case.
-bool header_named(std::string_view line, std::string_view lower_name) {
-  if (line.size() < lower_name.size())
-    return false;
-  for (std::size_t i = 0; i < lower_name.size(); ++i) {
-    const char c = line[i];
-    if ((c >= 'A' && c <= 'Z' ? char(c - 'A' + 'a') : c) != lower_name[i])
-      return false;
-  }
-  return true;
-}
-
 std::size_t on_header(char* data, std::size_t size, std::size_t count, void* user) {
   auto* x = static_cast<exchange*>(user);
   const std::size_t bytes = size * count;
@@ -115,10 +106,6 @@ std::size_t on_header(char* data, std::size_t size, std::size_t count, void* use
   }
   return bytes;
 }
-
-struct slist_free {
-  void operator()(curl_slist* l) const { curl_slist_free_all(l); }
-};
 
 void replace_all(std::string& text, const std::string& what, std::string_view with) {
   if (what.empty())
@@ -137,9 +124,7 @@ client::client(client_options options, credentials keys)
                  .bucket = "bucket",
                  .style = m_options.style,
                  .region = m_options.region});
-  static std::once_flag global_init;
-  std::call_once(global_init,
-                 [] { DLSIZE_CURL(curl_global_init(CURL_GLOBAL_DEFAULT), "the S3 client"); });
+  init_curl();
   m_easy = curl_easy_init();
   if (m_easy == nullptr)
     throw run_error("curl_easy_init failed (out of memory?)");
@@ -157,44 +142,22 @@ client::answer client::perform(const call& c) {
                     .query = c.query,
                     .style = m_options.style,
                     .region = m_options.region,
-                    .headers = c.headers};
+                    .headers = c.headers,
+                    .range_begin = c.range_begin,
+                    .range_end = c.range_end};
   if (!m_keys.session_token.empty())
     spec.headers.emplace_back("x-amz-security-token", m_keys.session_token);
   const http_request r = build_request(spec);
-  std::unique_ptr<curl_slist, slist_free> headers;
-  for (const auto& h : r.headers) {
-    curl_slist* grown = curl_slist_append(headers.get(), h.c_str());
-    if (grown == nullptr)
-      throw run_error("curl_slist_append failed (out of memory?)");
-    (void)headers.release();
-    headers.reset(grown);
-  }
+  const header_list headers = make_header_list(r);
   CURL* easy = static_cast<CURL*>(m_easy);
   // reset keeps the connection cache: the next request to the endpoint reuses the connection.
   curl_easy_reset(easy);
   exchange x{easy, c.into, c.body_status, c.upload, 0, 0, false, {}, {}};
   char curl_error[CURL_ERROR_SIZE] = {};
   const std::string context = fmt::format("S3 {} bucket: {}; key: {}", c.method, c.bucket, c.key);
-  const std::string scheme = r.url.substr(0, r.url.find(':'));
-  DLSIZE_CURL(curl_easy_setopt(easy, CURLOPT_URL, r.url.c_str()), context);
-  DLSIZE_CURL(curl_easy_setopt(easy, CURLOPT_HTTPHEADER, headers.get()), context);
-  DLSIZE_CURL(curl_easy_setopt(easy, CURLOPT_AWS_SIGV4, r.sigv4.c_str()), context);
-  DLSIZE_CURL(curl_easy_setopt(easy, CURLOPT_USERNAME, m_keys.access_key.c_str()), context);
-  DLSIZE_CURL(curl_easy_setopt(easy, CURLOPT_PASSWORD, m_keys.secret_key.c_str()), context);
-  // The key's dots and slashes are sent as they are: the signature covers the path as written.
-  DLSIZE_CURL(curl_easy_setopt(easy, CURLOPT_PATH_AS_IS, 1L), context);
-  DLSIZE_CURL(curl_easy_setopt(easy, CURLOPT_PROTOCOLS_STR, scheme.c_str()), context);
-  DLSIZE_CURL(curl_easy_setopt(easy, CURLOPT_FOLLOWLOCATION, 0L), context);
-  DLSIZE_CURL(curl_easy_setopt(easy, CURLOPT_SSL_VERIFYPEER, 1L), context);
-  DLSIZE_CURL(curl_easy_setopt(easy, CURLOPT_SSL_VERIFYHOST, 2L), context);
-  if (!m_options.ca_bundle.empty())
-    DLSIZE_CURL(curl_easy_setopt(easy, CURLOPT_CAINFO, m_options.ca_bundle.c_str()), context);
-  DLSIZE_CURL(curl_easy_setopt(easy, CURLOPT_NOSIGNAL, 1L), context);
-  DLSIZE_CURL(curl_easy_setopt(easy, CURLOPT_CONNECTTIMEOUT_MS, m_options.connect_timeout_ms),
-              context);
-  DLSIZE_CURL(curl_easy_setopt(easy, CURLOPT_LOW_SPEED_LIMIT, 1L), context);
-  DLSIZE_CURL(curl_easy_setopt(easy, CURLOPT_LOW_SPEED_TIME, m_options.stall_timeout_s), context);
-  DLSIZE_CURL(curl_easy_setopt(easy, CURLOPT_ERRORBUFFER, curl_error), context);
+  set_request(easy, r, headers, context);
+  set_connection_options(easy, m_options, m_keys, r.url.substr(0, r.url.find(':')), curl_error,
+                         context);
   DLSIZE_CURL(curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, on_body), context);
   DLSIZE_CURL(curl_easy_setopt(easy, CURLOPT_WRITEDATA, &x), context);
   DLSIZE_CURL(curl_easy_setopt(easy, CURLOPT_HEADERFUNCTION, on_header), context);
@@ -269,11 +232,11 @@ std::size_t client::get_range(std::string_view bucket, std::string_view key, std
                               std::span<std::byte> into) {
   if (into.empty())
     throw usage_error(fmt::format("an S3 range read of 0 bytes. bucket: {}; key: {}", bucket, key));
-  const std::string range = fmt::format("bytes={}-{}", offset, offset + into.size() - 1);
   return perform({.method = "GET",
                   .bucket = bucket,
                   .key = key,
-                  .headers = {{"Range", range}},
+                  .range_begin = offset,
+                  .range_end = offset + into.size(),
                   .into = into,
                   .body_status = 206,
                   .ok = 206,

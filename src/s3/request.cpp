@@ -207,6 +207,9 @@ http_request build_request(const request_spec& spec) {
                                   spec.endpoint));
   for (const auto& h : spec.headers)
     check_header(h);
+  if (spec.range_end != 0 && spec.range_begin >= spec.range_end)
+    throw usage_error(fmt::format("an S3 range read of 0 bytes. bucket: {}; key: {}; bytes: {}-{}",
+                                  spec.bucket, spec.key, spec.range_begin, spec.range_end));
 
   http_request r;
   r.method = spec.method;
@@ -222,6 +225,8 @@ http_request build_request(const request_spec& spec) {
                                                               : spec.payload_sha256));
   for (const auto& [name, value] : spec.headers)
     r.headers.push_back(name + ": " + value);
+  if (spec.range_end != 0)
+    r.headers.push_back(fmt::format("Range: bytes={}-{}", spec.range_begin, spec.range_end - 1));
   r.sigv4 = fmt::format("aws:amz:{}:s3", spec.region);
   return r;
 }

@@ -6,6 +6,7 @@
 // kept in the key but encoded in query values), query parameters sorted, empty values written
 // `key=`. curl 7.88 signs the payload hash but does not send it, so `x-amz-content-sha256` is
 // always added here, exactly once.
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -55,6 +56,10 @@ struct request_spec {
   std::string_view region = "us-east-1";
   std::string_view payload_sha256 = {};
   std::vector<name_value> headers = {};
+  // A byte range [range_begin, range_end) of the object: sent as `Range: bytes=B-E` (E the last
+  // byte, inclusive). range_end 0: no Range header (the whole object).
+  std::uint64_t range_begin = 0;
+  std::uint64_t range_end = 0;
 };
 
 // A request ready for curl: CURLOPT_URL, CURLOPT_HTTPHEADER lines ("name: value") and
@@ -66,8 +71,8 @@ struct http_request {
   std::string sigv4;
 };
 
-// Builds the request; throws usage_error for an endpoint, bucket, key, region, hash or header
-// that S3 or curl's signing cannot take, naming it (never a header's value).
+// Builds the request; throws usage_error for an endpoint, bucket, key, region, hash, header or
+// empty range that S3 or curl's signing cannot take, naming it (never a header's value).
 http_request build_request(const request_spec& spec);
 
 // Percent-encodes with uppercase hex, leaving RFC 3986 unreserved characters (A-Z a-z 0-9 - . _ ~)

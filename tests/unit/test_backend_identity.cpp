@@ -124,6 +124,45 @@ TEST_CASE("the backend identity holds the label and every fact that makes anothe
   CHECK(report::backend_identity_of(capped).display_name() == "nfs-a, capped at 90.0 MB/s");
 }
 
+TEST_CASE("an S3 backend's identity holds its object store: endpoints, bucket, region, "
+          "addressing and server",
+          "[label]") {
+  nlohmann::json base = run_at("a.json", "", 1, 1).report;
+  base["dataset"]["path"] = "s3://data/r50";
+  base["dataset"]["fs_type"] = "s3";
+  base["storage"]["s3"] = {{"endpoints", {"http://10.0.0.1:7480"}},
+                           {"bucket", "data"},
+                           {"prefix", "r50"},
+                           {"region", "us-east-1"},
+                           {"addressing", "path"},
+                           {"server", "Ceph"},
+                           {"requests", 10}};
+  const auto id = report::backend_identity_of(base);
+  CHECK(id.label == "s3://data/r50 (s3)");
+  CHECK(id.object_store ==
+        "endpoints=http://10.0.0.1:7480;bucket=data;region=us-east-1;addressing=path");
+  CHECK(id.server == "Ceph");
+  const auto key_with = [&](auto change) {
+    nlohmann::json r = base;
+    change(r);
+    return report::backend_identity_of(r).key();
+  };
+  const std::vector<std::string> keys = {
+      id.key(),
+      key_with(
+          [](nlohmann::json& r) { r["storage"]["s3"]["endpoints"] = {"http://10.0.0.2:7480"}; }),
+      key_with([](nlohmann::json& r) { r["storage"]["s3"]["bucket"] = "other"; }),
+      key_with([](nlohmann::json& r) { r["storage"]["s3"]["region"] = "eu-west-3"; }),
+      key_with([](nlohmann::json& r) { r["storage"]["s3"]["addressing"] = "virtual"; }),
+      key_with([](nlohmann::json& r) { r["storage"]["s3"]["server"] = "MinIO"; }),
+      key_with([](nlohmann::json& r) { r["storage"].erase("s3"); }),
+  };
+  CHECK(std::set<std::string>(keys.begin(), keys.end()).size() == keys.size());
+  // A file report's key is as before: nothing of S3 in it.
+  CHECK(report::backend_identity_of(run_at("a.json", "", 1, 1).report).key().find("s3=") ==
+        std::string::npos);
+}
+
 TEST_CASE("backends of one name are told apart by the facts that differ", "[label]") {
   auto a = report::backend_identity_of(run_at("a", "", 1, 1).report);
   auto b = a;

@@ -16,51 +16,13 @@
 
 #include "s3/client.hpp"
 #include "s3/s3_error.hpp"
+#include "s3_fixture.hpp"
 
 namespace s3 = dlsize::s3;
 
-namespace {
-
-s3::client_options fixture_options() {
-  const char* endpoint = std::getenv("DLSIZE_S3_ENDPOINT");
-  if (endpoint == nullptr)
-    FAIL("DLSIZE_S3_ENDPOINT is not set: run through ctest -R s3 (scripts/s3-server.sh)");
-  return {.endpoint = endpoint};
-}
-
-std::vector<std::byte> random_bytes(std::size_t n, unsigned seed) {
-  std::mt19937 rng(seed);
-  std::vector<std::byte> v(n);
-  for (auto& b : v)
-    b = static_cast<std::byte>(rng());
-  return v;
-}
-
-// A bucket of this test alone, emptied and removed when the test ends.
-struct scratch_bucket {
-  s3::client& c;
-  std::string name;
-  scratch_bucket(s3::client& cl, std::string_view what)
-      : c(cl), name(fmt::format("dlsize-{}-{}", what, ::getpid())) {
-    c.create_bucket(name);
-  }
-  ~scratch_bucket() {
-    try {
-      std::string token;
-      do {
-        const auto page = c.list_objects(name, "", token);
-        for (const auto& o : page.objects)
-          c.delete_object(name, o.key);
-        token = page.next_token;
-      } while (!token.empty());
-      c.delete_bucket(name);
-    } catch (const std::exception& e) {
-      WARN("bucket " << name << " not removed: " << e.what());
-    }
-  }
-};
-
-} // namespace
+using dlsize::test::fixture_options;
+using dlsize::test::random_bytes;
+using dlsize::test::scratch_bucket;
 
 TEST_CASE("objects put to S3 come back whole, by byte range and by HEAD", "[.s3-server]") {
   s3::client c(fixture_options(), s3::credentials::from_environment());

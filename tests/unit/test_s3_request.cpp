@@ -79,6 +79,15 @@ TEST_CASE("a request sends x-amz-content-sha256 exactly once, UNSIGNED-PAYLOAD b
   CHECK(h.headers[0] == "x-amz-content-sha256: " + empty_sha);
   CHECK(h.headers[1] == "Range: bytes=0-99");
   CHECK(h.headers[2] == "x-amz-security-token: tok");
+
+  // A range [begin, end) is sent with its last byte inclusive; an empty one is refused.
+  auto ranged = get_spec("k");
+  ranged.range_begin = 4096;
+  ranged.range_end = 8192;
+  CHECK(build_request(ranged).headers.back() == "Range: bytes=4096-8191");
+  ranged.range_begin = 8192;
+  CHECK_THAT(usage_error_message([&] { build_request(ranged); }),
+             Catch::Contains("range read of 0 bytes") && Catch::Contains("key: k"));
 }
 
 TEST_CASE("a request's query is canonical in its URL", "[s3][request]") {

@@ -1,0 +1,65 @@
+#include "s3/easy_setup.hpp"
+
+#include <mutex>
+
+#include "core/error.hpp"
+#include "s3/curl_check.hpp"
+
+namespace dlsize::s3 {
+
+bool header_named(std::string_view line, std::string_view lower_name) {
+  if (line.size() < lower_name.size())
+    return false;
+  for (std::size_t i = 0; i < lower_name.size(); ++i) {
+    const char c = line[i];
+    if ((c >= 'A' && c <= 'Z' ? char(c - 'A' + 'a') : c) != lower_name[i])
+      return false;
+  }
+  return true;
+}
+
+void init_curl() {
+  static std::once_flag once;
+  std::call_once(once, [] { DLSIZE_CURL(curl_global_init(CURL_GLOBAL_DEFAULT), "the S3 client"); });
+}
+
+header_list make_header_list(const http_request& r) {
+  header_list headers;
+  for (const auto& h : r.headers) {
+    curl_slist* grown = curl_slist_append(headers.get(), h.c_str());
+    if (grown == nullptr)
+      throw run_error("curl_slist_append failed (out of memory?)");
+    (void)headers.release();
+    headers.reset(grown);
+  }
+  return headers;
+}
+
+void set_connection_options(CURL* easy, const client_options& o, const credentials& keys,
+                            const std::string& scheme, char* error_buffer,
+                            const std::string& context) {
+  DLSIZE_CURL(curl_easy_setopt(easy, CURLOPT_USERNAME, keys.access_key.c_str()), context);
+  DLSIZE_CURL(curl_easy_setopt(easy, CURLOPT_PASSWORD, keys.secret_key.c_str()), context);
+  // The key's dots and slashes are sent as they are: the signature covers the path as written.
+  DLSIZE_CURL(curl_easy_setopt(easy, CURLOPT_PATH_AS_IS, 1L), context);
+  DLSIZE_CURL(curl_easy_setopt(easy, CURLOPT_PROTOCOLS_STR, scheme.c_str()), context);
+  DLSIZE_CURL(curl_easy_setopt(easy, CURLOPT_FOLLOWLOCATION, 0L), context);
+  DLSIZE_CURL(curl_easy_setopt(easy, CURLOPT_SSL_VERIFYPEER, 1L), context);
+  DLSIZE_CURL(curl_easy_setopt(easy, CURLOPT_SSL_VERIFYHOST, 2L), context);
+  if (!o.ca_bundle.empty())
+    DLSIZE_CURL(curl_easy_setopt(easy, CURLOPT_CAINFO, o.ca_bundle.c_str()), context);
+  DLSIZE_CURL(curl_easy_setopt(easy, CURLOPT_NOSIGNAL, 1L), context);
+  DLSIZE_CURL(curl_easy_setopt(easy, CURLOPT_CONNECTTIMEOUT_MS, o.connect_timeout_ms), context);
+  DLSIZE_CURL(curl_easy_setopt(easy, CURLOPT_LOW_SPEED_LIMIT, 1L), context);
+  DLSIZE_CURL(curl_easy_setopt(easy, CURLOPT_LOW_SPEED_TIME, o.stall_timeout_s), context);
+  DLSIZE_CURL(curl_easy_setopt(easy, CURLOPT_ERRORBUFFER, error_buffer), context);
+}
+
+void set_request(CURL* easy, const http_request& r, const header_list& headers,
+                 const std::string& context) {
+  DLSIZE_CURL(curl_easy_setopt(easy, CURLOPT_URL, r.url.c_str()), context);
+  DLSIZE_CURL(curl_easy_setopt(easy, CURLOPT_HTTPHEADER, headers.get()), context);
+  DLSIZE_CURL(curl_easy_setopt(easy, CURLOPT_AWS_SIGV4, r.sigv4.c_str()), context);
+}
+
+} // namespace dlsize::s3

@@ -1,0 +1,42 @@
+#pragma once
+// What every S3 transfer sets on its curl easy handle, in one place for the synchronous client
+// and the reader engine: the connection's rules (TLS verified, only the endpoint's scheme, no
+// redirects, no signals, timeouts, SigV4 with the keys) and each request's URL and headers.
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include <curl/curl.h>
+
+#include "s3/client.hpp"
+#include "s3/credentials.hpp"
+#include "s3/request.hpp"
+
+namespace dlsize::s3 {
+
+struct slist_free {
+  void operator()(curl_slist* l) const { curl_slist_free_all(l); }
+};
+using header_list = std::unique_ptr<curl_slist, slist_free>;
+
+// Whether a header line's name is `lower_name` (which ends with ':'), in any case.
+bool header_named(std::string_view line, std::string_view lower_name);
+
+// curl_global_init, once per process (before the first handle is made).
+void init_curl();
+
+// The request's header lines as curl's list.
+header_list make_header_list(const http_request& r);
+
+// The options a handle keeps between requests (curl_easy_reset clears them): credentials,
+// SigV4, TLS, timeouts and the error buffer (CURL_ERROR_SIZE bytes, alive while the handle is).
+// `scheme` is the endpoint's ("http" or "https"): the only protocol allowed.
+void set_connection_options(CURL* easy, const client_options& o, const credentials& keys,
+                            const std::string& scheme, char* error_buffer,
+                            const std::string& context);
+
+// The request's URL, headers and SigV4 scope; `headers` must outlive the transfer.
+void set_request(CURL* easy, const http_request& r, const header_list& headers,
+                 const std::string& context);
+
+} // namespace dlsize::s3

@@ -1,0 +1,596 @@
+#include "s3/engine.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <exception>
+#include <functional>
+#include <utility>
+
+#include <curl/curl.h>
+#include <sys/epoll.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <fmt/format.h>
+
+#include "core/clock.hpp"
+#include "core/error.hpp"
+#include "core/rng.hpp"
+#include "io/rate_limiter.hpp"
+#include "io/reader_pool.hpp"
+#include "s3/curl_check.hpp"
+#include "s3/easy_setup.hpp"
+#include "s3/s3_error.hpp"
+
+namespace dlsize::s3 {
+
+namespace {
+
+// An error answer's body is kept for its Code and Message, up to this much.
+constexpr std::size_t kMaxErrorBody = 64u << 10;
+// How long a reader waits in curl at most before it looks at the stop flag and its source again.
+constexpr long kPollMs = 50;
+
+bool retryable_status(long status) {
+  return status == 500 || status == 502 || status == 503 || status == 504;
+}
+
+// The transport failures a retry may cure, by the word the figures count them under; "" for
+// the others (a refused TLS certificate, a bad URL, a callback's abort).
+std::string retryable_transport(CURLcode rc) {
+  switch (rc) {
+  case CURLE_OPERATION_TIMEDOUT:
+    return "timeout";
+  case CURLE_COULDNT_CONNECT:
+    return "connect";
+  case CURLE_RECV_ERROR:
+  case CURLE_SEND_ERROR:
+  case CURLE_GOT_NOTHING:
+  case CURLE_PARTIAL_FILE:
+  case CURLE_HTTP2_STREAM:
+    return "reset";
+  default:
+    return "";
+  }
+}
+
+} // namespace
+
+// One request slot of a reader: an easy handle kept for the run (its connection stays in the
+// multi handle's cache), the job it serves and where that job has got to.
+struct slot {
+  engine::reader* owner = nullptr;
+  unsigned index = 0;
+  CURL* easy = nullptr;
+  header_list headers;
+  char error[CURL_ERROR_SIZE] = {};
+  std::size_t endpoint = 0;
+
+  bool busy = false;      // serves a job
+  bool in_flight = false; // its request is in the multi handle
+  io::read_job job;
+  std::uint64_t pos = 0, end = 0; // the next byte to hand on, the end of the job's range
+  std::uint64_t piece_end = 0;    // the end of the request in flight
+  std::uint64_t start_at = 0;     // when the next request may go (backoff, rate cap)
+  std::uint64_t job_t0 = 0, request_t0 = 0;
+  unsigned failed_tries = 0; // of the current request
+  long status = 0;           // of the answer being received
+  long expect = 200;         // 200 for a whole object, 206 for a range
+  bool reserved = false;     // its bytes are reserved at the rate cap; it goes at start_at
+  std::string body;          // an error answer's body
+  std::exception_ptr consumer_error;
+};
+
+struct engine::reader {
+  engine& eng;
+  unsigned id;
+  io::job_source& source;
+  io::job_consumer& consumer;
+  io::rate_limiter& limiter;
+  io::reader_stats& st;
+  transfer_stats xs;
+  xoshiro256 rng;
+  CURLM* multi = nullptr;
+  // curl's sockets, watched by epoll and driven by curl_multi_socket_action: a wake-up runs only
+  // the transfers of the sockets that are ready (curl_multi_perform would check every one).
+  int epfd = -1;
+  std::uint64_t curl_deadline_ns = UINT64_MAX; // curl's timer (CURLMOPT_TIMERFUNCTION)
+  std::vector<slot> slots;
+  bool source_ended = false;
+  bool source_later = false;
+
+  reader(engine& e, unsigned reader_id, io::job_source& src, io::job_consumer& c,
+         io::rate_limiter& lim, io::reader_stats& stats);
+  ~reader();
+  reader(const reader&) = delete;
+  reader& operator=(const reader&) = delete;
+
+  void run(const std::function<bool()>& halted);
+  void fill_slots(const std::function<bool()>& halted);
+  void launch_due(std::uint64_t now);
+  void start_request(slot& s, std::uint64_t now);
+  void collect_finished();
+  void finish(slot& s, CURLcode rc);
+  void retry_or_fail(slot& s, const std::string& cause, const std::string& reason);
+  void end_job(slot& s, io::job_outcome outcome, const std::string& error);
+  void wait_for_curl(std::uint64_t now);
+  void socket_action(curl_socket_t fd, int mask);
+  void abandon_all();
+  unsigned busy() const;
+  std::string object_name(const slot& s) const;
+};
+
+namespace {
+
+std::size_t slot_body(char* data, std::size_t size, std::size_t count, void* user) {
+  auto* s = static_cast<slot*>(user);
+  const std::size_t bytes = size * count;
+  if (s->status == 0)
+    curl_easy_getinfo(s->easy, CURLINFO_RESPONSE_CODE, &s->status);
+  if (s->status != s->expect) {
+    if (s->body.size() < kMaxErrorBody)
+      s->body.append(data, std::min(bytes, kMaxErrorBody - s->body.size()));
+    return bytes;
+  }
+  if (bytes > s->piece_end - s->pos) {
+    s->body =
+        fmt::format("the answer holds more than the {} bytes asked for", s->piece_end - s->pos);
+    return 0; // ends the transfer (CURLE_WRITE_ERROR)
+  }
+  try {
+    s->owner->consumer.on_data(s->owner->id, s->job, s->pos,
+                               reinterpret_cast<const std::byte*>(data), bytes);
+  } catch (...) {
+    s->consumer_error = std::current_exception();
+    return 0;
+  }
+  s->pos += bytes;
+  s->owner->st.bytes += bytes;
+  s->owner->xs.bytes += bytes;
+  return bytes;
+}
+
+// curl asks for a socket to be watched (or no longer).
+int watch_socket(CURL*, curl_socket_t fd, int what, void* user, void* watched) {
+  auto* r = static_cast<engine::reader*>(user);
+  if (what == CURL_POLL_REMOVE) {
+    epoll_ctl(r->epfd, EPOLL_CTL_DEL, fd, nullptr); // EBADF when curl closed it first: fine
+    return 0;
+  }
+  epoll_event ev{};
+  ev.data.fd = fd;
+  ev.events = ((what & CURL_POLL_IN) ? EPOLLIN : 0u) | ((what & CURL_POLL_OUT) ? EPOLLOUT : 0u);
+  // curl keeps a pointer per socket (curl_multi_assign): set once the socket is in the set.
+  if (watched == nullptr) {
+    epoll_ctl(r->epfd, EPOLL_CTL_ADD, fd, &ev);
+    curl_multi_assign(r->multi, fd, r);
+  } else {
+    epoll_ctl(r->epfd, EPOLL_CTL_MOD, fd, &ev);
+  }
+  return 0;
+}
+
+// curl asks to be called back after timeout_ms (-1: no timer).
+int set_curl_timer(CURLM*, long timeout_ms, void* user) {
+  auto* r = static_cast<engine::reader*>(user);
+  r->curl_deadline_ns =
+      timeout_ms < 0 ? UINT64_MAX : now_ns() + static_cast<std::uint64_t>(timeout_ms) * 1'000'000;
+  return 0;
+}
+
+std::size_t slot_header(char* data, std::size_t size, std::size_t count, void* user) {
+  auto* s = static_cast<slot*>(user);
+  const std::size_t bytes = size * count;
+  std::string_view line(data, bytes);
+  while (!line.empty() && (line.back() == '\n' || line.back() == '\r'))
+    line.remove_suffix(1);
+  if (line.substr(0, 5) == "HTTP/") {
+    s->status = 0; // a 100 Continue's status is not the answer's
+  } else if (s->owner->xs.server.empty() && header_named(line, "server:")) {
+    line.remove_prefix(7);
+    while (!line.empty() && line.front() == ' ')
+      line.remove_prefix(1);
+    while (!line.empty() && (line.back() == ' ' || line.back() == '\t'))
+      line.remove_suffix(1);
+    s->owner->xs.server = std::string(line.substr(0, 200));
+  }
+  return bytes;
+}
+
+} // namespace
+
+engine::reader::reader(engine& e, unsigned reader_id, io::job_source& src, io::job_consumer& c,
+                       io::rate_limiter& lim, io::reader_stats& stats)
+    : eng(e), id(reader_id), source(src), consumer(c), limiter(lim), st(stats),
+      rng(splitmix64(now_ns() ^ reader_id)) {
+  multi = curl_multi_init();
+  epfd = epoll_create1(EPOLL_CLOEXEC);
+  if (multi == nullptr || epfd < 0)
+    throw run_error(fmt::format("the s3 engine's reader {} could not start: {}", reader_id,
+                                multi == nullptr ? "curl_multi_init failed (out of memory?)"
+                                                 : errno_text(errno)));
+  curl_multi_setopt(multi, CURLMOPT_SOCKETFUNCTION, watch_socket);
+  curl_multi_setopt(multi, CURLMOPT_SOCKETDATA, this);
+  curl_multi_setopt(multi, CURLMOPT_TIMERFUNCTION, set_curl_timer);
+  curl_multi_setopt(multi, CURLMOPT_TIMERDATA, this);
+  const unsigned depth = std::max(1u, e.m_opt.queue_depth);
+  slots.resize(depth);
+  const std::string context = fmt::format("the s3 engine's reader {}", id);
+  // A receive buffer of up to 512 KiB: fewer, larger hand-offs to the consumer.
+  const long buffer = static_cast<long>(
+      std::clamp<std::uint32_t>(e.m_opt.request_size, CURL_MAX_WRITE_SIZE, 512u << 10));
+  for (unsigned i = 0; i < depth; ++i) {
+    slot& s = slots[i];
+    s.owner = this;
+    s.index = i;
+    s.endpoint = (static_cast<std::size_t>(id) * depth + i) % e.m_target.endpoints.size();
+    s.easy = curl_easy_init();
+    if (s.easy == nullptr)
+      throw run_error("curl_easy_init failed (out of memory?)");
+    const client_options& o = e.m_target.endpoints[s.endpoint];
+    set_connection_options(s.easy, o, e.m_target.keys, o.endpoint.substr(0, o.endpoint.find(':')),
+                           s.error, context);
+    DLSIZE_CURL(curl_easy_setopt(s.easy, CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_1_1), context);
+    DLSIZE_CURL(curl_easy_setopt(s.easy, CURLOPT_BUFFERSIZE, buffer), context);
+    DLSIZE_CURL(curl_easy_setopt(s.easy, CURLOPT_TCP_NODELAY, 1L), context);
+    DLSIZE_CURL(curl_easy_setopt(s.easy, CURLOPT_WRITEFUNCTION, slot_body), context);
+    DLSIZE_CURL(curl_easy_setopt(s.easy, CURLOPT_WRITEDATA, &s), context);
+    DLSIZE_CURL(curl_easy_setopt(s.easy, CURLOPT_HEADERFUNCTION, slot_header), context);
+    DLSIZE_CURL(curl_easy_setopt(s.easy, CURLOPT_HEADERDATA, &s), context);
+    DLSIZE_CURL(curl_easy_setopt(s.easy, CURLOPT_PRIVATE, &s), context);
+  }
+}
+
+engine::reader::~reader() {
+  for (slot& s : slots) {
+    if (s.easy != nullptr) {
+      if (s.in_flight)
+        curl_multi_remove_handle(multi, s.easy);
+      curl_easy_cleanup(s.easy);
+    }
+  }
+  curl_multi_cleanup(multi);
+  if (epfd >= 0)
+    close(epfd);
+}
+
+unsigned engine::reader::busy() const {
+  return static_cast<unsigned>(
+      std::count_if(slots.begin(), slots.end(), [](const slot& s) { return s.busy; }));
+}
+
+std::string engine::reader::object_name(const slot& s) const {
+  return fmt::format("s3://{}/{}", eng.m_target.bucket, eng.m_files.paths[s.job.file]);
+}
+
+void engine::reader::fill_slots(const std::function<bool()>& halted) {
+  source_later = false;
+  for (slot& s : slots) {
+    if (s.busy)
+      continue;
+    if (source_ended || halted())
+      return;
+    io::read_job job;
+    const io::pull_result pr = source.pull(id, job);
+    if (pr == io::pull_result::end) {
+      source_ended = true;
+      return;
+    }
+    if (pr == io::pull_result::later) {
+      source_later = true;
+      return;
+    }
+    s.job = job;
+    s.job_t0 = now_ns();
+    consumer.on_start(id, job);
+    const io::read_span span =
+        io::span_of(job.offset, job.length, eng.m_files.sizes[job.file], false);
+    s.pos = span.begin;
+    s.end = span.end;
+    s.busy = true;
+    s.failed_tries = 0;
+    s.start_at = now_ns();
+    if (s.pos >= s.end)
+      end_job(s, io::job_outcome::done, "");
+  }
+}
+
+void engine::reader::start_request(slot& s, std::uint64_t now) {
+  // Under a rate cap a job goes as requests of what about 20 ms of the rate allows (so that a
+  // stop never waits out a long reservation); otherwise as one request.
+  const std::uint64_t piece =
+      limiter.active() ? limiter.chunk(eng.m_opt.request_size) : s.end - s.pos;
+  s.piece_end = std::min(s.end, s.pos + piece);
+  if (limiter.active() && !s.reserved) {
+    s.reserved = true;
+    const std::uint64_t at = limiter.reserve(s.piece_end - s.pos, now);
+    if (at > now) {
+      s.start_at = at;
+      return;
+    }
+  }
+  s.reserved = false;
+  const bool whole = s.pos == 0 && s.piece_end == eng.m_files.sizes[s.job.file];
+  request_spec spec{.method = "GET",
+                    .endpoint = eng.m_target.endpoints[s.endpoint].endpoint,
+                    .bucket = eng.m_target.bucket,
+                    .key = eng.m_files.paths[s.job.file],
+                    .style = eng.m_target.endpoints[s.endpoint].style,
+                    .region = eng.m_target.endpoints[s.endpoint].region,
+                    .range_begin = whole ? 0 : s.pos,
+                    .range_end = whole ? 0 : s.piece_end};
+  if (!eng.m_target.keys.session_token.empty())
+    spec.headers.emplace_back("x-amz-security-token", eng.m_target.keys.session_token);
+  const http_request r = build_request(spec);
+  s.headers = make_header_list(r);
+  const std::string context = fmt::format("S3 GET {}", object_name(s));
+  set_request(s.easy, r, s.headers, context);
+  s.status = 0;
+  s.expect = whole ? 200 : 206;
+  s.body.clear();
+  s.error[0] = '\0';
+  s.request_t0 = now;
+  s.start_at = 0;
+  eng.m_inflight.begin(id, s.index, s.job.file, s.pos, s.piece_end - s.pos, now);
+  const CURLMcode mc = curl_multi_add_handle(multi, s.easy);
+  if (mc != CURLM_OK)
+    throw run_error(
+        fmt::format("curl_multi_add_handle failed: {}. {}", curl_multi_strerror(mc), context));
+  s.in_flight = true;
+}
+
+void engine::reader::launch_due(std::uint64_t now) {
+  for (slot& s : slots)
+    if (s.busy && !s.in_flight && s.start_at <= now)
+      start_request(s, now);
+}
+
+void engine::reader::end_job(slot& s, io::job_outcome outcome, const std::string& error) {
+  s.busy = false;
+  ++st.jobs;
+  const std::uint64_t bytes =
+      s.pos - io::span_of(s.job.offset, s.job.length, eng.m_files.sizes[s.job.file], false).begin;
+  if (outcome == io::job_outcome::failed) {
+    ++xs.errors;
+    if (st.errors++ == 0)
+      st.first_error = error;
+  }
+  consumer.on_done(id, s.job, bytes, now_ns() - s.job_t0, outcome, error);
+}
+
+void engine::reader::retry_or_fail(slot& s, const std::string& cause, const std::string& reason) {
+  ++s.failed_tries;
+  if (s.failed_tries < eng.m_target.retry.max_attempts) {
+    ++st.retries;
+    ++xs.retries;
+    ++xs.retries_by_cause[cause];
+    // The next request resumes after the bytes already handed on.
+    s.start_at = now_ns() + backoff_ns(eng.m_target.retry, s.failed_tries - 1, rng.next());
+    return;
+  }
+  ++xs.errors_by_cause[cause];
+  end_job(s, io::job_outcome::failed,
+          fmt::format("{} (after {} tries)", reason, eng.m_target.retry.max_attempts));
+}
+
+void engine::reader::finish(slot& s, CURLcode rc) {
+  const std::uint64_t now = now_ns();
+  curl_multi_remove_handle(multi, s.easy);
+  s.in_flight = false;
+  eng.m_inflight.end(id, s.index);
+  if (s.consumer_error)
+    std::rethrow_exception(std::exchange(s.consumer_error, nullptr));
+  long status = 0;
+  curl_easy_getinfo(s.easy, CURLINFO_RESPONSE_CODE, &status);
+  long connects = 0;
+  curl_easy_getinfo(s.easy, CURLINFO_NUM_CONNECTS, &connects);
+  curl_off_t first_us = 0;
+  curl_easy_getinfo(s.easy, CURLINFO_STARTTRANSFER_TIME_T, &first_us);
+  ++st.requests;
+  ++xs.requests;
+  xs.connections += static_cast<std::uint64_t>(std::max(0L, connects));
+  st.read_latency.record(now - s.request_t0);
+  xs.latency.record(now - s.request_t0);
+  if (status > 0)
+    xs.first_byte.record(static_cast<std::uint64_t>(std::max<curl_off_t>(0, first_us)) * 1000);
+  const std::string name = object_name(s);
+  if (rc == CURLE_OK && status == s.expect) {
+    if (s.pos < s.piece_end) {
+      ++xs.errors_by_cause["short"];
+      end_job(s, io::job_outcome::failed,
+              fmt::format("S3 GET of {} ended early at byte {}, expected {} (is the object "
+                          "smaller than the dataset says?)",
+                          name, s.pos, s.piece_end));
+    } else if (s.pos >= s.end) {
+      end_job(s, io::job_outcome::done, "");
+    } else {
+      s.failed_tries = 0;
+      s.start_at = now; // the next piece (rate cap)
+    }
+    return;
+  }
+  if (rc == CURLE_OK && retryable_status(status)) {
+    const failure f =
+        failure_from_answer("GET", eng.m_target.bucket, eng.m_files.paths[s.job.file],
+                            eng.m_target.endpoints[s.endpoint].endpoint, status, s.body);
+    retry_or_fail(s, std::to_string(status), failure_text(f));
+    return;
+  }
+  if (rc == CURLE_OK) {
+    ++xs.errors_by_cause[std::to_string(status)];
+    end_job(s, io::job_outcome::failed,
+            failure_text(
+                failure_from_answer("GET", eng.m_target.bucket, eng.m_files.paths[s.job.file],
+                                    eng.m_target.endpoints[s.endpoint].endpoint, status, s.body)));
+    return;
+  }
+  const std::string reason =
+      fmt::format("S3 GET failed: {} (curl {}). object: {}; bytes from {}; endpoint: {}",
+                  s.error[0] != '\0' ? s.error : curl_easy_strerror(rc), static_cast<int>(rc), name,
+                  s.pos, eng.m_target.endpoints[s.endpoint].endpoint);
+  const std::string cause = retryable_transport(rc);
+  if (!cause.empty()) {
+    retry_or_fail(s, cause, reason);
+    return;
+  }
+  ++xs.errors_by_cause["transport"];
+  end_job(s, io::job_outcome::failed,
+          rc == CURLE_WRITE_ERROR && !s.body.empty() ? fmt::format("{}: {}", reason, s.body)
+                                                     : reason);
+}
+
+void engine::reader::collect_finished() {
+  int left = 0;
+  while (CURLMsg* m = curl_multi_info_read(multi, &left)) {
+    if (m->msg != CURLMSG_DONE)
+      continue;
+    slot* s = nullptr;
+    curl_easy_getinfo(m->easy_handle, CURLINFO_PRIVATE, &s);
+    finish(*s, m->data.result);
+  }
+}
+
+void engine::reader::wait_for_curl(std::uint64_t now) {
+  const unsigned in_flight = static_cast<unsigned>(
+      std::count_if(slots.begin(), slots.end(), [](const slot& s) { return s.in_flight; }));
+  long timeout_ms = source_later ? 5 : kPollMs;
+  for (const slot& s : slots)
+    if (s.busy && !s.in_flight)
+      timeout_ms = std::min<long>(
+          timeout_ms, static_cast<long>((s.start_at - std::min(s.start_at, now)) / 1'000'000));
+  if (curl_deadline_ns != UINT64_MAX)
+    timeout_ms = std::min<long>(
+        timeout_ms,
+        static_cast<long>((curl_deadline_ns - std::min(curl_deadline_ns, now) + 999'999) /
+                          1'000'000));
+  epoll_event events[16];
+  const int n = epoll_wait(epfd, events, 16, static_cast<int>(timeout_ms));
+  if (n < 0 && errno != EINTR)
+    throw run_error(fmt::format("epoll_wait failed: {}", errno_text(errno)));
+  for (int i = 0; i < n; ++i) {
+    const std::uint32_t e = events[i].events;
+    socket_action(events[i].data.fd, ((e & EPOLLIN) ? CURL_CSELECT_IN : 0) |
+                                         ((e & EPOLLOUT) ? CURL_CSELECT_OUT : 0) |
+                                         ((e & (EPOLLERR | EPOLLHUP)) ? CURL_CSELECT_ERR : 0));
+  }
+  if (now_ns() >= curl_deadline_ns) {
+    curl_deadline_ns = UINT64_MAX;
+    socket_action(CURL_SOCKET_TIMEOUT, 0);
+  }
+  if (in_flight == 0)
+    return;
+  const std::uint64_t waited = now_ns() - now;
+  st.completion_wait_ns += waited;
+  st.in_flight_ns += static_cast<double>(waited) * in_flight;
+  if (in_flight == slots.size())
+    st.queue_full_ns += waited;
+}
+
+void engine::reader::socket_action(curl_socket_t fd, int mask) {
+  int running = 0;
+  const CURLMcode mc = curl_multi_socket_action(multi, fd, mask, &running);
+  if (mc != CURLM_OK)
+    throw run_error(fmt::format("curl_multi_socket_action failed: {}", curl_multi_strerror(mc)));
+}
+
+void engine::reader::abandon_all() {
+  for (slot& s : slots) {
+    if (!s.busy)
+      continue;
+    if (s.in_flight) {
+      curl_multi_remove_handle(multi, s.easy);
+      s.in_flight = false;
+      eng.m_inflight.end(id, s.index);
+    }
+    end_job(s, io::job_outcome::interrupted, "");
+  }
+}
+
+void engine::reader::run(const std::function<bool()>& halted) {
+  while (true) {
+    if (halted()) {
+      abandon_all();
+      return;
+    }
+    fill_slots(halted);
+    launch_due(now_ns());
+    if (busy() == 0) {
+      if (source_ended)
+        return;
+      if (!halted())
+        source.wait(id, 50'000'000);
+      continue;
+    }
+    wait_for_curl(now_ns());
+    collect_finished();
+  }
+}
+
+engine::engine(const io::engine_options& opt, const io::file_set& files, engine_target target)
+    : m_opt(opt), m_files(files), m_target(std::move(target)),
+      m_inflight(opt.readers, std::max(1u, opt.queue_depth)) {
+  if (m_target.endpoints.empty())
+    throw usage_error("an S3 dataset needs an endpoint. valid: --s3-endpoint URL or "
+                      "AWS_ENDPOINT_URL");
+  for (const auto& e : m_target.endpoints)
+    build_request({.method = "GET",
+                   .endpoint = e.endpoint,
+                   .bucket = m_target.bucket,
+                   .style = e.style,
+                   .region = e.region});
+  init_curl();
+}
+
+engine::~engine() = default;
+
+io::engine_result engine::run(io::job_source& source, io::job_consumer& consumer,
+                              const std::atomic<bool>& stop) {
+  io::engine_result res;
+  res.readers.resize(m_opt.readers);
+  {
+    const std::lock_guard lock(m_mutex);
+    m_stats = {};
+  }
+  io::rate_limiter limiter(m_opt.max_read_rate);
+  io::reader_pool pool;
+  const std::function<bool()> halted = [&] {
+    return stop.load(std::memory_order_acquire) || pool.failed().load(std::memory_order_acquire);
+  };
+  auto body = [&](unsigned id, io::reader_guard&) {
+    io::reader_stats& st = res.readers[id];
+    const io::reader_clock clock;
+    reader r(*this, id, source, consumer, limiter, st);
+    try {
+      r.run(halted);
+    } catch (...) {
+      clock.stop(st);
+      const std::lock_guard lock(m_mutex);
+      m_stats.merge(r.xs);
+      throw;
+    }
+    clock.stop(st);
+    const std::lock_guard lock(m_mutex);
+    m_stats.merge(r.xs);
+  };
+  const io::pool_result pr = pool.run(m_opt.readers, body, stop);
+  for (std::size_t i = 0; i < pr.errors.size(); ++i)
+    if (!pr.errors[i].empty() && res.error.empty())
+      res.error = fmt::format("s3 reader {} failed: {}", i, pr.errors[i]);
+  return res;
+}
+
+std::string engine::stuck_read(std::uint64_t min_age_ns) const {
+  const auto r = m_inflight.oldest();
+  const std::uint64_t now = now_ns();
+  if (!r || now - std::min(now, r->since_ns) < min_age_ns)
+    return "";
+  return io::describe(*r, fmt::format("s3://{}/{}", m_target.bucket, m_files.paths.at(r->file)),
+                      now);
+}
+
+transfer_stats engine::stats() const {
+  const std::lock_guard lock(m_mutex);
+  return m_stats;
+}
+
+} // namespace dlsize::s3

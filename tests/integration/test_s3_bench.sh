@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# bench of a dataset in a bucket (radosgw, the CTest fixture s3), through the fault proxy
+# (s3_fault_proxy.py): the s3 engine's own tests ([.s3-engine]); a storage-only run whose 503s
+# are retried and counted in storage.s3; an emulated training run (AU) whose resets are
+# retried; 2 MPI ranks; a stalled GET that ends the run incomplete within --stall-timeout,
+# naming the object; compare of the S3 run against a file run of the same load (two backends);
+# and the file options refused (exit 2, named).
+# labels: s3
+source "$(dirname "$0")/lib.sh"
+require_s3
+here=$(cd "$(dirname "$0")" && pwd)
+ep=$DLSIZE_S3_ENDPOINT
+bucket=dlsize-bench-$$-$RANDOM
+sign=(--aws-sigv4 "aws:amz:us-east-1:s3" -H "x-amz-content-sha256: UNSIGNED-PAYLOAD"
+  --user "$AWS_ACCESS_KEY_ID:$AWS_SECRET_ACCESS_KEY")
+[[ $(curl -s -o /dev/null -w '%{http_code}' "${sign[@]}" -X PUT "$ep/$bucket") == 200 ]] \
+  || { fail "cannot create bucket $bucket"; finish; exit 1; }
+
+# The engine's own tests: whole objects and ranges, bytes and figures, a rate cap, a stop.
+if out=$("$DLSIZE_UNIT_TESTS" "[.s3-engine]" 2>&1); then
+  pass "the s3 engine's tests against radosgw: $(echo "$out" | tail -1)"
+else
+  fail "the s3 engine's tests against radosgw:"
+  echo "$out"
+fi
+
+# proxy RULE...: a fault proxy in front of radosgw; its endpoint in $PROXY, its log in $PLOG.
+proxies=()
+proxy() {
+  PLOG=$SCRATCH/proxy-${#proxies[@]}.log
+  local port_file=$SCRATCH/proxy-${#proxies[@]}.port
+  python3 "$here/s3_fault_proxy.py" --upstream "$ep" --port-file "$port_file" --log "$PLOG" "$@" &
+  proxies+=($!)
+  for _ in $(seq 100); do [[ -s $port_file ]] && break; sleep 0.05; done
+  PROXY=http://127.0.0.1:$(cat "$port_file")
+}
+trap 'for p in "${proxies[@]}"; do kill "$p" 2>/dev/null; done; rm -rf "$SCRATCH"' EXIT
+
+data=(--workload resnet50 --layout files --files 24 --quiet)
+"$DLSIZE" datagen "${data[@]}" --dataset "s3://$bucket/r50" --s3-endpoint "$ep" >/dev/null \
+  && "$DLSIZE" datagen "${data[@]}" --dataset "$SCRATCH/r50" >/dev/null \
+  || { fail "datagen of the bucket's and the folder's dataset"; finish; exit 1; }
+key=r50/data/00000/file-00000005.rec
+
+# Storage only, 2 epochs, with three 503 SlowDown answers for one object: retried, counted.
+proxy "503:file-00000005:3"
+storage=(bench --workload resnet50 --accelerator none --queue-depth 4 --readers 2 --quiet)
+expect_rc 0 "storage-only bench of s3://$bucket/r50 through the proxy" -- \
+  "$DLSIZE" "${storage[@]}" --epochs 2 --dataset "s3://$bucket/r50" --s3-endpoint "$PROXY" \
+  --out "$SCRATCH/s3.json"
+check=$(json "$SCRATCH/s3.json" "(r['status'], r['io']['engine'], r['storage']['s3']['retries'],
+  r['storage']['s3']['retries_by_cause'], r['storage']['s3']['requests'],
+  r['storage']['s3']['bytes'] == r['summary']['read_bytes'], r['summary']['samples'],
+  r['storage']['s3']['bucket'], r['storage']['s3']['server'],
+  r['storage']['s3']['connections_opened'] <= 8, r['storage']['s3']['first_byte']['count'])")
+[[ $check == "('complete', 's3', 3, {'503': 3}, 51, True, 48, '$bucket', 's3_fault_proxy', True, 51)" ]] \
+  && pass "storage.s3: 3 retries of 503, 48 + 3 requests, bytes as read, the Server header, kept-alive connections" \
+  || fail "storage.s3: $check"
+[[ $(grep -c "^503 .*$key" "$PLOG") == 3 ]] && pass "the proxy answered 503 three times" \
+  || fail "proxy log: $(cat "$PLOG")"
+
+# The same load from the folder: compare keeps the two backends apart.
+expect_rc 0 "storage-only bench of the folder" -- "$DLSIZE" "${storage[@]}" --epochs 2 \
+  --dataset "$SCRATCH/r50" --cache buffered --out "$SCRATCH/file.json"
+expect_rc 0 "compare the S3 run and the file run" -- "$DLSIZE" compare "$SCRATCH/s3.json" \
+  "$SCRATCH/file.json" --out "$SCRATCH/cmp.json"
+check=$(json "$SCRATCH/cmp.json" "len(r['backends'])")
+[[ $check == 2 ]] && pass "compare: two backends" || fail "compare: $check backends"
+
+# Emulated training with two resets mid-body of one object: resumed, counted, AU reported.
+proxy "reset:file-00000007:2"
+train=(bench --workload resnet50 --accelerator emulated:h100 --batch-size 4 --compute-time 5ms
+  --queue-depth 4 --quiet --dataset "s3://$bucket/r50")
+expect_rc 0 "training over S3 through the proxy" -- "$DLSIZE" "${train[@]}" --accelerators 1 \
+  --s3-endpoint "$PROXY" --out "$SCRATCH/train.json"
+check=$(json "$SCRATCH/train.json" "(r['status'], r['summary']['accelerator_utilization'] > 0,
+  r['storage']['s3']['retries_by_cause'], r['summary']['samples'])")
+[[ $check == "('complete', True, {'reset': 2}, 24)" ]] \
+  && pass "training: AU measured, 2 resets retried, every sample read" || fail "training: $check"
+
+# Two MPI ranks, each with its own engine; the job's storage.s3 adds both up.
+if "$DLSIZE" --version | grep -q "mpi: yes" && [[ -n ${DLSIZE_MPIEXEC:-} ]]; then
+  expect_rc 0 "training over S3 on 2 MPI ranks" -- timeout -k 5 60 "$DLSIZE_MPIEXEC" -np 2 \
+    "$DLSIZE" "${train[@]}" --accelerators-per-rank 1 --s3-endpoint "$ep" --out "$SCRATCH/mpi.json"
+  check=$(json "$SCRATCH/mpi.json" "(r['topology']['ranks'], r['storage']['s3']['requests'],
+    r['summary']['samples'])")
+  [[ $check == "(2, 24, 24)" ]] && pass "2 ranks: 24 requests over both" || fail "2 ranks: $check"
+else
+  skip_part "2 MPI ranks: this build has no MPI"
+fi
+
+# A GET that stalls: the run stops within --stall-timeout, incomplete, naming the object.
+proxy "stall:file-00000003:1:60"
+t0=$(date +%s)
+expect_rc 1 "a stalled GET stops the run" -- "$DLSIZE" "${storage[@]}" --dataset "s3://$bucket/r50" \
+  --s3-endpoint "$PROXY" --stall-timeout 2s --out "$SCRATCH/stall.json"
+took=$(($(date +%s) - t0))
+((took < 10)) && pass "stopped after $took s" || fail "took $took s to stop"
+check=$(json "$SCRATCH/stall.json" "(r['status'], 's3://$bucket/r50/data/00000/file-00000003.rec' in r['reason'])")
+[[ $check == "('incomplete', True)" ]] && pass "incomplete report naming the stalled object" \
+  || fail "stall report: $check $(json "$SCRATCH/stall.json" "r.get('reason')")"
+
+# Options of files mean nothing for objects: refused, named.
+s3ds=(--dataset "s3://$bucket/r50" --s3-endpoint "$ep")
+for opt in "--cache buffered" "--client-ram 1GiB" "--open per-sample" "--engine psync"; do
+  expect_rc 2 "bench $opt with an s3:// dataset is refused" -- "$DLSIZE" "${storage[@]}" \
+    "${s3ds[@]}" $opt --out "$SCRATCH/refused.json"
+  expect_text "${opt%% *}" "the refusal names ${opt%% *}"
+done
+finish
