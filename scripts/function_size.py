@@ -48,8 +48,6 @@ ALLOWED = {
     ("src/analysis/compare.cpp", "compare_count"),
     ("src/analysis/plan.cpp", "make_plan"),
     ("src/analysis/projection.cpp", "project"),
-    ("src/analysis/sizing_report.cpp", "analyse"),
-    ("src/analysis/sizing_report.cpp", "make_sizing"),
     ("src/dataset/index_journal.cpp", "index_journal::load"),
     ("src/model/model_parser.cpp", "entry"),
     ("src/render/svg_chart.cpp", "svg_chart::render"),
