@@ -45,7 +45,6 @@ ALLOWED = {
     ("src/accel/cuda/trainer_plan.cpp", "trainer::plan_batch_norm"),
     ("src/accel/cuda/trainer_setup.cpp", "trainer::build_nodes"),
     ("src/accel/cuda/trainer_step.cpp", "trainer::step"),
-    ("src/analysis/compare.cpp", "compare_count"),
     ("src/analysis/plan.cpp", "make_plan"),
     ("src/analysis/projection.cpp", "project"),
     ("src/dataset/index_journal.cpp", "index_journal::load"),
