@@ -46,7 +46,6 @@ ALLOWED = {
     ("src/accel/cuda/trainer_setup.cpp", "trainer::build_nodes"),
     ("src/accel/cuda/trainer_step.cpp", "trainer::step"),
     ("src/analysis/plan.cpp", "make_plan"),
-    ("src/analysis/projection.cpp", "project"),
     ("src/dataset/index_journal.cpp", "index_journal::load"),
     ("src/model/model_parser.cpp", "entry"),
     ("src/render/svg_chart.cpp", "svg_chart::render"),
