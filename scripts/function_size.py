@@ -48,7 +48,6 @@ ALLOWED = {
     ("src/analysis/plan.cpp", "make_plan"),
     ("src/dataset/index_journal.cpp", "index_journal::load"),
     ("src/model/model_parser.cpp", "entry"),
-    ("src/render/svg_chart.cpp", "svg_chart::render"),
     ("src/sweep/sweep_config.cpp", "parse_sweep_config"),
     ("src/sweep/sweep_runner.cpp", "run_sweep"),
 }
