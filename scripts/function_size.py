@@ -48,8 +48,6 @@ ALLOWED = {
     ("src/analysis/plan.cpp", "make_plan"),
     ("src/dataset/index_journal.cpp", "index_journal::load"),
     ("src/model/model_parser.cpp", "entry"),
-    ("src/sweep/sweep_config.cpp", "parse_sweep_config"),
-    ("src/sweep/sweep_runner.cpp", "run_sweep"),
 }
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
