@@ -44,7 +44,6 @@ ALLOWED = {
     ("src/accel/cuda/trainer_setup.cpp", "trainer::build_nodes"),
     ("src/accel/cuda/trainer_step.cpp", "trainer::step"),
     ("src/analysis/plan.cpp", "make_plan"),
-    ("src/model/model_parser.cpp", "entry"),
 }
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
