@@ -61,18 +61,8 @@ int job_failure(communicator& comm, int code, const std::string& message,
   return code; // not reached
 }
 
-int run(int argc, char** argv) {
-  communicator& comm = dlsize::cluster::world();
-  const bool root = comm.rank() == 0;
-  dlsize::cli::cli_context ctx{argc, argv, 0};
-  CLI::App app{"dlsize: size storage and GPUs for deep-learning training"};
-  app.require_subcommand(0, 1);
-  bool version = false;
-  app.add_flag("--version", version, "Print the version and the compiled-in features");
-  bool option_table = false;
-  app.add_flag("--option-table", option_table,
-               "Every option's valid values, as Markdown table rows (docs/options.md)")
-      ->group("");
+// Every subcommand, and the refusal of those that run in one process when started as a job.
+void add_commands(CLI::App& app, dlsize::cli::cli_context& ctx, communicator& comm) {
   dlsize::cli::setup_datagen(app, ctx);
   dlsize::cli::setup_verify(app, ctx);
   dlsize::cli::setup_bench(app, ctx);
@@ -100,6 +90,31 @@ int run(int argc, char** argv) {
                         name, comm.size()));
     });
   }
+}
+
+// --version: the version, the commit and the compiled-in features.
+void print_version() {
+  std::cout << "dlsize " << DLSIZE_VERSION << " (commit " << dlsize::report::tool_commit() << ")\n";
+  std::string uring_unusable;
+  dlsize::io::uring_engine::available(uring_unusable);
+  for (const auto& line : dlsize::report::feature_lines(uring_unusable))
+    std::cout << "  " << line << "\n";
+  std::cout << "  " << dlsize::accel::cuda_backend::version_line() << "\n";
+}
+
+int run(int argc, char** argv) {
+  communicator& comm = dlsize::cluster::world();
+  const bool root = comm.rank() == 0;
+  dlsize::cli::cli_context ctx{argc, argv, 0};
+  CLI::App app{"dlsize: size storage and GPUs for deep-learning training"};
+  app.require_subcommand(0, 1);
+  bool version = false;
+  app.add_flag("--version", version, "Print the version and the compiled-in features");
+  bool option_table = false;
+  app.add_flag("--option-table", option_table,
+               "Every option's valid values, as Markdown table rows (docs/options.md)")
+      ->group("");
+  add_commands(app, ctx, comm);
   dlsize::install_stop_handlers();
   try {
     dlsize::cli::apply_option_rules(app);
@@ -110,15 +125,8 @@ int run(int argc, char** argv) {
       return 0;
     }
     if (version) {
-      if (root) {
-        std::cout << "dlsize " << DLSIZE_VERSION << " (commit " << dlsize::report::tool_commit()
-                  << ")\n";
-        std::string uring_unusable;
-        dlsize::io::uring_engine::available(uring_unusable);
-        for (const auto& line : dlsize::report::feature_lines(uring_unusable))
-          std::cout << "  " << line << "\n";
-        std::cout << "  " << dlsize::accel::cuda_backend::version_line() << "\n";
-      }
+      if (root)
+        print_version();
       return 0;
     }
     if (app.get_subcommands().empty()) {

@@ -12,7 +12,7 @@ build_pkgs=(cmake g++ ninja-build pkg-config liburing-dev libcli11-dev nlohmann-
 test_pkgs=(catch2 python3
   python3-jsonschema chromium # the sizing report tests: schema validation, HTML rendering
   clang-format-14             # scripts/format.sh --check
-  clang-tidy-14               # scripts/function-size.sh (the CTest lint.function_size)
+  clang-tidy-14               # scripts/function-size.sh --clang-tidy (the cross-check)
   libfuse3-dev fuse3          # tests/fault_fs: the fault-injection file system of the fault suite
   ceph-mon ceph-osd radosgw curl # scripts/s3-server.sh: the radosgw S3 server of the tests labelled s3
 )

@@ -58,6 +58,68 @@ std::string accelerator_slug(const std::string& gpu_name) {
   return out.empty() ? std::string("gpu") : out;
 }
 
+namespace {
+
+// The measured steps: each one's GPU busy time and wall time (warm-up left out), the loss at
+// the first and last step, and the steps whose update an overflow skipped.
+struct timed_steps {
+  std::vector<double> busy, wall;
+  double loss_first = 0, loss_last = 0;
+  std::uint64_t skipped = 0;
+  double wall_total = 0; // first measured step's start to the last one's end
+};
+
+timed_steps run_steps(cuda_accelerator& gpu, const calibrate_options& opt) {
+  timed_steps t;
+  std::uint64_t measured_from = 0;
+  for (std::uint64_t i = 0; i < opt.warmup + opt.steps; ++i) {
+    const std::uint64_t t0 = now_ns();
+    if (i == opt.warmup)
+      measured_from = t0;
+    gpu.step(t0);
+    const std::uint64_t t1 = now_ns();
+    const auto& r = gpu.last();
+    if (!std::isfinite(r.loss))
+      throw run_error(fmt::format("calibrate: step {} gave a loss of {} (not finite)", i, r.loss));
+    if (i == 0)
+      t.loss_first = r.loss;
+    t.loss_last = r.loss;
+    if (opt.progress)
+      std::fprintf(stderr, "calibrate: step %llu%s: %.3f ms busy, loss %.4f%s\n",
+                   static_cast<unsigned long long>(i), i < opt.warmup ? " (warm-up)" : "",
+                   r.busy_ms, r.loss, r.skipped ? ", overflow: update skipped" : "");
+    if (i < opt.warmup)
+      continue;
+    t.busy.push_back(r.busy_ms / 1e3);
+    t.wall.push_back(static_cast<double>(t1 - t0) / 1e9);
+    t.skipped += r.skipped ? 1 : 0;
+  }
+  // Wall to wall, as PyTorch's reference reports it: first measured step's start to last
+  // one's end, host gaps included.
+  t.wall_total = static_cast<double>(now_ns() - measured_from) / 1e9;
+  return t;
+}
+
+// Where a step's GPU time goes, per layer kind, from a few more steps timed layer by layer
+// (an event pair per layer, kept out of the figures of run_steps).
+nlohmann::json op_time_json(cuda_accelerator& gpu) {
+  gpu.time_ops(true);
+  std::vector<double> op_ms(DLSIZE_CUDA_OP_KINDS, 0.0);
+  for (std::uint64_t i = 0; i < kOpTimedSteps; ++i) {
+    gpu.step(now_ns());
+    for (std::size_t k = 0; k < op_ms.size(); ++k)
+      op_ms[k] += gpu.last().op_ms[k] / static_cast<double>(kOpTimedSteps);
+  }
+  gpu.time_ops(false);
+  nlohmann::json op_time = nlohmann::json::object();
+  for (std::size_t k = 0; k < op_ms.size(); ++k)
+    if (op_ms[k] > 0)
+      op_time[model::to_string(static_cast<model::op>(k))] = op_ms[k];
+  return op_time;
+}
+
+} // namespace
+
 nlohmann::json calibrate(const calibrate_options& opt) {
   if (opt.steps < 1 || opt.steps > 1'000'000)
     throw usage_error("--steps: valid: 1 to 1,000,000");
@@ -72,49 +134,11 @@ nlohmann::json calibrate(const calibrate_options& opt) {
   cuda_accelerator gpu(m, co);
   gpu.use_synthetic(opt.cuda.seed + 1);
 
-  std::vector<double> busy, wall;
-  double loss_first = 0, loss_last = 0;
-  std::uint64_t skipped = 0, measured_from = 0;
-  for (std::uint64_t i = 0; i < opt.warmup + opt.steps; ++i) {
-    const std::uint64_t t0 = now_ns();
-    if (i == opt.warmup)
-      measured_from = t0;
-    gpu.step(t0);
-    const std::uint64_t t1 = now_ns();
-    const auto& r = gpu.last();
-    if (!std::isfinite(r.loss))
-      throw run_error(fmt::format("calibrate: step {} gave a loss of {} (not finite)", i, r.loss));
-    if (i == 0)
-      loss_first = r.loss;
-    loss_last = r.loss;
-    if (opt.progress)
-      std::fprintf(stderr, "calibrate: step %llu%s: %.3f ms busy, loss %.4f%s\n",
-                   static_cast<unsigned long long>(i), i < opt.warmup ? " (warm-up)" : "",
-                   r.busy_ms, r.loss, r.skipped ? ", overflow: update skipped" : "");
-    if (i < opt.warmup)
-      continue;
-    busy.push_back(r.busy_ms / 1e3);
-    wall.push_back(static_cast<double>(t1 - t0) / 1e9);
-    skipped += r.skipped ? 1 : 0;
-  }
-  // Wall to wall, as PyTorch's reference reports it: first measured step's start to last
-  // one's end, host gaps included.
-  const double wall_total = static_cast<double>(now_ns() - measured_from) / 1e9;
-  const time_summary b = summarize(busy), w = summarize(wall);
-  // Where a step's GPU time goes, per layer kind, from a few more steps timed layer by layer
-  // (an event pair per layer, kept out of the figures above).
-  gpu.time_ops(true);
-  std::vector<double> op_ms(DLSIZE_CUDA_OP_KINDS, 0.0);
-  for (std::uint64_t i = 0; i < kOpTimedSteps; ++i) {
-    gpu.step(now_ns());
-    for (std::size_t k = 0; k < op_ms.size(); ++k)
-      op_ms[k] += gpu.last().op_ms[k] / static_cast<double>(kOpTimedSteps);
-  }
-  gpu.time_ops(false);
-  nlohmann::json op_time = nlohmann::json::object();
-  for (std::size_t k = 0; k < op_ms.size(); ++k)
-    if (op_ms[k] > 0)
-      op_time[model::to_string(static_cast<model::op>(k))] = op_ms[k];
+  const timed_steps t = run_steps(gpu, opt);
+  const double loss_first = t.loss_first, loss_last = t.loss_last, wall_total = t.wall_total;
+  const std::uint64_t skipped = t.skipped;
+  const time_summary b = summarize(t.busy), w = summarize(t.wall);
+  const nlohmann::json op_time = op_time_json(gpu);
   const auto& info = gpu.info();
   const std::string gpu_name = info.device_name;
   const std::string precision = to_string(opt.cuda.precision);

@@ -156,119 +156,142 @@ nlohmann::json delta_rows(const std::vector<metric_stats>& stats) {
   return rows;
 }
 
-// The runs of one accelerator count, backend by backend.
-nlohmann::json compare_count(const std::vector<const loaded_report*>& reports,
-                             report::rules_edition edition, nlohmann::json& warnings) {
-  // Backends in order of first appearance. Runs of one load spread differently over nodes and
-  // ranks (scale-up against scale-out) are told apart by their topology.
+// The runs of one accelerator count grouped by backend, in order of first appearance. Runs of
+// one load spread differently over nodes and ranks (scale-up against scale-out) are told apart
+// by their topology.
+struct backend_groups {
+  std::vector<std::string> order; // group keys: backend identity and topology
+  std::vector<backend_identity> ids;
+  std::vector<std::string> names; // as the tables show them
+  std::map<std::string, std::vector<const loaded_report*>> runs;
+};
+
+backend_groups group_by_backend(const std::vector<const loaded_report*>& reports) {
   std::set<std::string> shapes;
   for (const auto* r : reports)
     shapes.insert(topology_label(r->fields));
   const auto shape_of = [&](const bench_report& rep) {
     return shapes.size() > 1 ? ", " + topology_label(rep) : std::string();
   };
-  std::vector<std::string> order; // group keys: backend identity and topology
-  std::vector<backend_identity> ids;
-  std::map<std::string, std::vector<const loaded_report*>> groups;
+  backend_groups g;
   for (const auto* r : reports) {
     const backend_identity id = backend_identity_of(r->report);
     const std::string key = id.key() + shape_of(r->fields);
-    if (!groups.count(key)) {
-      order.push_back(key);
-      ids.push_back(id);
+    if (!g.runs.count(key)) {
+      g.order.push_back(key);
+      g.ids.push_back(id);
     }
-    groups[key].push_back(r);
+    g.runs[key].push_back(r);
   }
-  std::vector<std::string> names = distinct_names(ids);
-  for (std::size_t i = 0; i < order.size(); ++i)
-    names[i] += shape_of(groups[order[i]].front()->fields);
-  const auto count = accelerators_of(reports.front()->fields);
-  // Repeats take a new seed each (as MLPerf Storage asks); backends should see the same seeds.
+  g.names = distinct_names(g.ids);
+  for (std::size_t i = 0; i < g.order.size(); ++i)
+    g.names[i] += shape_of(g.runs[g.order[i]].front()->fields);
+  return g;
+}
+
+// Repeats take a new seed each (as MLPerf Storage asks); backends should see the same seeds.
+void warn_on_seeds(backend_groups& g, std::uint64_t count, nlohmann::json& warnings) {
   auto seeds_of = [&](const std::string& b) {
     std::vector<std::string> s;
-    for (const auto* r : groups[b])
+    for (const auto* r : g.runs[b])
       s.push_back(text_of(r->typed->option("seed")));
     std::sort(s.begin(), s.end());
     return s;
   };
-  for (std::size_t i = 1; i < order.size(); ++i)
-    if (seeds_of(order[i]) != seeds_of(order[0]))
+  for (std::size_t i = 1; i < g.order.size(); ++i)
+    if (seeds_of(g.order[i]) != seeds_of(g.order[0]))
       warnings.push_back(fmt::format(
           "at {} accelerators the runs of {} used seeds {}, those of {} seeds {}: the loads are "
           "not identical",
-          count, names[i], fmt::join(seeds_of(order[i]), ", "), names[0],
-          fmt::join(seeds_of(order[0]), ", ")));
+          count, g.names[i], fmt::join(seeds_of(g.order[i]), ", "), g.names[0],
+          fmt::join(seeds_of(g.order[0]), ", ")));
+}
 
-  nlohmann::json backends = nlohmann::json::array();
-  std::vector<metric_stats> stats;
-  std::vector<std::vector<double>> samples_per_s;
-  for (std::size_t bi = 0; bi < order.size(); ++bi) {
-    const std::string& b = order[bi];
-    nlohmann::json files = nlohmann::json::array();
-    nlohmann::json values = nlohmann::json::object();
-    metric_stats st;
-    int passes = 0;
-    bool synthetic = false;
-    std::map<std::string, int> limits;
-    for (const auto* r : groups[b]) {
-      files.push_back(r->file);
-      if (summary_of(*r->typed).au_pass.value_or(false))
-        ++passes;
-      synthetic = synthetic || capped(*r);
-      ++limits[report::to_string(report::limit_of(*r->typed).kind)];
+// One backend's metrics over its runs: each metric's median and spread (kept in `stats` for
+// the deltas), and its samples/s per run (for the ratio against the first backend).
+nlohmann::json metric_values(const std::vector<const loaded_report*>& runs, bool synthetic,
+                             metric_stats& stats, std::vector<double>& samples_per_s) {
+  nlohmann::json values = nlohmann::json::object();
+  for (const auto& m : metrics()) {
+    std::vector<double> v;
+    for (const auto* r : runs)
+      if (const double x = m.of(*r->typed); !std::isnan(x))
+        v.push_back(x);
+    if (std::string(m.name) == "samples_per_s")
+      samples_per_s = v;
+    if (v.empty()) {
+      values[m.name] = nullptr;
+      continue;
     }
-    std::vector<double> sps;
-    for (const auto& m : metrics()) {
-      std::vector<double> v;
-      for (const auto* r : groups[b])
-        if (const double x = m.of(*r->typed); !std::isnan(x))
-          v.push_back(x);
-      if (std::string(m.name) == "samples_per_s")
-        sps = v;
-      if (v.empty()) {
-        values[m.name] = nullptr;
-        continue;
-      }
-      const auto s = analysis::stats_of(v);
-      const double spread =
-          v.size() > 1 && s.median != 0 ? (s.max - s.min) / std::fabs(s.median) : std::nan("");
-      st[m.name] = {s.median, spread};
-      values[m.name] = {
-          {"median", s.median},
-          {"runs", v.size()},
-          {"spread", std::isnan(spread) ? nlohmann::json(nullptr) : nlohmann::json(spread)},
-          {"synthetic", synthetic && is_latency(m)}};
-    }
-    backends.push_back({{"backend", names[bi]},
-                        {"label", ids[bi].label},
-                        {"identity", ids[bi].key()},
-                        {"reports", files},
-                        {"runs", groups[b].size()},
-                        {"au_passes", passes},
-                        {"synthetic_latency", synthetic},
-                        {"limited_by", limits},
-                        {"metrics", values},
-                        {"mlperf_validity", point_validity_json(groups[b], edition)}});
-    stats.push_back(std::move(st));
-    samples_per_s.push_back(std::move(sps));
+    const auto s = analysis::stats_of(v);
+    const double spread =
+        v.size() > 1 && s.median != 0 ? (s.max - s.min) / std::fabs(s.median) : std::nan("");
+    stats[m.name] = {s.median, spread};
+    values[m.name] = {
+        {"median", s.median},
+        {"runs", v.size()},
+        {"spread", std::isnan(spread) ? nlohmann::json(nullptr) : nlohmann::json(spread)},
+        {"synthetic", synthetic && is_latency(m)}};
   }
+  return values;
+}
 
-  const nlohmann::json rows = delta_rows(stats);
-  // The winner on samples/s against the first backend, with Welch's interval on the logs.
+nlohmann::json backend_json(const backend_groups& g, std::size_t bi, report::rules_edition edition,
+                            metric_stats& stats, std::vector<double>& samples_per_s) {
+  const auto& runs = g.runs.at(g.order[bi]);
+  nlohmann::json files = nlohmann::json::array();
+  int passes = 0;
+  bool synthetic = false;
+  std::map<std::string, int> limits;
+  for (const auto* r : runs) {
+    files.push_back(r->file);
+    if (summary_of(*r->typed).au_pass.value_or(false))
+      ++passes;
+    synthetic = synthetic || capped(*r);
+    ++limits[report::to_string(report::limit_of(*r->typed).kind)];
+  }
+  return {{"backend", g.names[bi]},
+          {"label", g.ids[bi].label},
+          {"identity", g.ids[bi].key()},
+          {"reports", files},
+          {"runs", runs.size()},
+          {"au_passes", passes},
+          {"synthetic_latency", synthetic},
+          {"limited_by", limits},
+          {"metrics", metric_values(runs, synthetic, stats, samples_per_s)},
+          {"mlperf_validity", point_validity_json(runs, edition)}};
+}
+
+// The winner on samples/s against the first backend, with Welch's interval on the logs.
+nlohmann::json against_first(const std::vector<std::string>& names,
+                             const std::vector<std::vector<double>>& samples_per_s) {
   nlohmann::json against = nlohmann::json::array();
-  for (std::size_t i = 0; i < order.size(); ++i) {
+  for (std::size_t i = 0; i < names.size(); ++i) {
     const auto r = analysis::welch_ratio(samples_per_s[0], samples_per_s[i]);
-    nlohmann::json j = {
-        {"backend", names[i]},
-        {"ratio", r ? nlohmann::json(r->ratio) : nlohmann::json(nullptr)},
-        {"ci95", r ? nlohmann::json({r->low, r->high}) : nlohmann::json(nullptr)},
-        {"text", analysis::ratio_text(r, samples_per_s[0].size(), samples_per_s[i].size())}};
-    against.push_back(j);
+    against.push_back(
+        {{"backend", names[i]},
+         {"ratio", r ? nlohmann::json(r->ratio) : nlohmann::json(nullptr)},
+         {"ci95", r ? nlohmann::json({r->low, r->high}) : nlohmann::json(nullptr)},
+         {"text", analysis::ratio_text(r, samples_per_s[0].size(), samples_per_s[i].size())}});
   }
+  return against;
+}
+
+// The runs of one accelerator count, backend by backend.
+nlohmann::json compare_count(const std::vector<const loaded_report*>& reports,
+                             report::rules_edition edition, nlohmann::json& warnings) {
+  backend_groups g = group_by_backend(reports);
+  const auto count = accelerators_of(reports.front()->fields);
+  warn_on_seeds(g, count, warnings);
+  nlohmann::json backends = nlohmann::json::array();
+  std::vector<metric_stats> stats(g.order.size());
+  std::vector<std::vector<double>> samples_per_s(g.order.size());
+  for (std::size_t bi = 0; bi < g.order.size(); ++bi)
+    backends.push_back(backend_json(g, bi, edition, stats[bi], samples_per_s[bi]));
   return {{"accelerators", count},
           {"backends", backends},
-          {"metrics", rows},
-          {"samples_per_s_against_first", against}};
+          {"metrics", delta_rows(stats)},
+          {"samples_per_s_against_first", against_first(g.names, samples_per_s)}};
 }
 
 } // namespace

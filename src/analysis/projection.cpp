@@ -110,6 +110,90 @@ projected_cache project_cache(const projection_options& o, double growth) {
   return c;
 }
 
+namespace {
+
+// The reads n accelerators ask for (the requirement's line, or the demand × n without one),
+// scaled by the allreduce's efficiency, with its interval; and what the storage must serve of
+// them once the cache has served its share, with the provision and the physical limit.
+void set_requirement(projection& p, const scaling_analysis& a, const projection_options& o) {
+  const double n = p.accelerators;
+  const double eff = p.scaling_efficiency;
+  if (a.demand_line) {
+    p.reads = a.demand_line->predict(n) * eff;
+    const double half = a.requirement_half_width(n) * eff;
+    if (std::isfinite(half)) {
+      p.reads_low = std::max(0.0, p.reads - half);
+      p.reads_high = p.reads + half;
+    }
+  } else {
+    p.reads = n * o.demand_per_accelerator * eff;
+  }
+  const double miss = p.storage_per_read;
+  p.required = p.reads * miss;
+  p.required_low = p.reads_low * miss;
+  p.required_high = p.reads_high * miss;
+  p.provision = o.headroom * (std::isfinite(p.required_high) ? p.required_high : p.required);
+  p.provision_capped = p.provision;
+  if (o.limit_bytes_per_s > 0) {
+    p.within_limit = p.provision <= o.limit_bytes_per_s;
+    p.provision_capped = std::min(p.provision, o.limit_bytes_per_s);
+  }
+}
+
+// What the measured backend delivers to this load: its ceiling (within the limit), the AU that
+// gives, and the most accelerators it holds at the threshold.
+void set_backend_verdict(projection& p, const scaling_analysis& a, const projection_options& o,
+                         const std::optional<double>& ceiling, double best_storage) {
+  std::optional<double> deliver = ceiling;
+  if (!deliver && p.required <= best_storage)
+    deliver = p.required; // measured to hold it
+  if (deliver && o.limit_bytes_per_s > 0)
+    deliver = std::min(*deliver, o.limit_bytes_per_s);
+  if (deliver && p.required > 0) {
+    p.expected_accelerator_utilization = std::min(1.0, *deliver / p.required);
+    p.backend_holds = p.expected_accelerator_utilization >= a.au_threshold;
+  }
+  if (ceiling) {
+    double d = *ceiling;
+    if (o.limit_bytes_per_s > 0)
+      d = std::min(d, o.limit_bytes_per_s);
+    p.max_accelerators = max_accelerators_at_threshold(a, d, 1 - p.storage_per_read,
+                                                       o.demand_per_accelerator, o.efficiency);
+  }
+}
+
+// The caveats of a projection, as short flags and as sentences.
+void set_caveats(projection& p, const scaling_analysis& a, const projection_options& o,
+                 const std::optional<double>& ceiling) {
+  const double n = p.accelerators;
+  if (n > a.largest())
+    p.flags.push_back("extrapolated");
+  if (a.knee_found() && n > a.knee.hinge.breakpoint)
+    p.flags.push_back("past the knee");
+  if (!a.demand_line)
+    p.flags.push_back("from the demand");
+  if (p.within_limit && !*p.within_limit)
+    p.flags.push_back("over the limit");
+  if (n > a.largest())
+    p.warnings.push_back(fmt::format("{} accelerators is beyond the measured range ({} to {}): "
+                                     "an extrapolation",
+                                     n, a.smallest(), a.largest()));
+  if (a.knee_found() && n > a.knee.hinge.breakpoint)
+    p.warnings.push_back(
+        fmt::format("past the knee at {:.3g} accelerators: this backend saturates near {}; the "
+                    "requirement comes from {}",
+                    a.knee.hinge.breakpoint, ceiling ? rate(*ceiling) : "?", a.demand_basis));
+  if (!a.demand_line)
+    p.warnings.push_back(fmt::format("no fit below the knee: the requirement is {} × the "
+                                     "demand of one accelerator ({})",
+                                     n, rate(o.demand_per_accelerator)));
+  if (p.within_limit && !*p.within_limit)
+    p.warnings.push_back(fmt::format("needs {} with headroom, above the physical limit {} ({})",
+                                     rate(p.provision), rate(o.limit_bytes_per_s), o.limit_source));
+}
+
+} // namespace
+
 std::vector<projection> project(const scaling_analysis& a, const projection_options& o) {
   std::vector<projection> out;
   const double h_measured = std::isfinite(o.measured_hit_ratio) ? o.measured_hit_ratio : 0.0;
@@ -133,71 +217,9 @@ std::vector<projection> project(const scaling_analysis& a, const projection_opti
       p.storage_per_read = cache.storage_per_read;
       p.hit_ratio_source = cache.source;
       p.scaling_efficiency = o.efficiency ? o.efficiency(n) : 1.0;
-      const double eff = p.scaling_efficiency;
-      if (a.demand_line) {
-        p.reads = a.demand_line->predict(n) * eff;
-        const double half = a.requirement_half_width(n) * eff;
-        if (std::isfinite(half)) {
-          p.reads_low = std::max(0.0, p.reads - half);
-          p.reads_high = p.reads + half;
-        }
-      } else {
-        p.reads = n * o.demand_per_accelerator * eff;
-      }
-      const double miss = p.storage_per_read;
-      p.required = p.reads * miss;
-      p.required_low = p.reads_low * miss;
-      p.required_high = p.reads_high * miss;
-      p.provision = o.headroom * (std::isfinite(p.required_high) ? p.required_high : p.required);
-      p.provision_capped = p.provision;
-      if (o.limit_bytes_per_s > 0) {
-        p.within_limit = p.provision <= o.limit_bytes_per_s;
-        p.provision_capped = std::min(p.provision, o.limit_bytes_per_s);
-      }
-
-      // What the measured backend delivers to this load: its ceiling (within the limit).
-      std::optional<double> deliver = ceiling;
-      if (!deliver && p.required <= best_storage)
-        deliver = p.required; // measured to hold it
-      if (deliver && o.limit_bytes_per_s > 0)
-        deliver = std::min(*deliver, o.limit_bytes_per_s);
-      if (deliver && p.required > 0) {
-        p.expected_accelerator_utilization = std::min(1.0, *deliver / p.required);
-        p.backend_holds = p.expected_accelerator_utilization >= a.au_threshold;
-      }
-      if (ceiling) {
-        double d = *ceiling;
-        if (o.limit_bytes_per_s > 0)
-          d = std::min(d, o.limit_bytes_per_s);
-        p.max_accelerators = max_accelerators_at_threshold(a, d, 1 - p.storage_per_read,
-                                                           o.demand_per_accelerator, o.efficiency);
-      }
-
-      if (n > a.largest())
-        p.flags.push_back("extrapolated");
-      if (a.knee_found() && n > a.knee.hinge.breakpoint)
-        p.flags.push_back("past the knee");
-      if (!a.demand_line)
-        p.flags.push_back("from the demand");
-      if (p.within_limit && !*p.within_limit)
-        p.flags.push_back("over the limit");
-      if (n > a.largest())
-        p.warnings.push_back(fmt::format("{} accelerators is beyond the measured range ({} to {}): "
-                                         "an extrapolation",
-                                         n, a.smallest(), a.largest()));
-      if (a.knee_found() && n > a.knee.hinge.breakpoint)
-        p.warnings.push_back(
-            fmt::format("past the knee at {:.3g} accelerators: this backend saturates near {}; the "
-                        "requirement comes from {}",
-                        a.knee.hinge.breakpoint, ceiling ? rate(*ceiling) : "?", a.demand_basis));
-      if (!a.demand_line)
-        p.warnings.push_back(fmt::format("no fit below the knee: the requirement is {} × the "
-                                         "demand of one accelerator ({})",
-                                         n, rate(o.demand_per_accelerator)));
-      if (p.within_limit && !*p.within_limit)
-        p.warnings.push_back(fmt::format("needs {} with headroom, above the physical limit {} ({})",
-                                         rate(p.provision), rate(o.limit_bytes_per_s),
-                                         o.limit_source));
+      set_requirement(p, a, o);
+      set_backend_verdict(p, a, o, ceiling, best_storage);
+      set_caveats(p, a, o, ceiling);
       out.push_back(std::move(p));
     }
   }

@@ -85,64 +85,75 @@ nlohmann::json measured_json(const series& s, const analysis::scaling_analysis& 
   return measured;
 }
 
-nlohmann::json analyse(const series& s, const sizing_request& req, const cache_choice& cache,
-                       std::vector<std::string>& reproduce) {
+// What a series' reports measured: one point per run, and the medians' inputs.
+struct series_measurements {
   std::vector<analysis::run_point> runs;
   std::vector<double> thresholds, demands, hits, ram, nodes, sample_bytes;
-  nlohmann::json warnings = nlohmann::json::array();
-  const auto& first = *s.reports.front();
   std::vector<analysis::recorded_report> recorded;
+  nlohmann::json warnings = nlohmann::json::array();
+};
+
+analysis::run_point run_point_of(const loaded_report& lr) {
+  const bench_report& t = *lr.typed;
+  const auto& sm = or_empty(t.summary);
+  analysis::run_point p;
+  p.file = lr.file;
+  p.accelerators = static_cast<double>(accelerators_of(t));
+  p.read_bytes_per_s = number(sm.read_bytes_per_s);
+  p.samples_per_s = number(sm.samples_per_s);
+  p.samples_per_s_per_accelerator = number(sm.samples_per_s_per_accelerator);
+  p.accelerator_utilization = number(sm.accelerator_utilization);
+  p.storage_au = number(sm.storage_au);
+  const auto& tp = or_empty(t.topology);
+  const double declared = tp.declared.has_value() && tp.declared.value->is_object()
+                              ? tp.declared.value->value("nodes", 0.0)
+                              : 0.0;
+  p.nodes = declared > 0 ? declared : std::max(1.0, number(tp.nodes));
+  p.declared_nodes = declared > 0;
+  p.au_pass = sm.au_pass.value_or(false);
+  p.hit_ratio = number(or_empty(t.storage).hit_ratio);
+  p.limit = report::limit_of(t).kind;
+  return p;
+}
+
+// Every run of the series, with a warning for each setting that differs from the first run's.
+series_measurements measure(const series& s) {
+  series_measurements m;
+  const auto& first = *s.reports.front();
   std::set<std::string> may_differ = backend_settings();
   may_differ.insert({"accelerators", "accelerators-per-rank"});
   for (const auto* lr : s.reports) {
-    const auto& r = lr->report;
     const bench_report& t = *lr->typed;
-    const auto& sm = or_empty(t.summary);
-    analysis::run_point p;
-    p.file = lr->file;
-    p.accelerators = static_cast<double>(accelerators_of(t));
-    p.read_bytes_per_s = number(sm.read_bytes_per_s);
-    p.samples_per_s = number(sm.samples_per_s);
-    p.samples_per_s_per_accelerator = number(sm.samples_per_s_per_accelerator);
-    p.accelerator_utilization = number(sm.accelerator_utilization);
-    p.storage_au = number(sm.storage_au);
-    const auto& tp = or_empty(t.topology);
-    const double declared = tp.declared.has_value() && tp.declared.value->is_object()
-                                ? tp.declared.value->value("nodes", 0.0)
-                                : 0.0;
-    p.nodes = declared > 0 ? declared : std::max(1.0, number(tp.nodes));
-    p.declared_nodes = declared > 0;
-    recorded.push_back({lr->file, &r});
-    p.au_pass = sm.au_pass.value_or(false);
-    p.hit_ratio = number(or_empty(t.storage).hit_ratio);
-    p.limit = report::limit_of(t).kind;
-    runs.push_back(p);
-    thresholds.push_back(number(sm.au_threshold));
-    demands.push_back(number(sm.demand_bytes_per_s_per_accelerator));
-    hits.push_back(p.hit_ratio);
-    ram.push_back(number(or_empty(t.dataset).client_ram_bytes));
-    nodes.push_back(number(or_empty(t.topology).nodes));
-    sample_bytes.push_back(number(or_empty(t.workload).mean_sample_bytes));
+    const analysis::run_point p = run_point_of(*lr);
+    m.recorded.push_back({lr->file, &lr->report});
+    m.runs.push_back(p);
+    m.thresholds.push_back(number(or_empty(t.summary).au_threshold));
+    m.demands.push_back(number(or_empty(t.summary).demand_bytes_per_s_per_accelerator));
+    m.hits.push_back(p.hit_ratio);
+    m.ram.push_back(number(or_empty(t.dataset).client_ram_bytes));
+    m.nodes.push_back(number(or_empty(t.topology).nodes));
+    m.sample_bytes.push_back(number(or_empty(t.workload).mean_sample_bytes));
     if (lr != &first)
       for (const auto& w : setting_differences(first.fields, first.file, t, lr->file, may_differ))
-        warnings.push_back(w);
+        m.warnings.push_back(w);
   }
+  return m;
+}
+
+// The AU threshold the series is judged at: the runs' median, with a warning when they differ.
+double series_threshold(const std::vector<double>& thresholds, nlohmann::json& warnings) {
   const auto th = analysis::stats_of(thresholds);
   const double threshold = std::isfinite(th.median) ? th.median : 0.9;
   if (th.count && th.min != th.max)
     warnings.push_back(
         fmt::format("the runs' AU thresholds differ ({} to {}); the median {} is used", th.min,
                     th.max, threshold));
-  const double demand = analysis::median(demands);
-  const auto a = analysis::analyse_scaling(runs, threshold, req.alpha);
-  for (const auto& w : a.warnings)
-    warnings.push_back(w);
+  return threshold;
+}
 
-  const double measured_hit = analysis::stats_of(hits).median;
-  analysis::projection_options po;
-  po.targets = req.targets;
-  po.growth = req.growth;
-  po.headroom = req.headroom;
+// The physical cap on what the clients can read (the NICs, the storage front end; the lower of
+// them), and where it comes from; 0 when none is given.
+void set_physical_limit(const sizing_request& req, analysis::projection_options& po) {
   std::vector<std::string> limits;
   double limit = 0;
   if (req.nic_bandwidth > 0) {
@@ -158,196 +169,250 @@ nlohmann::json analyse(const series& s, const sizing_request& req, const cache_c
   }
   po.limit_bytes_per_s = limit;
   po.limit_source = fmt::format("{}", fmt::join(limits, ", the lower of "));
+}
+
+// The cache in front of the storage the projections assume, and where its size comes from.
+std::string set_cache_bytes(const series& s, const sizing_request& req,
+                            const series_measurements& m, analysis::projection_options& po) {
+  const double client_ram = analysis::median(m.ram);
+  const double clients = std::isfinite(analysis::median(m.nodes)) ? analysis::median(m.nodes) : 1;
+  if (req.cache_bytes >= 0) {
+    po.cache_bytes = req.cache_bytes;
+    return "--client-ram × --clients";
+  }
+  if (s.cache_mode == "buffered" && std::isfinite(client_ram)) {
+    po.cache_bytes = client_ram * clients;
+    return fmt::format("the page cache: the clients' RAM in the reports ({} × {})",
+                       units::format_bytes_binary(client_ram), clients);
+  }
+  po.cache_bytes = 0;
+  return fmt::format("none: {} reads bypass the page cache", s.cache_mode);
+}
+
+nlohmann::json runs_json(const series& s, const series_measurements& m,
+                         const analysis::scaling_analysis& a) {
+  nlohmann::json out = nlohmann::json::array();
+  for (std::size_t i = 0; i < m.runs.size(); ++i) {
+    const auto& p = m.runs[i];
+    out.push_back(
+        {{"file", p.file},
+         {"accelerators", p.accelerators},
+         {"read_bytes_per_s", number_or_null(p.read_bytes_per_s)},
+         {"samples_per_s", number_or_null(p.samples_per_s)},
+         {"samples_per_s_per_accelerator", number_or_null(p.samples_per_s_per_accelerator)},
+         {"accelerator_utilization", number_or_null(p.accelerator_utilization)},
+         {"au_pass", p.au_pass},
+         {"hit_ratio", number_or_null(p.hit_ratio)},
+         {"limited_by", report::to_string(p.limit)},
+         {"seed", s.reports[i]->typed->option("seed")},
+         {"fitted",
+          a.line ? nlohmann::json(a.line->predict(p.accelerators)) : nlohmann::json(nullptr)},
+         {"residual", a.line ? nlohmann::json(a.line->residuals[i]) : nlohmann::json(nullptr)},
+         {"command", command_text(s.reports[i]->typed->command_line.value_or({}))}});
+  }
+  return out;
+}
+
+nlohmann::json optional_json(const std::optional<double>& v) {
+  return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
+}
+
+// The count the ceiling supports at the threshold, never below a count that passed.
+std::optional<std::uint64_t> modelled_max(const analysis::scaling_analysis& a, double demand,
+                                          const analysis::projection_options& po) {
+  if (!a.ceiling) // the ceiling is in reads: no cache to take off
+    return std::nullopt;
+  std::uint64_t modelled =
+      analysis::max_accelerators_at_threshold(a, *a.ceiling, 0, demand, po.efficiency);
+  // A count that passed is carried, whatever the model says.
+  if (a.most_passing)
+    modelled = std::max(modelled, static_cast<std::uint64_t>(*a.most_passing));
+  return modelled;
+}
+
+// What the fit says: the knee at the threshold, the ceiling, the counts it supports, and the
+// requirement's line.
+nlohmann::json limits_json(const analysis::scaling_analysis& a, double threshold, double demand,
+                           const analysis::projection_options& po) {
+  const std::optional<std::uint64_t> modelled = modelled_max(a, demand, po);
+  return {{"au_knee",
+           {{"threshold", threshold},
+            {"first_below_accelerators", optional_json(a.au_knee)},
+            {"most_passing_accelerators", optional_json(a.most_passing)},
+            {"all_pass", !a.au_knee}}},
+          {"ceiling",
+           {{"bytes_per_s", optional_json(a.ceiling)},
+            {"best_measured_bytes_per_s", a.best_bytes_per_s},
+            {"source", a.ceiling ? a.ceiling_source
+                                 : "storage never limited AU: the backend was not saturated; it "
+                                   "delivers at least the best measured bandwidth"},
+            {"storage_limited_runs", a.storage_limited_runs},
+            {"client_limited_runs", a.client_limited_runs}}},
+          {"max_accelerators_at_threshold",
+           {{"measured", optional_json(a.most_passing)},
+            {"measured_is_lower_bound", !a.au_knee},
+            {"modelled", modelled ? nlohmann::json(*modelled) : nlohmann::json(nullptr)}}},
+          {"requirement",
+           {{"basis", a.demand_line ? a.demand_basis : "the demand of one accelerator × the count"},
+            {"fit", a.demand_line ? fit_json(*a.demand_line) : nlohmann::json(nullptr)},
+            {"repeat_cv", a.repeat_cv},
+            {"model_error_cv", a.model_cv}}}};
+}
+
+// One series of the sizing report: its runs, the fit and knee, the ceiling and the projections.
+nlohmann::json analyse(const series& s, const sizing_request& req, const cache_choice& cache,
+                       std::vector<std::string>& reproduce) {
+  series_measurements m = measure(s);
+  nlohmann::json warnings = std::move(m.warnings);
+  const double threshold = series_threshold(m.thresholds, warnings);
+  const double demand = analysis::median(m.demands);
+  const auto a = analysis::analyse_scaling(m.runs, threshold, req.alpha);
+  for (const auto& w : a.warnings)
+    warnings.push_back(w);
+
+  const double measured_hit = analysis::stats_of(m.hits).median;
+  analysis::projection_options po;
+  po.targets = req.targets;
+  po.growth = req.growth;
+  po.headroom = req.headroom;
+  set_physical_limit(req, po);
   po.cache_model = cache.model;
   po.curve = cache.curve;
   po.dataset_bytes = s.dataset_bytes;
   po.measured_hit_ratio = measured_hit;
   po.demand_per_accelerator = demand;
-  const auto allreduce = analysis::series_allreduce(recorded, req.accelerators_per_node);
+  const auto allreduce = analysis::series_allreduce(m.recorded, req.accelerators_per_node);
   if (allreduce)
     po.efficiency = [in = *allreduce](double n) { return analysis::efficiency_at(in, n); };
-  std::string cache_source;
-  const double client_ram = analysis::median(ram);
-  const double clients = std::isfinite(analysis::median(nodes)) ? analysis::median(nodes) : 1;
-  if (req.cache_bytes >= 0) {
-    po.cache_bytes = req.cache_bytes;
-    cache_source = "--client-ram × --clients";
-  } else if (s.cache_mode == "buffered" && std::isfinite(client_ram)) {
-    po.cache_bytes = client_ram * clients;
-    cache_source = fmt::format("the page cache: the clients' RAM in the reports ({} × {})",
-                               units::format_bytes_binary(client_ram), clients);
-  } else {
-    po.cache_bytes = 0;
-    cache_source = fmt::format("none: {} reads bypass the page cache", s.cache_mode);
-  }
-  const auto projections = analysis::project(a, po);
-
-  nlohmann::json runs_json = nlohmann::json::array();
-  for (std::size_t i = 0; i < runs.size(); ++i) {
-    const auto& p = runs[i];
-    nlohmann::json j = {
-        {"file", p.file},
-        {"accelerators", p.accelerators},
-        {"read_bytes_per_s", number_or_null(p.read_bytes_per_s)},
-        {"samples_per_s", number_or_null(p.samples_per_s)},
-        {"samples_per_s_per_accelerator", number_or_null(p.samples_per_s_per_accelerator)},
-        {"accelerator_utilization", number_or_null(p.accelerator_utilization)},
-        {"au_pass", p.au_pass},
-        {"hit_ratio", number_or_null(p.hit_ratio)},
-        {"limited_by", report::to_string(p.limit)},
-        {"seed", s.reports[i]->typed->option("seed")},
-        {"fitted",
-         a.line ? nlohmann::json(a.line->predict(p.accelerators)) : nlohmann::json(nullptr)},
-        {"residual", a.line ? nlohmann::json(a.line->residuals[i]) : nlohmann::json(nullptr)},
-        {"command", command_text(s.reports[i]->typed->command_line.value_or({}))}};
-    runs_json.push_back(j);
-  }
+  const std::string cache_source = set_cache_bytes(s, req, m, po);
   nlohmann::json proj = nlohmann::json::array();
-  for (const auto& p : projections)
+  for (const auto& p : analysis::project(a, po))
     proj.push_back(projection_json(p));
-  std::optional<std::uint64_t> modelled;
-  if (a.ceiling) { // the ceiling is in reads: no cache to take off
-    modelled = analysis::max_accelerators_at_threshold(a, *a.ceiling, 0, demand, po.efficiency);
-    // A count that passed is carried, whatever the model says.
-    if (a.most_passing)
-      modelled = std::max(*modelled, static_cast<std::uint64_t>(*a.most_passing));
-  }
-  reproduce.push_back(command_text(first.typed->command_line.value_or({})));
+  reproduce.push_back(command_text(s.reports.front()->typed->command_line.value_or({})));
 
-  return {
-      {"workload", s.workload},
-      {"accelerator", s.accelerator},
-      {"backend", s.backend},
-      {"label", s.identity.label},
-      {"backend_identity", s.identity.key()},
-      {"cache_mode", s.cache_mode},
-      {"dataset_bytes", s.dataset_bytes},
-      {"mean_sample_bytes", number_or_null(analysis::median(sample_bytes))},
-      {"au_threshold", threshold},
-      {"demand_bytes_per_s_per_accelerator", number_or_null(demand)},
-      {"runs", runs_json},
-      {"measured", measured_json(s, a, req.rules)},
-      {"fit", a.line ? fit_json(*a.line, a.largest() * 1.1) : nlohmann::json(nullptr)},
-      {"knee", knee_json(a)},
-      {"au_knee",
-       {{"threshold", threshold},
-        {"first_below_accelerators",
-         a.au_knee ? nlohmann::json(*a.au_knee) : nlohmann::json(nullptr)},
-        {"most_passing_accelerators",
-         a.most_passing ? nlohmann::json(*a.most_passing) : nlohmann::json(nullptr)},
-        {"all_pass", !a.au_knee}}},
-      {"ceiling",
-       {{"bytes_per_s", a.ceiling ? nlohmann::json(*a.ceiling) : nlohmann::json(nullptr)},
-        {"best_measured_bytes_per_s", a.best_bytes_per_s},
-        {"source", a.ceiling ? a.ceiling_source
-                             : "storage never limited AU: the backend was not saturated; it "
-                               "delivers at least the best measured bandwidth"},
-        {"storage_limited_runs", a.storage_limited_runs},
-        {"client_limited_runs", a.client_limited_runs}}},
-      {"max_accelerators_at_threshold",
-       {{"measured", a.most_passing ? nlohmann::json(*a.most_passing) : nlohmann::json(nullptr)},
-        {"measured_is_lower_bound", !a.au_knee},
-        {"modelled", modelled ? nlohmann::json(*modelled) : nlohmann::json(nullptr)}}},
-      {"requirement",
-       {{"basis", a.demand_line ? a.demand_basis : "the demand of one accelerator × the count"},
-        {"fit", a.demand_line ? fit_json(*a.demand_line) : nlohmann::json(nullptr)},
-        {"repeat_cv", a.repeat_cv},
-        {"model_error_cv", a.model_cv}}},
-      {"cache",
-       {{"cache_mode", s.cache_mode},
-        {"measured_hit_ratio", number_or_null(measured_hit)},
-        {"cache_bytes", po.cache_bytes},
-        {"cache_bytes_source", cache_source},
-        {"model", analysis::cache_model_name(cache.model)},
-        {"model_reason", cache.reason}}},
-      {"layouts", analysis::layout_rows(runs)},
-      {"scaling", allreduce ? scaling_of(*allreduce, a, req) : nlohmann::json(nullptr)},
-      {"limit_bytes_per_s", limit > 0 ? nlohmann::json(limit) : nlohmann::json(nullptr)},
-      {"limit_source", limit > 0 ? nlohmann::json(po.limit_source) : nlohmann::json(nullptr)},
-      {"projections", proj},
-      {"warnings", warnings}};
+  nlohmann::json j = limits_json(a, threshold, demand, po);
+  j.update({{"workload", s.workload},
+            {"accelerator", s.accelerator},
+            {"backend", s.backend},
+            {"label", s.identity.label},
+            {"backend_identity", s.identity.key()},
+            {"cache_mode", s.cache_mode},
+            {"dataset_bytes", s.dataset_bytes},
+            {"mean_sample_bytes", number_or_null(analysis::median(m.sample_bytes))},
+            {"au_threshold", threshold},
+            {"demand_bytes_per_s_per_accelerator", number_or_null(demand)},
+            {"runs", runs_json(s, m, a)},
+            {"measured", measured_json(s, a, req.rules)},
+            {"fit", a.line ? fit_json(*a.line, a.largest() * 1.1) : nlohmann::json(nullptr)},
+            {"knee", knee_json(a)},
+            {"cache",
+             {{"cache_mode", s.cache_mode},
+              {"measured_hit_ratio", number_or_null(measured_hit)},
+              {"cache_bytes", po.cache_bytes},
+              {"cache_bytes_source", cache_source},
+              {"model", analysis::cache_model_name(cache.model)},
+              {"model_reason", cache.reason}}},
+            {"layouts", analysis::layout_rows(m.runs)},
+            {"scaling", allreduce ? scaling_of(*allreduce, a, req) : nlohmann::json(nullptr)},
+            {"limit_bytes_per_s", po.limit_bytes_per_s > 0 ? nlohmann::json(po.limit_bytes_per_s)
+                                                           : nlohmann::json(nullptr)},
+            {"limit_source",
+             po.limit_bytes_per_s > 0 ? nlohmann::json(po.limit_source) : nlohmann::json(nullptr)},
+            {"projections", proj},
+            {"warnings", warnings}});
+  return j;
 }
 
-} // namespace
+nlohmann::json input_row(const std::string& file, const std::string& why) {
+  return {{"file", file},
+          {"included", why.empty()},
+          {"reason", why.empty() ? nlohmann::json(nullptr) : nlohmann::json(why)}};
+}
 
-nlohmann::json make_sizing(const report_inputs& in, const sizing_request& req,
-                           const nlohmann::json& command_line) {
-  nlohmann::json inputs = nlohmann::json::array();
+// Why a bench report cannot be sized ("" when it can).
+std::string exclusion(const loaded_report& lr) {
+  if (!lr.typed)
+    throw usage_error(fmt::format("{}: not a dlsize bench or checkpoint report (schema {}). "
+                                  "valid: reports written by dlsize bench or dlsize checkpoint "
+                                  "--out, or a sweep folder",
+                                  lr.file, kReportSchema));
+  const bench_report& t = *lr.typed;
+  if (!t.complete())
+    return fmt::format("status {}: {}", t.status_text(), t.reason.value_or(""));
+  if (accelerator_type_of(t) == "none" || accelerators_of(t) == 0)
+    return "a storage-only run (no accelerators)";
+  if (!or_empty(t.summary).read_bytes_per_s.present)
+    return "no summary.read_bytes_per_s";
+  return "";
+}
+
+// The reports sorted into series (one per workload, accelerator, backend and dataset size),
+// the checkpoint evidence, and one input row per report saying whether it was used and why not.
+struct grouped_reports {
   std::vector<series> groups;
-  std::map<std::string, std::size_t> by_key;
-  const std::vector<loaded_report> reports = typed_reports(in.reports);
-  refuse_duplicate_runs(reports);
   std::vector<const loaded_report*> checkpoints; // the write path's evidence
+  nlohmann::json inputs = nlohmann::json::array();
+};
+
+grouped_reports group_reports(const std::vector<loaded_report>& reports) {
+  grouped_reports out;
+  std::map<std::string, std::size_t> by_key;
   for (const auto& lr : reports) {
-    const auto& r = lr.report;
-    std::string why;
-    if (is_checkpoint_report(r)) {
-      why = checkpoint_exclusion(r);
+    if (is_checkpoint_report(lr.report)) {
+      const std::string why = checkpoint_exclusion(lr.report);
       if (why.empty())
-        checkpoints.push_back(&lr);
-      inputs.push_back({{"file", lr.file},
-                        {"included", why.empty()},
-                        {"reason", why.empty() ? nlohmann::json(nullptr) : nlohmann::json(why)}});
+        out.checkpoints.push_back(&lr);
+      out.inputs.push_back(input_row(lr.file, why));
       continue;
     }
-    if (!lr.typed)
-      throw usage_error(fmt::format("{}: not a dlsize bench or checkpoint report (schema {}). "
-                                    "valid: reports written by dlsize bench or dlsize checkpoint "
-                                    "--out, or a sweep folder",
-                                    lr.file, kReportSchema));
+    const std::string why = exclusion(lr);
     const bench_report& t = *lr.typed;
-    if (t.complete() && has_training_checkpoints(r))
-      checkpoints.push_back(&lr);
-    if (!t.complete())
-      why = fmt::format("status {}: {}", t.status_text(), t.reason.value_or(""));
-    else if (accelerator_type_of(t) == "none" || accelerators_of(t) == 0)
-      why = "a storage-only run (no accelerators)";
-    else if (!or_empty(t.summary).read_bytes_per_s.present)
-      why = "no summary.read_bytes_per_s";
-    inputs.push_back({{"file", lr.file},
-                      {"included", why.empty()},
-                      {"reason", why.empty() ? nlohmann::json(nullptr) : nlohmann::json(why)}});
+    if (t.complete() && has_training_checkpoints(lr.report))
+      out.checkpoints.push_back(&lr);
+    out.inputs.push_back(input_row(lr.file, why));
     if (!why.empty())
       continue;
     series s;
     s.workload = workload_of(t);
     s.accelerator = accelerator_type_of(t);
-    s.identity = backend_identity_of(r);
+    s.identity = backend_identity_of(lr.report);
     s.cache_mode = s.identity.cache_mode;
     s.dataset_bytes = static_cast<double>(or_empty(t.dataset).bytes.value_or(0));
     const std::string key =
         fmt::format("{}|{}|{}|{}", s.workload, s.accelerator, s.identity.key(), s.dataset_bytes);
     auto it = by_key.find(key);
     if (it == by_key.end()) {
-      it = by_key.emplace(key, groups.size()).first;
-      groups.push_back(s);
+      it = by_key.emplace(key, out.groups.size()).first;
+      out.groups.push_back(s);
     }
-    groups[it->second].reports.push_back(&lr);
+    out.groups[it->second].reports.push_back(&lr);
   }
-  if (groups.empty() && checkpoints.empty()) {
+  if (out.groups.empty() && out.checkpoints.empty()) {
     std::string list;
-    for (const auto& i : inputs)
+    for (const auto& i : out.inputs)
       list +=
           fmt::format("\n  {}: {}", i["file"].get<std::string>(), i["reason"].get<std::string>());
     throw usage_error("size: no report can be sized; each needs a complete training run "
                       "(--accelerator emulated:TYPE) or a complete dlsize checkpoint run" +
                       list);
   }
+  return out;
+}
 
-  std::vector<std::string> reproduce = {command_text(command_line)};
-  for (const auto& s : in.sweeps)
-    reproduce.push_back(command_text(s["command_line"]));
+// Each series' backend named apart from the others.
+void name_backends(std::vector<series>& groups) {
   std::vector<backend_identity> ids;
   for (const auto& g : groups)
     ids.push_back(g.identity);
   const std::vector<std::string> names = distinct_names(ids);
   for (std::size_t i = 0; i < groups.size(); ++i)
     groups[i].backend = names[i];
-  std::vector<const loaded_report*> included;
-  for (const auto& g : groups)
-    included.insert(included.end(), g.reports.begin(), g.reports.end());
-  const auto curves = cache_curves_of(included);
-  nlohmann::json warnings = nlohmann::json::array();
+}
+
+// One cache model per workload, from --cache-model and the cache sweeps among the reports.
+std::map<std::string, cache_choice>
+choose_cache_models(const std::vector<series>& groups, const sizing_request& req,
+                    const std::map<std::string, cache_curve>& curves, nlohmann::json& warnings) {
   std::map<std::string, cache_choice> choices;
   for (const auto& g : groups)
     if (!choices.count(g.workload)) {
@@ -357,18 +422,79 @@ nlohmann::json make_sizing(const report_inputs& in, const sizing_request& req,
       if (!c.warning.empty())
         warnings.push_back(c.warning);
     }
+  return choices;
+}
+
+nlohmann::json options_json(const sizing_request& req) {
+  auto positive = [](double v) { return v > 0 ? nlohmann::json(v) : nlohmann::json(nullptr); };
+  return {{"target_accelerators", req.targets},
+          {"data_growth", req.growth},
+          {"headroom", req.headroom},
+          {"nic_bandwidth_bytes_per_s", positive(req.nic_bandwidth)},
+          {"nic_efficiency", req.nic_efficiency},
+          {"clients", req.clients},
+          {"front_end_bandwidth_bytes_per_s", positive(req.front_end_bandwidth)},
+          {"cache_model", analysis::cache_model_name(req.cache_model)},
+          {"cache_bytes",
+           req.cache_bytes >= 0 ? nlohmann::json(req.cache_bytes) : nlohmann::json(nullptr)},
+          {"alpha", req.alpha},
+          {"confidence", 0.95}};
+}
+
+// What the sizing takes as given, in words, with the request's figures.
+nlohmann::json assumptions_json(const sizing_request& req) {
+  return {
+      "Bandwidth is what the reads returned per second (summary.read_bytes_per_s); the storage "
+      "must deliver reads × (1 − h), h the share a cache in front of it serves.",
+      "The fit is ordinary least squares with intercept over every run (repeats included); "
+      "intervals are 95 % (Student's t with n − 2 degrees of freedom).",
+      fmt::format("A knee is chosen only when an extra-sum-of-squares F test prefers a continuous "
+                  "hinge to the line at alpha {} and the hinge's second slope is lower; the "
+                  "requirement of larger counts comes from the runs below the knee, never from "
+                  "a line through saturated runs.",
+                  req.alpha),
+      "h at the measured dataset size is the runs' measured storage.hit_ratio where given; for "
+      "grown data it is modelled (never-evict: min(1, C/D); lru: f + (1 − f)·ln(1 − f), "
+      "f = C/D), never above the measured ratio. With a cache sweep among the reports "
+      "(--cache-model auto or measured) it is the measured curve's storage bytes per byte "
+      "read at f = C/D, readahead amplification included; the curve, measured at one client "
+      "RAM, is taken to depend on f alone.",
+      fmt::format("Provision = headroom ({}) × the upper 95 % prediction bound of the "
+                  "requirement (the estimate itself where no interval exists), capped at "
+                  "the physical limits given.",
+                  req.headroom),
+      "A projection past the largest measured count is an extrapolation, and says so."};
+}
+
+} // namespace
+
+nlohmann::json make_sizing(const report_inputs& in, const sizing_request& req,
+                           const nlohmann::json& command_line) {
+  const std::vector<loaded_report> reports = typed_reports(in.reports);
+  refuse_duplicate_runs(reports);
+  grouped_reports g = group_reports(reports);
+  name_backends(g.groups);
+  std::vector<const loaded_report*> included;
+  for (const auto& s : g.groups)
+    included.insert(included.end(), s.reports.begin(), s.reports.end());
+  const auto curves = cache_curves_of(included);
+  nlohmann::json warnings = nlohmann::json::array();
+  const auto choices = choose_cache_models(g.groups, req, curves, warnings);
   std::vector<std::string> run_commands;
   nlohmann::json series_json = nlohmann::json::array();
-  for (const auto& g : groups)
-    series_json.push_back(analyse(g, req, choices.at(g.workload), run_commands));
+  for (const auto& s : g.groups)
+    series_json.push_back(analyse(s, req, choices.at(s.workload), run_commands));
   nlohmann::json curves_json = nlohmann::json::array();
   for (const auto& [workload, c] : curves)
     curves_json.push_back(cache_curve_json(workload, c));
+
+  std::vector<std::string> reproduce = {command_text(command_line)};
+  for (const auto& s : in.sweeps)
+    reproduce.push_back(command_text(s["command_line"]));
   if (in.sweeps.empty())
     for (const auto& c : run_commands)
       reproduce.push_back(
           c + "   # one run of the series; the others differ in --accelerators, --seed, --out");
-
   for (const auto& n : in.notes)
     warnings.push_back(n);
   return {
@@ -376,51 +502,12 @@ nlohmann::json make_sizing(const report_inputs& in, const sizing_request& req,
       {"created_at", utc_now()},
       {"tool", tool_json()},
       {"command_line", command_line},
-      {"inputs",
-       {{"reports", inputs},
-        {"sweeps", in.sweeps},
-        {"options",
-         {{"target_accelerators", req.targets},
-          {"data_growth", req.growth},
-          {"headroom", req.headroom},
-          {"nic_bandwidth_bytes_per_s",
-           req.nic_bandwidth > 0 ? nlohmann::json(req.nic_bandwidth) : nlohmann::json(nullptr)},
-          {"nic_efficiency", req.nic_efficiency},
-          {"clients", req.clients},
-          {"front_end_bandwidth_bytes_per_s", req.front_end_bandwidth > 0
-                                                  ? nlohmann::json(req.front_end_bandwidth)
-                                                  : nlohmann::json(nullptr)},
-          {"cache_model", analysis::cache_model_name(req.cache_model)},
-          {"cache_bytes",
-           req.cache_bytes >= 0 ? nlohmann::json(req.cache_bytes) : nlohmann::json(nullptr)},
-          {"alpha", req.alpha},
-          {"confidence", 0.95}}}}},
-      {"assumptions",
-       {"Bandwidth is what the reads returned per second (summary.read_bytes_per_s); the storage "
-        "must deliver reads × (1 − h), h the share a cache in front of it serves.",
-        "The fit is ordinary least squares with intercept over every run (repeats included); "
-        "intervals are 95 % (Student's t with n − 2 degrees of freedom).",
-        fmt::format(
-            "A knee is chosen only when an extra-sum-of-squares F test prefers a continuous "
-            "hinge to the line at alpha {} and the hinge's second slope is lower; the "
-            "requirement of larger counts comes from the runs below the knee, never from "
-            "a line through saturated runs.",
-            req.alpha),
-        "h at the measured dataset size is the runs' measured storage.hit_ratio where given; for "
-        "grown data it is modelled (never-evict: min(1, C/D); lru: f + (1 − f)·ln(1 − f), "
-        "f = C/D), never above the measured ratio. With a cache sweep among the reports "
-        "(--cache-model auto or measured) it is the measured curve's storage bytes per byte "
-        "read at f = C/D, readahead amplification included; the curve, measured at one client "
-        "RAM, is taken to depend on f alone.",
-        fmt::format("Provision = headroom ({}) × the upper 95 % prediction bound of the "
-                    "requirement (the estimate itself where no interval exists), capped at "
-                    "the physical limits given.",
-                    req.headroom),
-        "A projection past the largest measured count is an extrapolation, and says so."}},
+      {"inputs", {{"reports", g.inputs}, {"sweeps", in.sweeps}, {"options", options_json(req)}}},
+      {"assumptions", assumptions_json(req)},
       {"cache_curves", curves_json},
       {"series", series_json},
-      {"checkpoint_series", checkpoint_series(checkpoints, req.alpha)},
-      {"paths", sizing_paths(!groups.empty(), !checkpoints.empty())},
+      {"checkpoint_series", checkpoint_series(g.checkpoints, req.alpha)},
+      {"paths", sizing_paths(!g.groups.empty(), !g.checkpoints.empty())},
       {"reproduce", reproduce},
       {"warnings", warnings}};
 }

@@ -132,6 +132,37 @@ struct span {
   std::uint64_t lines = 0, sum = 0; // its lines' count and digest sum
 };
 
+// Writes the first line and the chunks of finished units to a file beside the state and renames
+// it over the state; returns it, open and locked. Throws run_error when the state cannot be
+// read, and the rename's error.
+int rewrite_state(const fs::path& path, std::FILE* f, const nlohmann::json& first,
+                  const std::vector<span>& spans, const std::set<std::string>& done) {
+  const fs::path tmp = fmt::format("{}.tmp-{}", path.string(), getpid());
+  const int out = open_locked(tmp, O_CREAT | O_EXCL);
+  std::string bytes = first.dump() + "\n";
+  for (const auto& s : spans) {
+    if (!done.count(s.unit))
+      continue;
+    const std::size_t at = bytes.size();
+    bytes.resize(at + static_cast<std::size_t>(s.end - s.start));
+    std::fseek(f, s.start, SEEK_SET);
+    if (std::fread(bytes.data() + at, 1, bytes.size() - at, f) != bytes.size() - at)
+      throw run_error("index: cannot read the resume state. path: " + path.string());
+    if (bytes.size() > (8u << 20)) {
+      write_all(out, bytes, tmp);
+      bytes.clear();
+    }
+  }
+  write_all(out, bytes, tmp);
+  if (fdatasync(out) != 0 || std::rename(tmp.c_str(), path.c_str()) != 0) {
+    const int err = errno;
+    ::close(out);
+    ::unlink(tmp.c_str());
+    throw_syscall_error("rename", err, __FILE__, __LINE__, "path: " + path.string());
+  }
+  return out;
+}
+
 } // namespace
 
 void index_counts::add(const index_counts& o) {
@@ -266,29 +297,7 @@ void index_journal::load(const nlohmann::json& identity) {
     drop = drop || !done.count(s.unit);
   if (!drop)
     return;
-  const fs::path tmp = fmt::format("{}.tmp-{}", m_path.string(), getpid());
-  const int out = open_locked(tmp, O_CREAT | O_EXCL);
-  std::string bytes = first.dump() + "\n";
-  for (const auto& s : spans) {
-    if (!done.count(s.unit))
-      continue;
-    const std::size_t at = bytes.size();
-    bytes.resize(at + static_cast<std::size_t>(s.end - s.start));
-    std::fseek(f, s.start, SEEK_SET);
-    if (std::fread(bytes.data() + at, 1, bytes.size() - at, f) != bytes.size() - at)
-      throw run_error("index: cannot read the resume state. path: " + m_path.string());
-    if (bytes.size() > (8u << 20)) {
-      write_all(out, bytes, tmp);
-      bytes.clear();
-    }
-  }
-  write_all(out, bytes, tmp);
-  if (fdatasync(out) != 0 || std::rename(tmp.c_str(), m_path.c_str()) != 0) {
-    const int err = errno;
-    ::close(out);
-    ::unlink(tmp.c_str());
-    throw_syscall_error("rename", err, __FILE__, __LINE__, "path: " + m_path.string());
-  }
+  const int out = rewrite_state(m_path, f, first, spans, done);
   ::close(m_fd);
   m_fd = out;
 }

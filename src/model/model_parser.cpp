@@ -30,26 +30,7 @@ public:
       m_c.only_keys(e, path,
                     {"type", "name", "input", "filters", "kernel", "stride", "pad", "dilation",
                      "bias", "norm", "activation"});
-      layer l = geometry(e, op::conv);
-      l.dilation = m_c.integer_or(e, path, "dilation", 1, 64, 1);
-      l.input = in;
-      const bool has_norm = e.contains("norm"), has_act = e.contains("activation");
-      int at = push(l, has_norm || has_act ? "conv" : "");
-      if (has_norm) {
-        const std::string n = m_c.string(e, path, "norm");
-        if (n != "batch_norm" && n != "instance_norm")
-          m_c.fail(path + ".norm", fmt::format("'{}' is not a normalization. valid: batch_norm, "
-                                               "instance_norm",
-                                               n));
-        at = push(simple(n == "batch_norm" ? op::batch_norm : op::instance_norm, at),
-                  has_act ? "norm" : "");
-      }
-      if (has_act) {
-        const std::string a = m_c.string(e, path, "activation");
-        if (a != "relu")
-          m_c.fail(path + ".activation", fmt::format("'{}' is not an activation. valid: relu", a));
-        push(simple(op::relu, at), "");
-      }
+      conv(e, in);
     } else if (type == "conv_transpose") {
       m_c.only_keys(e, path,
                     {"type", "name", "input", "filters", "kernel", "stride", "pad", "bias"});
@@ -99,6 +80,31 @@ public:
   }
 
 private:
+  // A convolution, with the normalization and activation an entry may fold into it.
+  void conv(const nlohmann::json& e, int in) {
+    const std::string& path = m_path;
+    layer l = geometry(e, op::conv);
+    l.dilation = m_c.integer_or(e, path, "dilation", 1, 64, 1);
+    l.input = in;
+    const bool has_norm = e.contains("norm"), has_act = e.contains("activation");
+    int at = push(l, has_norm || has_act ? "conv" : "");
+    if (has_norm) {
+      const std::string n = m_c.string(e, path, "norm");
+      if (n != "batch_norm" && n != "instance_norm")
+        m_c.fail(path + ".norm", fmt::format("'{}' is not a normalization. valid: batch_norm, "
+                                             "instance_norm",
+                                             n));
+      at = push(simple(n == "batch_norm" ? op::batch_norm : op::instance_norm, at),
+                has_act ? "norm" : "");
+    }
+    if (has_act) {
+      const std::string a = m_c.string(e, path, "activation");
+      if (a != "relu")
+        m_c.fail(path + ".activation", fmt::format("'{}' is not an activation. valid: relu", a));
+      push(simple(op::relu, at), "");
+    }
+  }
+
   layer simple(op kind, int in) const {
     layer l;
     l.kind = kind;

@@ -8,13 +8,14 @@
 #include "render/html_page.hpp"
 
 namespace dlsize::render {
-namespace {
-
-constexpr int kLeft = 70, kRight = 20, kTop = 40, kBottom = 50;
-
+// One axis: its ends and the step of its ticks.
 struct axis {
   double lo = 0, hi = 1, step = 1;
 };
+
+namespace {
+
+constexpr int kLeft = 70, kRight = 20, kTop = 40, kBottom = 50;
 
 axis axis_for(double lo, double hi) {
   if (!std::isfinite(hi) || hi <= lo)
@@ -96,7 +97,17 @@ void svg_chart::vline(std::string label, double x, std::string color) {
   m_series.push_back({kind::vline, std::move(label), std::move(color), {{x, 0}}, {}});
 }
 
-std::string svg_chart::render(int width, int height) const {
+struct svg_chart::frame {
+  axis ax, ay;
+  double top = 0, pw = 0, ph = 0;
+  double sx(double x) const { return kLeft + (x - ax.lo) / (ax.hi - ax.lo) * pw; }
+  double sy(double y) const { return top + ph - (y - ay.lo) / (ay.hi - ay.lo) * ph; }
+};
+
+// Axes from zero that hold every series, and the legend's place: between the title and the
+// plot, in as many rows as it needs (each entry's x and row); the chart grows by those rows.
+svg_chart::frame svg_chart::plot_frame(int width, int& height,
+                                       std::vector<std::pair<double, int>>& legend_at) const {
   double x_hi = 0, y_hi = 0, y_lo = 0;
   for (const auto& s : m_series) {
     for (const auto& q : s.p) {
@@ -111,9 +122,6 @@ std::string svg_chart::render(int width, int height) const {
       if (std::isfinite(q.y))
         y_hi = std::max(y_hi, q.y);
   }
-  // The legend goes between the title and the plot, in as many rows as it needs; the chart
-  // grows by those rows.
-  std::vector<std::pair<double, int>> legend_at; // each entry's x and row
   double lx = kLeft;
   int row = 0;
   for (const auto& s : m_series) {
@@ -126,85 +134,95 @@ std::string svg_chart::render(int width, int height) const {
     lx += item;
   }
   const int rows = legend_at.empty() ? 0 : row + 1;
-  const int top = 36 + 16 * rows;
+  frame f;
+  f.top = 36 + 16 * rows;
   height += 16 * rows;
+  f.ax = axis_for(0, x_hi);
+  f.ay = axis_for(y_lo, y_hi * 1.05);
+  f.pw = width - kLeft - kRight;
+  f.ph = height - f.top - kBottom;
+  return f;
+}
 
-  const axis ax = axis_for(0, x_hi);
-  const axis ay = axis_for(y_lo, y_hi * 1.05);
-  const double pw = width - kLeft - kRight, ph = height - top - kBottom;
-  auto sx = [&](double x) { return kLeft + (x - ax.lo) / (ax.hi - ax.lo) * pw; };
-  auto sy = [&](double y) { return top + ph - (y - ay.lo) / (ay.hi - ay.lo) * ph; };
-
-  std::string out = open_svg(width, height, m_title);
+// The grid, the ticks and their values, the plot's box and the axes' labels.
+std::string svg_chart::axes_svg(const frame& f, int height) const {
+  const axis& ax = f.ax;
+  const axis& ay = f.ay;
+  std::string out;
   for (double v = ay.lo; v <= ay.hi + ay.step * 1e-9; v += ay.step) {
     out += fmt::format("<line x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" "
                        "stroke=\"#e3e3e3\"/>\n<text x=\"{:.1f}\" y=\"{:.1f}\" "
                        "text-anchor=\"end\">{}</text>\n",
-                       sx(ax.lo), sy(v), sx(ax.hi), sy(v), sx(ax.lo) - 6, sy(v) + 4, tick_text(v));
+                       f.sx(ax.lo), f.sy(v), f.sx(ax.hi), f.sy(v), f.sx(ax.lo) - 6, f.sy(v) + 4,
+                       tick_text(v));
   }
   for (double v = ax.lo; v <= ax.hi + ax.step * 1e-9; v += ax.step) {
     out += fmt::format("<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{0:.1f}\" y2=\"{2:.1f}\" "
                        "stroke=\"#888888\"/>\n<text x=\"{0:.1f}\" y=\"{3:.1f}\" "
                        "text-anchor=\"middle\">{4}</text>\n",
-                       sx(v), sy(ay.lo), sy(ay.lo) + 5, sy(ay.lo) + 18, tick_text(v));
+                       f.sx(v), f.sy(ay.lo), f.sy(ay.lo) + 5, f.sy(ay.lo) + 18, tick_text(v));
   }
   out += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{:.1f}\" height=\"{:.1f}\" fill=\"none\" "
                      "stroke=\"#888888\"/>\n",
-                     kLeft, top, pw, ph);
+                     kLeft, f.top, f.pw, f.ph);
   out += fmt::format("<text x=\"{:.1f}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n",
-                     kLeft + pw / 2, height - 10, html_escape(m_x_label));
+                     kLeft + f.pw / 2, height - 10, html_escape(m_x_label));
   out += fmt::format("<text x=\"14\" y=\"{:.1f}\" text-anchor=\"middle\" "
                      "transform=\"rotate(-90 14 {:.1f})\">{}</text>\n",
-                     top + ph / 2, top + ph / 2, html_escape(m_y_label));
+                     f.top + f.ph / 2, f.top + f.ph / 2, html_escape(m_y_label));
+  return out;
+}
 
+std::string svg_chart::series_svg(const series& s, const frame& f) {
+  const std::string c = html_escape(s.color);
+  std::string pts;
+  switch (s.k) {
+  case kind::band:
+    for (const auto& q : s.high)
+      pts += fmt::format("{:.1f},{:.1f} ", f.sx(q.x), f.sy(q.y));
+    for (auto it = s.p.rbegin(); it != s.p.rend(); ++it)
+      pts += fmt::format("{:.1f},{:.1f} ", f.sx(it->x), f.sy(it->y));
+    return fmt::format("<polygon class=\"band\" points=\"{}\" fill=\"{}\" "
+                       "fill-opacity=\"0.18\" stroke=\"none\"/>\n",
+                       pts, c);
+  case kind::line:
+  case kind::dashed:
+    for (const auto& q : s.p)
+      pts += fmt::format("{:.1f},{:.1f} ", f.sx(q.x), f.sy(q.y));
+    return fmt::format(
+        "<polyline points=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"2\"{}/>\n", pts, c,
+        s.k == kind::dashed ? " stroke-dasharray=\"6 4\"" : "");
+  case kind::points:
+    for (const auto& q : s.p)
+      pts += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"4\" fill=\"{}\" "
+                         "fill-opacity=\"0.8\"/>\n",
+                         f.sx(q.x), f.sy(q.y), c);
+    return pts;
+  case kind::hline:
+    return fmt::format("<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{2:.1f}\" y2=\"{1:.1f}\" "
+                       "stroke=\"{3}\" stroke-dasharray=\"3 3\" stroke-width=\"1.5\"/>\n",
+                       f.sx(f.ax.lo), f.sy(s.p[0].y), f.sx(f.ax.hi), c);
+  case kind::vline:
+    return fmt::format("<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{0:.1f}\" y2=\"{2:.1f}\" "
+                       "stroke=\"{3}\" stroke-dasharray=\"3 3\" stroke-width=\"1.5\"/>\n",
+                       f.sx(s.p[0].x), f.sy(f.ay.lo), f.sy(f.ay.hi), c);
+  }
+  return "";
+}
+
+std::string svg_chart::render(int width, int height) const {
+  std::vector<std::pair<double, int>> legend_at; // each entry's x and row
+  const frame f = plot_frame(width, height, legend_at);
+  std::string out = open_svg(width, height, m_title) + axes_svg(f, height);
   std::string legend;
   for (std::size_t i = 0; i < m_series.size(); ++i) {
     const auto& s = m_series[i];
-    const std::string c = html_escape(s.color);
-    switch (s.k) {
-    case kind::band: {
-      std::string pts;
-      for (const auto& q : s.high)
-        pts += fmt::format("{:.1f},{:.1f} ", sx(q.x), sy(q.y));
-      for (auto it = s.p.rbegin(); it != s.p.rend(); ++it)
-        pts += fmt::format("{:.1f},{:.1f} ", sx(it->x), sy(it->y));
-      out += fmt::format("<polygon class=\"band\" points=\"{}\" fill=\"{}\" "
-                         "fill-opacity=\"0.18\" stroke=\"none\"/>\n",
-                         pts, c);
-      break;
-    }
-    case kind::line:
-    case kind::dashed: {
-      std::string pts;
-      for (const auto& q : s.p)
-        pts += fmt::format("{:.1f},{:.1f} ", sx(q.x), sy(q.y));
-      out += fmt::format(
-          "<polyline points=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"2\"{}/>\n", pts, c,
-          s.k == kind::dashed ? " stroke-dasharray=\"6 4\"" : "");
-      break;
-    }
-    case kind::points:
-      for (const auto& q : s.p)
-        out += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"4\" fill=\"{}\" "
-                           "fill-opacity=\"0.8\"/>\n",
-                           sx(q.x), sy(q.y), c);
-      break;
-    case kind::hline:
-      out += fmt::format("<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{2:.1f}\" y2=\"{1:.1f}\" "
-                         "stroke=\"{3}\" stroke-dasharray=\"3 3\" stroke-width=\"1.5\"/>\n",
-                         sx(ax.lo), sy(s.p[0].y), sx(ax.hi), c);
-      break;
-    case kind::vline:
-      out += fmt::format("<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{0:.1f}\" y2=\"{2:.1f}\" "
-                         "stroke=\"{3}\" stroke-dasharray=\"3 3\" stroke-width=\"1.5\"/>\n",
-                         sx(s.p[0].x), sy(ay.lo), sy(ay.hi), c);
-      break;
-    }
+    out += series_svg(s, f);
     const auto [ex, erow] = legend_at[i];
     const int ey = 30 + 16 * erow;
     legend += fmt::format("<rect x=\"{:.1f}\" y=\"{}\" width=\"12\" height=\"12\" fill=\"{}\"/>"
                           "<text x=\"{:.1f}\" y=\"{}\">{}</text>\n",
-                          ex, ey, c, ex + 16, ey + 10, html_escape(s.label));
+                          ex, ey, html_escape(s.color), ex + 16, ey + 10, html_escape(s.label));
   }
   out += legend + "</svg>\n";
   return out;

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace dlsize::render {
@@ -33,6 +34,11 @@ private:
     std::string label, color;
     std::vector<xy> p, high;
   };
+  struct frame; // the plot's axes and place in the image
+  frame plot_frame(int width, int& height, std::vector<std::pair<double, int>>& legend_at) const;
+  std::string axes_svg(const frame& f, int height) const;
+  static std::string series_svg(const series& s, const frame& f);
+
   std::string m_title, m_x_label, m_y_label;
   std::vector<series> m_series;
 };

@@ -168,6 +168,40 @@ sweep_config parse_checkpoint_sweep(const core::json_checker& ck, const nlohmann
   return c;
 }
 
+// The "datasets" axis: each entry's name and the bench options it sets, none of them the load's
+// or set in bench too.
+void parse_datasets(const core::json_checker& ck, const nlohmann::json& j, sweep_config& c,
+                    const std::vector<std::string>& bench_keys) {
+  if (!j.contains("datasets"))
+    return;
+  const auto& d = j["datasets"];
+  if (!d.is_array() || d.empty())
+    ck.fail("datasets", "must be a non-empty array of objects");
+  std::set<std::string> names;
+  for (std::size_t i = 0; i < d.size(); ++i) {
+    const std::string at = fmt::format("datasets[{}]", i);
+    if (!d[i].is_object())
+      ck.fail(at, "must be an object: {\"name\": ..., \"dataset\": ...}");
+    sweep_dataset v;
+    v.name = safe_name(ck, core::join_path(at, "name"), ck.string(d[i], at, "name"));
+    if (!names.insert(v.name).second)
+      ck.fail(at, fmt::format("name '{}' is used twice", v.name));
+    check_options(ck, d[i], at, bench_keys, {"name"});
+    v.options = d[i];
+    v.options.erase("name");
+    for (const char* same : {"workload", "accelerator"})
+      if (v.options.contains(same))
+        ck.fail(core::join_path(at, same),
+                "is the load, which a sweep keeps the same; set it in bench");
+    if (v.options.empty())
+      ck.fail(at, "sets no bench option; give at least \"dataset\"");
+    for (const auto& [key, value] : v.options.items())
+      if (c.bench.contains(key))
+        ck.fail(core::join_path(at, key), "is set in bench too; set it in one place");
+    c.datasets.push_back(std::move(v));
+  }
+}
+
 } // namespace
 
 sweep_config parse_sweep_config(const nlohmann::json& j, const std::string& source,
@@ -203,34 +237,7 @@ sweep_config parse_sweep_config(const nlohmann::json& j, const std::string& sour
                                          c.seed_policy));
   }
 
-  if (j.contains("datasets")) {
-    const auto& d = j["datasets"];
-    if (!d.is_array() || d.empty())
-      ck.fail("datasets", "must be a non-empty array of objects");
-    std::set<std::string> names;
-    for (std::size_t i = 0; i < d.size(); ++i) {
-      const std::string at = fmt::format("datasets[{}]", i);
-      if (!d[i].is_object())
-        ck.fail(at, "must be an object: {\"name\": ..., \"dataset\": ...}");
-      sweep_dataset v;
-      v.name = safe_name(ck, core::join_path(at, "name"), ck.string(d[i], at, "name"));
-      if (!names.insert(v.name).second)
-        ck.fail(at, fmt::format("name '{}' is used twice", v.name));
-      check_options(ck, d[i], at, bench_keys, {"name"});
-      v.options = d[i];
-      v.options.erase("name");
-      for (const char* same : {"workload", "accelerator"})
-        if (v.options.contains(same))
-          ck.fail(core::join_path(at, same),
-                  "is the load, which a sweep keeps the same; set it in bench");
-      if (v.options.empty())
-        ck.fail(at, "sets no bench option; give at least \"dataset\"");
-      for (const auto& [key, value] : v.options.items())
-        if (c.bench.contains(key))
-          ck.fail(core::join_path(at, key), "is set in bench too; set it in one place");
-      c.datasets.push_back(std::move(v));
-    }
-  }
+  parse_datasets(ck, j, c, bench_keys);
   parse_axes(ck, j, c);
   c.accelerators_per_rank = ck.integer_or(j, "", "accelerators-per-rank", 1, 1u << 20, 0);
   if (c.accelerators_per_rank) {

@@ -128,6 +128,99 @@ void check_points(const sweep_config& c, const std::vector<sweep_point>& points,
   }
 }
 
+void print_dry_run(const sweep_config& c, const std::vector<sweep_point>& points,
+                   const sweep_options& o, const std::filesystem::path& dir) {
+  for (const auto& p : points)
+    std::printf(
+        "%s: %s\n", p.id.c_str(),
+        shown(point_argv(c, p, o.self, (dir / "reports" / (p.id + ".json")).string())).c_str());
+  std::printf("%zu points; nothing run (--dry-run)\n", points.size());
+}
+
+enum class point_outcome { done, interrupted, failed };
+
+// Runs point i as a child dlsize, records its attempt, summary and verdict in the index (saved
+// before and after), and prints them.
+point_outcome run_point(sweep_index& index, const sweep_config& c,
+                        const std::vector<sweep_point>& points, std::size_t i,
+                        const sweep_options& o, child_result& r) {
+  index.begin_attempt(i);
+  auto& e = index.point(i);
+  const auto report = index.path_of(e["report"]);
+  const auto argv = point_argv(c, points[i], o.self, report.string());
+  e["argv"] = argv;
+  index.save();
+  std::printf("[%zu/%zu] %s: %s\n", i + 1, points.size(), points[i].id.c_str(),
+              shown(argv).c_str());
+  std::fflush(stdout);
+
+  r = run_child(argv, index.path_of(e["log"]));
+  e["ended_at"] = report::utc_now();
+  e["wall_s"] = r.wall_s;
+  e["exit_code"] = r.exit_code >= 0 ? nlohmann::json(r.exit_code) : nlohmann::json(nullptr);
+  e["signal"] = r.signal ? nlohmann::json(r.signal) : nlohmann::json(nullptr);
+  e["summary"] = summary_of(report);
+  const bool complete = e["summary"].is_object() && e["summary"]["status"] == "complete";
+  std::string verdict;
+  point_outcome outcome;
+  if (r.exit_code == 0 && complete) {
+    e["status"] = "done";
+    outcome = point_outcome::done;
+    verdict = fmt::format("done in {:.1f} s: {}", r.wall_s, summary_text(e["summary"]));
+  } else if (r.forwarded_stop || stop_requested()) {
+    e["status"] = "interrupted";
+    outcome = point_outcome::interrupted;
+    verdict = "interrupted";
+  } else {
+    e["status"] = "failed";
+    outcome = point_outcome::failed;
+    verdict = r.signal ? fmt::format("failed: ended by signal {}", r.signal)
+                       : fmt::format("failed: exit {}", r.exit_code);
+    verdict += fmt::format("; log {}\n{}", index.path_of(e["log"]).string(),
+                           log_tail(index.path_of(e["log"])));
+  }
+  index.save();
+  std::printf("[%zu/%zu] %s: %s\n", i + 1, points.size(), points[i].id.c_str(), verdict.c_str());
+  std::fflush(stdout);
+  return outcome;
+}
+
+// The index's final status, saved, and what to do next; returns the sweep's exit code.
+int finish_sweep(sweep_index& index, std::size_t done, std::size_t points, bool interrupted,
+                 std::size_t failed, int exit_code, const std::filesystem::path& dir) {
+  if (done == points) {
+    index.set_status("complete");
+  } else {
+    std::string why = interrupted      ? fmt::format("interrupted by signal {}", stop_signal())
+                      : exit_code == 2 ? "a point's options were refused (exit 2)"
+                                       : fmt::format("{} points failed", failed);
+    index.set_status("incomplete", why);
+    if (exit_code == 0)
+      exit_code = 1;
+  }
+  index.save();
+  if (index.saved_at().empty()) {
+    std::fputs(index.text().c_str(), stdout);
+    std::printf("sweep: %zu of %zu points done; index printed above (no file could take it); "
+                "reports and logs in %s\n",
+                done, points, dir.c_str());
+  } else {
+    std::printf("sweep: %zu of %zu points done; index %s\n", done, points,
+                index.saved_at().c_str());
+  }
+  if (index.fell_back() && exit_code == 0)
+    exit_code = 1; // the results are safe, but not where they were asked for
+  if (index.fell_back())
+    std::printf("sweep: the index is not at %s: put it there (in place of what holds the name), "
+                "then resume or size the sweep\n",
+                index.path_of(kSweepIndexName).c_str());
+  else if (done != points)
+    std::printf("sweep: run the same command again to resume the points not done\n");
+  else
+    std::printf("sweep: next: dlsize size %s --out PREFIX\n", dir.c_str());
+  return exit_code;
+}
+
 } // namespace
 
 int run_sweep(const sweep_options& o) {
@@ -136,13 +229,8 @@ int run_sweep(const sweep_options& o) {
   const std::vector<sweep_point> points = expand_points(c);
   const std::filesystem::path dir = o.out_dir;
   check_points(c, points, o.self);
-
   if (o.dry_run) {
-    for (const auto& p : points)
-      std::printf(
-          "%s: %s\n", p.id.c_str(),
-          shown(point_argv(c, p, o.self, (dir / "reports" / (p.id + ".json")).string())).c_str());
-    std::printf("%zu points; nothing run (--dry-run)\n", points.size());
+    print_dry_run(c, points, o, dir);
     return 0;
   }
 
@@ -163,80 +251,24 @@ int run_sweep(const sweep_options& o) {
       interrupted = true;
       break;
     }
-    index.begin_attempt(i);
-    auto& e = index.point(i);
-    const auto report = index.path_of(e["report"]);
-    const auto argv = point_argv(c, points[i], o.self, report.string());
-    e["argv"] = argv;
-    index.save();
-    std::printf("[%zu/%zu] %s: %s\n", i + 1, points.size(), points[i].id.c_str(),
-                shown(argv).c_str());
-    std::fflush(stdout);
-
-    const child_result r = run_child(argv, index.path_of(e["log"]));
-    e["ended_at"] = report::utc_now();
-    e["wall_s"] = r.wall_s;
-    e["exit_code"] = r.exit_code >= 0 ? nlohmann::json(r.exit_code) : nlohmann::json(nullptr);
-    e["signal"] = r.signal ? nlohmann::json(r.signal) : nlohmann::json(nullptr);
-    e["summary"] = summary_of(report);
-    const bool complete = e["summary"].is_object() && e["summary"]["status"] == "complete";
-    std::string verdict;
-    if (r.exit_code == 0 && complete) {
-      e["status"] = "done";
+    child_result r;
+    switch (run_point(index, c, points, i, o, r)) {
+    case point_outcome::done:
       ++done;
-      verdict = fmt::format("done in {:.1f} s: {}", r.wall_s, summary_text(e["summary"]));
-    } else if (r.forwarded_stop || stop_requested()) {
-      e["status"] = "interrupted";
+      break;
+    case point_outcome::interrupted:
       interrupted = true;
-      verdict = "interrupted";
-    } else {
-      e["status"] = "failed";
+      break;
+    case point_outcome::failed:
       ++failed;
-      verdict = r.signal ? fmt::format("failed: ended by signal {}", r.signal)
-                         : fmt::format("failed: exit {}", r.exit_code);
-      verdict += fmt::format("; log {}\n{}", index.path_of(e["log"]).string(),
-                             log_tail(index.path_of(e["log"])));
+      break;
     }
-    index.save();
-    std::printf("[%zu/%zu] %s: %s\n", i + 1, points.size(), points[i].id.c_str(), verdict.c_str());
-    std::fflush(stdout);
     if (r.exit_code == 2) {
       exit_code = 2; // the bench refused its options: every other point would too
       break;
     }
   }
-
-  if (done == points.size()) {
-    index.set_status("complete");
-  } else {
-    std::string why = interrupted      ? fmt::format("interrupted by signal {}", stop_signal())
-                      : exit_code == 2 ? "a point's options were refused (exit 2)"
-                                       : fmt::format("{} points failed", failed);
-    index.set_status("incomplete", why);
-    if (exit_code == 0)
-      exit_code = 1;
-  }
-  index.save();
-  if (index.saved_at().empty()) {
-    std::fputs(index.text().c_str(), stdout);
-    std::printf("sweep: %zu of %zu points done; index printed above (no file could take it); "
-                "reports and logs in %s\n",
-                done, points.size(), dir.c_str());
-  } else {
-    std::printf("sweep: %zu of %zu points done; index %s\n", done, points.size(),
-                index.saved_at().c_str());
-  }
-  if (index.fell_back() && exit_code == 0)
-    exit_code = 1; // the results are safe, but not where they were asked for
-  if (index.fell_back())
-    std::printf("sweep: the index is not at %s: put it there (in place of what holds the name), "
-                "then resume or size the sweep\n",
-                index.path_of(kSweepIndexName).c_str());
-  else if (done != points.size())
-    std::printf("sweep: run the same command again to resume the points not done\n");
-  else
-    std::printf("sweep: next: dlsize size %s --out PREFIX\n", dir.c_str());
-  return exit_code;
+  return finish_sweep(index, done, points.size(), interrupted, failed, exit_code, dir);
 }
 
 } // namespace dlsize::sweep

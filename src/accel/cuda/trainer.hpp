@@ -80,6 +80,7 @@ private:
   // Which batch norms fuse with what follows them, their reserve space, and the workspace
   // they need (returned); a fusion cuDNN refuses when run once is undone.
   std::size_t plan_batch_norm();
+  std::size_t batch_norm_workspace(node& b);
   // Residual adds pass their gradient on without copies where an operand has no other reader.
   void share_add_gradients();
   // The group's cuDNN calls: forward, or backward with its gradient targets.

@@ -96,6 +96,25 @@ int trainer::add_other(std::size_t bn_index) const {
   return add.l.input == static_cast<int32_t>(bn_index) ? add.l.other : add.l.input;
 }
 
+// The workspace one batch norm (fused or not) needs, forward or backward; allocates its reserve
+// space.
+std::size_t trainer::batch_norm_workspace(node& b) {
+  const bool add = b.bn_ops == CUDNN_BATCHNORM_OPS_BN_ADD_ACTIVATION;
+  const cudnnActivationDescriptor_t act = b.bn_ops == CUDNN_BATCHNORM_OPS_BN ? nullptr : m_relu->d;
+  std::size_t fwd = 0, bwd = 0, reserve = 0;
+  DLSIZE_CUDNN_CHECK(cudnnGetBatchNormalizationForwardTrainingExWorkspaceSize(
+      m_cudnn, m_bn_mode, b.bn_ops, b.x_desc.d, add ? b.y_desc.d : nullptr, b.y_desc.d, b.bn_desc.d,
+      act, &fwd));
+  DLSIZE_CUDNN_CHECK(cudnnGetBatchNormalizationBackwardExWorkspaceSize(
+      m_cudnn, m_bn_mode, b.bn_ops, b.x_desc.d, b.y_desc.d, b.y_desc.d, add ? b.y_desc.d : nullptr,
+      b.x_desc.d, b.bn_desc.d, act, &bwd));
+  DLSIZE_CUDNN_CHECK(cudnnGetBatchNormalizationTrainingExReserveSpaceSize(
+      m_cudnn, m_bn_mode, b.bn_ops, act, b.x_desc.d, &reserve));
+  b.reserve = device_buffer();
+  b.reserve = device_buffer(reserve, "batch norm reserve space");
+  return std::max(fwd, bwd);
+}
+
 std::size_t trainer::plan_batch_norm() {
   m_relu = std::make_unique<activation_desc>();
   // cuDNN fuses only channels-last half tensors in the persistent mode, 4 channels at a time.
@@ -106,23 +125,6 @@ std::size_t trainer::plan_batch_norm() {
           m_nodes[j].l.other == static_cast<int32_t>(idx))
         return j;
     return idx; // none: the last layer
-  };
-  auto sizes = [&](node& b) {
-    const bool add = b.bn_ops == CUDNN_BATCHNORM_OPS_BN_ADD_ACTIVATION;
-    const cudnnActivationDescriptor_t act =
-        b.bn_ops == CUDNN_BATCHNORM_OPS_BN ? nullptr : m_relu->d;
-    std::size_t fwd = 0, bwd = 0, reserve = 0;
-    DLSIZE_CUDNN_CHECK(cudnnGetBatchNormalizationForwardTrainingExWorkspaceSize(
-        m_cudnn, m_bn_mode, b.bn_ops, b.x_desc.d, add ? b.y_desc.d : nullptr, b.y_desc.d,
-        b.bn_desc.d, act, &fwd));
-    DLSIZE_CUDNN_CHECK(cudnnGetBatchNormalizationBackwardExWorkspaceSize(
-        m_cudnn, m_bn_mode, b.bn_ops, b.x_desc.d, b.y_desc.d, b.y_desc.d,
-        add ? b.y_desc.d : nullptr, b.x_desc.d, b.bn_desc.d, act, &bwd));
-    DLSIZE_CUDNN_CHECK(cudnnGetBatchNormalizationTrainingExReserveSpaceSize(
-        m_cudnn, m_bn_mode, b.bn_ops, act, b.x_desc.d, &reserve));
-    b.reserve = device_buffer();
-    b.reserve = device_buffer(reserve, "batch norm reserve space");
-    return std::max(fwd, bwd);
   };
   std::size_t need = 0;
   for (std::size_t i = 0; i < m_nodes.size(); ++i) {
@@ -150,7 +152,7 @@ std::size_t trainer::plan_batch_norm() {
     }
     if (b.fused_into >= 0)
       m_nodes[static_cast<std::size_t>(b.fused_into)].fused_bn = static_cast<int>(i);
-    std::size_t bn_need = sizes(b);
+    std::size_t bn_need = batch_norm_workspace(b);
     if (b.fused_into >= 0) {
       // Run the fused group once, forward and backward: a fusion cuDNN refuses for these
       // shapes falls back to batch norm alone, before the first step could fail.
@@ -168,7 +170,7 @@ std::size_t trainer::plan_batch_norm() {
         m_nodes[static_cast<std::size_t>(relu.l.input)].fused_away = false;
         b.fused_into = -1;
         b.bn_ops = CUDNN_BATCHNORM_OPS_BN;
-        bn_need = sizes(b);
+        bn_need = batch_norm_workspace(b);
       }
       // The trial moved the running statistics; they start again at mean 0, variance 1.
       fill_float(b.stats, b.l.out_channels, 0.0f, m_compute);
