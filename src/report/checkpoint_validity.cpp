@@ -56,9 +56,8 @@ validity_rule memory_rule(const checkpoint_facts& f) {
   const std::uint64_t n = f.subset ? f.ranks : f.job_ranks;
   const double held = mem->gib * kGiB * static_cast<double>(n);
   const double size = static_cast<double>(f.checkpoint_bytes);
-  v.measured = fmt::format("{} × {} ({:g} GB each, {}) hold {}; the checkpoint is {}", n,
-                           mem->type, mem->gib, mem->divisions, bytes_text(held),
-                           bytes_text(size));
+  v.measured = fmt::format("{} × {} ({:g} GB each, {}) hold {}; the checkpoint is {}", n, mem->type,
+                           mem->gib, mem->divisions, bytes_text(held), bytes_text(size));
   v.verdict = held >= size ? rule_verdict::pass : rule_verdict::fail;
   return v;
 }

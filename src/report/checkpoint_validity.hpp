@@ -38,9 +38,9 @@ std::optional<accelerator_memory> checkpoint_accelerator(const std::string& type
 struct checkpoint_facts {
   std::string workload;
   bool subset = false;
-  std::uint64_t ranks = 0;             // launched ranks: the simulated accelerators of a subset
-  std::uint64_t job_ranks = 0;         // the full job's ranks: those of a run that is not
-  std::uint64_t checkpoint_bytes = 0;  // one checkpoint as the workload stands for it (unscaled)
+  std::uint64_t ranks = 0;                // launched ranks: the simulated accelerators of a subset
+  std::uint64_t job_ranks = 0;            // the full job's ranks: those of a run that is not
+  std::uint64_t checkpoint_bytes = 0;     // one checkpoint as the workload stands for it (unscaled)
   std::optional<std::string> accelerator; // --accelerator, as declared
   struct host {
     std::string name;

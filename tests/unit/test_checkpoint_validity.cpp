@@ -68,7 +68,8 @@ TEST_CASE("subset mode is for llama3-8b on exactly 8 accelerators", "[checkpoint
   CHECK(v.verdict() == "INVALID");
 }
 
-TEST_CASE("the simulated accelerators' memory must hold the checkpoint", "[checkpoint_validity][v3]") {
+TEST_CASE("the simulated accelerators' memory must hold the checkpoint",
+          "[checkpoint_validity][v3]") {
   auto f = llama8b();
   f.workload = "llama3-1t";
   f.job_ranks = 8; // a 1T checkpoint of 18 TiB over 8 × 180 GB does not fit
@@ -98,8 +99,9 @@ TEST_CASE("caches are cleared before the reads where a client's checkpoint is un
   f.direct_reads = false; // buffered reads, nothing dropped, 105 GiB against 1 TiB of RAM
   auto v = checkpoint_validity(f);
   CHECK(rule(v, 2).verdict == rule_verdict::fail);
-  CHECK_THAT(rule(v, 2).measured, Contains("client1 writes 105.00 GiB of a checkpoint with 1.00 TiB "
-                                           "of RAM (0.10 ×)"));
+  CHECK_THAT(rule(v, 2).measured,
+             Contains("client1 writes 105.00 GiB of a checkpoint with 1.00 TiB "
+                      "of RAM (0.10 ×)"));
   f.caches_dropped = true;
   CHECK(rule(checkpoint_validity(f), 2).verdict == rule_verdict::pass);
   f.caches_dropped = false;

@@ -35,14 +35,14 @@ struct published_run {
 };
 
 const published_run kRows[] = {
-    {"Alluxio aws_c5n18xlarge_i3en24xlarge_8c_10s_8a unet3d run/20260704_052047", "unet3d",
-     "b200", 8, 44703.8281756063, 92.57183134394707},
+    {"Alluxio aws_c5n18xlarge_i3en24xlarge_8c_10s_8a unet3d run/20260704_052047", "unet3d", "b200",
+     8, 44703.8281756063, 92.57183134394707},
     {"NVIDIA aistore-3n-gcp-z3-200g-8client-n2d96 unet3d run/20260723_073017", "unet3d", "b200", 8,
      47293.19982288518, 97.94601390342392},
     {"Alluxio aws_c7i48xlarge_i3en12xlarge_1c_1s_32a retinanet run/20260710_070059", "retinanet",
      "b200", 32, 4486.110057690281, 90.38587713660905},
-    {"NVIDIA aistore-3n-aws-i8ge-150g-5client-m8gn24xl retinanet run/20260718_093642",
-     "retinanet", "b200", 255, 35250.291228924434, 89.0792227218361},
+    {"NVIDIA aistore-3n-aws-i8ge-150g-5client-m8gn24xl retinanet run/20260718_093642", "retinanet",
+     "b200", 255, 35250.291228924434, 89.0792227218361},
 };
 
 nlohmann::json plan_of(const published_run& row, const std::string& bandwidth) {
