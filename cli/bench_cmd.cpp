@@ -225,7 +225,8 @@ nlohmann::json replayable_config(const CLI::App& cmd, config::accelerator_kind k
   drop_unused_allreduce_inputs(c);
   for (auto it = c.begin(); it != c.end();)
     it = it->is_null() ? c.erase(it) : std::next(it);
-  const bool in_s3 = c["dataset"].is_string() && s3::is_s3_url(c["dataset"].get<std::string>());
+  const auto ds = c.find("dataset"); // find, not []: [] would add a null "dataset" to the config
+  const bool in_s3 = ds != c.end() && ds->is_string() && s3::is_s3_url(ds->get<std::string>());
   for (const char* k : {"dataset", "index"})
     if (c.contains(k) && c[k].is_string() && !(in_s3 && std::string(k) == "dataset"))
       c[k] = absolute_path(c[k].get<std::string>());
