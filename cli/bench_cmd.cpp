@@ -153,8 +153,8 @@ void generate_if_missing(const bench_cli& o, const config::workload_profile& pro
   const bool missing =
       cluster::agree(comm,
                      [&] {
-                       return !std::filesystem::exists(std::filesystem::path(o.dataset) /
-                                                       dataset::kManifestName);
+                       return !core::watched_exists(std::filesystem::path(o.dataset) /
+                                                    dataset::kManifestName);
                      })[0]
           .get<bool>();
   if (!missing)
@@ -317,18 +317,19 @@ void leave_cache_emulation(pipeline::cache_emulation& emulation) {
 std::optional<nlohmann::json> g_fs_separation;
 nlohmann::json fs_separation_json(const std::string& data, const std::filesystem::path& out) {
   std::filesystem::path folder = std::filesystem::absolute(out).parent_path();
-  struct stat d {
-  }, r{};
-  if (data.empty() || ::stat(data.c_str(), &d) != 0 || ::stat(folder.c_str(), &r) != 0)
+  if (data.empty())
+    return nullptr;
+  const auto d = core::watched_stat(data), r = core::watched_stat(folder);
+  if (!d || !r)
     return nullptr;
   auto device = [](const struct stat& st) {
     return fmt::format("{}:{}", major(st.st_dev), minor(st.st_dev));
   };
   return {{"dataset", data},
-          {"dataset_device", device(d)},
+          {"dataset_device", device(*d)},
           {"results", folder.string()},
-          {"results_device", device(r)},
-          {"separate", d.st_dev != r.st_dev},
+          {"results_device", device(*r)},
+          {"separate", d->st_dev != r->st_dev},
           {"method", "stat st_dev of the dataset and of the report's folder"}};
 }
 
