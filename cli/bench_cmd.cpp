@@ -271,6 +271,17 @@ output_file reserve_output(const bench_cli& o, const CLI::App& cmd, const std::s
   return f;
 }
 
+// Rank 1's report when rank 0 was lost: --out as rank 0 would have written it, unless something
+// is there (nothing is overwritten: the report is then not written, and stderr says why).
+void reserve_stand_in(const bench_cli& o, const CLI::App& cmd, const std::string& workload,
+                      std::optional<output_file>& out) {
+  try {
+    out.emplace(reserve_output(o, cmd, workload));
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "dlsize: no report from rank 1 either: %s\n", e.what());
+  }
+}
+
 // Rank 0 rewrites the partial report every --status-interval while the run goes on.
 pipeline::status_hook partial_writer(output_file* out, const nlohmann::json& cmdline,
                                      const nlohmann::json& config, double interval_s) {
@@ -562,6 +573,10 @@ int run_bench(const bench_cli& o, const CLI::App& cmd, const cli_context& ctx) {
     if (emulation && comm.rank() != 0)
       leave_cache_emulation(*emulation);
     return cluster::end_job(comm, {res.broken, res.root_lost, res.reason}, [&](bool broken) {
+      if (!out && !res.report.is_null()) // rank 1 standing in for a lost rank 0
+        reserve_stand_in(o, cmd, profile.name, out);
+      if (!out && !res.report.is_null())
+        return 1;
       return finish(res.report, broken || res.failed, o, out, config_given, res.abandoned,
                     emulation.get());
     });
