@@ -41,6 +41,7 @@
 #include "render/terminal_summary.hpp"
 #include "report/backend_identity.hpp"
 #include "report/bench_report.hpp"
+#include "report/fs_separation.hpp"
 #include "report/mlperf_validity.hpp"
 #include "report/partial_report.hpp"
 #include "report/report_io.hpp"
@@ -320,29 +321,9 @@ void leave_cache_emulation(pipeline::cache_emulation& emulation) {
   }
 }
 
-// v3.0 §3.4.2: the dataset and the results on different file systems, by the device each lies
-// on (stat's st_dev; the results' folder stands for the report, not yet written). Null where
-// either cannot be stat'ed.
-// Taken before the run's first read (as provenance is): at report time a stat of a hung mount
-// would block the report.
+// v3.0 §3.4.2's record (report/fs_separation.hpp), taken before the run's first read (as
+// provenance is): at report time a stat of a hung mount would block the report.
 std::optional<nlohmann::json> g_fs_separation;
-nlohmann::json fs_separation_json(const std::string& data, const std::filesystem::path& out) {
-  std::filesystem::path folder = std::filesystem::absolute(out).parent_path();
-  if (data.empty())
-    return nullptr;
-  const auto d = core::watched_stat(data), r = core::watched_stat(folder);
-  if (!d || !r)
-    return nullptr;
-  auto device = [](const struct stat& st) {
-    return fmt::format("{}:{}", major(st.st_dev), minor(st.st_dev));
-  };
-  return {{"dataset", data},
-          {"dataset_device", device(*d)},
-          {"results", folder.string()},
-          {"results_device", device(*r)},
-          {"separate", d->st_dev != r->st_dev},
-          {"method", "stat st_dev of the dataset and of the report's folder"}};
-}
 
 int finish(nlohmann::json report, bool failed, const bench_cli& o, std::optional<output_file>& out,
            const nlohmann::json& config_given, const std::vector<std::string>& abandoned,
@@ -507,7 +488,7 @@ int run_bench(const bench_cli& o, const CLI::App& cmd, const cli_context& ctx) {
     const std::string dataset_dir =
         o.dataset.empty() ? dataset::index_dir(o.index).string() : o.dataset;
     if (out && !in_s3)
-      g_fs_separation = fs_separation_json(dataset_dir, out->path());
+      g_fs_separation = report::fs_separation_json(dataset_dir, out->path(), "dataset");
     // Before the readers' rings and buffers exist, so that all they use is charged to the child.
     std::unique_ptr<pipeline::cache_emulation> emulation;
     const auto shards =
