@@ -123,6 +123,20 @@ check=$(json "$SCRATCH/stall.json" "(r['status'], 's3://$bucket/r50/data/00000/f
 [[ $check == "('incomplete', True, '$bucket', True)" ]] && pass "incomplete report naming the stalled object, with what storage.s3 counted" \
   || fail "stall report: $check $(json "$SCRATCH/stall.json" "r.get('reason')")"
 
+# A sweep of the bucket (its bench keys pass the S3 options on), sized: the backend keeps its
+# object-store identity.
+cat >"$SCRATCH/sweep.json" <<EOF
+{"bench": {"workload": "resnet50", "dataset": "s3://$bucket/r50", "s3-endpoint": "$ep",
+           "accelerator": "emulated:h100", "batch-size": 4, "compute-time": "1ms", "epochs": 1},
+ "accelerators": [1, 2], "repeats": 1}
+EOF
+expect_rc 0 "a sweep of an S3 dataset" -- "$DLSIZE" sweep --config "$SCRATCH/sweep.json" --out "$SCRATCH/sweep"
+check=$(json "$SCRATCH/sweep/reports/n2-r1.json" "(r['status'], r['io']['engine'], r['storage']['s3']['bucket'])")
+[[ $check == "('complete', 's3', '$bucket')" ]] && pass "the sweep's points read the bucket" || fail "sweep point: $check"
+expect_rc 0 "size of the S3 sweep" -- "$DLSIZE" size "$SCRATCH/sweep/reports" --out "$SCRATCH/size"
+grep -q "s3=\\[endpoints=$ep;bucket=$bucket" "$SCRATCH/size.json" && pass "size keeps the object-store identity" \
+  || fail "sizing identity: $(grep -o '"backend_identity": "[^"]*"' "$SCRATCH/size.json" | head -2)"
+
 # Options of files mean nothing for objects: refused, named.
 s3ds=(--dataset "s3://$bucket/r50" --s3-endpoint "$ep")
 for opt in "--cache buffered" "--client-ram 1GiB" "--open per-sample" "--engine psync"; do
