@@ -86,10 +86,16 @@ skipped_parts=()
 skip_part() { skipped_parts+=("$1"); echo "skip: $1"; }
 # require_io_uring: the test is about io_uring itself; skip (77) where the kernel refuses rings
 # (bench would fall back to psync and the checks would test the wrong engine).
-have_io_uring() { "$DLSIZE" --version | grep -q "io_uring: yes"; }
+# version_text: `dlsize --version`, run once per test script (it loads the CUDA module to name
+# its libraries' versions: about 0.4 s of CPU each time).
+version_text() {
+  [[ -n ${DLSIZE_VERSION_TEXT:-} ]] || DLSIZE_VERSION_TEXT=$("$DLSIZE" --version 2>&1)
+  echo "$DLSIZE_VERSION_TEXT"
+}
+have_io_uring() { version_text | grep -q "io_uring: yes"; }
 require_io_uring() {
   if ! have_io_uring; then
-    echo "skip: $("$DLSIZE" --version | grep "io_uring")"
+    echo "skip: $(version_text | grep "io_uring")"
     exit 77
   fi
 }
@@ -97,7 +103,7 @@ require_io_uring() {
 # skip (77) where the build has no MPI. Sets MPIEXEC.
 require_mpi() {
   MPIEXEC=${DLSIZE_MPIEXEC:-}
-  if [[ -z $MPIEXEC ]] || ! "$DLSIZE" --version | grep -q "mpi: yes"; then
+  if [[ -z $MPIEXEC ]] || ! version_text | grep -q "mpi: yes"; then
     echo "skip: this build has no MPI (mpich and libmpich-dev not found at configure time)"
     exit 77
   fi

@@ -110,7 +110,7 @@ expect_text "all_reduce_perf" "the refusal says what was expected"
 
 # Over MPI: 2 ranks of 2 accelerators as 1 node of 4 or 2 nodes of 2, and a --sync-steps control.
 MPIEXEC=${DLSIZE_MPIEXEC:-}
-if [[ -z $MPIEXEC ]] || ! "$DLSIZE" --version | grep -q "mpi: yes"; then
+if [[ -z $MPIEXEC ]] || ! version_text | grep -q "mpi: yes"; then
   skip_part "the MPI part: this build has no MPI"
   finish
   exit

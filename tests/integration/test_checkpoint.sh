@@ -185,7 +185,7 @@ rc=$?
 rm -rf "$SCRATCH/int"
 
 MPIEXEC=${DLSIZE_MPIEXEC:-}
-if [[ -z $MPIEXEC ]] || ! "$DLSIZE" --version | grep -q "mpi: yes"; then
+if [[ -z $MPIEXEC ]] || ! version_text | grep -q "mpi: yes"; then
   skip_part "mpiexec: this build has no MPI"
   finish
 fi

@@ -9,7 +9,7 @@ source "$(dirname "$0")/lib.sh"
 MODULES=$(dirname "$DLSIZE")/tests/modules
 export DLSIZE_CUDA_MODULE=$MODULES/dlsize_fake_cuda.so DLSIZE_FAKE_BUSY_MS=20
 unset DLSIZE_FAKE_CUDA DLSIZE_FAKE_DEVICES
-if ! "$DLSIZE" --version | grep -q "cuda: yes"; then
+if ! version_text | grep -q "cuda: yes"; then
   echo "skip: this build has no CUDA backend, so --accelerator cuda is refused before any module loads"
   exit 77
 fi
@@ -47,7 +47,7 @@ expect_rc 2 "a precision that does not exist" -- "$DLSIZE" "${gpu[@]}" --precisi
 expect_text "valid: fp16" "message lists the precisions"
 
 # Across ranks: one GPU each (the local rank's), NCCL joined with rank 0's id over MPI.
-if [[ -n ${DLSIZE_MPIEXEC:-} ]] && "$DLSIZE" --version | grep -q "mpi: yes"; then
+if [[ -n ${DLSIZE_MPIEXEC:-} ]] && version_text | grep -q "mpi: yes"; then
   mpi=(timeout -k 5 120 "$DLSIZE_MPIEXEC" -np 2 -genv DLSIZE_CUDA_MODULE "$DLSIZE_CUDA_MODULE" -genv DLSIZE_FAKE_BUSY_MS 20)
   # Both take device 0 (local rank modulo the GPUs they see), which NCCL would refuse late.
   expect_rc 2 "two ranks on a host with one GPU" -- "${mpi[@]}" "$DLSIZE" "${gpu[@]}" --epochs 1

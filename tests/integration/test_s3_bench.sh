@@ -94,7 +94,7 @@ check=$(json "$SCRATCH/cmp.json" "len(r['backends'])")
 proxy "reset:r50/data/00000/file-00000007:2"
 train=(bench --workload resnet50 --accelerator emulated:h100 --batch-size 4 --compute-time 5ms
   --queue-depth 4 --quiet --dataset "s3://$bucket/r50" --s3-endpoint "$PROXY")
-if "$DLSIZE" --version | grep -q "mpi: yes" && [[ -n ${DLSIZE_MPIEXEC:-} ]]; then
+if version_text | grep -q "mpi: yes" && [[ -n ${DLSIZE_MPIEXEC:-} ]]; then
   ranks=2
   expect_rc 0 "training over S3 on 2 MPI ranks through the proxy" -- timeout -k 5 60 \
     "$DLSIZE_MPIEXEC" -np 2 "$DLSIZE" "${train[@]}" --accelerators-per-rank 1 --out "$SCRATCH/train.json"

@@ -9,7 +9,7 @@ source "$(dirname "$0")/lib.sh"
 require_io_uring # the checkpoint writer is io_uring only
 scale=0.0001220703125 # 1/8192: 105 GiB becomes 13,762,560 bytes
 MPIEXEC=${DLSIZE_MPIEXEC:-}
-if [[ -n $MPIEXEC ]] && "$DLSIZE" --version | grep -q "mpi: yes"; then
+if [[ -n $MPIEXEC ]] && version_text | grep -q "mpi: yes"; then
   ranks="[1, 2]" launcher=", \"launcher\": [\"$MPIEXEC\", \"-np\", \"{ranks}\"]"
 else
   skip_part "no MPI in this build: the sweep runs 1 rank only"
