@@ -15,6 +15,9 @@
 #   source first. Exits 2 when clang-tidy or compile_commands.json is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Debian's interpreter where there is one: a python3 first on PATH may be a slow shim (pyenv).
+py=/usr/bin/python3
+[[ -x $py ]] || py=$(command -v python3)
 # The threshold is the config's, so the check and the editor's clang-tidy agree.
 limit=$(sed -n '/readability-function-size.LineThreshold/{n;s/[^0-9]//gp;q}' .clang-tidy)
 : "${limit:?no LineThreshold in .clang-tidy}"
@@ -24,7 +27,7 @@ if [[ ${1:-} != --clang-tidy ]]; then
   ((${#files[@]})) || mapfile -t files < <(git ls-files 'src/*.cpp' 'src/*.hpp' 'src/*.h' \
     'src/*.cu' 'src/*.cuh' 'cli/*.cpp' 'cli/*.hpp')
   rc=0
-  out=$(python3 scripts/function_size.py --limit "$limit" "${files[@]}") || rc=$?
+  out=$("$py" scripts/function_size.py --limit "$limit" "${files[@]}") || rc=$?
   grep -E ': allowed: ' <<<"$out" || true
   if ((rc == 1)); then
     echo "function-size: functions over $limit lines (split them into named pieces):" >&2

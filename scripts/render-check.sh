@@ -9,6 +9,8 @@ min_svg=1
 if [[ "${1:-}" == "--min-svg" ]]; then min_svg=$2; shift 2; fi
 browser=$(command -v chromium || command -v chromium-browser || true)
 if [[ -z "$browser" ]]; then echo "render-check: chromium is not installed (apt-get install chromium)"; exit 77; fi
+py=/usr/bin/python3 # Debian's: a python3 first on PATH may be a slow shim (pyenv)
+[[ -x $py ]] || py=$(command -v python3)
 here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -26,6 +28,6 @@ for page in "$@"; do
       --screenshot="$work/shot.png" "$url" >/dev/null 2>"$work/err.txt"; then
     echo "render-check: $page: chromium --screenshot failed: $(tail -3 "$work/err.txt")"; status=1; continue
   fi
-  python3 "$here/render_check.py" "$work/dom.html" "$work/shot.png" "$min_svg" "$page" || status=1
+  "$py" "$here/render_check.py" "$work/dom.html" "$work/shot.png" "$min_svg" "$page" || status=1
 done
 exit $status

@@ -4,6 +4,12 @@ set -uo pipefail
 DLSIZE=$1
 SCRATCH=$(mktemp -d "${DLSIZE_TEST_TMP:-$(dirname "$DLSIZE")}/itest.XXXXXX")
 trap 'rm -rf "$SCRATCH"' EXIT
+# Debian's python3 (scripts/deps.sh installs it) for the tests' checks: a python3 found first on
+# PATH may be a version manager's shim (pyenv's costs about 0.65 s of CPU a call against 0.05 s
+# for the interpreter itself: `perf stat -r 10 python3 -c pass`), and the suite calls it
+# hundreds of times.
+PY=/usr/bin/python3
+[[ -x $PY ]] || PY=$(command -v python3)
 fails=0
 passes=0
 pass() { passes=$((passes + 1)); echo "ok: $*"; }
@@ -22,7 +28,7 @@ expect_text() {
   if [[ "$ERR$OUT" == *"$1"* ]]; then pass "$2"; else fail "$2: '$1' not in output: $ERR $OUT"; fi
 }
 # json FILE EXPR: prints a Python expression over the report r.
-json() { python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print($2)" "$1"; }
+json() { "$PY" -c "import json,sys; r=json.load(open(sys.argv[1])); print($2)" "$1"; }
 # interrupt_after SECONDS -- command...: runs it in the background, sends SIGINT after SECONDS,
 # and checks it exits 1 within 2 s of the signal.
 interrupt_after() {
@@ -38,7 +44,7 @@ interrupt_after() {
   rc=$?
   t1=$(date +%s.%N)
   [[ $rc -eq 1 ]] && pass "interrupted run exits 1" || fail "interrupted run exit $rc"
-  python3 -c "import sys; sys.exit(0 if float(sys.argv[2]) - float(sys.argv[1]) < 2.0 else 1)" "$t0" "$t1" \
+  "$PY" -c "import sys; sys.exit(0 if float(sys.argv[2]) - float(sys.argv[1]) < 2.0 else 1)" "$t0" "$t1" \
     && pass "stopped within 2 s" || fail "slow to stop"
 }
 # The repository's root, for docs/ and scripts/.
@@ -86,16 +92,17 @@ skipped_parts=()
 skip_part() { skipped_parts+=("$1"); echo "skip: $1"; }
 # require_io_uring: the test is about io_uring itself; skip (77) where the kernel refuses rings
 # (bench would fall back to psync and the checks would test the wrong engine).
-# version_text: `dlsize --version`, run once per test script (it loads the CUDA module to name
-# its libraries' versions: about 0.4 s of CPU each time).
-version_text() {
+# version_has TEXT: `dlsize --version` says TEXT (a grep pattern). The text is taken once per
+# test script (it loads the CUDA module to name its libraries: about 0.4 s of CPU a call); call
+# it as a command of its own, not in a pipeline, so that the text is kept.
+version_has() {
   [[ -n ${DLSIZE_VERSION_TEXT:-} ]] || DLSIZE_VERSION_TEXT=$("$DLSIZE" --version 2>&1)
-  echo "$DLSIZE_VERSION_TEXT"
+  grep -q -- "$1" <<<"$DLSIZE_VERSION_TEXT"
 }
-have_io_uring() { version_text | grep -q "io_uring: yes"; }
+have_io_uring() { version_has "io_uring: yes"; }
 require_io_uring() {
   if ! have_io_uring; then
-    echo "skip: $(version_text | grep "io_uring")"
+    echo "skip: $(grep "io_uring" <<<"$DLSIZE_VERSION_TEXT")"
     exit 77
   fi
 }
@@ -103,7 +110,7 @@ require_io_uring() {
 # skip (77) where the build has no MPI. Sets MPIEXEC.
 require_mpi() {
   MPIEXEC=${DLSIZE_MPIEXEC:-}
-  if [[ -z $MPIEXEC ]] || ! version_text | grep -q "mpi: yes"; then
+  if [[ -z $MPIEXEC ]] || ! version_has "mpi: yes"; then
     echo "skip: this build has no MPI (mpich and libmpich-dev not found at configure time)"
     exit 77
   fi

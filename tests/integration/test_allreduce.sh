@@ -110,7 +110,7 @@ expect_text "all_reduce_perf" "the refusal says what was expected"
 
 # Over MPI: 2 ranks of 2 accelerators as 1 node of 4 or 2 nodes of 2, and a --sync-steps control.
 MPIEXEC=${DLSIZE_MPIEXEC:-}
-if [[ -z $MPIEXEC ]] || ! version_text | grep -q "mpi: yes"; then
+if [[ -z $MPIEXEC ]] || ! version_has "mpi: yes"; then
   skip_part "the MPI part: this build has no MPI"
   finish
   exit
@@ -121,7 +121,7 @@ expect_rc 0 "control: --sync-steps" -- mpi "$DLSIZE" "${job[@]}" --sync-steps --
 expect_rc 0 "1 x 4" -- mpi "$DLSIZE" "${job[@]}" --allreduce hierarchical "${slow[@]}" --ranks-per-node 2 --out "$SCRATCH/up.json"
 expect_rc 0 "2 x 2" -- mpi "$DLSIZE" "${job[@]}" --allreduce hierarchical "${slow[@]}" --ranks-per-node 1 --out "$SCRATCH/out.json"
 step() { json "$1" "r['accelerators'][0]['window_s'] / r['accelerators'][0]['measured_steps']"; }
-check=$(python3 -c "
+check=$("$PY" -c "
 import json, sys
 ctl, up, out = (json.load(open(sys.argv[i])) for i in (1, 2, 3))
 step = lambda r: sum(a['window_s'] for a in r['accelerators']) / sum(a['measured_steps'] for a in r['accelerators'])

@@ -50,7 +50,7 @@ expect_rc 1 "missing data file (verify)" -- "$DLSIZE" verify "$ds" --quiet
 expect_text "file-00000003.rec: cannot open" "verify names the missing file"
 # libcurl is loaded at the first S3 call, not linked: a host without it runs dlsize on files, and
 # an S3 command there says what is missing (DLSIZE_LIBCURL names a library file that is not there).
-if version_text | grep -q "^  s3: yes"; then
+if version_has "^  s3: yes"; then
   ldd "$DLSIZE" | grep -q libcurl && fail "dlsize links libcurl: $(ldd "$DLSIZE" | grep libcurl)" \
     || pass "dlsize does not link libcurl"
   expect_rc 1 "an S3 command where libcurl cannot be loaded" -- env DLSIZE_LIBCURL="$SCRATCH/no/libcurl.so.4" \

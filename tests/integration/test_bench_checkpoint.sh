@@ -63,7 +63,7 @@ expect_rc 2 "a scale above 1" -- "$DLSIZE" "${train[@]}" --checkpoint-every 20st
 # Two ranks: resnet50 is plain data parallel (ZeRO 0), so rank 0 writes the whole checkpoint and
 # rank 1 nothing; every rank pauses until rank 0 is done.
 MPIEXEC=${DLSIZE_MPIEXEC:-}
-if [[ -n $MPIEXEC ]] && version_text | grep -q "mpi: yes"; then
+if [[ -n $MPIEXEC ]] && version_has "mpi: yes"; then
   expect_rc 0 "two ranks with checkpoints" -- "$MPIEXEC" -np 2 "$DLSIZE" "${train[@]}" --accelerators 4 \
     --checkpoint-every 5steps --checkpoint-dir "$SCRATCH/ck2" --checkpoint-scale 0.05 --out "$SCRATCH/mpi.json"
   check=$(json "$SCRATCH/mpi.json" "(lambda c, s: c['bytes_per_rank'] == [$want_bytes, 0] and c['count'] == s['steps'] // 5 > 0 and c['au_lost_to_checkpoints'] > 0)(r['checkpoints'], r['summary'])")

@@ -12,9 +12,9 @@ if [[ $(json "$SCRATCH/warm.json" "r['storage']['counter'] is None") == True ]];
 fi
 expect_rc 0 "second buffered pass" -- "$DLSIZE" bench --workload resnet50 --dataset "$ds" --cache buffered --quiet --out "$SCRATCH/hot.json"
 h=$(json "$SCRATCH/hot.json" "r['storage']['hit_ratio']")
-python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) > 0.8 else 1)" "$h" && pass "buffered re-read hit ratio $h > 0.8" || fail "buffered re-read hit ratio $h"
+"$PY" -c "import sys; sys.exit(0 if float(sys.argv[1]) > 0.8 else 1)" "$h" && pass "buffered re-read hit ratio $h > 0.8" || fail "buffered re-read hit ratio $h"
 [[ $(json "$SCRATCH/hot.json" "any('5 x this host' in w for w in r['warnings'])") == True ]] && pass "warns that the dataset is under 5 x RAM" || fail "no page-cache warning"
 expect_rc 0 "direct pass" -- "$DLSIZE" bench --workload resnet50 --dataset "$ds" --cache direct --quiet --out "$SCRATCH/direct.json"
 h=$(json "$SCRATCH/direct.json" "r['storage']['hit_ratio']")
-python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) < 0.2 else 1)" "$h" && pass "O_DIRECT hit ratio $h < 0.2" || fail "O_DIRECT hit ratio $h"
+"$PY" -c "import sys; sys.exit(0 if float(sys.argv[1]) < 0.2 else 1)" "$h" && pass "O_DIRECT hit ratio $h < 0.2" || fail "O_DIRECT hit ratio $h"
 finish

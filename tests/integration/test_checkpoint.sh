@@ -185,7 +185,7 @@ rc=$?
 rm -rf "$SCRATCH/int"
 
 MPIEXEC=${DLSIZE_MPIEXEC:-}
-if [[ -z $MPIEXEC ]] || ! version_text | grep -q "mpi: yes"; then
+if [[ -z $MPIEXEC ]] || ! version_has "mpi: yes"; then
   skip_part "mpiexec: this build has no MPI"
   finish
 fi
@@ -193,7 +193,7 @@ mpi() { local n=$1; shift; timeout -k 5 60 "$MPIEXEC" -np "$n" "$@"; }
 for n in 2 4; do
   expect_rc 0 "llama3-8b by $n ranks at once" -- mpi $n "$DLSIZE" "${ck[@]}" --dir "$SCRATCH/mpi$n" --writes 2 --reads 2 --keep --out "$SCRATCH/mpi$n.json"
   share=$((105 * GiB / 8192 / n))
-  want=$(python3 -c "print([$share] * $n)")
+  want=$("$PY" -c "print([$share] * $n)")
   [[ $(json "$SCRATCH/mpi$n.json" "r['checkpoint']['bytes_per_rank']") == "$want" ]] \
     && pass "$n ranks: each writes $share bytes" || fail "$n ranks: $(json "$SCRATCH/mpi$n.json" "r['checkpoint']['bytes_per_rank']")"
   on_disk=$(stat -c %s "$SCRATCH/mpi$n"/checkpoint-000002/rank-*.shard | sort -u)
@@ -227,7 +227,7 @@ expect_rc 0 "unet3d read back with ranks shifted" -- mpi 2 "$DLSIZE" checkpoint 
 [[ $(json "$SCRATCH/u2.json" "[x['bytes'] for x in r['checkpoint']['read']['per_rank']], r['checkpoint']['read']['verify']['mismatches']") == "[0, 4991531] 0" ]] \
   && pass "--read-shift: rank 1 reads and verifies rank 0's shard" || fail "read shift: $(json "$SCRATCH/u2.json" "r['checkpoint']['read']['per_rank']")"
 expect_rc 0 "llama3-405b subset by 2 ranks" -- mpi 2 "$DLSIZE" checkpoint --workload llama3-405b --subset --scale $scale --dir "$SCRATCH/s" --writes 1 --reads 1 --quiet --out "$SCRATCH/s.json"
-want=$(python3 -c "s=int((755 * 2**30 // 256 + 0) * $scale) + int(4533 * 2**30 // 512 * $scale); print([s, s])")
+want=$("$PY" -c "s=int((755 * 2**30 // 256 + 0) * $scale) + int(4533 * 2**30 // 512 * $scale); print([s, s])")
 [[ $(json "$SCRATCH/s.json" "r['checkpoint']['bytes_per_rank']") == "$want" && $(json "$SCRATCH/s.json" "r['checkpoint']['job_ranks']") == 512 ]] \
   && pass "405b subset: the first ranks' shares of the 512-rank job" || fail "405b subset: $(json "$SCRATCH/s.json" "r['checkpoint']['bytes_per_rank']") want $want"
 rm -rf "$SCRATCH"/mpi* "$SCRATCH/u" "$SCRATCH/s"

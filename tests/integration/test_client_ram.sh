@@ -39,7 +39,7 @@ warm='(r["storage"]["warm_epochs"] or {}).get("hit_ratio")'
   || fail "no storage.warm_epochs.hit_ratio in $SCRATCH/probe.json"
 hot=$(json "$SCRATCH/probe.json" "$warm or 0")
 for i in 2 3; do
-  python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) > 0.6 else 1)" "$hot" && break
+  "$PY" -c "import sys; sys.exit(0 if float(sys.argv[1]) > 0.6 else 1)" "$hot" && break
   rm -f "$SCRATCH/probe.json"
   run probe "$small" >/dev/null 2>&1 || break
   hot=$(json "$SCRATCH/probe.json" "max($hot, $warm or 0)")
@@ -51,9 +51,9 @@ done
 [[ $(json "$SCRATCH/big.json" "r['cache_emulation']['page_cache_bytes_peak'] <= 64 * 2**20 + 4 * 2**20") == True ]] \
   && pass "the big dataset's page cache stays within the limit" || fail "page cache above the limit"
 cold=$(json "$SCRATCH/big.json" "r['storage']['warm_epochs']['hit_ratio']")
-python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) > 0.6 else 1)" "$hot" \
+"$PY" -c "import sys; sys.exit(0 if float(sys.argv[1]) > 0.6 else 1)" "$hot" \
   && pass "dataset 0.5 x the limit: warm hit ratio $hot > 0.6" || fail "0.5 x: warm hit ratio $hot"
-python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) < 0.35 else 1)" "$cold" \
+"$PY" -c "import sys; sys.exit(0 if float(sys.argv[1]) < 0.35 else 1)" "$cold" \
   && pass "dataset 4 x the limit: warm hit ratio $cold < 0.35" || fail "4 x: warm hit ratio $cold"
 [[ $(json "$SCRATCH/big.json" "r['cache_emulation']['evicted']['resident_bytes_after'] < 2**20 and r['cache_emulation']['evicted']['files'] > 0") == True ]] \
   && pass "the dataset's pages were evicted first" || fail "eviction not recorded"

@@ -8,11 +8,11 @@ root=$(cd "$here/../.." && pwd)
 schema=$root/docs/compare.schema.json
 # Without python3-jsonschema the other checks still run, and the test then ends as skipped.
 have_jsonschema=1
-python3 -c "import jsonschema" 2>/dev/null || have_jsonschema=0
+"$PY" -c "import jsonschema" 2>/dev/null || have_jsonschema=0
 # validate valid|invalid FILE...: checks the schema itself, then each file against it. With
 # valid, prints every error and fails on any; with invalid, fails when a file validates.
 validate() {
-  python3 - "$schema" "$@" <<'PY'
+  "$PY" - "$schema" "$@" <<'PY'
 import json, os, sys, jsonschema
 schema = json.load(open(sys.argv[1]))
 jsonschema.Draft7Validator.check_schema(schema)
@@ -46,7 +46,7 @@ schema_ok() {
 # variant IN OUT EXPR: a made-up run from a real report (EXPR edits r); a run of its own, so it
 # gets a run_id of its own (a copy with the same run_id is refused as a duplicate).
 variant() {
-  python3 -c "import json,sys,uuid; r=json.load(open(sys.argv[1])); $3; r['run_id'] = uuid.uuid4().hex; json.dump(r, open(sys.argv[2], 'w'))" "$1" "$2"
+  "$PY" -c "import json,sys,uuid; r=json.load(open(sys.argv[1])); $3; r['run_id'] = uuid.uuid4().hex; json.dump(r, open(sys.argv[2], 'w'))" "$1" "$2"
 }
 ds=$SCRATCH/r50
 "$DLSIZE" datagen --workload resnet50 --dataset "$ds" --size 256MiB --quiet >/dev/null || { echo "datagen failed"; exit 1; }
@@ -70,7 +70,7 @@ if [[ $have_jsonschema == 1 ]]; then
   # The schema must catch a writer that renames, drops or adds a field: each broken copy of
   # the comparison is refused.
   mkdir -p "$SCRATCH/broken"
-  python3 - "$SCRATCH/c.json" "$SCRATCH/broken" <<'PY' || fail "could not make the broken copies"
+  "$PY" - "$SCRATCH/c.json" "$SCRATCH/broken" <<'PY' || fail "could not make the broken copies"
 import copy, json, sys
 c = json.load(open(sys.argv[1]))
 def rename(d, old, new):

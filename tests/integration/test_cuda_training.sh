@@ -9,7 +9,7 @@ source "$(dirname "$0")/lib.sh"
 MODULES=$(dirname "$DLSIZE")/tests/modules
 export DLSIZE_CUDA_MODULE=$MODULES/dlsize_fake_cuda.so DLSIZE_FAKE_BUSY_MS=20
 unset DLSIZE_FAKE_CUDA DLSIZE_FAKE_DEVICES
-if ! version_text | grep -q "cuda: yes"; then
+if ! version_has "cuda: yes"; then
   echo "skip: this build has no CUDA backend, so --accelerator cuda is refused before any module loads"
   exit 77
 fi
@@ -32,10 +32,10 @@ check=$(json "$SCRATCH/gpu.json" "all([r['status'] == 'complete', r['topology'][
 
 # Storage at half the GPU's demand: the GPU starves and its AU shows it.
 demand=$(json "$SCRATCH/gpu.json" "r['summary']['demand_bytes_per_s']")
-cap=$(python3 -c "import sys; print(int(float(sys.argv[1]) / 2))" "$demand")
+cap=$("$PY" -c "import sys; print(int(float(sys.argv[1]) / 2))" "$demand")
 expect_rc 0 "a training run on the (fake) GPU behind a read cap" -- "$DLSIZE" "${gpu[@]}" --epochs 2 --max-read-rate "$cap" --out "$SCRATCH/cap.json"
 au=$(json "$SCRATCH/cap.json" "r['summary']['accelerator_utilization']")
-python3 -c "import sys; sys.exit(0 if 0.4 <= float(sys.argv[1]) <= 0.6 else 1)" "$au" && pass "starved GPU: AU $au about 0.5" || fail "starved GPU: AU $au"
+"$PY" -c "import sys; sys.exit(0 if 0.4 <= float(sys.argv[1]) <= 0.6 else 1)" "$au" && pass "starved GPU: AU $au about 0.5" || fail "starved GPU: AU $au"
 
 expect_rc 2 "two GPUs in one rank" -- "$DLSIZE" "${gpu[@]}" --accelerators 2
 expect_text "one GPU per rank" "message says one GPU per rank"
@@ -47,7 +47,7 @@ expect_rc 2 "a precision that does not exist" -- "$DLSIZE" "${gpu[@]}" --precisi
 expect_text "valid: fp16" "message lists the precisions"
 
 # Across ranks: one GPU each (the local rank's), NCCL joined with rank 0's id over MPI.
-if [[ -n ${DLSIZE_MPIEXEC:-} ]] && version_text | grep -q "mpi: yes"; then
+if [[ -n ${DLSIZE_MPIEXEC:-} ]] && version_has "mpi: yes"; then
   mpi=(timeout -k 5 120 "$DLSIZE_MPIEXEC" -np 2 -genv DLSIZE_CUDA_MODULE "$DLSIZE_CUDA_MODULE" -genv DLSIZE_FAKE_BUSY_MS 20)
   # Both take device 0 (local rank modulo the GPUs they see), which NCCL would refuse late.
   expect_rc 2 "two ranks on a host with one GPU" -- "${mpi[@]}" "$DLSIZE" "${gpu[@]}" --epochs 1

@@ -5,7 +5,6 @@
 # manifest whose counts no host could index; and the folder lock: of two datagens into one
 # folder one is refused, the other completes and the dataset verifies.
 source "$(dirname "$0")/lib.sh"
-PY=/usr/bin/python3
 gen() { "$DLSIZE" datagen --workload resnet50 --layout files --quiet "$@"; }
 
 expect_rc 2 "--files 0 is refused" -- gen --dataset "$SCRATCH/zero" --files 0

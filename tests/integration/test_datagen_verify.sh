@@ -18,7 +18,7 @@ expect_rc 0 "bench --verify passes" -- "$DLSIZE" bench --workload resnet50 --dat
 # Flip one byte inside the payload of record 1300 (file 1, second record of that shard).
 f=$ds/data/00000/file-00000001.rec
 off=$(( $(json "$ds/dlsize-dataset.json" "0") + 114660 * 49 + 1000 ))
-python3 - "$f" "$off" <<'PY'
+"$PY" - "$f" "$off" <<'PY'
 import sys
 p, off = sys.argv[1], int(sys.argv[2])
 with open(p, 'r+b') as fh:

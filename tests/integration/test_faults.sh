@@ -6,7 +6,6 @@
 # --time-limit. Skips (77) where the fault file system is not built or cannot mount.
 # labels: faults
 source "$(dirname "$0")/lib.sh"
-PY=/usr/bin/python3
 ds=$SCRATCH/ds
 "$DLSIZE" datagen --workload resnet50 --layout files --dataset "$ds" --size 24MiB --quiet >/dev/null \
   || { echo "datagen failed"; exit 1; }

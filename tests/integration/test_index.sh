@@ -7,7 +7,6 @@
 # inputs (a resume state of another scan among them; resuming after SIGKILL and hung metadata
 # calls are in test_faults.sh, which has the FUSE file system), and the tree unchanged afterwards (names, sizes, mtimes, ctimes, inodes).
 source "$(dirname "$0")/lib.sh"
-PY=/usr/bin/python3
 D=$SCRATCH/data
 I=$SCRATCH/idx.json
 $PY "$ROOT/tests/integration/foreign_dataset.py" "$D" "$SCRATCH/expected.json"
@@ -147,14 +146,14 @@ expect_rc 0 "bench --dataset --index, emulated" -- "$DLSIZE" bench --dataset "$D
 validate_json "$SCRATCH/s.json" "$SCRATCH/e.json"
 
 # The other modes through the same layout: MPI ranks, and CUDA through the fake module.
-if [[ -n ${DLSIZE_MPIEXEC:-} ]] && version_text | grep -q "mpi: yes"; then
+if [[ -n ${DLSIZE_MPIEXEC:-} ]] && version_has "mpi: yes"; then
   expect_rc 0 "bench --index as 2 MPI ranks" -- timeout -k 5 60 "$DLSIZE_MPIEXEC" -np 2 "$DLSIZE" bench --index "$I" --workload resnet50 --accelerator emulated:h100 --accelerators 4 --batch-size 4 --compute-time 1ms --out "$SCRATCH/m.json" --quiet
   [[ $(json "$SCRATCH/m.json" '"%s %d %s" % (r["status"], r["topology"]["ranks"], r["dataset"]["index"]["digest"])') == "complete 2 $digest" ]] \
     && pass "2 ranks read the indexed dataset" || fail "MPI report"
 else
   skip_part "this build has no MPI (or DLSIZE_MPIEXEC is unset)"
 fi
-if version_text | grep -q "cuda: yes"; then
+if version_has "cuda: yes"; then
   expect_rc 0 "bench --index on the fake GPU" -- env DLSIZE_CUDA_MODULE="$(dirname "$DLSIZE")/tests/modules/dlsize_fake_cuda.so" DLSIZE_FAKE_BUSY_MS=1 \
     "$DLSIZE" bench --index "$I" --workload resnet50 --accelerator cuda --batch-size 8 --cache buffered --out "$SCRATCH/g.json" --quiet
   [[ $(json "$SCRATCH/g.json" '"%s %s" % (r["status"], r["dataset"]["index"]["digest"])') == "complete $digest" ]] && pass "CUDA run over the index" || fail "CUDA report"

@@ -6,7 +6,6 @@
 # an index of JPEG files, or of a mixed folder, is refused (exit 2) naming a file that is not a
 # TFRecord. The fixture's own shards are never written.
 source "$(dirname "$0")/lib.sh"
-PY=/usr/bin/python3
 D=$SCRATCH/data
 $PY "$ROOT/tests/integration/foreign_dataset.py" "$D" "$SCRATCH/expected.json"
 sha256sum "$D"/shards/* >"$SCRATCH/shards.sha"

@@ -10,7 +10,7 @@ source "$(dirname "$0")/lib.sh"
 require_mpi
 mpi() { local n=$1; shift; timeout -k 5 120 "$MPIEXEC" -np "$n" "$@"; }
 # seconds since $1 (from date +%s.%N), and a check that it is below $2
-elapsed_below() { python3 -c "import sys,time; sys.exit(0 if time.time() - float(sys.argv[1]) < float(sys.argv[2]) else 1)" "$1" "$2"; }
+elapsed_below() { "$PY" -c "import sys,time; sys.exit(0 if time.time() - float(sys.argv[1]) < float(sys.argv[2]) else 1)" "$1" "$2"; }
 
 # Parallel datagen: every rank writes its share, one manifest, a complete and valid dataset.
 ds=$SCRATCH/r50
@@ -66,7 +66,7 @@ cat >"$SCRATCH/sweep.json" <<EOF
  "accelerators": [2, 4], "repeats": 1, "launcher": ["$MPIEXEC", "-np", "{ranks}"], "accelerators-per-rank": 1}
 EOF
 expect_rc 0 "a sweep through mpiexec" -- "$DLSIZE" sweep --config "$SCRATCH/sweep.json" --out "$SCRATCH/sweep"
-ranks_run=$(python3 -c "import glob, json, sys; print(sorted((json.load(open(f))['topology']['ranks'], json.load(open(f))['status']) for f in glob.glob(sys.argv[1] + '/*.json')))" "$SCRATCH/sweep/reports")
+ranks_run=$("$PY" -c "import glob, json, sys; print(sorted((json.load(open(f))['topology']['ranks'], json.load(open(f))['status']) for f in glob.glob(sys.argv[1] + '/*.json')))" "$SCRATCH/sweep/reports")
 [[ $ranks_run == "[(2, 'complete'), (4, 'complete')]" ]] && pass "sweep points ran as jobs of 2 and 4 ranks" || fail "sweep reports: $ranks_run"
 grep -q "^report: " "$SCRATCH"/sweep/logs/*.log && pass "a point's log keeps its output" || fail "point logs: $(cat "$SCRATCH"/sweep/logs/*.log)"
 

@@ -18,7 +18,7 @@ cat "$ds"/data/*/*.rec >/dev/null
 train=(bench --workload resnet50 --dataset "$ds" --accelerator emulated:h100 --batch-size 16 --compute-time 20ms
        --cache buffered --quiet)
 # seconds since $1 (from date +%s.%N)
-since() { python3 -c "import sys,time; print(round(time.time() - float(sys.argv[1]), 1))" "$1"; }
+since() { "$PY" -c "import sys,time; print(round(time.time() - float(sys.argv[1]), 1))" "$1"; }
 # fault_job NAME AFTER ACTION OPTION...: 4 ranks writing $SCRATCH/NAME.json, rank ${VICTIM:-2} given ACTION
 # (kill: SIGKILL; freeze: SIGSTOP until the job ends; pause:S: SIGSTOP for S seconds) AFTER
 # seconds in; waits for the job. Sets RC and TOOK (seconds from the action to the job's end).
@@ -88,7 +88,7 @@ else
   if [[ ! -f $mnt/dlsize-dataset.json ]]; then
     skip_part "the hung read: the fault file system did not mount: $(cat "$SCRATCH/fs.err")"
   else
-    conn=$(python3 -c "import os,sys; print(os.minor(os.stat(sys.argv[1]).st_dev))" "$mnt")
+    conn=$("$PY" -c "import os,sys; print(os.minor(os.stat(sys.argv[1]).st_dev))" "$mnt")
     out=$SCRATCH/hung.json
     timeout -k 5 60 "$MPIEXEC" -np 4 "$DLSIZE" "${train[@]/$ds/$mnt}" --epochs 200 --stall-timeout 3s \
       --out "$out" >"$SCRATCH/hung.out" 2>&1 &

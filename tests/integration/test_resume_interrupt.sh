@@ -32,7 +32,7 @@ fi
 # Rate cap: 150 MB/s for about 2 s.
 expect_rc 0 "capped bench" -- "$DLSIZE" bench --workload resnet50 --dataset "$ds" --max-read-rate 150MB/s --time-limit 2s --quiet --out "$SCRATCH/cap.json"
 bw=$(json "$SCRATCH/cap.json" "r['summary']['read_bytes_per_s']")
-python3 -c "import sys; bw=float(sys.argv[1]); sys.exit(0 if 0.8*150e6 <= bw <= 1.05*150e6 else 1)" "$bw" \
+"$PY" -c "import sys; bw=float(sys.argv[1]); sys.exit(0 if 0.8*150e6 <= bw <= 1.05*150e6 else 1)" "$bw" \
   && pass "read rate $bw near the 150 MB/s cap" || fail "read rate $bw not near 150 MB/s"
 
 # SIGINT during a bench: an incomplete report of what was measured, within about a second.

@@ -30,7 +30,7 @@ proxies=()
 proxy() {
   PLOG=$SCRATCH/proxy-${#proxies[@]}.log
   local port_file=$SCRATCH/proxy-${#proxies[@]}.port
-  python3 "$here/s3_fault_proxy.py" --upstream "$ep" --port-file "$port_file" --log "$PLOG" "$@" &
+  "$PY" "$here/s3_fault_proxy.py" --upstream "$ep" --port-file "$port_file" --log "$PLOG" "$@" &
   proxies+=($!)
   for _ in $(seq 100); do [[ -s $port_file ]] && break; sleep 0.05; done
   PROXY=http://127.0.0.1:$(cat "$port_file")
@@ -94,7 +94,7 @@ check=$(json "$SCRATCH/cmp.json" "len(r['backends'])")
 proxy "reset:r50/data/00000/file-00000007:2"
 train=(bench --workload resnet50 --accelerator emulated:h100 --batch-size 4 --compute-time 5ms
   --queue-depth 4 --quiet --dataset "s3://$bucket/r50" --s3-endpoint "$PROXY")
-if version_text | grep -q "mpi: yes" && [[ -n ${DLSIZE_MPIEXEC:-} ]]; then
+if version_has "mpi: yes" && [[ -n ${DLSIZE_MPIEXEC:-} ]]; then
   ranks=2
   expect_rc 0 "training over S3 on 2 MPI ranks through the proxy" -- timeout -k 5 60 \
     "$DLSIZE_MPIEXEC" -np 2 "$DLSIZE" "${train[@]}" --accelerators-per-rank 1 --out "$SCRATCH/train.json"

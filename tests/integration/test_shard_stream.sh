@@ -6,7 +6,6 @@
 # steps, cut per epoch), a replay reading the same samples, and the refusal for a dataset of
 # one sample per file.
 source "$(dirname "$0")/lib.sh"
-PY=/usr/bin/python3
 ds=$SCRATCH/shards
 # 12 shards of 16 records: 2 accelerators stream 6 shards (96 records = 12 batches of 8) each.
 "$DLSIZE" datagen --workload resnet50 --layout shards --records-per-file 16 --files 12 --dataset "$ds" --quiet >/dev/null

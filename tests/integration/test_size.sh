@@ -5,21 +5,21 @@
 source "$(dirname "$0")/lib.sh"
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-python3 -c "import jsonschema" 2>/dev/null || { echo "skip: python3-jsonschema is not installed (scripts/deps.sh --test installs it)"; exit 77; }
+"$PY" -c "import jsonschema" 2>/dev/null || { echo "skip: python3-jsonschema is not installed (scripts/deps.sh --test installs it)"; exit 77; }
 ds=$SCRATCH/r50
 "$DLSIZE" datagen --workload resnet50 --dataset "$ds" --size 128MiB --quiet >/dev/null || { echo "datagen failed"; exit 1; }
 expect_rc 0 "a real training run as the template" -- "$DLSIZE" bench --workload resnet50 --dataset "$ds" \
   --accelerator emulated:h100 --accelerators 2 --batch-size 8 --compute-time 5ms --epochs 1 --quiet --out "$SCRATCH/t.json"
 mkdir -p "$SCRATCH/runs"
 # 40 MB/s per accelerator against a 200 MB/s cap: the knee is at 5 accelerators.
-python3 "$here/make_sizing_reports.py" "$SCRATCH/t.json" "$SCRATCH/runs" 200e6 40e6 1,2,3,4,6,8 3
+"$PY" "$here/make_sizing_reports.py" "$SCRATCH/t.json" "$SCRATCH/runs" 200e6 40e6 1,2,3,4,6,8 3
 expect_rc 0 "size a folder of reports" -- "$DLSIZE" size "$SCRATCH/runs" --out "$SCRATCH/z" \
   --target-accelerators 16,64 --data-growth 1,2 --nic-bandwidth 800Mb/s --clients 4
 expect_text "knee at" "prints the knee"
 for f in z.json z.md z.html; do [[ -s $SCRATCH/$f ]] && pass "$f written" || fail "$f missing"; done
 grep -q "Write path: not measured" "$SCRATCH/z.md" && grep -q "Write path: not measured" "$SCRATCH/z.html" \
   && pass "with training runs only, Markdown and HTML say the write path is not measured" || fail "write path not said"
-python3 - "$root/docs/sizing.schema.json" "$SCRATCH/z.json" <<'PY' && pass "the JSON validates against docs/sizing.schema.json" || fail "schema validation"
+"$PY" - "$root/docs/sizing.schema.json" "$SCRATCH/z.json" <<'PY' && pass "the JSON validates against docs/sizing.schema.json" || fail "schema validation"
 import json, sys, jsonschema
 schema = json.load(open(sys.argv[1]))
 jsonschema.Draft7Validator.check_schema(schema)
@@ -44,15 +44,15 @@ check=$(json "$SCRATCH/z.json" "len(r['series'][0]['measured']) == 6 and all(
 grep -q "MLPerf Storage: 0 of 6 points qualify" "$SCRATCH/z.md" && grep -q "MLPerf Storage: 0 of 6 points qualify" "$SCRATCH/z.html" \
   && grep -q "| INVALID (FAIL: 6 runs, the first the warm-up" "$SCRATCH/z.md" \
   && pass "Markdown and HTML say how many points qualify, the Measured table why each does not" || fail "qualifying points not said"
-python3 "$root/scripts/check_html.py" "$SCRATCH/z.html" --svg 3 --tables 4 && pass "HTML well-formed and self-contained" || fail "HTML check"
+"$PY" "$root/scripts/check_html.py" "$SCRATCH/z.html" --svg 3 --tables 4 && pass "HTML well-formed and self-contained" || fail "HTML check"
 grep -q "^## Reproduce" "$SCRATCH/z.md" && grep -q "dlsize size" "$SCRATCH/z.md" && pass "Markdown says how to reproduce" || fail "Markdown reproduce section"
 # A point that qualifies: 6 MLPerf-sized runs at 2 accelerators (625 steps per epoch, a dataset of
 # 6 × the client's RAM, the 5 epochs resnet50 asks), the first of them the warm-up, and a stopped
 # run before them that counts for nothing.
 mkdir -p "$SCRATCH/qual"
-python3 "$here/make_sizing_reports.py" "$SCRATCH/t.json" "$SCRATCH/qual" 200e6 40e6 2 6
+"$PY" "$here/make_sizing_reports.py" "$SCRATCH/t.json" "$SCRATCH/qual" 200e6 40e6 2 6
 cp "$SCRATCH/qual/n2-r1.json" "$SCRATCH/qual/n2-r0.json"
-python3 - "$SCRATCH/qual" <<'PY'
+"$PY" - "$SCRATCH/qual" <<'PY'
 import glob, json, sys
 for f in glob.glob(sys.argv[1] + "/*.json"):
     r = json.load(open(f))

@@ -5,19 +5,19 @@
 source "$(dirname "$0")/lib.sh"
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-python3 -c "import jsonschema" 2>/dev/null || { echo "skip: python3-jsonschema is not installed (scripts/deps.sh --test installs it)"; exit 77; }
+"$PY" -c "import jsonschema" 2>/dev/null || { echo "skip: python3-jsonschema is not installed (scripts/deps.sh --test installs it)"; exit 77; }
 ds=$SCRATCH/r50
 "$DLSIZE" datagen --workload resnet50 --dataset "$ds" --size 32MiB --records-per-file 64 --quiet >/dev/null || { echo "datagen failed"; exit 1; }
 expect_rc 0 "a real buffered training run as the template" -- "$DLSIZE" bench --workload resnet50 --dataset "$ds" \
   --accelerator emulated:h100 --accelerators 2 --batch-size 32 --compute-time 5ms --cache buffered --epochs 1 --quiet --out "$SCRATCH/t.json"
 mkdir -p "$SCRATCH/sweep" "$SCRATCH/few"
-python3 "$here/make_cache_sweep_reports.py" "$SCRATCH/t.json" "$root/results/cache-sweep/sweep.json" "$SCRATCH/sweep"
-python3 "$here/make_cache_sweep_reports.py" "$SCRATCH/t.json" "$root/results/cache-sweep/sweep.json" "$SCRATCH/few" 0.3
+"$PY" "$here/make_cache_sweep_reports.py" "$SCRATCH/t.json" "$root/results/cache-sweep/sweep.json" "$SCRATCH/sweep"
+"$PY" "$here/make_cache_sweep_reports.py" "$SCRATCH/t.json" "$root/results/cache-sweep/sweep.json" "$SCRATCH/few" 0.3
 size() { "$DLSIZE" size "$1" --out "$SCRATCH/$2" --target-accelerators 2 --data-growth 1,4 "${@:3}"; }
 expect_rc 0 "size a cache sweep (default --cache-model auto)" -- size "$SCRATCH/sweep" auto
 expect_text "cache curve resnet50: 21 runs at 7 distinct f" "prints the curve"
 expect_rc 0 "the same with --cache-model lru" -- size "$SCRATCH/sweep" lru --cache-model lru
-python3 - "$root/docs/sizing.schema.json" "$SCRATCH/auto.json" <<'PY' && pass "the JSON validates against docs/sizing.schema.json" || fail "schema validation"
+"$PY" - "$root/docs/sizing.schema.json" "$SCRATCH/auto.json" <<'PY' && pass "the JSON validates against docs/sizing.schema.json" || fail "schema validation"
 import json, sys, jsonschema
 jsonschema.validate(json.load(open(sys.argv[2])), json.load(open(sys.argv[1])))
 PY
@@ -28,7 +28,7 @@ check=$(json "$SCRATCH/auto.json" "len(r['cache_curves']) == 1 and r['cache_curv
   all(s['cache']['model'] == 'measured' for s in r['series'])")
 [[ $check == True ]] && pass "one usable curve of 21 runs, below LRU, used by every series" || fail "curve: $(head -c 2000 "$SCRATCH/auto.json")"
 # The 49 MiB dataset grown 4 x: f 0.65, where the kernel hit nothing and LRU says 0.28.
-check=$(python3 - "$SCRATCH/auto.json" "$SCRATCH/lru.json" <<'PY'
+check=$("$PY" - "$SCRATCH/auto.json" "$SCRATCH/lru.json" <<'PY'
 import json, sys
 def grown(path):
     z = json.load(open(path))
@@ -44,7 +44,7 @@ grep -q "^## Cache curve: resnet50" "$SCRATCH/auto.md" && grep -q "Residuals of 
   && pass "Markdown shows the curve and its residuals" || fail "Markdown cache curve"
 grep -q "Cache curve: resnet50" "$SCRATCH/auto.html" && grep -q "LRU model" "$SCRATCH/auto.html" \
   && pass "HTML shows the curve beside the models" || fail "HTML cache curve"
-python3 "$root/scripts/check_html.py" "$SCRATCH/auto.html" && pass "HTML well-formed" || fail "HTML check"
+"$PY" "$root/scripts/check_html.py" "$SCRATCH/auto.html" && pass "HTML well-formed" || fail "HTML check"
 expect_rc 0 "a sweep of two distinct f with --cache-model measured" -- size "$SCRATCH/few" few --cache-model measured
 expect_text "2 distinct f (3 needed for a curve); the lru model is used" "says why the curve is not used"
 [[ $(json "$SCRATCH/few.json" "all(s['cache']['model'] == 'lru' for s in r['series']) and not r['cache_curves'][0]['usable']") == True ]] \

@@ -9,7 +9,7 @@ source "$(dirname "$0")/lib.sh"
 require_io_uring # the checkpoint writer is io_uring only
 scale=0.0001220703125 # 1/8192: 105 GiB becomes 13,762,560 bytes
 MPIEXEC=${DLSIZE_MPIEXEC:-}
-if [[ -n $MPIEXEC ]] && version_text | grep -q "mpi: yes"; then
+if [[ -n $MPIEXEC ]] && version_has "mpi: yes"; then
   ranks="[1, 2]" launcher=", \"launcher\": [\"$MPIEXEC\", \"-np\", \"{ranks}\"]"
 else
   skip_part "no MPI in this build: the sweep runs 1 rank only"
@@ -27,7 +27,7 @@ expect_rc 0 "size the sweep" -- "$DLSIZE" size "$SCRATCH/sw" --out "$SCRATCH/z"
 expect_text "Read path: not measured" "the terminal says the read path is not measured"
 n=$(json "$SCRATCH/sw/index.json" "len(r['points'])")
 # The fitted write figures: ordinary least squares of the reports' write.bytes_per_s on ranks.
-check=$(python3 - "$SCRATCH/z.json" "$SCRATCH/sw" <<'PY'
+check=$("$PY" - "$SCRATCH/z.json" "$SCRATCH/sw" <<'PY'
 import json, sys, glob
 z = json.load(open(sys.argv[1]))
 s = z["checkpoint_series"]
@@ -52,7 +52,7 @@ PY
 [[ $check == True ]] && pass "write and restore fitted against ranks as least squares gives them; knee not tested on thin evidence" || fail "fit: $(json "$SCRATCH/z.json" "r['checkpoint_series']")"
 grep -q "^## Write path: checkpoints" "$SCRATCH/z.md" && grep -q "write line fit, every run" "$SCRATCH/z.md" \
   && grep -q "Read path: not measured" "$SCRATCH/z.md" && pass "the Markdown shows the write path and says the read path is not measured" || fail "markdown"
-python3 -c "import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])" "$SCRATCH/z.html" \
+"$PY" -c "import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])" "$SCRATCH/z.html" \
   && grep -q "Checkpoint bandwidth against ranks" "$SCRATCH/z.html" && grep -q "Write path: checkpoints" "$SCRATCH/z.html" \
   && pass "the HTML is well-formed and charts the write path" || fail "html"
 
@@ -67,7 +67,7 @@ json "$SCRATCH/z2.json" "[w for s in r['checkpoint_series'] for w in s['warnings
 
 # Synthetic copies at 1..8 ranks: a straight line has no knee; a line that stops at 4 ranks has one.
 mkdir -p "$SCRATCH/line" "$SCRATCH/sat"
-python3 - "$SCRATCH/other.json" "$SCRATCH" <<'PY'
+"$PY" - "$SCRATCH/other.json" "$SCRATCH" <<'PY'
 import json, sys, uuid
 t = json.load(open(sys.argv[1]))
 for name, f in (("line", lambda n: 100e6 * n), ("sat", lambda n: 100e6 * min(n, 4))):

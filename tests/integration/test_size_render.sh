@@ -12,7 +12,7 @@ run=(bench --workload resnet50 --dataset "$ds" --accelerator emulated:h100 --acc
 expect_rc 0 "a run on the disk" -- "$DLSIZE" "${run[@]}" --out "$SCRATCH/a.json"
 expect_rc 0 "a run behind a cap" -- "$DLSIZE" "${run[@]}" --max-read-rate 100MB/s --out "$SCRATCH/b.json"
 mkdir -p "$SCRATCH/runs"
-python3 "$here/make_sizing_reports.py" "$SCRATCH/a.json" "$SCRATCH/runs" 200e6 40e6 1,2,4,6,8 2
+"$PY" "$here/make_sizing_reports.py" "$SCRATCH/a.json" "$SCRATCH/runs" 200e6 40e6 1,2,4,6,8 2
 expect_rc 0 "size" -- "$DLSIZE" size "$SCRATCH/runs" --out "$SCRATCH/z"
 expect_rc 0 "compare" -- "$DLSIZE" compare "$SCRATCH/a.json" "$SCRATCH/b.json" --html "$SCRATCH/c.html"
 "$root/scripts/render-check.sh" --min-svg 3 "$SCRATCH/z.html" "$SCRATCH/c.html" \

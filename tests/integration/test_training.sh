@@ -15,18 +15,18 @@ train=(bench --workload resnet50 --dataset "$ds" --accelerator emulated:h100 --a
 warm
 expect_rc 0 "uncapped training run" -- "$DLSIZE" "${train[@]}" --epochs 2 --out "$SCRATCH/free.json"
 au=$(json "$SCRATCH/free.json" "r['summary']['accelerator_utilization']")
-python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) >= 0.9 else 1)" "$au" && pass "page-cached AU $au >= 0.9" || fail "page-cached AU $au < 0.9"
+"$PY" -c "import sys; sys.exit(0 if float(sys.argv[1]) >= 0.9 else 1)" "$au" && pass "page-cached AU $au >= 0.9" || fail "page-cached AU $au < 0.9"
 [[ $(json "$SCRATCH/free.json" "r['summary']['au_pass']") == True ]] && pass "au_pass is true" || fail "au_pass not true"
 
 # Cap at half the demand: AU about 0.5 and the read rate about the cap.
 demand=$(json "$SCRATCH/free.json" "r['summary']['demand_bytes_per_s']")
-cap=$(python3 -c "import sys; print(int(float(sys.argv[1]) / 2))" "$demand")
+cap=$("$PY" -c "import sys; print(int(float(sys.argv[1]) / 2))" "$demand")
 warm
 expect_rc 0 "capped training run" -- "$DLSIZE" "${train[@]}" --epochs 2 --max-read-rate "$cap" --out "$SCRATCH/cap.json"
 au=$(json "$SCRATCH/cap.json" "r['summary']['accelerator_utilization']")
 bw=$(json "$SCRATCH/cap.json" "r['summary']['read_bytes_per_s']")
-python3 -c "import sys; au=float(sys.argv[1]); sys.exit(0 if 0.42 <= au <= 0.55 else 1)" "$au" && pass "capped AU $au about 0.5" || fail "capped AU $au not about 0.5"
-python3 -c "import sys; bw, cap = float(sys.argv[1]), float(sys.argv[2]); sys.exit(0 if 0.85 * cap <= bw <= 1.03 * cap else 1)" "$bw" "$cap" \
+"$PY" -c "import sys; au=float(sys.argv[1]); sys.exit(0 if 0.42 <= au <= 0.55 else 1)" "$au" && pass "capped AU $au about 0.5" || fail "capped AU $au not about 0.5"
+"$PY" -c "import sys; bw, cap = float(sys.argv[1]), float(sys.argv[2]); sys.exit(0 if 0.85 * cap <= bw <= 1.03 * cap else 1)" "$bw" "$cap" \
   && pass "read rate $bw about the cap $cap" || fail "read rate $bw not about the cap $cap"
 [[ $(json "$SCRATCH/cap.json" "r['summary']['au_pass']") == False ]] && pass "capped run fails AU" || fail "capped run passed AU"
 
