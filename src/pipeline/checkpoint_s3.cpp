@@ -56,8 +56,8 @@ std::string not_our_object(s3::client& cl, const s3_checkpoint& c, const std::st
   if (have != size)
     return fmt::format("{} bytes, where this run's shard has {}", have, size);
   std::byte head[dataset::kShardIdBytes];
-  const std::size_t n = static_cast<std::size_t>(
-      std::min<std::uint64_t>(sizeof head, size == 0 ? 1 : size));
+  const std::size_t n =
+      static_cast<std::size_t>(std::min<std::uint64_t>(sizeof head, size == 0 ? 1 : size));
   const std::size_t got = size == 0 ? 0 : cl.get_range(c.place.where.bucket, key, 0, {head, n});
   if (!dataset::begins_shard(head, got, set.run, rank, file))
     return "its first bytes are not a block header of this run, rank and file";
@@ -65,10 +65,10 @@ std::string not_our_object(s3::client& cl, const s3_checkpoint& c, const std::st
 }
 
 // Calls fn(rank, file, key, bytes) for every object of checkpoint k.
-void for_each_shard(const s3_checkpoint& c, const checkpoint_set& set, std::uint64_t k,
-                    const std::function<void(unsigned, unsigned, const std::string&,
-                                             std::uint64_t)>& fn,
-                    unsigned only_rank = kEveryRank) {
+void for_each_shard(
+    const s3_checkpoint& c, const checkpoint_set& set, std::uint64_t k,
+    const std::function<void(unsigned, unsigned, const std::string&, std::uint64_t)>& fn,
+    unsigned only_rank = kEveryRank) {
   for (unsigned r = 0; r < set.ranks(); ++r) {
     if (set.rank_bytes[r] == 0 || (only_rank != kEveryRank && r != only_rank))
       continue;
@@ -156,23 +156,27 @@ void s3_check_sealed(const s3_checkpoint& c, const checkpoint_set& set, std::uin
 void s3_remove_checkpoint(const s3_checkpoint& c, const checkpoint_set& set, std::uint64_t k,
                           bool strict, unsigned only_rank) {
   s3::client cl = make_client(c);
-  for_each_shard(c, set, k, [&](unsigned r, unsigned f, const std::string& key, std::uint64_t size) {
-    const auto info = cl.head_object(c.place.where.bucket, key);
-    if (!info)
-      return;
-    const std::string why = not_our_object(cl, c, key, set, r, f, size, info->size);
-    if (why.empty()) {
-      cl.delete_object(c.place.where.bucket, key);
-      return;
-    }
-    if (strict)
-      throw usage_error(fmt::format("--keep-last: s3://{}/{} was not written by this run ({}); "
-                                    "dlsize deletes only its own checkpoints. valid: remove it, or "
-                                    "a prefix only dlsize writes to",
-                                    c.place.where.bucket, key, why));
-    std::fprintf(stderr, "dlsize: left s3://%s/%s in place: dlsize did not write it (%s)\n",
-                 c.place.where.bucket.c_str(), key.c_str(), why.c_str());
-  }, only_rank);
+  for_each_shard(
+      c, set, k,
+      [&](unsigned r, unsigned f, const std::string& key, std::uint64_t size) {
+        const auto info = cl.head_object(c.place.where.bucket, key);
+        if (!info)
+          return;
+        const std::string why = not_our_object(cl, c, key, set, r, f, size, info->size);
+        if (why.empty()) {
+          cl.delete_object(c.place.where.bucket, key);
+          return;
+        }
+        if (strict)
+          throw usage_error(
+              fmt::format("--keep-last: s3://{}/{} was not written by this run ({}); "
+                          "dlsize deletes only its own checkpoints. valid: remove it, or "
+                          "a prefix only dlsize writes to",
+                          c.place.where.bucket, key, why));
+        std::fprintf(stderr, "dlsize: left s3://%s/%s in place: dlsize did not write it (%s)\n",
+                     c.place.where.bucket.c_str(), key.c_str(), why.c_str());
+      },
+      only_rank);
 }
 
 void s3_remove_manifest(const s3_checkpoint& c) {
@@ -251,15 +255,25 @@ namespace {
 }
 } // namespace
 
-void s3_claim(const s3_checkpoint&, const checkpoint_set&) { no_s3(); }
-checkpoint_set s3_open(const s3_checkpoint&) { no_s3(); }
-void s3_write_manifest(const s3_checkpoint&, const checkpoint_set&) { no_s3(); }
-void s3_check_sealed(const s3_checkpoint&, const checkpoint_set&, std::uint64_t) { no_s3(); }
+void s3_claim(const s3_checkpoint&, const checkpoint_set&) {
+  no_s3();
+}
+checkpoint_set s3_open(const s3_checkpoint&) {
+  no_s3();
+}
+void s3_write_manifest(const s3_checkpoint&, const checkpoint_set&) {
+  no_s3();
+}
+void s3_check_sealed(const s3_checkpoint&, const checkpoint_set&, std::uint64_t) {
+  no_s3();
+}
 void s3_remove_checkpoint(const s3_checkpoint&, const checkpoint_set&, std::uint64_t, bool,
                           unsigned) {
   no_s3();
 }
-void s3_remove_manifest(const s3_checkpoint&) { no_s3(); }
+void s3_remove_manifest(const s3_checkpoint&) {
+  no_s3();
+}
 rank_phase s3_write_rank(const s3_checkpoint&, const checkpoint_set&, unsigned, std::uint64_t,
                          const phase_io&, const dataset::block_pool&) {
   no_s3();

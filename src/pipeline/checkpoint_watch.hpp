@@ -64,8 +64,8 @@ private:
       const std::string stuck = m_stuck(m_stall_ns);
       if (stuck.empty())
         continue;
-      m_stalled = fmt::format("no {} finished for {:g} s (--stall-timeout); {}", m_what,
-                              m_stall_s, stuck);
+      m_stalled =
+          fmt::format("no {} finished for {:g} s (--stall-timeout); {}", m_what, m_stall_s, stuck);
       m_stop.store(true);
     }
   }

@@ -58,9 +58,9 @@ struct wslot {
   request_kind what = request_kind::none;
   bool in_flight = false;
   std::size_t object = 0;
-  std::uint32_t part = 0;                   // 0-based
+  std::uint32_t part = 0;                    // 0-based
   std::uint64_t begin = 0, pos = 0, end = 0; // the part's bytes in the object; the next to send
-  std::vector<std::byte> block;             // a block made but not all sent
+  std::vector<std::byte> block;              // a block made but not all sent
   std::size_t block_at = 0, block_len = 0;
   std::string post; // a complete's body
   std::string answer, etag;
@@ -187,8 +187,8 @@ writer::run::run(writer& wr, const std::vector<upload_object>& objs, const uploa
   const unsigned depth = std::max(1u, w.m_opt.parts_in_flight);
   slots.resize(depth);
   const std::string context = "the s3 engine's writer";
-  const long upload_buffer = static_cast<long>(
-      std::clamp<std::uint32_t>(w.m_opt.fill_block, 16u << 10, 2u << 20));
+  const long upload_buffer =
+      static_cast<long>(std::clamp<std::uint32_t>(w.m_opt.fill_block, 16u << 10, 2u << 20));
   for (unsigned i = 0; i < depth; ++i) {
     wslot& s = slots[i];
     s.owner = this;
@@ -308,8 +308,8 @@ void writer::run::start(wslot& s, std::uint64_t now) {
     spec.headers.emplace_back("x-amz-security-token", w.m_target.keys.session_token);
   const http_request r = build_request(spec);
   s.headers = make_header_list(r);
-  const std::string context = fmt::format("S3 {} s3://{}/{}", r.method, w.m_target.bucket,
-                                          objects[s.object].key);
+  const std::string context =
+      fmt::format("S3 {} s3://{}/{}", r.method, w.m_target.bucket, objects[s.object].key);
   set_request(s.easy, r, s.headers, context);
   DLSIZE_CURL(curl_easy_setopt(s.easy, CURLOPT_HTTPGET, 1L), context); // clears the last method
   DLSIZE_CURL(curl_easy_setopt(s.easy, CURLOPT_CUSTOMREQUEST, nullptr), context);
@@ -328,9 +328,9 @@ void writer::run::start(wslot& s, std::uint64_t now) {
   } else {
     DLSIZE_CURL(curl_easy_setopt(s.easy, CURLOPT_POST, 1L), context);
     DLSIZE_CURL(curl_easy_setopt(s.easy, CURLOPT_POSTFIELDS, s.post.c_str()), context);
-    DLSIZE_CURL(curl_easy_setopt(s.easy, CURLOPT_POSTFIELDSIZE_LARGE,
-                                 static_cast<curl_off_t>(s.what == request_kind::complete ? s.post.size()
-                                                                                  : 0)),
+    DLSIZE_CURL(curl_easy_setopt(
+                    s.easy, CURLOPT_POSTFIELDSIZE_LARGE,
+                    static_cast<curl_off_t>(s.what == request_kind::complete ? s.post.size() : 0)),
                 context);
     w.m_inflight.begin(0, s.index, static_cast<std::uint32_t>(s.object), 0, 0, now);
   }
@@ -503,10 +503,10 @@ void writer::run::finish(wslot& s, CURLcode rc) {
     retry_or_fail(s, rc == CURLE_OK ? std::to_string(status) : "transport", reason, false);
     return;
   }
-  const std::string reason = fmt::format(
-      "S3 {} failed: {} (curl {}). object: s3://{}/{}; endpoint: {}", method,
-      s.error[0] != '\0' ? s.error : curl_easy_strerror(rc), static_cast<int>(rc),
-      w.m_target.bucket, key_of(s), endpoint);
+  const std::string reason =
+      fmt::format("S3 {} failed: {} (curl {}). object: s3://{}/{}; endpoint: {}", method,
+                  s.error[0] != '\0' ? s.error : curl_easy_strerror(rc), static_cast<int>(rc),
+                  w.m_target.bucket, key_of(s), endpoint);
   const std::string cause = retryable_transport(rc);
   retry_or_fail(s, cause.empty() ? "transport" : cause, reason, !cause.empty());
 }
@@ -551,10 +551,9 @@ void writer::run::drive(const std::atomic<bool>& stop) {
       left += fmt::format("{}s3://{}/{} (upload id {})", left.empty() ? "" : ", ",
                           w.m_target.bucket, objects[i].key, ups[i].upload_id);
   if (!left.empty())
-    res.abort_error = fmt::format("{}; not aborted: {}", res.abort_error.empty()
-                                                            ? "the server did not answer the aborts"
-                                                            : res.abort_error,
-                                  left);
+    res.abort_error = fmt::format(
+        "{}; not aborted: {}",
+        res.abort_error.empty() ? "the server did not answer the aborts" : res.abort_error, left);
 }
 
 writer::writer(engine_target target, upload_options opt)
