@@ -41,6 +41,7 @@
 #include "render/terminal_summary.hpp"
 #include "report/backend_identity.hpp"
 #include "report/bench_report.hpp"
+#include "report/fs_separation.hpp"
 #include "report/mlperf_validity.hpp"
 #include "report/partial_report.hpp"
 #include "report/report_io.hpp"
@@ -153,8 +154,8 @@ void generate_if_missing(const bench_cli& o, const config::workload_profile& pro
   const bool missing =
       cluster::agree(comm,
                      [&] {
-                       return !std::filesystem::exists(std::filesystem::path(o.dataset) /
-                                                       dataset::kManifestName);
+                       return !core::watched_exists(std::filesystem::path(o.dataset) /
+                                                    dataset::kManifestName);
                      })[0]
           .get<bool>();
   if (!missing)
@@ -272,6 +273,17 @@ output_file reserve_output(const bench_cli& o, const CLI::App& cmd, const std::s
   return f;
 }
 
+// Rank 1's report when rank 0 was lost: --out as rank 0 would have written it, unless something
+// is there (nothing is overwritten: the report is then not written, and stderr says why).
+void reserve_stand_in(const bench_cli& o, const CLI::App& cmd, const std::string& workload,
+                      std::optional<output_file>& out) {
+  try {
+    out.emplace(reserve_output(o, cmd, workload));
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "dlsize: no report from rank 1 either: %s\n", e.what());
+  }
+}
+
 // Rank 0 rewrites the partial report every --status-interval while the run goes on.
 pipeline::status_hook partial_writer(output_file* out, const nlohmann::json& cmdline,
                                      const nlohmann::json& config, double interval_s) {
@@ -310,28 +322,9 @@ void leave_cache_emulation(pipeline::cache_emulation& emulation) {
   }
 }
 
-// v3.0 §3.4.2: the dataset and the results on different file systems, by the device each lies
-// on (stat's st_dev; the results' folder stands for the report, not yet written). Null where
-// either cannot be stat'ed.
-// Taken before the run's first read (as provenance is): at report time a stat of a hung mount
-// would block the report.
+// v3.0 §3.4.2's record (report/fs_separation.hpp), taken before the run's first read (as
+// provenance is): at report time a stat of a hung mount would block the report.
 std::optional<nlohmann::json> g_fs_separation;
-nlohmann::json fs_separation_json(const std::string& data, const std::filesystem::path& out) {
-  std::filesystem::path folder = std::filesystem::absolute(out).parent_path();
-  struct stat d {
-  }, r{};
-  if (data.empty() || ::stat(data.c_str(), &d) != 0 || ::stat(folder.c_str(), &r) != 0)
-    return nullptr;
-  auto device = [](const struct stat& st) {
-    return fmt::format("{}:{}", major(st.st_dev), minor(st.st_dev));
-  };
-  return {{"dataset", data},
-          {"dataset_device", device(d)},
-          {"results", folder.string()},
-          {"results_device", device(r)},
-          {"separate", d.st_dev != r.st_dev},
-          {"method", "stat st_dev of the dataset and of the report's folder"}};
-}
 
 int finish(nlohmann::json report, bool failed, const bench_cli& o, std::optional<output_file>& out,
            const nlohmann::json& config_given, const std::vector<std::string>& abandoned,
@@ -503,7 +496,7 @@ int run_bench(const bench_cli& o, const CLI::App& cmd, const cli_context& ctx) {
     const std::string dataset_dir =
         o.dataset.empty() ? dataset::index_dir(o.index).string() : o.dataset;
     if (out && !in_s3)
-      g_fs_separation = fs_separation_json(dataset_dir, out->path());
+      g_fs_separation = report::fs_separation_json(dataset_dir, out->path(), "dataset");
     // Before the readers' rings and buffers exist, so that all they use is charged to the child.
     std::unique_ptr<pipeline::cache_emulation> emulation;
     const auto shards =
@@ -569,6 +562,10 @@ int run_bench(const bench_cli& o, const CLI::App& cmd, const cli_context& ctx) {
     if (emulation && comm.rank() != 0)
       leave_cache_emulation(*emulation);
     return cluster::end_job(comm, {res.broken, res.root_lost, res.reason}, [&](bool broken) {
+      if (!out && !res.report.is_null()) // rank 1 standing in for a lost rank 0
+        reserve_stand_in(o, cmd, profile.name, out);
+      if (!out && !res.report.is_null())
+        return 1;
       return finish(res.report, broken || res.failed, o, out, config_given, res.abandoned,
                     emulation.get());
     });

@@ -17,6 +17,7 @@
 #include "io/engine.hpp"
 #include "pipeline/checkpoint_run.hpp"
 #include "report/checkpoint_validity.hpp"
+#include "report/fs_separation.hpp"
 #include "report/report_io.hpp"
 #include "report/rules_edition.hpp"
 #include "run_config.hpp"
@@ -171,6 +172,7 @@ int run_checkpoint_cmd(const checkpoint_cli& o, const CLI::App& cmd, const cli_c
         std::fprintf(stderr, "checkpoint: no --out given: the report goes to %s\n",
                      out->path().c_str());
       }
+      opt.fs_separation = report::fs_separation_json(opt.dir.string(), out->path(), "checkpoints");
     }
     return nlohmann::json{{"command", "checkpoint"}, {"options", opt.config}};
   });

@@ -7,6 +7,7 @@
 #include "commands.hpp"
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
+#include "core/input_watch.hpp"
 #include "core/units.hpp"
 #include "dataset/index_rules.hpp"
 #include "dataset/index_scan.hpp"
@@ -121,6 +122,7 @@ void setup_index(CLI::App& app, cli_context& ctx) {
     if (sub->get_subcommand("stats")->parsed())
       return;
     dataset::index_options opt = dataset::index_options_of(*o);
+    core::watch_inputs({opt.stall_timeout_s, 0});
     opt.tool = report::tool_json();
     opt.created_at = report::utc_now();
     const auto r = dataset::build_index(opt);

@@ -2,6 +2,9 @@
 # Installs the Debian packages dlsize needs, only those missing, in groups:
 #   scripts/deps.sh           building and running dlsize (what scripts/quickstart.sh needs)
 #   scripts/deps.sh --test    that, plus what the test suite needs (scripts/test.sh)
+#   scripts/deps.sh --test-build   that, plus what only the tests' build needs (catch2, fuse3's
+#                             headers): scripts/test.sh builds after it while --test installs
+#                             the rest (chromium, radosgw, clang) beside the build
 #   scripts/deps.sh --bench   that, plus the peers of scripts/bench-* (fio, time, xfsprogs)
 # Several groups may be given. apt-get runs once, for all that is missing.
 set -euo pipefail
@@ -9,21 +12,28 @@ build_pkgs=(cmake g++ ninja-build pkg-config liburing-dev libcli11-dev nlohmann-
   mpich libmpich-dev
   libcurl4-openssl-dev # src/s3: the S3 client (SigV4 signing by CURLOPT_AWS_SIGV4)
 )
-test_pkgs=(catch2 python3
+# What the tests' build needs (configure finds them) ...
+test_build_pkgs=(catch2 python3
+  libfuse3-dev # tests/fault_fs: the fault-injection file system of the fault suite
+)
+# ... and what only their run needs: scripts/test.sh installs these while the tree builds.
+test_run_pkgs=(
   python3-jsonschema chromium # the sizing report tests: schema validation, HTML rendering
   clang-format-14             # scripts/format.sh --check
   clang-tidy-14               # scripts/function-size.sh --clang-tidy (the cross-check)
-  libfuse3-dev fuse3          # tests/fault_fs: the fault-injection file system of the fault suite
+  fuse3                       # mounting tests/fault_fs
   ceph-mon ceph-osd radosgw curl # scripts/s3-server.sh: the radosgw S3 server of the tests labelled s3
 )
+test_pkgs=("${test_build_pkgs[@]}" "${test_run_pkgs[@]}")
 bench_pkgs=(fio time xfsprogs python3-boto3) # scripts/bench-vs-fio.sh, checkpoint-vs-fio.sh; coverage.sh's xfs image; bench-s3.sh
 pkgs=("${build_pkgs[@]}")
 for arg in "$@"; do
   case $arg in
   --test) pkgs+=("${test_pkgs[@]}") ;;
+  --test-build) pkgs+=("${test_build_pkgs[@]}") ;;
   --bench | --with-fio) pkgs+=("${test_pkgs[@]}" "${bench_pkgs[@]}") ;;
   *)
-    echo "deps: unknown option '$arg' (valid: --test, --bench)" >&2
+    echo "deps: unknown option '$arg' (valid: --test, --test-build, --bench)" >&2
     exit 2
     ;;
   esac

@@ -45,7 +45,7 @@ validity_rule runs_rule_v3(const point_validity& p, const std::string& judged_by
   v.source = fmt::format("{}: §2.1.17 runTimestamps (exactly 6 runs; the 1st is the warm-up, "
                          "not in the reported performance)",
                          report::kV3RulesDoc);
-  v.judge = judged_by + " (a point's complete runs; of more than 5, the first is the warm-up)";
+  v.judge = judged_by + " (a point's last 6 complete runs in time, the first of them the warm-up)";
   v.verdict = p.warm_up && p.counted.size() >= kMlperfRunsPerPoint ? rule_verdict::pass
                                                                    : rule_verdict::fail;
   if (!p.warm_up && p.counted.size() >= kMlperfRunsPerPoint)
@@ -145,6 +145,25 @@ std::string broken_gap(const std::vector<const point_run*>& runs, double& longes
   return {};
 }
 
+// v3.0 §2.1.18a: of more than 6 complete runs, 6 consecutive ones are judged; dlsize takes the
+// last 6 in time (in the order given where a run has no times), never a choice by result, and
+// lists the earlier ones as left out.
+void pick_last_consecutive(std::vector<const point_run*>& complete, point_validity& p) {
+  if (complete.size() <= kMlperfV3RunsPerPoint)
+    return;
+  if (std::all_of(complete.begin(), complete.end(), has_times))
+    std::stable_sort(complete.begin(), complete.end(), [](const point_run* a, const point_run* b) {
+      return a->start_s < b->start_s;
+    });
+  const auto drop = static_cast<std::ptrdiff_t>(complete.size() - kMlperfV3RunsPerPoint);
+  for (auto it = complete.begin(); it != complete.begin() + drop; ++it)
+    p.left_out.push_back(
+        {(*it)->file, fmt::format("before the last {} complete runs, which v3.0 judges (§2.1.18a "
+                                  "runPickingSubsets: 6 consecutive runs)",
+                                  kMlperfV3RunsPerPoint)});
+  complete.erase(complete.begin(), complete.begin() + drop);
+}
+
 } // namespace
 
 validity_rule consecutive_rule(const std::vector<const point_run*>& judged,
@@ -204,6 +223,8 @@ point_validity judge_point(const std::vector<point_run>& runs, const std::string
       incomplete.push_back(&r);
     }
   }
+  if (edition == report::rules_edition::v3)
+    pick_last_consecutive(complete, p);
   const std::vector<const point_run*> judged = complete; // the warm-up with the counted
   if (complete.size() > kMlperfRunsPerPoint) {
     p.warm_up = complete.front()->file;

@@ -51,7 +51,7 @@ struct point_validity {
   struct left_out_run {
     std::string file, reason;
   };
-  std::vector<left_out_run> left_out; // incomplete runs
+  std::vector<left_out_run> left_out; // incomplete runs; v3: complete runs before the last 6
   double spread = std::nan("");       // (max − min) ÷ median of the counted samples/s
   bool qualifies() const { return rules.proven(); }
 };
@@ -60,7 +60,8 @@ struct point_validity {
 // folder's files by name, a sweep's points in its index order). Incomplete runs are left out;
 // when more than kMlperfRunsPerPoint complete runs remain, the first is the warm-up and is not
 // counted. v1, v2: 5 counted runs are enough (the warm-up may be left out); v3: 6 complete runs
-// are needed, the first the warm-up, and they ran one after another (§2.1.18: each gap shorter
+// are needed (of more, the last 6 in time: §2.1.18a), the first the warm-up, and they ran one
+// after another (§2.1.18: each gap shorter
 // than a run, no other run of the point between them; not judged where a run has no times). Each
 // run's own verdict must be of the same edition (point_run_of). judged_by names the command that
 // judges (e.g. "dlsize size").

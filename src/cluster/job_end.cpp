@@ -11,8 +11,10 @@ int end_job(communicator& comm, const job_end& end, const std::function<int(bool
       comm.abort(1);
     }
     if (end.root_lost && comm.rank() == 1) {
-      std::fprintf(stderr, "dlsize: failed: %s (no report: rank 0 writes it)\n",
+      // Rank 1 stands in for the rank that writes: a report of its own results.
+      std::fprintf(stderr, "dlsize: failed: %s (rank 1 writes the report in its stead)\n",
                    end.reason.c_str());
+      finish(true);
       comm.abort(1);
     }
     await_abort(comm);

@@ -10,7 +10,11 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <memory>
+#include <optional>
 #include <string>
+
+#include <sys/stat.h>
 
 #include "core/error.hpp"
 #include "core/stop.hpp"
@@ -50,5 +54,39 @@ using input_progress = std::atomic<std::uint64_t>;
 // on the calling thread, unwatched.
 std::string watched_read(const std::filesystem::path& path,
                          const std::function<std::string(input_progress&)>& read);
+
+// Marks progress of the watched call running on this thread (a line of an index read, a file
+// looked up); a no-op on a thread that runs none. Lets a long body that reads many things (an
+// index of a million files, each stat'ed for changes) stay under --stall-timeout without
+// passing the progress counter down.
+void note_input_progress();
+
+// What a watched call does to the file, for its message: "looking up 'FILE': ...; stuck in the
+// kernel: a lookup of it".
+struct watched_action {
+  const char* doing = "reading";     // "reading", "looking up", "opening"
+  const char* call = "a read of it"; // the call the kernel holds
+};
+inline constexpr watched_action kLookup{"looking up", "a lookup of it"};
+
+// Runs body() under the same watch as watched_read and returns what it returns (body marks its
+// progress with note_input_progress). body may outlive this call when it is abandoned: it must
+// own what it touches (capture by value), never the caller's locals.
+void watched_run(const std::filesystem::path& path, const watched_action& action,
+                 const std::function<void()>& body);
+template <class Body>
+auto watched_call(const std::filesystem::path& path, const watched_action& action, Body body)
+    -> decltype(body()) {
+  using result = decltype(body());
+  auto out = std::make_shared<std::optional<result>>();
+  watched_run(path, action, [out, body = std::move(body)] { out->emplace(body()); });
+  return std::move(**out);
+}
+
+// stat(2) of path under the watch: nullopt where it fails (errno in err when given).
+std::optional<struct stat> watched_stat(const std::filesystem::path& path, int* err = nullptr);
+inline bool watched_exists(const std::filesystem::path& path) {
+  return watched_stat(path).has_value();
+}
 
 } // namespace dlsize::core

@@ -15,6 +15,7 @@
 #include "core/atomic_file.hpp"
 #include "core/clock.hpp"
 #include "core/error.hpp"
+#include "core/input_watch.hpp"
 #include "core/json_checks.hpp"
 #include "core/json_input.hpp"
 #include "core/progress.hpp"
@@ -265,7 +266,13 @@ datagen_result write_dataset_share(const datagen_options& opt, unsigned rank, un
   std::atomic<std::uint64_t> bytes_done{0};
   std::atomic<std::uint64_t> written{0}, kept{0};
   const unsigned threads = opt.threads ? opt.threads : sysinfo::online_cpus();
-  datagen_journal journal(opt.dir, layout.files(), rank);
+  // The journals of earlier runs are read before the writers start: under the pre-run watch.
+  const auto held =
+      core::watched_call(opt.dir, core::watched_action{"reading the journals in", "a read of them"},
+                         [dir = opt.dir, files = layout.files(), rank] {
+                           return std::make_unique<datagen_journal>(dir, files, rank);
+                         });
+  datagen_journal& journal = *held;
   std::mutex foreign_m;
   std::string foreign; // the first foreign file met, which stops every writer
   std::atomic<bool> stop_all{false};

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "core/input_watch.hpp"
 #include "core/json_input.hpp"
 
 namespace dlsize::dataset {
@@ -64,6 +65,7 @@ bool index_reader::read_line(std::string& line) {
 
 bool index_reader::next(nlohmann::json& out) {
   std::string line;
+  core::note_input_progress(); // under a pre-run watch, each line read is progress
   if (!read_line(line)) {
     const auto& counts = m_header["counts"];
     const std::uint64_t lines = counts.value("lines", std::uint64_t{0});

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "core/input_watch.hpp"
 #include "core/memory_budget.hpp"
 #include "dataset/index_file.hpp"
 #include "dataset/index_stats.hpp"
@@ -106,6 +107,7 @@ file_listing check_unchanged(const file_listing& l, const fs::path& dir, on_chan
     const fs::path p = dir / l.paths[f];
     struct stat st {};
     std::string why;
+    core::note_input_progress();
     if (stat(p.c_str(), &st) != 0)
       why = errno_text(errno);
     else if (static_cast<std::uint64_t>(st.st_size) != l.sizes[f])
@@ -152,7 +154,11 @@ dataset_layout open_any_dataset(const fs::path& dir, index_request req,
   if (req.index.empty())
     return open_dataset(dir);
   req.dir = dir;
-  return open_indexed_dataset(req, workload);
+  // The index is read, and every file it lists looked up for changes, before the run: all of it
+  // under the pre-run watch (a line or a file is progress), so a hung server stops it too.
+  return core::watched_call(
+      req.index, core::watched_action{"reading", "a read of it or a lookup of a file it lists"},
+      [req, workload] { return open_indexed_dataset(req, workload); });
 }
 
 void check_index_use(const index_use& use) {

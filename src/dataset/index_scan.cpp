@@ -22,6 +22,7 @@
 #include "core/atomic_file.hpp"
 #include "core/clock.hpp"
 #include "core/error.hpp"
+#include "core/input_watch.hpp"
 #include "core/progress.hpp"
 #include "core/stop.hpp"
 #include "dataset/byte_source.hpp"
@@ -518,11 +519,20 @@ nlohmann::json options_json(const index_options& opt) {
 
 index_summary build_index(const index_options& given) {
   index_options opt = given;
-  check_paths(opt);
-  opt.dir = fs::canonical(opt.dir);
+  // DIR looked up and the resume state read before the scan: under the pre-run watch, as every
+  // input is (the scan's own calls are under its workers' watch).
+  opt.dir = core::watched_call(opt.dir, core::kLookup, [opt] {
+    index_options checked = opt;
+    check_paths(checked);
+    return fs::canonical(checked.dir);
+  });
   const std::uint64_t t0 = now_ns();
   // What a rerun must match to continue: DIR and what changes the lines (not --threads).
-  index_journal journal(opt.out, {{"dir", opt.dir.string()}, {"options", options_json(opt)}});
+  const nlohmann::json identity = {{"dir", opt.dir.string()}, {"options", options_json(opt)}};
+  const auto held = core::watched_call(
+      index_journal::path_for(opt.out), core::watched_action{},
+      [out = opt.out, identity] { return std::make_unique<index_journal>(out, identity); });
+  index_journal& journal = *held;
   index_summary out;
   out.resume_state = journal.path();
   out.resumed = journal.resumed();

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "core/input_watch.hpp"
 #include "core/json_checks.hpp"
 #include "core/json_input.hpp"
 #include "core/memory_budget.hpp"
@@ -239,9 +240,9 @@ void check_manifest_figures(const nlohmann::json& j, const dataset_layout& layou
 
 dataset_layout open_dataset(const fs::path& dir) {
   const fs::path manifest = dir / kManifestName;
-  std::error_code ec;
-  if (!fs::exists(manifest, ec)) {
-    if (fs::exists(dir / kStateName, ec))
+  // Looked up under the pre-run watch: a hung server is met here first.
+  if (!core::watched_exists(manifest)) {
+    if (core::watched_exists(dir / kStateName))
       throw usage_error(fmt::format("--dataset: '{}' is an unfinished generation (no {}); rerun "
                                     "the same `dlsize datagen` command to finish it",
                                     dir.string(), kManifestName));

@@ -492,6 +492,7 @@ report::checkpoint_facts rules_facts(const checkpoint_options& opt,
   f.reads = opt.reads;
   f.caches_dropped = opt.drop_caches;
   f.direct_reads = opt.io.cache == io::cache_mode::direct;
+  f.fs_separation = opt.fs_separation;
   const auto host_of = [&](unsigned r) {
     return r < rank_hosts.size() ? rank_hosts[r] : ram.begin()->first;
   };
@@ -647,6 +648,8 @@ checkpoint_result checkpoint_report(const checkpoint_options& opt,
   const telemetry::nvml gpus;
   r["system"] = report::system_json(gpus.devices(), gpus.status(), facts.provenance);
   r["checkpoint"] = section_json(opt, shown_layout, set, st, facts);
+  if (!opt.fs_separation.is_null())
+    r["fs_separation"] = opt.fs_separation;
   r["mlperf_validity"] = report::to_json(report::checkpoint_validity(facts.rules, opt.rules));
   if (st.failure)
     r["checkpoint"]["failure"] = st.failure->to_json();

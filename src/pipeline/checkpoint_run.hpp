@@ -42,6 +42,9 @@ struct checkpoint_options {
   report::rules_edition rules = report::kDefaultRules; // --rules: the edition that judges the run
   std::optional<std::string> accelerator; // --accelerator: the simulated accelerator (Table 3)
   nlohmann::json config;                  // the effective options, for the report
+  // Rank 0: the devices of --dir and of the report's folder, taken before the run
+  // (report/fs_separation.hpp); null: not known.
+  nlohmann::json fs_separation;
 };
 
 // The checks of the options that need the I/O layer or the job's ranks, but no folder (every

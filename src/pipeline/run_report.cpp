@@ -148,7 +148,8 @@ nlohmann::json io_json(const io::engine_options& opt, const std::string& engine,
   return {
       {"engine", engine},
       {"engine_requested", opt.engine},
-      {"cache_mode", io::to_string(opt.cache)},
+      // Objects have no client page cache: every byte of an s3 run comes from the server.
+      {"cache_mode", engine == "s3" ? std::string("none") : io::to_string(opt.cache)},
       {"uncached_method", or_null(!uncached_method.empty(), uncached_method)},
       {"queue_depth", opt.queue_depth},
       {"request_size", opt.request_size},

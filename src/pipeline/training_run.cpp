@@ -49,6 +49,27 @@ sampler sampler_for(const training_options& o, const dataset_layout& layout) {
   return {std::move(first), o.accelerators, batch, o.epochs, o.seed};
 }
 
+// What rank 1 reports when rank 0 stopped answering: a failed halt that came from rank 0, with
+// every rank but rank 1 missing (their results went to rank 0).
+cluster::run_outcome stand_in_outcome(const cluster::run_outcome& seen,
+                                      const cluster::communicator& comm) {
+  cluster::run_outcome o = seen;
+  o.halted = o.failed = o.broken = true;
+  o.origin = 0;
+  // The report names the origin before its reason: "rank 0 (host h): has not answered ...".
+  const std::string name = comm.rank_name(0) + " ";
+  const std::string said =
+      seen.reason.rfind(name, 0) == 0 ? seen.reason.substr(name.size()) : seen.reason;
+  o.reason = fmt::format("{}; this report is {}'s, written in its stead: the other ranks' results "
+                         "went to rank 0 and are lost with it",
+                         said, comm.rank_name(1));
+  o.missing.clear();
+  for (int k = 0; k < comm.size(); ++k)
+    if (k != 1)
+      o.missing.push_back(k);
+  return o;
+}
+
 } // namespace
 
 training_run::state::state(const training_options& o, cluster::communicator& c)
@@ -162,15 +183,23 @@ training_result training_run::run(const nlohmann::json& command_line) {
   const cluster::run_outcome outcome = lr.link->finish(r.to_json().dump());
   const std::uint64_t gathered_ns = now_ns();
   training_result res;
-  if (root) {
+  // Rank 0 writes the job's report. When rank 0 itself stopped answering, rank 1 stands in with
+  // a report of its own results, every other rank named missing: a live rank's figures are not
+  // lost with the rank that writes.
+  const bool stand_in = !root && outcome.root_lost && m->comm.rank() == 1;
+  if (root || stand_in) {
     std::vector<rank_result> ranks;
+    cluster::run_outcome o = outcome;
+    if (stand_in) {
+      ranks.push_back(r);
+      o = stand_in_outcome(outcome, m->comm);
+    }
     for (const auto& p : outcome.payloads)
       if (!p.empty())
         ranks.push_back(rank_result::from_json(nlohmann::json::parse(p)));
-    res =
-        build_training_report({m->opt, m->layout, m->mount, m->smp, m->comm, command_line, outcome,
-                               process_start_ns(), lr.t0, end_ns, gathered_ns, m->ckpt.get()},
-                              ranks);
+    res = build_training_report({m->opt, m->layout, m->mount, m->smp, m->comm, command_line, o,
+                                 process_start_ns(), lr.t0, end_ns, gathered_ns, m->ckpt.get()},
+                                ranks);
   }
   res.abandoned = ran.abandoned;
   res.broken = outcome.broken;

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "core/units.hpp"
+#include "report/fs_separation.hpp"
 
 namespace dlsize::report {
 namespace {
@@ -133,7 +134,14 @@ validity checkpoint_validity(const checkpoint_facts& f, rules_edition edition) {
     none.judge = "dlsize checkpoint --rules v3";
     return {edition, {none}};
   }
-  return {edition, {subset_rule(f), memory_rule(f), cache_rule(f)}};
+  return {edition,
+          {subset_rule(f), memory_rule(f), cache_rule(f),
+           fs_separation_rule(f.fs_separation, "checkpoints",
+                              fmt::format("{}: §4.4.1 checkpointPathArgs, §4.4.2 "
+                                          "checkpointFilesystemCheck",
+                                          kV3RulesDoc),
+                              "dlsize checkpoint (fs_separation: the devices of --dir and --out)",
+                              f.object_store)}};
 }
 
 } // namespace dlsize::report

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "report/mlperf_validity.hpp"
 
 namespace dlsize::report {
@@ -52,12 +54,16 @@ struct checkpoint_facts {
   bool caches_dropped = false;    // --drop-caches before every read
   bool direct_reads = false;      // --cache direct: O_DIRECT reads bypass the page cache
   bool reads_other_hosts = false; // --read-shift: every rank reads shards another host wrote
+  // The devices of --dir and of the report's folder (report/fs_separation.hpp); null: not known.
+  nlohmann::json fs_separation;
+  bool object_store = false; // --dir s3://: checkpoints in a bucket
 };
 
 // The rules of one checkpoint run under an edition. v3: subset mode only for llama3-8b on 8
 // accelerators (§4.3.5), the simulated accelerators' memory holds the checkpoint (§4.3.4),
 // caches cleared between writes and reads where a client's checkpoint is under 3 × its RAM
-// (§4.3.1, §4.7.1). v1, v2: one rule, not judged (no checkpoint rules of those editions).
+// (§4.3.1, §4.7.1), the checkpoints and the report on different file systems (§4.4.2; a bucket
+// passes). v1, v2: one rule, not judged (no checkpoint rules of those editions).
 validity checkpoint_validity(const checkpoint_facts& f, rules_edition edition = kDefaultRules);
 
 } // namespace dlsize::report

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "core/units.hpp"
+#include "report/fs_separation.hpp"
 
 namespace dlsize::report {
 namespace {
@@ -161,22 +162,14 @@ validity_rule nodes_rule_v3(const bench_report& r, bool training) {
 // v3.0 §3.4.2: the dataset and the results (the report) on different file systems, as bench
 // records them (fs_separation: the device of each).
 validity_rule fs_rule_v3(const bench_report& r) {
-  validity_rule v;
-  v.rule = "data and results on different file systems";
-  v.source = fmt::format("{}: §3.4.1 trainingMlpstoragePathArgs, §3.4.2 "
-                         "trainingMlpstorageFilesystemCheck",
-                         kV3RulesDoc);
-  v.judge = "dlsize bench (fs_separation: the devices of --dataset and --out)";
   const nlohmann::json& fs =
       r.extra.contains("fs_separation") ? r.extra["fs_separation"] : nlohmann::json();
-  if (!fs.is_object() || !fs.contains("separate") || !fs["separate"].is_boolean()) {
-    v.measured = "the report does not record the file systems of the data and the results";
-    return v;
-  }
-  v.measured = fmt::format("data on {}, results on {}", fs.value("dataset_device", "?"),
-                           fs.value("results_device", "?"));
-  v.verdict = fs["separate"].get<bool>() ? rule_verdict::pass : rule_verdict::fail;
-  return v;
+  return fs_separation_rule(fs, "dataset",
+                            fmt::format("{}: §3.4.1 trainingMlpstoragePathArgs, §3.4.2 "
+                                        "trainingMlpstorageFilesystemCheck",
+                                        kV3RulesDoc),
+                            "dlsize bench (fs_separation: the devices of --dataset and --out)",
+                            r.storage && r.storage->s3.has_value());
 }
 
 } // namespace

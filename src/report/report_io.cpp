@@ -62,7 +62,9 @@ std::vector<std::string> feature_lines(const std::string& uring_unusable) {
       DLSIZE_HAVE_CUDA ? "cuda: yes"
                        : "cuda: no (not built; configure with the CUDA toolkit, cuDNN and NCCL)",
       DLSIZE_HAVE_S3
-          ? fmt::format("s3: yes (libcurl {}; --dataset s3://BUCKET/PREFIX)", DLSIZE_CURL_VERSION)
+          ? fmt::format("s3: yes (built on libcurl {}, loaded at the first S3 call; --dataset "
+                        "s3://BUCKET/PREFIX)",
+                        DLSIZE_CURL_VERSION)
           : "s3: no (not built; install libcurl4-openssl-dev, then reconfigure)",
   };
 }

@@ -48,4 +48,14 @@ expect_rc 1 "missing data file (bench)" -- "$DLSIZE" bench --workload resnet50 -
 expect_text "file-00000003.rec" "bench names the missing file"
 expect_rc 1 "missing data file (verify)" -- "$DLSIZE" verify "$ds" --quiet
 expect_text "file-00000003.rec: cannot open" "verify names the missing file"
+# libcurl is loaded at the first S3 call, not linked: a host without it runs dlsize on files, and
+# an S3 command there says what is missing (DLSIZE_LIBCURL names a library file that is not there).
+if "$DLSIZE" --version | grep -q "^  s3: yes"; then
+  ldd "$DLSIZE" | grep -q libcurl && fail "dlsize links libcurl: $(ldd "$DLSIZE" | grep libcurl)" \
+    || pass "dlsize does not link libcurl"
+  expect_rc 1 "an S3 command where libcurl cannot be loaded" -- env DLSIZE_LIBCURL="$SCRATCH/no/libcurl.so.4" \
+    AWS_ACCESS_KEY_ID=k AWS_SECRET_ACCESS_KEY=s "$DLSIZE" verify s3://bucket/prefix --s3-endpoint http://127.0.0.1:9 --quiet
+  expect_text "the S3 client needs libcurl" "the message names libcurl"
+  expect_text "apt-get install libcurl4" "and says how to install it"
+fi
 finish

@@ -226,6 +226,13 @@ mount_faults "hang:dlsize-dataset.json:0"
 run_timed 3.5 "verify: hung manifest read + --stall-timeout 2s" 0 "$SCRATCH/run.err" -- "$DLSIZE" verify "$mnt" --threads 2 --stall-timeout 2s --quiet
 [[ $RC -eq 1 ]] && grep -q "dlsize: failed: reading '.*dlsize-dataset.json': no progress for 2 s (--stall-timeout)" "$SCRATCH/run.err" \
   && pass "verify: hung manifest read + stall: exit 1 naming the manifest" || fail "verify manifest + stall: exit $RC, $(cat "$SCRATCH/run.err")"
+# A hung lookup (stat) of the manifest, met before its read: the same watch ends it. The mount
+# is ready when a data file shows (a stat of the manifest would hang the test too).
+FAULT_READY=$(cd "$ds" && find . -name 'file-*' -type f | head -1) mount_faults "hangstat:dlsize-dataset.json"
+out=$SCRATCH/manifest-stat.json
+run_timed 3.5 "bench: hung manifest lookup + --stall-timeout 2s" 0 "$out" -- "$DLSIZE" bench --workload resnet50 --dataset "$mnt" --cache buffered --stall-timeout 2s --quiet --out "$out"
+[[ $RC -eq 1 && $(json "$out" "r['status'] == 'incomplete' and \"looking up '\" in r['reason'] and \"dlsize-dataset.json': no progress for 2 s\" in r['reason']") == True ]] \
+  && pass "bench: hung manifest lookup: exit 1, the report names the lookup and the manifest" || fail "bench manifest lookup: exit $RC, $(json "$out" "r.get('reason')" 2>&1), $(cat "$SCRATCH/run.err")"
 # datagen too: with a hangw rule the file system is writable and the first write of a data file
 # never returns; the generation stops after --stall-timeout naming the file, and leaves the
 # writers the kernel holds behind.
@@ -324,6 +331,16 @@ mount_faults
 expect_rc 0 "the stalled index, rerun once the mount answers, completes" -- "$DLSIZE" index "$mnt" --out "$out" --threads 2 --quiet
 [[ $(head -1 "$out" | json /dev/stdin 'r["counts"]["files"]') -eq 2041 && ! -e $out.resume ]] && grep -q "resumed (" "$SCRATCH/stdout" \
   && pass "the rerun resumed, indexed every file and removed its resume state" || fail "rerun after the stall: $(cat "$SCRATCH/stdout")"
+# Before a scan or a run: the resume state of an index on a hung mount, and bench --index whose
+# change check looks up a file of a hung folder; both end after --stall-timeout naming the file.
+mount_faults "hangstat:ix.json.resume"
+run_timed 3.5 "index: hung lookup of the resume state + --stall-timeout 2s" 0 "$SCRATCH/run.err" -- "$DLSIZE" index "$mnt/d00" --out "$mnt/ix.json" --stall-timeout 2s --quiet
+[[ $RC -eq 1 ]] && grep -q "reading '.*ix.json.resume': no progress for 2 s (--stall-timeout); stuck in the kernel" "$SCRATCH/run.err" \
+  && pass "index: a hung resume state ends the command, named" || fail "index resume state stall: exit $RC, $(cat "$SCRATCH/run.err")"
+mount_faults "hangstat:d07/f010"
+run_timed 3.5 "bench --index: hung lookup of a listed file + --stall-timeout 2s" 0 "$SCRATCH/hix.json" -- "$DLSIZE" bench --index "$out" --dataset "$mnt" --workload resnet50 --accelerator none --stall-timeout 2s --quiet --out "$SCRATCH/hix.json"
+[[ $RC -eq 1 && $(json "$SCRATCH/hix.json" "r['status'] == 'incomplete' and 'no progress for 2 s' in r['reason'] and 'a lookup of a file it lists' in r['reason']") == True ]] \
+  && pass "bench --index: a hung lookup of a listed file ends the command, the report says so" || fail "bench --index lookup stall: exit $RC, $(json "$SCRATCH/hix.json" "r.get('reason')" 2>&1), $(cat "$SCRATCH/run.err")"
 mount_faults "slow:/f0:2"
 expect_rc 0 "index of the slowed tree, uninterrupted" -- "$DLSIZE" index "$mnt" --out "$SCRATCH/whole.json" --threads 2 --quiet
 "$DLSIZE" index "$mnt" --out "$SCRATCH/killed.json" --threads 2 --quiet >/dev/null 2>&1 &

@@ -19,7 +19,7 @@ train=(bench --workload resnet50 --dataset "$ds" --accelerator emulated:h100 --b
        --cache buffered --quiet)
 # seconds since $1 (from date +%s.%N)
 since() { python3 -c "import sys,time; print(round(time.time() - float(sys.argv[1]), 1))" "$1"; }
-# fault_job NAME AFTER ACTION OPTION...: 4 ranks writing $SCRATCH/NAME.json, rank 2 given ACTION
+# fault_job NAME AFTER ACTION OPTION...: 4 ranks writing $SCRATCH/NAME.json, rank ${VICTIM:-2} given ACTION
 # (kill: SIGKILL; freeze: SIGSTOP until the job ends; pause:S: SIGSTOP for S seconds) AFTER
 # seconds in; waits for the job. Sets RC and TOOK (seconds from the action to the job's end).
 fault_job() {
@@ -29,7 +29,7 @@ fault_job() {
     "$DLSIZE" "${train[@]}" "$@" --out "$SCRATCH/$name.json" >"$SCRATCH/$name.out" 2>&1 &
   local job=$! victim t0
   sleep "$after"
-  victim=$(rank_pid "$name.json" 2) || { fail "$name: no process of rank 2"; kill -KILL $job; wait $job; return; }
+  victim=$(rank_pid "$name.json" "${VICTIM:-2}") || { fail "$name: no process of rank ${VICTIM:-2}"; kill -KILL $job; wait $job; return; }
   t0=$(date +%s.%N)
   case $action in
     kill) kill -KILL "$victim" ;;
@@ -50,6 +50,14 @@ fault_job killed 3 kill --epochs 200 --rank-timeout 3s
 [[ $(json "$SCRATCH/killed.json" "r['status'] == 'incomplete' and r['reason'].startswith('rank 2 (host ') and 'is gone' in r['reason'] and $live_ranks_kept") == True ]] \
   && pass "killed rank: rank 2 named as gone, the live ranks' results kept" \
   || fail "killed rank: $(json "$SCRATCH/killed.json" "(r['reason'], r['ranks'])" 2>&1) $(cat "$SCRATCH/killed.out")"
+
+# Rank 0 itself killed (it writes the report): rank 1 writes one in its stead, with its own
+# results, naming rank 0 and every rank whose results went with it.
+VICTIM=0 fault_job root 3 kill --epochs 200 --rank-timeout 3s
+[[ $RC -eq 1 && ${TOOK%.*} -lt 20 ]] && pass "killed rank 0: the job exits 1 in $TOOK s" || fail "killed rank 0: exit $RC in $TOOK s: $(cat "$SCRATCH/root.out")"
+[[ $(json "$SCRATCH/root.json" "r['status'] == 'incomplete' and r['reason'].startswith('rank 0 (host ') and 'is gone' in r['reason'] and \"rank 1 (host \" in r['reason'] and [x['status'] for x in r['ranks']] == ['missing', 'stopped', 'missing', 'missing'] and r['ranks'][1]['samples'] > 0") == True ]] \
+  && pass "killed rank 0: rank 1's report names rank 0 as gone and keeps rank 1's results" \
+  || fail "killed rank 0: $(json "$SCRATCH/root.json" "(r['reason'], [(x['rank'], x['status']) for x in r['ranks']])" 2>&1) $(cat "$SCRATCH/root.out")"
 
 # A rank frozen past --rank-timeout: named as stopped, the others' results kept.
 fault_job frozen 3 freeze --epochs 200 --rank-timeout 3s

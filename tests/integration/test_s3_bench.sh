@@ -42,9 +42,10 @@ check=$(json "$SCRATCH/s3.json" "(r['status'], r['io']['engine'], r['storage']['
   r['storage']['s3']['retries_by_cause'], r['storage']['s3']['requests'],
   r['storage']['s3']['bytes'] == r['summary']['read_bytes'], r['summary']['samples'],
   r['storage']['s3']['bucket'], r['storage']['s3']['server'],
-  r['storage']['s3']['connections_opened'] <= 8, r['storage']['s3']['first_byte']['count'])")
-[[ $check == "('complete', 's3', 3, {'503': 3}, 51, True, 48, '$bucket', 's3_fault_proxy', True, 51)" ]] \
-  && pass "storage.s3: 3 retries of 503, 48 + 3 requests, bytes as read, the Server header, kept-alive connections" \
+  r['storage']['s3']['connections_opened'] <= 8, r['storage']['s3']['first_byte']['count'],
+  r['io']['cache_mode'])")
+[[ $check == "('complete', 's3', 3, {'503': 3}, 51, True, 48, '$bucket', 's3_fault_proxy', True, 51, 'none')" ]] \
+  && pass "storage.s3: 3 retries of 503, 48 + 3 requests, bytes as read, the Server header, kept-alive connections, no client cache" \
   || fail "storage.s3: $check"
 [[ $(grep -c "^503 .*$key" "$PLOG") == 3 ]] && pass "the proxy answered 503 three times" \
   || fail "proxy log: $(cat "$PLOG")"
@@ -106,9 +107,24 @@ expect_rc 1 "a stalled GET stops the run" -- "$DLSIZE" "${storage[@]}" --dataset
   --s3-endpoint "$PROXY" --stall-timeout 1s --out "$SCRATCH/stall.json"
 took=$(($(date +%s) - t0))
 ((took < 10)) && pass "stopped after $took s" || fail "took $took s to stop"
-check=$(json "$SCRATCH/stall.json" "(r['status'], 's3://$bucket/r50/data/00000/file-00000003.rec' in r['reason'])")
-[[ $check == "('incomplete', True)" ]] && pass "incomplete report naming the stalled object" \
+check=$(json "$SCRATCH/stall.json" "(r['status'], 's3://$bucket/r50/data/00000/file-00000003.rec' in r['reason'],
+  r['storage']['s3']['bucket'], r['storage']['s3']['requests'] > 0)")
+[[ $check == "('incomplete', True, '$bucket', True)" ]] && pass "incomplete report naming the stalled object, with what storage.s3 counted" \
   || fail "stall report: $check $(json "$SCRATCH/stall.json" "r.get('reason')")"
+
+# A sweep of the bucket (its bench keys pass the S3 options on), sized: the backend keeps its
+# object-store identity.
+cat >"$SCRATCH/sweep.json" <<EOF
+{"bench": {"workload": "resnet50", "dataset": "s3://$bucket/r50", "s3-endpoint": "$ep",
+           "accelerator": "emulated:h100", "batch-size": 4, "compute-time": "1ms", "epochs": 1},
+ "accelerators": [1, 2], "repeats": 1}
+EOF
+expect_rc 0 "a sweep of an S3 dataset" -- "$DLSIZE" sweep --config "$SCRATCH/sweep.json" --out "$SCRATCH/sweep"
+check=$(json "$SCRATCH/sweep/reports/n2-r1.json" "(r['status'], r['io']['engine'], r['storage']['s3']['bucket'])")
+[[ $check == "('complete', 's3', '$bucket')" ]] && pass "the sweep's points read the bucket" || fail "sweep point: $check"
+expect_rc 0 "size of the S3 sweep" -- "$DLSIZE" size "$SCRATCH/sweep/reports" --out "$SCRATCH/size"
+grep -q "s3=\\[endpoints=$ep;bucket=$bucket" "$SCRATCH/size.json" && pass "size keeps the object-store identity" \
+  || fail "sizing identity: $(grep -o '"backend_identity": "[^"]*"' "$SCRATCH/size.json" | head -2)"
 
 # Options of files mean nothing for objects: refused, named.
 s3ds=(--dataset "s3://$bucket/r50" --s3-endpoint "$ep")

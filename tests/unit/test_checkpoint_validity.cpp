@@ -24,6 +24,9 @@ checkpoint_facts llama8b() {
   f.hosts = {{"client1", f.checkpoint_bytes, static_cast<std::uint64_t>(1024 * kGiB)}};
   f.reads = 10;
   f.direct_reads = true;
+  f.fs_separation = {{"checkpoints", "/ck"},  {"checkpoints_device", "259:1"},
+                     {"results", "/results"}, {"results_device", "8:1"},
+                     {"separate", true},      {"method", "stat"}};
   return f;
 }
 
@@ -36,7 +39,7 @@ const validity_rule& rule(const validity& v, std::size_t i) {
 TEST_CASE("a llama3-8b run on 8 b200 with O_DIRECT reads passes v3's checkpoint rules",
           "[checkpoint_validity][v3]") {
   const auto v = checkpoint_validity(llama8b(), rules_edition::v3);
-  REQUIRE(v.rules.size() == 3);
+  REQUIRE(v.rules.size() == 4);
   CHECK(v.verdict() == "VALID");
   for (const auto& r : v.rules) {
     CHECK_THAT(r.source, Contains("Rules.md (mlcommons/storage @"));
@@ -47,6 +50,8 @@ TEST_CASE("a llama3-8b run on 8 b200 with O_DIRECT reads passes v3's checkpoint 
   CHECK_THAT(rule(v, 1).measured, Contains("8 × b200 (180 GB each, CLOSED, OPEN) hold 1.41 TiB"));
   CHECK_THAT(rule(v, 2).source, Contains("§4.3.1"));
   CHECK_THAT(rule(v, 2).measured, Contains("O_DIRECT"));
+  CHECK_THAT(rule(v, 3).source, Contains("§4.4.2 checkpointFilesystemCheck"));
+  CHECK(rule(v, 3).measured == "checkpoints on 259:1, results on 8:1");
   const auto j = to_json(v);
   CHECK(j["rules_edition"] == "v3");
   CHECK(j["rules"][1]["judged_by"].get<std::string>().find("--accelerator") != std::string::npos);
@@ -136,4 +141,23 @@ TEST_CASE("v1 and v2 judge no checkpoint rule", "[checkpoint_validity]") {
     CHECK(v.verdict() == "not proven");
     CHECK(to_json(v)["rules_edition"] == to_string(e));
   }
+}
+
+TEST_CASE("checkpoints and the report on one file system fail v3's §4.4.2; a bucket passes; "
+          "no record is not judged",
+          "[checkpoint_validity][v3]") {
+  auto f = llama8b();
+  f.fs_separation["separate"] = false;
+  f.fs_separation["results_device"] = "259:1";
+  auto v = checkpoint_validity(f);
+  CHECK(rule(v, 3).verdict == rule_verdict::fail);
+  CHECK(v.verdict() == "INVALID");
+  f.fs_separation = nullptr;
+  v = checkpoint_validity(f);
+  CHECK(rule(v, 3).verdict == rule_verdict::not_judged);
+  CHECK(v.verdict() == "not proven");
+  f.object_store = true;
+  v = checkpoint_validity(f);
+  CHECK(rule(v, 3).verdict == rule_verdict::pass);
+  CHECK_THAT(rule(v, 3).measured, Contains("in a bucket"));
 }

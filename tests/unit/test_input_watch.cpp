@@ -1,8 +1,12 @@
 #include <sys/stat.h>
 
+#include <atomic>
+#include <cerrno>
 #include <chrono>
+#include <memory>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include <catch2/catch.hpp>
 
@@ -94,4 +98,54 @@ TEST_CASE("a watched read returns what the read gives and passes on its errors",
                });
              }),
              Contains("cannot read 'b.json'"));
+}
+
+TEST_CASE("a watched call of any result is held to the same watch, and names its action",
+          "[input_watch]") {
+  watch_scope w({1, 0});
+  // A body the kernel would hold (here: a wait that never ends on its own).
+  auto gate = std::make_shared<std::atomic<bool>>(false);
+  std::string msg;
+  const double t0 = dlsize::now_s();
+  try {
+    (void)dlsize::core::watched_call("hung/dlsize-dataset.json", dlsize::core::kLookup, [gate] {
+      while (!gate->load())
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      return 1;
+    });
+  } catch (const input_stopped& e) {
+    msg = e.what();
+  }
+  gate->store(true); // the abandoned helper ends, touching only what it owns
+  CHECK_THAT(msg, Contains("looking up 'hung/dlsize-dataset.json': no progress for 1 s "
+                           "(--stall-timeout); stuck in the kernel: a lookup of it"));
+  CHECK(dlsize::now_s() - t0 < 2.0);
+}
+
+TEST_CASE("a long watched call that notes its progress is not a stall; its result comes back",
+          "[input_watch]") {
+  watch_scope w({1, 0});
+  const auto lines = dlsize::core::watched_call("index.json", {}, [] {
+    std::vector<int> got;
+    for (int i = 0; i < 15; ++i) { // 1.5 s in all, 0.1 s between marks
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      dlsize::core::note_input_progress();
+      got.push_back(i);
+    }
+    return got;
+  });
+  CHECK(lines.size() == 15);
+  dlsize::core::note_input_progress(); // on a thread with no watched call: nothing happens
+}
+
+TEST_CASE("watched_stat gives stat's answer and errno", "[input_watch]") {
+  temp_dir d;
+  int err = 0;
+  const auto st = dlsize::core::watched_stat(d.path, &err);
+  REQUIRE(st);
+  CHECK(S_ISDIR(st->st_mode));
+  CHECK(err == 0);
+  CHECK_FALSE(dlsize::core::watched_stat(d.path / "missing", &err));
+  CHECK(err == ENOENT);
+  CHECK_FALSE(dlsize::core::watched_exists(d.path / "missing"));
 }

@@ -226,3 +226,25 @@ TEST_CASE("under v3 runs without times leave the point not proven", "[point_vali
   CHECK_FALSE(p.qualifies());
   CHECK(p.rules.verdict() == "not proven");
 }
+
+TEST_CASE("under v3 of more than 6 complete runs the last 6 in time are judged",
+          "[point_validity][v3]") {
+  // 8 runs, given out of order: the two earliest (r1, r2) are left out, r3 is the warm-up.
+  auto runs = runs_of({500, 600, 700, 1000, 1010, 1040, 1020, 1005});
+  std::swap(runs[0], runs[7]);
+  const auto p = judge_point(runs, "dlsize size", report::rules_edition::v3);
+  REQUIRE(p.left_out.size() == 2);
+  CHECK(p.left_out[0].file == "r1.json");
+  CHECK(p.left_out[1].file == "r2.json");
+  CHECK_THAT(p.left_out[0].reason, Catch::Contains("§2.1.18a runPickingSubsets"));
+  REQUIRE(p.warm_up);
+  CHECK(*p.warm_up == "r3.json");
+  CHECK(p.counted ==
+        std::vector<std::string>{"r4.json", "r5.json", "r6.json", "r7.json", "r8.json"});
+  CHECK(p.qualifies()); // 1000-1040: within 5 %; had r1-r2 been counted, the spread would fail
+  CHECK_THAT(p.rules.rules[3].measured, Catch::Contains("6 runs from 2027-01-15T08:03:20.000Z"));
+  // v2 keeps its rule: the first is the warm-up, every other run counted (and spread).
+  const auto v2 = judge_point(runs, "dlsize size", report::rules_edition::v2);
+  CHECK(v2.counted.size() == 7);
+  CHECK(v2.left_out.empty());
+}

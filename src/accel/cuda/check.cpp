@@ -8,7 +8,10 @@ namespace {
 
 std::string where(const char* call, const char* file, int line) {
   const char* base = std::strrchr(file, '/');
-  return std::string(call) + " at " + (base ? base + 1 : file) + ":" + std::to_string(line);
+  // The location goes with the call, as in a syscall's message, so that the message ends with
+  // what the user can act on: the library's own words.
+  return std::string(call) + " (at " + (base ? base + 1 : file) + ":" + std::to_string(line) +
+         ") failed: ";
 }
 
 } // namespace
@@ -19,8 +22,8 @@ void throw_cuda(cudaError_t rc, const char* call, const char* file, int line) {
     code = rc == cudaErrorNoDevice ? DLSIZE_CUDA_NO_DEVICE : DLSIZE_CUDA_NO_DRIVER;
   if (rc == cudaErrorMemoryAllocation)
     code = DLSIZE_CUDA_OUT_OF_MEMORY;
-  throw cuda_failure(code, std::string(cudaGetErrorName(rc)) + " (" + cudaGetErrorString(rc) +
-                               ") from " + where(call, file, line));
+  throw cuda_failure(code, where(call, file, line) + cudaGetErrorName(rc) + " (" +
+                               cudaGetErrorString(rc) + ")");
 }
 
 void throw_cudnn(cudnnStatus_t rc, const char* call, const char* file, int line) {
@@ -29,20 +32,19 @@ void throw_cudnn(cudnnStatus_t rc, const char* call, const char* file, int line)
   const int32_t code =
       rc == CUDNN_STATUS_ALLOC_FAILED ? DLSIZE_CUDA_OUT_OF_MEMORY : DLSIZE_CUDA_FAILED;
   throw cuda_failure(code,
-                     std::string(cudnnGetErrorString(rc)) + " from " + where(call, file, line) +
+                     where(call, file, line) + cudnnGetErrorString(rc) +
                          (detail[0] ? std::string("; cuDNN says: ") + detail : std::string()));
 }
 
 void throw_cublas(cublasStatus_t rc, const char* call, const char* file, int line) {
   const int32_t code =
       rc == CUBLAS_STATUS_ALLOC_FAILED ? DLSIZE_CUDA_OUT_OF_MEMORY : DLSIZE_CUDA_FAILED;
-  throw cuda_failure(code, std::string(cublasGetStatusName(rc)) + " (" + cublasGetStatusString(rc) +
-                               ") from " + where(call, file, line));
+  throw cuda_failure(code, where(call, file, line) + cublasGetStatusName(rc) + " (" +
+                               cublasGetStatusString(rc) + ")");
 }
 
 void throw_nccl(ncclResult_t rc, const char* call, const char* file, int line) {
-  throw cuda_failure(DLSIZE_CUDA_FAILED, std::string(ncclGetErrorString(rc)) + " from " +
-                                             where(call, file, line) +
+  throw cuda_failure(DLSIZE_CUDA_FAILED, where(call, file, line) + ncclGetErrorString(rc) +
                                              "; last NCCL error: " + ncclGetLastError(nullptr));
 }
 
@@ -52,8 +54,8 @@ void throw_bad(const std::string& what) {
 
 void warn_on_failure(cudaError_t rc, const char* call, const char* file, int line) noexcept {
   if (rc != cudaSuccess)
-    std::fprintf(stderr, "dlsize-cuda: warning: %s from %s\n", cudaGetErrorName(rc),
-                 where(call, file, line).c_str());
+    std::fprintf(stderr, "dlsize-cuda: warning: %s%s\n", where(call, file, line).c_str(),
+                 cudaGetErrorName(rc));
 }
 
 } // namespace dlsize::cuda
