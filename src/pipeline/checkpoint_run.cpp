@@ -493,6 +493,7 @@ report::checkpoint_facts rules_facts(const checkpoint_options& opt,
   f.caches_dropped = opt.drop_caches;
   f.direct_reads = opt.io.cache == io::cache_mode::direct;
   f.fs_separation = opt.fs_separation;
+  f.object_store = opt.s3.has_value();
   const auto host_of = [&](unsigned r) {
     return r < rank_hosts.size() ? rank_hosts[r] : ram.begin()->first;
   };
@@ -539,7 +540,7 @@ json section_json(const checkpoint_options& opt, const config::checkpoint_layout
             {"files_per_rank", set.files_per_rank},
             {"request_size", set.request_size},
             {"queue_depth", opt.io.queue_depth},
-            {"cache_mode", io::to_string(opt.io.cache)},
+            {"cache_mode", opt.s3 ? std::string("none") : io::to_string(opt.io.cache)},
             {"registered_buffers", !st.writes.empty() && st.writes[0].ranks[0].registered_buffers},
             {"bytes_per_rank", set.rank_bytes},
             {"bytes_per_checkpoint", set.bytes()},

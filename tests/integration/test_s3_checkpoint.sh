@@ -33,8 +33,8 @@ check=$(json "$SCRATCH/a.json" "(r['status'], r['checkpoint']['dir'], r['checkpo
   r['checkpoint']['read']['verify']['blocks'], r['checkpoint']['read']['verify']['mismatches'],
   r['checkpoint']['s3']['write']['requests'], r['checkpoint']['s3']['read']['requests'],
   r['checkpoint']['s3']['write']['bytes'], r['checkpoint']['s3']['upload_time']['count'],
-  r['checkpoint']['s3']['part_size'])")
-[[ $check == "('complete', 's3://$bucket/a', 's3', 2, 1, 11, 0, 10, 3, 22548576, 2, 5242880)" ]] \
+  r['checkpoint']['s3']['part_size'], r['checkpoint']['cache_mode'])")
+[[ $check == "('complete', 's3://$bucket/a', 's3', 2, 1, 11, 0, 10, 3, 22548576, 2, 5242880, 'none')" ]] \
   && pass "2 uploads of 3 parts (create + 3 parts + complete each), 3 range GETs, 11 blocks verified" \
   || fail "checkpoint report: $check"
 validate_json "$SCRATCH/a.json"
