@@ -242,7 +242,8 @@ nlohmann::json replayable_config(const CLI::App& cmd, config::accelerator_kind k
   if (every == c.end() || !every->is_string() || every->get<std::string>().empty())
     for (const char* k : {"checkpoint-every", "checkpoint-dir", "checkpoint-scale"})
       c.erase(k);
-  else if (c["checkpoint-dir"].is_string())
+  else if (c["checkpoint-dir"].is_string() &&
+           !s3::is_s3_url(c["checkpoint-dir"].get<std::string>()))
     c["checkpoint-dir"] = absolute_path(c["checkpoint-dir"].get<std::string>());
   if (c["workload"].is_string() && core::names_a_file(c["workload"].get<std::string>()))
     c["workload"] = absolute_path(c["workload"].get<std::string>());
@@ -459,7 +460,14 @@ int run_bench(const bench_cli& o, const CLI::App& cmd, const cli_context& ctx) {
                          ? profile.au_threshold
                          : units::parse_fraction(o.au_threshold, "--au-threshold");
       const config::bench_checkpoint c = config::check_checkpoint_options(req, profile);
-      checkpoint = {c.every, c.dir, c.scale};
+      checkpoint = {c.every, c.dir, c.scale, std::nullopt};
+      s3::settings ck_settings = o.s3;
+      if (const auto where = s3_dataset(c.dir.string(), "--checkpoint-dir", ck_settings)) {
+        // Parts of 64 MiB (S3's 10,000 parts hold 640 GiB), a whole number of blocks.
+        const std::uint64_t block = eo.request_size;
+        checkpoint.s3 = pipeline::s3_checkpoint{{*where, ck_settings},
+                                                ((64u << 20) + block - 1) / block * block};
+      }
       if (spec.kind == config::accelerator_kind::cuda)
         accel::parse_precision(o.precision, "--precision");
     }

@@ -21,6 +21,7 @@
 #include "report/report_io.hpp"
 #include "report/rules_edition.hpp"
 #include "run_config.hpp"
+#include "s3_options.hpp"
 
 namespace dlsize::cli {
 namespace {
@@ -40,7 +41,35 @@ struct checkpoint_cli {
   unsigned check_ranks = 0; // --check-only RANKS (sweep): check the options, then end; 0: run
   std::string rules = "v3"; // the MLPerf Storage edition the run is judged by
   std::string accelerator;  // the simulated accelerator (v3.0 Table 3); empty: none declared
+  s3::settings s3;          // --dir s3://BUCKET/PREFIX: where the bucket is
+  std::string part_size = "64MiB";
 };
+
+// --dir s3://BUCKET/PREFIX: the bucket, its settings and the part size; the options that mean
+// nothing for objects are refused, naming them. nullopt for a folder.
+std::optional<pipeline::s3_checkpoint> s3_target_of(const checkpoint_cli& o,
+                                                    const config::checkpoint_request& req,
+                                                    std::uint32_t request_size) {
+  s3::settings settings = o.s3;
+  const auto where = s3_dataset(req.dir, "--dir", settings);
+  if (!where) {
+    if (req.has("--s3-part-size"))
+      throw usage_error("--s3-part-size: only for a checkpoint in a bucket. valid: --dir "
+                        "s3://BUCKET/PREFIX, or leave --s3-part-size out");
+    return std::nullopt;
+  }
+  for (const char* option : {"--cache", "--drop-caches"})
+    if (req.has(option))
+      throw usage_error(fmt::format("{}: means nothing for objects in a bucket ({}). valid: leave "
+                                    "{} out, or a folder as --dir",
+                                    option, where->url(), option));
+  const std::uint64_t part = units::parse_size(o.part_size, "--s3-part-size");
+  if (part < (5u << 20) || part > (5ull << 30) || part % request_size != 0)
+    throw usage_error(fmt::format("--s3-part-size: {} bytes. valid: 5 MiB to 5 GiB (S3's "
+                                  "limits), a multiple of --request-size ({} bytes)",
+                                  part, request_size));
+  return pipeline::s3_checkpoint{{*where, settings}, part};
+}
 
 // --accelerator as v3.0's Table 3 knows it; usage_error naming the types it lists otherwise.
 std::optional<std::string> checkpoint_accelerator_of(const std::string& given) {
@@ -69,6 +98,7 @@ pipeline::checkpoint_options options_of(const checkpoint_cli& o, const CLI::App&
   opt.workload = config::load_workload(req.workload);
   config::require_checkpoint(opt.workload);
   opt.dir = req.dir;
+  opt.s3 = s3_target_of(o, req, v.request_size);
   opt.writes = req.writes;
   opt.reads = req.reads;
   opt.shares = {o.scale, o.subset};
@@ -227,6 +257,11 @@ void setup_checkpoint(CLI::App& app, cli_context& ctx) {
                 "Sync and drop the host's page cache before every read (root only, where "
                 "/proc/sys/vm/drop_caches is writable; refused otherwise)");
   sub->add_flag("--quiet", o->quiet, "No progress lines and no summary on stdout");
+  add_s3_options(*sub, o->s3);
+  sub->add_option("--s3-part-size", o->part_size,
+                  "With --dir s3://...: every shard is put by a multipart upload in parts of this "
+                  "size (5 MiB to 5 GiB, a multiple of --request-size; --queue-depth parts in "
+                  "flight per rank) and read back by a range GET per part");
   sub->add_option("--rules", o->rules, report::kRulesHelp);
   sub->add_option("--accelerator", o->accelerator,
                   "The simulated accelerator the run stands for (b200, mi355; h100, a100 whatif "

@@ -135,6 +135,7 @@ constexpr std::array kTable{
     option_entry{"checkpoint", "--quiet", kFlag},
     option_entry{"checkpoint", "--rules", kText},
     option_entry{"checkpoint", "--accelerator", kText},
+    option_entry{"checkpoint", "--s3-part-size", size_rule(5 << 20, 5.0 * (1 << 30))},
 
     option_entry{"plan", "--workload", kText},
     option_entry{"plan", "--accelerator", kText},

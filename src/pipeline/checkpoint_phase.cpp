@@ -1,10 +1,9 @@
 #include "pipeline/checkpoint_phase.hpp"
 
 #include <atomic>
-#include <chrono>
-#include <condition_variable>
+#include <cstring>
+#include <map>
 #include <mutex>
-#include <thread>
 
 #include <fmt/format.h>
 
@@ -13,6 +12,7 @@
 #include "core/stop.hpp"
 #include "io/uring_writer.hpp"
 #include "io/watched_workers.hpp"
+#include "pipeline/checkpoint_watch.hpp"
 
 namespace dlsize::pipeline {
 namespace fs = std::filesystem;
@@ -30,23 +30,6 @@ std::vector<std::string> shard_paths(const dataset::checkpoint_set& set, unsigne
   return paths;
 }
 
-// Every shard file of a rank read whole, one job each.
-class shard_jobs : public io::job_source {
-public:
-  explicit shard_jobs(const io::file_set& files) : m_files(files) {}
-  io::pull_result pull(unsigned, io::read_job& job) override {
-    const std::size_t i = m_next.fetch_add(1);
-    if (i >= m_files.paths.size())
-      return io::pull_result::end;
-    job = io::read_job{static_cast<std::uint32_t>(i), 0, m_files.sizes[i], i};
-    return io::pull_result::job;
-  }
-
-private:
-  const io::file_set& m_files;
-  std::atomic<std::size_t> m_next{0};
-};
-
 // Checks every block as it arrives: a block is one request, at a multiple of the request size.
 class block_checker : public io::job_consumer {
 public:
@@ -59,19 +42,47 @@ public:
     m_bytes.fetch_add(bytes, std::memory_order_relaxed);
     if (!m_verify)
       return;
-    for (std::size_t at = 0; at < bytes; at += m_block) {
-      dataset::block_id id = m_base;
-      id.file = job.file;
-      id.offset = file_offset + at;
-      const std::size_t len = std::min<std::size_t>(m_block, bytes - at);
-      const std::string why = dataset::check_block(id, data + at, len);
+    // A piece that begins or ends inside a block (an object's body arrives in pieces of curl's
+    // buffer) is put together first; whole blocks are checked where they are.
+    const std::uint64_t size = m_files.sizes[job.file];
+    const auto block_len = [&](std::uint64_t at) {
+      return static_cast<std::size_t>(std::min<std::uint64_t>(m_block, size - at));
+    };
+    std::size_t used = 0;
+    if (file_offset % m_block != 0 || bytes < block_len(file_offset)) {
+      partial_block* p = nullptr;
+      std::uint64_t at = 0;
+      {
+        std::lock_guard lk(m_mu); // map nodes stay put; a job's entry is its reader's alone
+        p = &m_partial[job.tag];
+        if (p->bytes.empty())
+          p->bytes.resize(m_block);
+        if (file_offset % m_block == 0)
+          p->filled = 0;
+        at = file_offset - p->filled;
+        used = std::min(bytes, block_len(at) - p->filled);
+        std::memcpy(p->bytes.data() + p->filled, data, used);
+        p->filled += used;
+        if (p->filled < block_len(at))
+          return;
+      }
+      check(job, at, p->bytes.data(), p->filled);
       std::lock_guard lk(m_mu);
-      ++m_out.blocks;
-      if (why.empty())
-        continue;
-      if (m_out.mismatches++ < kProblemsKept)
-        m_out.problems.push_back(fmt::format("{} at offset {} ({} bytes): {}",
-                                             m_files.paths[job.file], id.offset, len, why));
+      m_partial.erase(job.tag);
+    }
+    std::uint64_t at = file_offset + used;
+    while (used < bytes && bytes - used >= block_len(at)) {
+      const std::size_t len = block_len(at);
+      check(job, at, data + used, len);
+      used += len;
+      at += len;
+    }
+    if (used < bytes) {
+      std::lock_guard lk(m_mu);
+      partial_block& p = m_partial[job.tag];
+      p.bytes.resize(m_block);
+      std::memcpy(p.bytes.data(), data + used, bytes - used);
+      p.filled = bytes - used;
     }
   }
   void on_done(unsigned, const io::read_job&, std::uint64_t, std::uint64_t, io::job_outcome outcome,
@@ -84,6 +95,27 @@ public:
   std::uint64_t bytes() const { return m_bytes.load(std::memory_order_relaxed); }
 
 private:
+  void check(const io::read_job& job, std::uint64_t offset, const std::byte* data,
+             std::size_t len) {
+    dataset::block_id id = m_base;
+    id.file = job.file;
+    id.offset = offset;
+    const std::string why = dataset::check_block(id, data, len);
+    std::lock_guard lk(m_mu);
+    ++m_out.blocks;
+    if (why.empty())
+      return;
+    if (m_out.mismatches++ < kProblemsKept)
+      m_out.problems.push_back(
+          fmt::format("{} at offset {} ({} bytes): {}", m_files.paths[job.file], offset, len, why));
+  }
+
+  struct partial_block {
+    std::vector<std::byte> bytes;
+    std::size_t filled = 0;
+  };
+  std::map<std::uint64_t, partial_block> m_partial; // by job tag
+
   std::atomic<std::uint64_t> m_bytes{0};
   dataset::block_id m_base;
   std::uint32_t m_block;
@@ -112,67 +144,6 @@ rank_phase finish_write(rank_phase& out, const io::write_stats& st) {
   return out;
 }
 
-// Watches a restore's reads from a thread of its own: a signal stops them, and so does a stall
-// (no byte arrived for --stall-timeout while a read has been in flight that long); the engine
-// then abandons the readers the kernel holds.
-class read_watch {
-public:
-  read_watch(const io::engine& eng, const block_checker& checker, double stall_timeout_s,
-             std::atomic<bool>& stop)
-      : m_eng(eng), m_checker(checker),
-        m_stall_ns(static_cast<std::uint64_t>(stall_timeout_s * 1e9)), m_stall_s(stall_timeout_s),
-        m_stop(stop), m_thread([this] { watch(); }) {}
-  ~read_watch() { finish(); }
-  // Ends the watch; returns the stall it saw ("" when none).
-  std::string finish() {
-    {
-      std::lock_guard lk(m_mu);
-      m_done = true;
-    }
-    m_cv.notify_all();
-    if (m_thread.joinable())
-      m_thread.join();
-    return m_stalled;
-  }
-
-private:
-  void watch() {
-    std::uint64_t seen = 0, moved_at = now_ns();
-    std::unique_lock lk(m_mu);
-    while (!m_cv.wait_for(lk, std::chrono::milliseconds(100), [this] { return m_done; })) {
-      if (stop_requested()) {
-        m_stop.store(true);
-        continue;
-      }
-      const std::uint64_t b = m_checker.bytes(), t = now_ns();
-      if (b != seen) {
-        seen = b;
-        moved_at = t;
-        continue;
-      }
-      if (!m_stall_ns || t - moved_at < m_stall_ns || !m_stalled.empty())
-        continue;
-      const std::string stuck = m_eng.stuck_read(m_stall_ns);
-      if (stuck.empty())
-        continue;
-      m_stalled =
-          fmt::format("no read finished for {:g} s (--stall-timeout); {}", m_stall_s, stuck);
-      m_stop.store(true);
-    }
-  }
-
-  const io::engine& m_eng;
-  const block_checker& m_checker;
-  std::uint64_t m_stall_ns;
-  double m_stall_s;
-  std::atomic<bool>& m_stop;
-  std::mutex m_mu;
-  std::condition_variable m_cv;
-  bool m_done = false;
-  std::string m_stalled;
-  std::thread m_thread; // last: it starts once the rest is set
-};
-
 } // namespace
 
 nlohmann::json rank_phase::to_json() const {
@@ -193,7 +164,8 @@ nlohmann::json rank_phase::to_json() const {
           {"engine", engine},
           {"stalled", stalled},
           {"in_kernel", in_kernel},
-          {"error", error}};
+          {"error", error},
+          {"s3", s3}};
 }
 
 rank_phase rank_phase::from_json(const nlohmann::json& j) {
@@ -216,6 +188,7 @@ rank_phase rank_phase::from_json(const nlohmann::json& j) {
   p.stalled = j.at("stalled").get<std::string>();
   p.in_kernel = j.at("in_kernel").get<std::vector<std::string>>();
   p.error = j.at("error").get<std::string>();
+  p.s3 = j.value("s3", nlohmann::json());
   return p;
 }
 
@@ -301,14 +274,39 @@ rank_phase read_rank_shards(const dataset::checkpoint_set& set, unsigned rank, s
   eo.request_size = io.request_size;
   std::string fallback;
   auto engine = io::make_engine(eo, files, fallback);
-  shard_jobs jobs(files);
+  range_jobs jobs(files, 0);
+  return read_checked(set, rank, k, files, *engine, jobs, io);
+}
+
+range_jobs::range_jobs(const io::file_set& files, std::uint64_t part) {
+  for (std::uint32_t f = 0; f < files.sizes.size(); ++f) {
+    const std::uint64_t step = part == 0 ? std::max<std::uint64_t>(1, files.sizes[f]) : part;
+    for (std::uint64_t at = 0; at < files.sizes[f]; at += step)
+      m_jobs.push_back({f, at, std::min(step, files.sizes[f] - at), m_jobs.size()});
+  }
+}
+
+io::pull_result range_jobs::pull(unsigned, io::read_job& job) {
+  const std::size_t i = m_next.fetch_add(1);
+  if (i >= m_jobs.size())
+    return io::pull_result::end;
+  job = m_jobs[i];
+  return io::pull_result::job;
+}
+
+rank_phase read_checked(const dataset::checkpoint_set& set, unsigned rank, std::uint64_t k,
+                        const io::file_set& files, io::engine& engine, io::job_source& jobs,
+                        const phase_io& io) {
+  rank_phase out;
   block_checker checker({set.run, rank, 0, k, 0}, set.request_size, files, io.verify, out);
   std::atomic<bool> stop{false};
   const std::uint64_t t0 = now_ns();
   io::engine_result res;
   {
-    read_watch watch(*engine, checker, io.stall_timeout_s, stop);
-    res = engine->run(jobs, checker, stop);
+    phase_watch watch([&] { return checker.bytes(); },
+                      [&](std::uint64_t age) { return engine.stuck_read(age); }, "read",
+                      io.stall_timeout_s, stop);
+    res = engine.run(jobs, checker, stop);
     out.stalled = watch.finish();
   }
   out.seconds = static_cast<double>(now_ns() - t0) * 1e-9;
@@ -323,7 +321,7 @@ rank_phase read_rank_shards(const dataset::checkpoint_set& set, unsigned rank, s
     out.cpu_s += static_cast<double>(r.cpu_ns) * 1e-9;
     out.latency.merge(r.read_latency);
   }
-  out.engine = engine->name();
+  out.engine = engine.name();
   if (!res.error.empty() || !checker.error().empty()) {
     out.outcome = io::job_outcome::failed;
     out.error = res.error.empty() ? checker.error() : res.error;

@@ -2,6 +2,7 @@
 // One rank's part of one checkpoint: writing its shards (io::write_files from the block pool)
 // or reading them back and checking every block (the io engine's reader, cold under O_DIRECT).
 // What it measured travels to rank 0 as JSON (rank_phase).
+#include <atomic>
 #include <cstdint>
 #include <filesystem>
 #include <string>
@@ -50,6 +51,9 @@ struct rank_phase {
   // in the words of the call that failed ("write failed: No space left on device. file: F;
   // offset: O; ..."); "" when none. The figures above are then what came before it.
   std::string error;
+  // Objects in a bucket: what the requests did (s3::transfer_stats as JSON, with the uploads'
+  // part_latency and upload_time); null for files.
+  nlohmann::json s3;
 
   nlohmann::json to_json() const;
   static rank_phase from_json(const nlohmann::json& j);
@@ -67,5 +71,24 @@ rank_phase write_rank_shards(const dataset::checkpoint_set& set, unsigned rank, 
 // (error, outcome failed), not thrown.
 rank_phase read_rank_shards(const dataset::checkpoint_set& set, unsigned rank, std::uint64_t k,
                             const std::filesystem::path& folder, const phase_io& io);
+
+// The jobs of a restore: each file in ranges of `part` bytes (whole when part is 0), one job
+// each, tagged by their order.
+class range_jobs : public io::job_source {
+public:
+  range_jobs(const io::file_set& files, std::uint64_t part);
+  io::pull_result pull(unsigned reader, io::read_job& job) override;
+
+private:
+  std::vector<io::read_job> m_jobs;
+  std::atomic<std::size_t> m_next{0};
+};
+
+// Reads `files` with `engine`, the jobs from `jobs`, and checks every block against what a write
+// of (set, rank, k) put there; a block that arrives in pieces is put together first. A stall
+// (--stall-timeout) or SIGINT stops the engine. Failures are in the result, not thrown.
+rank_phase read_checked(const dataset::checkpoint_set& set, unsigned rank, std::uint64_t k,
+                        const io::file_set& files, io::engine& engine, io::job_source& jobs,
+                        const phase_io& io);
 
 } // namespace dlsize::pipeline

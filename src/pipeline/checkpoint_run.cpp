@@ -51,10 +51,28 @@ void remove_checkpoint(const fs::path& folder, const checkpoint_set& set) {
   dataset::remove_empty_folder(folder);
 }
 
+// Rank 0: the shards of a checkpoint that did not complete (a stop or a failure) go.
+void discard_partial(const checkpoint_options& opt, const checkpoint_set& set, std::uint64_t k) {
+  if (opt.s3)
+    s3_remove_checkpoint(*opt.s3, set, k, false);
+  else
+    remove_checkpoint(dataset::partial_checkpoint_path(opt.dir, k), set);
+}
+
 // Rank 0, once every rank's shards of checkpoint k are durable: every shard is there with its
 // size (a rank on storage the others do not share fails here), then the folder takes its final
 // name and the manifest lists it; past --keep-last, the oldest goes.
 void seal_checkpoint(const checkpoint_options& opt, checkpoint_set& set, std::uint64_t k) {
+  if (opt.s3) {
+    s3_check_sealed(*opt.s3, set, k);
+    set.checkpoints.push_back(k);
+    if (opt.keep_last && set.checkpoints.size() > opt.keep_last) {
+      s3_remove_checkpoint(*opt.s3, set, set.checkpoints.front(), true);
+      set.checkpoints.erase(set.checkpoints.begin());
+    }
+    s3_write_manifest(*opt.s3, set);
+    return;
+  }
   const fs::path partial = dataset::partial_checkpoint_path(opt.dir, k);
   for (unsigned r = 0; r < set.ranks(); ++r) {
     if (set.rank_bytes[r] == 0)
@@ -130,7 +148,7 @@ checkpoint_set claim_set(const checkpoint_options& opt, const config::checkpoint
     if (comm.rank() != 0)
       return nullptr;
     if (opt.writes == 0) {
-      checkpoint_set s = dataset::open_checkpoint_folder(opt.dir);
+      checkpoint_set s = opt.s3 ? s3_open(*opt.s3) : dataset::open_checkpoint_folder(opt.dir);
       if (s.ranks() != static_cast<unsigned>(comm.size()))
         throw usage_error(fmt::format(
             "--dir: the checkpoints in '{}' were written by {} ranks; this job has {}. valid: "
@@ -152,6 +170,10 @@ checkpoint_set claim_set(const checkpoint_options& opt, const config::checkpoint
     s.written = {opt.content, opt.shares.scale, opt.shares.subset};
     for (const auto& share : layout.shares)
       s.rank_bytes.push_back(share.bytes());
+    if (opt.s3) {
+      s3_claim(*opt.s3, s); // puts the manifest
+      return s.to_json();
+    }
     const std::uint64_t n = coexisting(opt);
     made_folder = dataset::claim_checkpoint_folder(
         opt.dir, s.bytes() * n,
@@ -248,6 +270,9 @@ struct run_failure {
 
 struct run_state {
   std::vector<phase_run> writes, reads;
+  // A write or read that failed or was cut short: not in the figures above, but its requests to a
+  // bucket (retries included) are in checkpoint.s3.
+  std::vector<phase_run> unfinished;
   std::optional<run_failure> failure;      // the run ended on a failure
   std::vector<std::uint64_t> written_here; // this run's checkpoints, for the clean-up
   stop_event stop;       // why no further checkpoint started (none: every one did)
@@ -349,18 +374,21 @@ void write_phase(const checkpoint_options& opt, checkpoint_set& set, cluster::co
       return;
     const fs::path partial = dataset::partial_checkpoint_path(opt.dir, k);
     cluster::agree(comm, [&] {
-      if (comm.rank() == 0 && !fs::create_directory(partial))
+      if (comm.rank() == 0 && !opt.s3 && !fs::create_directory(partial))
         throw run_error("cannot create folder " + partial.string() + ": it exists");
       return json(nullptr);
     });
-    phase_run run =
-        gather(comm, k, [&] { return write_rank_shards(set, rank, k, partial, opt.io, pool); });
+    phase_run run = gather(comm, k, [&] {
+      return opt.s3 ? s3_write_rank(*opt.s3, set, rank, k, opt.io, pool)
+                    : write_rank_shards(set, rank, k, partial, opt.io, pool);
+    });
     const bool failed = failed_in(run, "write", st);
     if (ended_early(run, "writing", st) || failed) {
+      st.unfinished.push_back(run);
       if (!st.hung) // the ranks stopped or failed: the partial checkpoint goes
         cluster::agree(comm, [&] {
           if (comm.rank() == 0)
-            remove_checkpoint(partial, set);
+            discard_partial(opt, set, k);
           return json(nullptr);
         });
       return;
@@ -390,10 +418,13 @@ void read_phase(const checkpoint_options& opt, const checkpoint_set& set,
         return json(nullptr);
       });
     st.reads.push_back(gather(comm, k, [&] {
-      return read_rank_shards(set, source, k, dataset::checkpoint_path(opt.dir, k), rio);
+      return opt.s3 ? s3_read_rank(*opt.s3, set, source, k, rio)
+                    : read_rank_shards(set, source, k, dataset::checkpoint_path(opt.dir, k), rio);
     }));
     const bool failed = failed_in(st.reads.back(), "read", st);
     const bool early = ended_early(st.reads.back(), "reading", st);
+    if (failed || early)
+      st.unfinished.push_back(st.reads.back());
     if (failed)
       st.reads.pop_back(); // the read figures are of the restores that completed
     if (failed || early)
@@ -407,6 +438,14 @@ void read_phase(const checkpoint_options& opt, const checkpoint_set& set,
 void clean_up(const checkpoint_options& opt, const checkpoint_set& set, bool made_folder) {
   if (opt.writes == 0)
     return;
+  if (opt.s3) {
+    if (opt.keep)
+      return;
+    for (std::uint64_t k : set.checkpoints)
+      s3_remove_checkpoint(*opt.s3, set, k, false);
+    s3_remove_manifest(*opt.s3);
+    return;
+  }
   // A partial checkpoint (a failure left it) never stays, --keep or not.
   for (std::uint64_t k = 1; k <= opt.writes; ++k)
     if (fs::exists(dataset::partial_checkpoint_path(opt.dir, k)))
@@ -454,6 +493,7 @@ report::checkpoint_facts rules_facts(const checkpoint_options& opt,
   f.caches_dropped = opt.drop_caches;
   f.direct_reads = opt.io.cache == io::cache_mode::direct;
   f.fs_separation = opt.fs_separation;
+  f.object_store = opt.s3.has_value();
   const auto host_of = [&](unsigned r) {
     return r < rank_hosts.size() ? rank_hosts[r] : ram.begin()->first;
   };
@@ -469,34 +509,53 @@ report::checkpoint_facts rules_facts(const checkpoint_options& opt,
   return f;
 }
 
+// What every rank's requests to the bucket did, over the runs.
+std::vector<json> s3_figures_of(const std::vector<phase_run>& runs,
+                                const std::vector<phase_run>& unfinished, bool writes) {
+  std::vector<json> figures;
+  for (const auto& run : runs)
+    for (const auto& r : run.ranks)
+      figures.push_back(r.s3);
+  for (const auto& run : unfinished)
+    for (const auto& r : run.ranks)
+      if (r.s3.is_object() && r.s3.contains("upload_time") == writes)
+        figures.push_back(r.s3);
+  return figures;
+}
+
 json section_json(const checkpoint_options& opt, const config::checkpoint_layout& layout,
                   const checkpoint_set& set, const run_state& st, const folder_facts& facts) {
   const auto& mount = facts.mount;
   const dataset::written_content w = described(opt, set);
-  return {{"dir", fs::absolute(opt.dir).lexically_normal().string()},
-          {"fs_type", mount.fs_type},
-          {"ranks", set.ranks()},
-          {"job_ranks", layout.job_ranks},
-          {"tensor_parallel", layout.tensor_parallel},
-          {"pipeline_parallel", layout.pipeline_parallel},
-          {"data_parallel", layout.data_parallel},
-          {"subset", w.subset},
-          {"scale", w.scale},
-          {"files_per_rank", set.files_per_rank},
-          {"request_size", set.request_size},
-          {"queue_depth", opt.io.queue_depth},
-          {"cache_mode", io::to_string(opt.io.cache)},
-          {"registered_buffers", !st.writes.empty() && st.writes[0].ranks[0].registered_buffers},
-          {"bytes_per_rank", set.rank_bytes},
-          {"bytes_per_checkpoint", set.bytes()},
-          {"coexisting_checkpoints", opt.writes ? coexisting(opt) : set.checkpoints.size()},
-          {"kept", opt.keep || opt.writes == 0},
-          {"read_shift", opt.read_shift % set.ranks()},
-          {"caches_dropped", opt.drop_caches && !st.reads.empty()},
-          {"dedupe_percent", w.content.dedupe_percent},
-          {"compress_percent", w.content.compress_percent},
-          {"write", phase_json(st.writes, opt.writes, true)},
-          {"read", read_json(opt, st)}};
+  json j = {{"dir", opt.s3 ? opt.s3->place.where.url()
+                           : fs::absolute(opt.dir).lexically_normal().string()},
+            {"fs_type", mount.fs_type},
+            {"ranks", set.ranks()},
+            {"job_ranks", layout.job_ranks},
+            {"tensor_parallel", layout.tensor_parallel},
+            {"pipeline_parallel", layout.pipeline_parallel},
+            {"data_parallel", layout.data_parallel},
+            {"subset", w.subset},
+            {"scale", w.scale},
+            {"files_per_rank", set.files_per_rank},
+            {"request_size", set.request_size},
+            {"queue_depth", opt.io.queue_depth},
+            {"cache_mode", opt.s3 ? std::string("none") : io::to_string(opt.io.cache)},
+            {"registered_buffers", !st.writes.empty() && st.writes[0].ranks[0].registered_buffers},
+            {"bytes_per_rank", set.rank_bytes},
+            {"bytes_per_checkpoint", set.bytes()},
+            {"coexisting_checkpoints", opt.writes ? coexisting(opt) : set.checkpoints.size()},
+            {"kept", opt.keep || opt.writes == 0},
+            {"read_shift", opt.read_shift % set.ranks()},
+            {"caches_dropped", opt.drop_caches && !st.reads.empty()},
+            {"dedupe_percent", w.content.dedupe_percent},
+            {"compress_percent", w.content.compress_percent},
+            {"write", phase_json(st.writes, opt.writes, true)},
+            {"read", read_json(opt, st)}};
+  if (opt.s3)
+    j["s3"] = s3_checkpoint_json(*opt.s3, s3_figures_of(st.writes, st.unfinished, true),
+                                 s3_figures_of(st.reads, st.unfinished, false), opt.io.queue_depth);
+  return j;
 }
 
 // The writes and reads, then the clean-up (skipped where the storage hung); a failure cleans up
@@ -639,7 +698,8 @@ checkpoint_result run_checkpoint(const checkpoint_options& opt, cluster::communi
   folder_facts facts;
   const auto ram = cluster::ram_by_host(comm); // a collective: before the phases, on every rank
   if (root)
-    facts = {sysinfo::mount_of(opt.dir.string()), telemetry::host_provenance(opt.dir),
+    facts = {opt.s3 ? run_mount(opt.dir, opt.s3->place) : sysinfo::mount_of(opt.dir.string()),
+             opt.s3 ? run_provenance(opt.dir, opt.s3->place) : telemetry::host_provenance(opt.dir),
              rules_facts(opt, shown_layout, set, w, comm.where().rank_hosts, ram)};
   const run_state st = run_phases(opt, set, comm, made_folder);
   if (!root)

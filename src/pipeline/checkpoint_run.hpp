@@ -13,6 +13,7 @@
 #include "cluster/communicator.hpp"
 #include "config/workload.hpp"
 #include "pipeline/checkpoint_phase.hpp"
+#include "pipeline/checkpoint_s3.hpp"
 #include "report/rules_edition.hpp"
 
 namespace dlsize::pipeline {
@@ -20,6 +21,7 @@ namespace dlsize::pipeline {
 struct checkpoint_options {
   config::workload_profile workload; // with a checkpoint block
   std::filesystem::path dir;
+  std::optional<s3_checkpoint> s3; // --dir s3://BUCKET/PREFIX: objects instead of a folder
   std::uint64_t writes = 10, reads = 10;
   config::share_options shares;
   unsigned files_per_rank = 1;

@@ -63,7 +63,13 @@ training_checkpointer::training_checkpointer(const training_checkpoint_options& 
   m_set.files_per_rank = 1;
   for (const auto& share : m_layout.shares)
     m_set.rank_bytes.push_back(share.bytes());
-  if (rank == 0) {
+  if (rank == 0 && o.s3) {
+    try {
+      s3_claim(*o.s3, m_set); // puts the manifest
+    } catch (const usage_error& e) {
+      rethrow_renamed(e, "--dir:", "--checkpoint-dir:");
+    }
+  } else if (rank == 0) {
     try {
       m_made_folder = dataset::claim_checkpoint_folder(
           o.dir, m_set.bytes(), fmt::format("one checkpoint of {} bytes", m_set.bytes()));
@@ -81,6 +87,14 @@ training_checkpointer::~training_checkpointer() {
   if (m_rank != 0)
     return;
   try {
+    if (m_opt.s3) {
+      // Checkpoint objects a stop left (each rank deletes its own after a write), then the
+      // manifest: only objects of this run's keys, size and block headers.
+      for (std::uint64_t k = 1; k <= m_pause_s.size() + 1; ++k)
+        s3_remove_checkpoint(*m_opt.s3, m_set, k, false);
+      s3_remove_manifest(*m_opt.s3);
+      return;
+    }
     // Only what this run made: the checkpoints' folders (sealed as they went), the manifest,
     // and the folder when it was made here.
     for (std::uint64_t k = 1; k <= m_pause_s.size() + 1; ++k) {
@@ -99,6 +113,16 @@ training_checkpointer::~training_checkpointer() {
 }
 
 bool training_checkpointer::write(std::uint64_t k) {
+  if (m_opt.s3) {
+    const rank_phase p = s3_write_rank(*m_opt.s3, m_set, m_rank, k, m_io, *m_pool);
+    s3_remove_checkpoint(*m_opt.s3, m_set, k, false, m_rank);
+    if (p.outcome == io::job_outcome::interrupted)
+      return false;
+    if (!p.error.empty())
+      throw run_error(fmt::format("checkpoint {}: rank {}: {}", k, m_rank, p.error));
+    m_write_s.push_back(p.seconds);
+    return true;
+  }
   const fs::path folder = dataset::partial_checkpoint_path(m_opt.dir, k);
   // Every rank may be first here (shared storage): the folder is made by whoever comes.
   std::error_code ec;
@@ -115,7 +139,7 @@ bool training_checkpointer::write(std::uint64_t k) {
 }
 
 void training_checkpointer::seal(std::uint64_t k) {
-  if (m_rank == 0)
+  if (m_rank == 0 && !m_opt.s3)
     dataset::remove_empty_folder(dataset::partial_checkpoint_path(m_opt.dir, k));
 }
 
@@ -126,7 +150,8 @@ nlohmann::json training_checkpointer::to_json(double wall_s, double au) const {
   const checkpoint_au_split s = split_checkpoint_au(au, total, wall_s);
   return {{"every", m_opt.every.text()},
           {"every_steps", m_every},
-          {"dir", fs::absolute(m_opt.dir).lexically_normal().string()},
+          {"dir", m_opt.s3 ? m_opt.s3->place.where.url()
+                           : fs::absolute(m_opt.dir).lexically_normal().string()},
           {"scale", m_opt.scale},
           {"count", count},
           {"bytes_per_checkpoint", m_set.bytes()},

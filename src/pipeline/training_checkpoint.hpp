@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <memory>
+#include <optional>
 
 #include <nlohmann/json.hpp>
 
@@ -15,6 +16,7 @@
 #include "dataset/checkpoint_block.hpp"
 #include "dataset/checkpoint_folder.hpp"
 #include "pipeline/checkpoint_phase.hpp"
+#include "pipeline/checkpoint_s3.hpp"
 
 namespace dlsize::pipeline {
 
@@ -22,6 +24,7 @@ struct training_checkpoint_options {
   config::checkpoint_interval every; // neither steps nor seconds: no checkpoints
   std::filesystem::path dir;         // --checkpoint-dir: new, empty or missing
   double scale = 1;                  // --checkpoint-scale: every rank's share × scale
+  std::optional<s3_checkpoint> s3;   // --checkpoint-dir s3://BUCKET/PREFIX: objects
   bool active() const { return every.steps > 0 || every.seconds > 0; }
 };
 

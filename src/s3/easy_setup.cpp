@@ -55,11 +55,40 @@ void set_connection_options(CURL* easy, const client_options& o, const credentia
   DLSIZE_CURL(curl_easy_setopt(easy, CURLOPT_ERRORBUFFER, error_buffer), context);
 }
 
+void set_transfer_options(CURL* easy, const client_options& o, const credentials& keys,
+                          char* error_buffer, const std::string& context) {
+  set_connection_options(easy, o, keys, o.endpoint.substr(0, o.endpoint.find(':')), error_buffer,
+                         context);
+  DLSIZE_CURL(curl_easy_setopt(easy, CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_1_1), context);
+  DLSIZE_CURL(curl_easy_setopt(easy, CURLOPT_TCP_NODELAY, 1L), context);
+}
+
 void set_request(CURL* easy, const http_request& r, const header_list& headers,
                  const std::string& context) {
   DLSIZE_CURL(curl_easy_setopt(easy, CURLOPT_URL, r.url.c_str()), context);
   DLSIZE_CURL(curl_easy_setopt(easy, CURLOPT_HTTPHEADER, headers.get()), context);
   DLSIZE_CURL(curl_easy_setopt(easy, CURLOPT_AWS_SIGV4, r.sigv4.c_str()), context);
+}
+
+bool retryable_status(long status) {
+  return status == 500 || status == 502 || status == 503 || status == 504;
+}
+
+std::string retryable_transport(CURLcode rc) {
+  switch (rc) {
+  case CURLE_OPERATION_TIMEDOUT:
+    return "timeout";
+  case CURLE_COULDNT_CONNECT:
+    return "connect";
+  case CURLE_RECV_ERROR:
+  case CURLE_SEND_ERROR:
+  case CURLE_GOT_NOTHING:
+  case CURLE_PARTIAL_FILE:
+  case CURLE_HTTP2_STREAM:
+    return "reset";
+  default:
+    return "";
+  }
 }
 
 } // namespace dlsize::s3

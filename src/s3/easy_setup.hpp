@@ -35,8 +35,20 @@ void set_connection_options(CURL* easy, const client_options& o, const credentia
                             const std::string& scheme, char* error_buffer,
                             const std::string& context);
 
+// What the engine's transfers add to set_connection_options: HTTP/1.1 (kept-alive connections,
+// no pipelining) and TCP_NODELAY; the scheme is the endpoint's.
+void set_transfer_options(CURL* easy, const client_options& o, const credentials& keys,
+                          char* error_buffer, const std::string& context);
+
 // The request's URL, headers and SigV4 scope; `headers` must outlive the transfer.
 void set_request(CURL* easy, const http_request& r, const header_list& headers,
                  const std::string& context);
+
+// The answers a retry may cure: 500, 502, 503 (SlowDown), 504.
+bool retryable_status(long status);
+// The transport failures a retry may cure, by the word the figures count them under ("timeout",
+// "connect", "reset"); "" for the others (a refused TLS certificate, a bad URL, a callback's
+// abort).
+std::string retryable_transport(CURLcode rc);
 
 } // namespace dlsize::s3

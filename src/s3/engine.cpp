@@ -7,10 +7,6 @@
 #include <utility>
 
 #include <curl/curl.h>
-#include <sys/epoll.h>
-#include <unistd.h>
-
-#include <cerrno>
 #include <fmt/format.h>
 
 #include "core/clock.hpp"
@@ -20,6 +16,7 @@
 #include "io/reader_pool.hpp"
 #include "s3/curl_check.hpp"
 #include "s3/easy_setup.hpp"
+#include "s3/multi_loop.hpp"
 #include "s3/s3_error.hpp"
 
 namespace dlsize::s3 {
@@ -30,29 +27,6 @@ namespace {
 constexpr std::size_t kMaxErrorBody = 64u << 10;
 // How long a reader waits in curl at most before it looks at the stop flag and its source again.
 constexpr long kPollMs = 50;
-
-bool retryable_status(long status) {
-  return status == 500 || status == 502 || status == 503 || status == 504;
-}
-
-// The transport failures a retry may cure, by the word the figures count them under; "" for
-// the others (a refused TLS certificate, a bad URL, a callback's abort).
-std::string retryable_transport(CURLcode rc) {
-  switch (rc) {
-  case CURLE_OPERATION_TIMEDOUT:
-    return "timeout";
-  case CURLE_COULDNT_CONNECT:
-    return "connect";
-  case CURLE_RECV_ERROR:
-  case CURLE_SEND_ERROR:
-  case CURLE_GOT_NOTHING:
-  case CURLE_PARTIAL_FILE:
-  case CURLE_HTTP2_STREAM:
-    return "reset";
-  default:
-    return "";
-  }
-}
 
 } // namespace
 
@@ -90,11 +64,8 @@ struct engine::reader {
   io::reader_stats& st;
   transfer_stats xs;
   xoshiro256 rng;
-  CURLM* multi = nullptr;
-  // curl's sockets, watched by epoll and driven by curl_multi_socket_action: a wake-up runs only
-  // the transfers of the sockets that are ready (curl_multi_perform would check every one).
-  int epfd = -1;
-  std::uint64_t curl_deadline_ns = UINT64_MAX; // curl's timer (CURLMOPT_TIMERFUNCTION)
+  multi_loop loop;
+  CURLM* multi;
   std::vector<slot> slots;
   bool source_ended = false;
   bool source_later = false;
@@ -114,7 +85,6 @@ struct engine::reader {
   void retry_or_fail(slot& s, const std::string& cause, const std::string& reason);
   void end_job(slot& s, io::job_outcome outcome, const std::string& error);
   void wait_for_curl(std::uint64_t now);
-  void socket_action(curl_socket_t fd, int mask);
   void abandon_all();
   unsigned busy() const;
   std::string object_name(const slot& s) const;
@@ -150,34 +120,6 @@ std::size_t slot_body(char* data, std::size_t size, std::size_t count, void* use
   return bytes;
 }
 
-// curl asks for a socket to be watched (or no longer).
-int watch_socket(CURL*, curl_socket_t fd, int what, void* user, void* watched) {
-  auto* r = static_cast<engine::reader*>(user);
-  if (what == CURL_POLL_REMOVE) {
-    epoll_ctl(r->epfd, EPOLL_CTL_DEL, fd, nullptr); // EBADF when curl closed it first: fine
-    return 0;
-  }
-  epoll_event ev{};
-  ev.data.fd = fd;
-  ev.events = ((what & CURL_POLL_IN) ? EPOLLIN : 0u) | ((what & CURL_POLL_OUT) ? EPOLLOUT : 0u);
-  // curl keeps a pointer per socket (curl_multi_assign): set once the socket is in the set.
-  if (watched == nullptr) {
-    epoll_ctl(r->epfd, EPOLL_CTL_ADD, fd, &ev);
-    curl_multi_assign(r->multi, fd, r);
-  } else {
-    epoll_ctl(r->epfd, EPOLL_CTL_MOD, fd, &ev);
-  }
-  return 0;
-}
-
-// curl asks to be called back after timeout_ms (-1: no timer).
-int set_curl_timer(CURLM*, long timeout_ms, void* user) {
-  auto* r = static_cast<engine::reader*>(user);
-  r->curl_deadline_ns =
-      timeout_ms < 0 ? UINT64_MAX : now_ns() + static_cast<std::uint64_t>(timeout_ms) * 1'000'000;
-  return 0;
-}
-
 std::size_t slot_header(char* data, std::size_t size, std::size_t count, void* user) {
   auto* s = static_cast<slot*>(user);
   const std::size_t bytes = size * count;
@@ -202,17 +144,8 @@ std::size_t slot_header(char* data, std::size_t size, std::size_t count, void* u
 engine::reader::reader(engine& e, unsigned reader_id, io::job_source& src, io::job_consumer& c,
                        io::rate_limiter& lim, io::reader_stats& stats)
     : eng(e), id(reader_id), source(src), consumer(c), limiter(lim), st(stats),
-      rng(splitmix64(now_ns() ^ reader_id)) {
-  multi = curl_multi_init();
-  epfd = epoll_create1(EPOLL_CLOEXEC);
-  if (multi == nullptr || epfd < 0)
-    throw run_error(fmt::format("the s3 engine's reader {} could not start: {}", reader_id,
-                                multi == nullptr ? "curl_multi_init failed (out of memory?)"
-                                                 : errno_text(errno)));
-  curl_multi_setopt(multi, CURLMOPT_SOCKETFUNCTION, watch_socket);
-  curl_multi_setopt(multi, CURLMOPT_SOCKETDATA, this);
-  curl_multi_setopt(multi, CURLMOPT_TIMERFUNCTION, set_curl_timer);
-  curl_multi_setopt(multi, CURLMOPT_TIMERDATA, this);
+      rng(splitmix64(now_ns() ^ reader_id)),
+      loop(fmt::format("the s3 engine's reader {}", reader_id)), multi(loop.multi()) {
   const unsigned depth = std::max(1u, e.m_opt.queue_depth);
   slots.resize(depth);
   const std::string context = fmt::format("the s3 engine's reader {}", id);
@@ -228,11 +161,8 @@ engine::reader::reader(engine& e, unsigned reader_id, io::job_source& src, io::j
     if (s.easy == nullptr)
       throw run_error("curl_easy_init failed (out of memory?)");
     const client_options& o = e.m_target.endpoints[s.endpoint];
-    set_connection_options(s.easy, o, e.m_target.keys, o.endpoint.substr(0, o.endpoint.find(':')),
-                           s.error, context);
-    DLSIZE_CURL(curl_easy_setopt(s.easy, CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_1_1), context);
+    set_transfer_options(s.easy, o, e.m_target.keys, s.error, context);
     DLSIZE_CURL(curl_easy_setopt(s.easy, CURLOPT_BUFFERSIZE, buffer), context);
-    DLSIZE_CURL(curl_easy_setopt(s.easy, CURLOPT_TCP_NODELAY, 1L), context);
     DLSIZE_CURL(curl_easy_setopt(s.easy, CURLOPT_WRITEFUNCTION, slot_body), context);
     DLSIZE_CURL(curl_easy_setopt(s.easy, CURLOPT_WRITEDATA, &s), context);
     DLSIZE_CURL(curl_easy_setopt(s.easy, CURLOPT_HEADERFUNCTION, slot_header), context);
@@ -249,9 +179,6 @@ engine::reader::~reader() {
       curl_easy_cleanup(s.easy);
     }
   }
-  curl_multi_cleanup(multi);
-  if (epfd >= 0)
-    close(epfd);
 }
 
 unsigned engine::reader::busy() const {
@@ -458,25 +385,7 @@ void engine::reader::wait_for_curl(std::uint64_t now) {
     if (s.busy && !s.in_flight)
       timeout_ms = std::min<long>(
           timeout_ms, static_cast<long>((s.start_at - std::min(s.start_at, now)) / 1'000'000));
-  if (curl_deadline_ns != UINT64_MAX)
-    timeout_ms = std::min<long>(
-        timeout_ms,
-        static_cast<long>((curl_deadline_ns - std::min(curl_deadline_ns, now) + 999'999) /
-                          1'000'000));
-  epoll_event events[16];
-  const int n = epoll_wait(epfd, events, 16, static_cast<int>(timeout_ms));
-  if (n < 0 && errno != EINTR)
-    throw run_error(fmt::format("epoll_wait failed: {}", errno_text(errno)));
-  for (int i = 0; i < n; ++i) {
-    const std::uint32_t e = events[i].events;
-    socket_action(events[i].data.fd, ((e & EPOLLIN) ? CURL_CSELECT_IN : 0) |
-                                         ((e & EPOLLOUT) ? CURL_CSELECT_OUT : 0) |
-                                         ((e & (EPOLLERR | EPOLLHUP)) ? CURL_CSELECT_ERR : 0));
-  }
-  if (now_ns() >= curl_deadline_ns) {
-    curl_deadline_ns = UINT64_MAX;
-    socket_action(CURL_SOCKET_TIMEOUT, 0);
-  }
+  loop.wait(timeout_ms, now);
   if (in_flight == 0)
     return;
   const std::uint64_t waited = now_ns() - now;
@@ -484,13 +393,6 @@ void engine::reader::wait_for_curl(std::uint64_t now) {
   st.in_flight_ns += static_cast<double>(waited) * in_flight;
   if (in_flight == slots.size())
     st.queue_full_ns += waited;
-}
-
-void engine::reader::socket_action(curl_socket_t fd, int mask) {
-  int running = 0;
-  const CURLMcode mc = curl_multi_socket_action(multi, fd, mask, &running);
-  if (mc != CURLM_OK)
-    throw run_error(fmt::format("curl_multi_socket_action failed: {}", curl_multi_strerror(mc)));
 }
 
 void engine::reader::abandon_all() {

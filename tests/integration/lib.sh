@@ -153,3 +153,15 @@ finish() {
   [[ $fails -eq 0 ]] || return 1
   [[ ${#skipped_parts[@]} -eq 0 ]] || exit 77
 }
+# proxy RULE...: a fault proxy (s3_fault_proxy.py) in front of $DLSIZE_S3_ENDPOINT; its endpoint
+# in $PROXY, its log in $PLOG, its pid in the array proxies (a test kills them at exit).
+proxies=()
+proxy() {
+  PLOG=$SCRATCH/proxy-${#proxies[@]}.log
+  local port_file=$SCRATCH/proxy-${#proxies[@]}.port
+  "$PY" "$ROOT/tests/integration/s3_fault_proxy.py" --upstream "$DLSIZE_S3_ENDPOINT" \
+    --port-file "$port_file" --log "$PLOG" "$@" &
+  proxies+=($!)
+  for _ in $(seq 100); do [[ -s $port_file ]] && break; sleep 0.05; done
+  PROXY=http://127.0.0.1:$(cat "$port_file")
+}

@@ -11,6 +11,7 @@ substring, while the rule has faults left, gets the rule's fault instead:
   reset:SUBSTR:COUNT         send the answer's headers and half its body, then reset (RST)
   stall:SUBSTR:COUNT:SECONDS wait SECONDS before forwarding (the client sees nothing meanwhile)
   slow:SUBSTR:COUNT:BPS      forward the body at BPS bytes per second
+  cut:SUBSTR:COUNT           read half the request's body (an upload), then reset (RST)
 
 COUNT -1: every matching request. Every fault served is appended to --log as "KIND PATH".
 The listening port is written to --port-file once the proxy accepts connections.
@@ -31,7 +32,7 @@ CHUNK = 64 * 1024
 class Rule:
     def __init__(self, text):
         parts = text.split(":")
-        if len(parts) < 3 or parts[0] not in ("503", "500", "reset", "stall", "slow"):
+        if len(parts) < 3 or parts[0] not in ("503", "500", "reset", "stall", "slow", "cut"):
             raise SystemExit(f"s3_fault_proxy: bad rule '{text}'. valid: KIND:SUBSTR:COUNT[:ARG]")
         self.kind, self.substr, self.left = parts[0], parts[1], int(parts[2])
         self.arg = float(parts[3]) if len(parts) > 3 else 0.0
@@ -105,10 +106,18 @@ class Handler(http.server.BaseHTTPRequestHandler):
         conn.endheaders(body)
         resp = conn.getresponse()
         self.send_response_only(resp.status, resp.reason)
+        # A chunked answer (a listing) is read whole by http.client, and sent with its length.
+        chunked = "chunked" in (resp.getheader("Transfer-Encoding") or "").lower()
+        whole = resp.read() if chunked else None
         for name, value in resp.getheaders():
-            if name.lower() != "connection":
+            if name.lower() not in ("connection", "transfer-encoding"):
                 self.send_header(name, value)
+        if chunked:
+            self.send_header("Content-Length", str(len(whole)))
         self.end_headers()
+        if chunked:
+            self.wfile.write(whole)
+            return
         total = int(resp.getheader("Content-Length") or 0)
         sent = 0
         kind = fault.kind if fault else ""
@@ -142,6 +151,11 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 self.answer_error(503, "SlowDown", "Please reduce your request rate.")
             else:
                 self.answer_error(500, "InternalError", "We encountered an internal error.")
+            return
+        if fault and fault.kind == "cut":
+            length = int(self.headers.get("Content-Length") or 0)
+            self.rfile.read(length // 2)
+            self.reset()
             return
         if fault and fault.kind == "stall":
             time.sleep(fault.arg)

@@ -9,7 +9,6 @@
 # labels: s3
 source "$(dirname "$0")/lib.sh"
 require_s3
-here=$(cd "$(dirname "$0")" && pwd)
 ep=$DLSIZE_S3_ENDPOINT
 bucket=dlsize-bench-$$-$RANDOM
 sign=(--aws-sigv4 "aws:amz:us-east-1:s3" -H "x-amz-content-sha256: UNSIGNED-PAYLOAD"
@@ -25,16 +24,6 @@ else
   echo "$out"
 fi
 
-# proxy RULE...: a fault proxy in front of radosgw; its endpoint in $PROXY, its log in $PLOG.
-proxies=()
-proxy() {
-  PLOG=$SCRATCH/proxy-${#proxies[@]}.log
-  local port_file=$SCRATCH/proxy-${#proxies[@]}.port
-  "$PY" "$here/s3_fault_proxy.py" --upstream "$ep" --port-file "$port_file" --log "$PLOG" "$@" &
-  proxies+=($!)
-  for _ in $(seq 100); do [[ -s $port_file ]] && break; sleep 0.05; done
-  PROXY=http://127.0.0.1:$(cat "$port_file")
-}
 trap 'for p in "${proxies[@]}"; do kill "$p" 2>/dev/null; done; rm -rf "$SCRATCH"' EXIT
 
 data=(--workload resnet50 --layout files --files 24 --quiet)

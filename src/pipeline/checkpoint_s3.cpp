@@ -1,0 +1,322 @@
+#include "pipeline/checkpoint_s3.hpp"
+
+#include <atomic>
+#include <cstdio>
+#include <functional>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "core/clock.hpp"
+#include "core/error.hpp"
+#include "dlsize/build_config.hpp"
+#include "pipeline/checkpoint_watch.hpp"
+#if DLSIZE_HAVE_S3
+#include "s3/client.hpp"
+#include "s3/engine.hpp"
+#include "s3/s3_error.hpp"
+#endif
+
+namespace dlsize::pipeline {
+using dataset::checkpoint_set;
+using nlohmann::json;
+
+std::string s3_shard_key(const s3_checkpoint& c, std::uint64_t k, unsigned rank, unsigned file) {
+  return c.place.where.key(fmt::format("{}/{}", dataset::checkpoint_path("", k).string(),
+                                       dataset::shard_name(rank, file)));
+}
+
+#if DLSIZE_HAVE_S3
+namespace {
+
+std::string manifest_key(const s3_checkpoint& c) {
+  return c.place.where.key(dataset::kCheckpointManifest);
+}
+
+s3::client make_client(const s3_checkpoint& c) {
+  return s3::client(s3::client_options_for(c.place.settings, 0),
+                    s3::resolve_credentials(c.place.settings));
+}
+
+s3::engine_target target_of(const s3_checkpoint& c) {
+  s3::engine_target t{.bucket = c.place.where.bucket,
+                      .endpoints = {},
+                      .keys = s3::resolve_credentials(c.place.settings),
+                      .retry = {}};
+  for (std::size_t i = 0; i < c.place.settings.endpoints.size(); ++i)
+    t.endpoints.push_back(s3::client_options_for(c.place.settings, i));
+  return t;
+}
+
+// Why an object under a shard's key is not this run's ("" when it is): its size is not the
+// shard's, or its first bytes are not a block header of (run, rank, file).
+std::string not_our_object(s3::client& cl, const s3_checkpoint& c, const std::string& key,
+                           const checkpoint_set& set, unsigned rank, unsigned file,
+                           std::uint64_t size, std::uint64_t have) {
+  if (have != size)
+    return fmt::format("{} bytes, where this run's shard has {}", have, size);
+  std::byte head[dataset::kShardIdBytes];
+  const std::size_t n =
+      static_cast<std::size_t>(std::min<std::uint64_t>(sizeof head, size == 0 ? 1 : size));
+  const std::size_t got = size == 0 ? 0 : cl.get_range(c.place.where.bucket, key, 0, {head, n});
+  if (!dataset::begins_shard(head, got, set.run, rank, file))
+    return "its first bytes are not a block header of this run, rank and file";
+  return "";
+}
+
+// Calls fn(rank, file, key, bytes) for every object of checkpoint k.
+void for_each_shard(
+    const s3_checkpoint& c, const checkpoint_set& set, std::uint64_t k,
+    const std::function<void(unsigned, unsigned, const std::string&, std::uint64_t)>& fn,
+    unsigned only_rank = kEveryRank) {
+  for (unsigned r = 0; r < set.ranks(); ++r) {
+    if (set.rank_bytes[r] == 0 || (only_rank != kEveryRank && r != only_rank))
+      continue;
+    const auto sizes = set.file_bytes(r);
+    for (unsigned f = 0; f < set.files_per_rank; ++f)
+      fn(r, f, s3_shard_key(c, k, r, f), sizes[f]);
+  }
+}
+
+void fill_write_figures(rank_phase& out, const s3::upload_result& r) {
+  out.bytes = r.bytes;
+  out.requests = r.xs.requests;
+  out.seconds = static_cast<double>(r.run_ns) * 1e-9;
+  out.cpu_s = static_cast<double>(r.cpu_ns) * 1e-9;
+  out.fill_s = static_cast<double>(r.fill_ns) * 1e-9;
+  out.latency = r.part_latency;
+  out.engine = "s3";
+  out.s3 = r.xs.to_json();
+  out.s3["upload_time"] = r.upload_time.to_json();
+  out.s3["aborted"] = r.aborted;
+}
+
+} // namespace
+
+void s3_claim(const s3_checkpoint& c, const checkpoint_set& set) {
+  s3::client cl = make_client(c);
+  if (cl.head_object(c.place.where.bucket, manifest_key(c)))
+    throw usage_error(fmt::format("--dir: {} holds a dlsize checkpoint (s3://{}/{}); dlsize never "
+                                  "writes over one. valid: an empty prefix, or --writes 0 to "
+                                  "read it",
+                                  c.place.where.url(), c.place.where.bucket, manifest_key(c)));
+  const std::string& prefix = c.place.where.prefix;
+  const s3::list_page page =
+      cl.list_objects(c.place.where.bucket, prefix.empty() ? "" : prefix + "/", "", 1);
+  if (!page.objects.empty())
+    throw usage_error(fmt::format("--dir: {} is not empty: it holds s3://{}/{}. valid: a prefix "
+                                  "with nothing under it (dlsize never writes over objects it did "
+                                  "not write)",
+                                  c.place.where.url(), c.place.where.bucket, page.objects[0].key));
+  s3_write_manifest(c, set);
+}
+
+checkpoint_set s3_open(const s3_checkpoint& c) {
+  s3::client cl = make_client(c);
+  std::vector<std::byte> buf(16u << 20);
+  std::size_t n = 0;
+  try {
+    n = cl.get_object(c.place.where.bucket, manifest_key(c), buf);
+  } catch (const s3::request_error& e) {
+    if (e.details().http_status != 404)
+      throw;
+    throw usage_error(fmt::format("--dir: {} holds no dlsize checkpoint (no {}). valid: a prefix "
+                                  "written by dlsize checkpoint --keep",
+                                  c.place.where.url(), manifest_key(c)));
+  }
+  const std::string text(reinterpret_cast<const char*>(buf.data()), n);
+  json j;
+  try {
+    j = json::parse(text);
+  } catch (const json::exception& e) {
+    throw usage_error(fmt::format("--dir: s3://{}/{} does not parse: {}", c.place.where.bucket,
+                                  manifest_key(c), e.what()));
+  }
+  return checkpoint_set::from_json(j, "s3://" + c.place.where.bucket + "/" + manifest_key(c));
+}
+
+void s3_write_manifest(const s3_checkpoint& c, const checkpoint_set& set) {
+  const std::string text = set.to_json().dump(2) + "\n";
+  make_client(c).put_object(c.place.where.bucket, manifest_key(c),
+                            {reinterpret_cast<const std::byte*>(text.data()), text.size()});
+}
+
+void s3_check_sealed(const s3_checkpoint& c, const checkpoint_set& set, std::uint64_t k) {
+  s3::client cl = make_client(c);
+  for_each_shard(c, set, k, [&](unsigned r, unsigned, const std::string& key, std::uint64_t size) {
+    const auto info = cl.head_object(c.place.where.bucket, key);
+    if (!info || info->size != size)
+      throw run_error(fmt::format("checkpoint {}: s3://{}/{} of rank {} is {} after its upload "
+                                  "completed (expected {} bytes)",
+                                  k, c.place.where.bucket, key, r,
+                                  info ? fmt::format("{} bytes", info->size) : "missing", size));
+  });
+}
+
+void s3_remove_checkpoint(const s3_checkpoint& c, const checkpoint_set& set, std::uint64_t k,
+                          bool strict, unsigned only_rank) {
+  s3::client cl = make_client(c);
+  for_each_shard(
+      c, set, k,
+      [&](unsigned r, unsigned f, const std::string& key, std::uint64_t size) {
+        const auto info = cl.head_object(c.place.where.bucket, key);
+        if (!info)
+          return;
+        const std::string why = not_our_object(cl, c, key, set, r, f, size, info->size);
+        if (why.empty()) {
+          cl.delete_object(c.place.where.bucket, key);
+          return;
+        }
+        if (strict)
+          throw usage_error(
+              fmt::format("--keep-last: s3://{}/{} was not written by this run ({}); "
+                          "dlsize deletes only its own checkpoints. valid: remove it, or "
+                          "a prefix only dlsize writes to",
+                          c.place.where.bucket, key, why));
+        std::fprintf(stderr, "dlsize: left s3://%s/%s in place: dlsize did not write it (%s)\n",
+                     c.place.where.bucket.c_str(), key.c_str(), why.c_str());
+      },
+      only_rank);
+}
+
+void s3_remove_manifest(const s3_checkpoint& c) {
+  make_client(c).delete_object(c.place.where.bucket, manifest_key(c));
+}
+
+rank_phase s3_write_rank(const s3_checkpoint& c, const checkpoint_set& set, unsigned rank,
+                         std::uint64_t k, const phase_io& io, const dataset::block_pool& pool) {
+  rank_phase out;
+  std::vector<s3::upload_object> objects;
+  if (set.rank_bytes.at(rank) > 0) {
+    const auto sizes = set.file_bytes(rank);
+    for (unsigned f = 0; f < set.files_per_rank; ++f)
+      objects.push_back({s3_shard_key(c, k, rank, f), sizes[f]});
+  }
+  s3::writer w(target_of(c), {.part_size = c.part_size,
+                              .parts_in_flight = io.queue_depth,
+                              .fill_block = set.request_size});
+  const dataset::block_id base{set.run, rank, 0, k, 0};
+  const s3::upload_filler fill = [&](std::size_t object, std::uint64_t offset, std::byte* dst,
+                                     std::size_t len) {
+    dataset::block_id id = base;
+    id.file = static_cast<std::uint32_t>(object);
+    id.offset = offset;
+    pool.fill(id, dst, len);
+  };
+  std::atomic<bool> stop{false};
+  s3::upload_result r;
+  {
+    phase_watch watch([&] { return w.progress(); },
+                      [&](std::uint64_t age) { return w.stuck_write(age); }, "write",
+                      io.stall_timeout_s, stop);
+    r = w.upload(objects, fill, stop);
+    out.stalled = watch.finish();
+  }
+  fill_write_figures(out, r);
+  if (!r.abort_error.empty())
+    std::fprintf(stderr, "dlsize: rank %u: %s\n", rank, r.abort_error.c_str());
+  if (!out.stalled.empty() || r.interrupted) {
+    out.outcome = io::job_outcome::interrupted;
+  } else if (!r.error.empty()) {
+    out.outcome = io::job_outcome::failed;
+    out.error = r.error;
+  }
+  return out;
+}
+
+rank_phase s3_read_rank(const s3_checkpoint& c, const checkpoint_set& set, unsigned rank,
+                        std::uint64_t k, const phase_io& io) {
+  io::file_set files;
+  if (set.rank_bytes.at(rank) == 0)
+    return {};
+  const auto sizes = set.file_bytes(rank);
+  for (unsigned f = 0; f < set.files_per_rank; ++f) {
+    files.paths.push_back(s3_shard_key(c, k, rank, f));
+    files.sizes.push_back(sizes[f]);
+  }
+  io::engine_options eo;
+  eo.engine = "s3";
+  eo.readers = 1; // the checker puts a block together from one reader's pieces
+  eo.queue_depth = io.queue_depth;
+  eo.request_size = set.request_size;
+  s3::engine engine(eo, files, target_of(c));
+  range_jobs jobs(files, c.part_size); // a range GET per part
+  rank_phase out = read_checked(set, rank, k, files, engine, jobs, io);
+  out.s3 = engine.stats().to_json();
+  return out;
+}
+
+#else
+
+namespace {
+[[noreturn]] void no_s3() {
+  throw usage_error("--dir: this dlsize is built without the S3 client (libcurl). valid: a "
+                    "folder, or a dlsize built with DLSIZE_WITH_S3");
+}
+} // namespace
+
+void s3_claim(const s3_checkpoint&, const checkpoint_set&) {
+  no_s3();
+}
+checkpoint_set s3_open(const s3_checkpoint&) {
+  no_s3();
+}
+void s3_write_manifest(const s3_checkpoint&, const checkpoint_set&) {
+  no_s3();
+}
+void s3_check_sealed(const s3_checkpoint&, const checkpoint_set&, std::uint64_t) {
+  no_s3();
+}
+void s3_remove_checkpoint(const s3_checkpoint&, const checkpoint_set&, std::uint64_t, bool,
+                          unsigned) {
+  no_s3();
+}
+void s3_remove_manifest(const s3_checkpoint&) {
+  no_s3();
+}
+rank_phase s3_write_rank(const s3_checkpoint&, const checkpoint_set&, unsigned, std::uint64_t,
+                         const phase_io&, const dataset::block_pool&) {
+  no_s3();
+}
+rank_phase s3_read_rank(const s3_checkpoint&, const checkpoint_set&, unsigned, std::uint64_t,
+                        const phase_io&) {
+  no_s3();
+}
+
+#endif
+
+json s3_checkpoint_json(const s3_checkpoint& c, const std::vector<json>& writes,
+                        const std::vector<json>& reads, unsigned queue_depth) {
+  const auto merged = [](const std::vector<json>& parts, histogram* upload_time) {
+    s3::transfer_stats all;
+    for (const auto& p : parts) {
+      if (p.is_null())
+        continue;
+      json figures = p;
+      if (upload_time != nullptr && figures.contains("upload_time"))
+        upload_time->merge(histogram::from_json(figures["upload_time"]));
+      figures.erase("upload_time");
+      figures.erase("aborted");
+      all.merge(s3::transfer_stats::from_json(figures));
+    }
+    return all;
+  };
+  histogram upload_time;
+  const s3::transfer_stats w = merged(writes, &upload_time);
+  const s3::transfer_stats r = merged(reads, nullptr);
+  const auto& st = c.place.settings;
+  json j = {{"endpoints", st.endpoints},
+            {"bucket", c.place.where.bucket},
+            {"prefix", c.place.where.prefix},
+            {"region", st.region},
+            {"addressing", std::string(s3::addressing_name(st.style))},
+            {"server", w.server.empty() ? r.server : w.server}};
+  j["part_size"] = c.part_size;
+  j["parts_in_flight"] = queue_depth;
+  j["write"] = report::to_json(s3_section_of(c.place, w));
+  j["read"] = report::to_json(s3_section_of(c.place, r));
+  j["upload_time"] = report::to_json(report::latency_summary_of(upload_time));
+  return j;
+}
+
+} // namespace dlsize::pipeline
