@@ -74,8 +74,7 @@ shards written() {
 
 } // namespace
 
-TEST_CASE("a restore whose bytes come in pieces across blocks checks every block",
-          "[checkpoint]") {
+TEST_CASE("a restore whose bytes come in pieces across blocks checks every block", "[checkpoint]") {
   shards s = written();
   REQUIRE(s.files.sizes[0] == 3 * kBlock + kBlock / 2);
   pipeline::phase_io io;
