@@ -243,9 +243,8 @@ void bucket_scanner::index_object(worker& w, const std::string& key, std::uint64
         return 0;
       });
     } catch (const s3::request_error& e) {
-      return append_skipped_line(w.buf, n, rel,
-                                 e.details().http_status == 404 ? "missing" : "unreadable",
-                                 e.what());
+      return append_skipped_line(
+          w.buf, n, rel, e.details().http_status == 404 ? "missing" : "unreadable", e.what());
     }
     n.content_bytes += src.bytes_read();
   }
@@ -322,7 +321,8 @@ bool bucket_scanner::read_batch(unit& u) {
 void bucket_scanner::work(io::worker_context& io) {
   worker w;
   w.io = &io;
-  w.c = std::make_unique<s3::client>(s3::client_options_for(m_opt.settings, io.id()), m_credentials);
+  w.c =
+      std::make_unique<s3::client>(s3::client_options_for(m_opt.settings, io.id()), m_credentials);
   unit u;
   while (m_queue.take(io, u.prefix, [&] { return m_list && read_batch(u); })) {
     bool whole = true;
@@ -354,7 +354,8 @@ io::watched_result bucket_scanner::run(progress& bar) {
   const std::uint64_t t0 = now_ns();
   auto ran = io::run_watched(
       std::max(1u, m_opt.scan.threads), [this](io::worker_context& io) { work(io); },
-      m_opt.scan.stall_timeout_s, "reader", [&] {
+      m_opt.scan.stall_timeout_s, "reader",
+      [&] {
         const double el = static_cast<double>(now_ns() - t0) * 1e-9;
         bar.update(fmt::format("index: {} objects, {:.0f}/s", m_seen.load(),
                                el > 0 ? static_cast<double>(m_seen.load()) / el : 0));

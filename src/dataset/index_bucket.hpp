@@ -19,10 +19,10 @@
 namespace dlsize::dataset {
 
 struct bucket_index_options {
-  index_options scan;             // out, threads, exclude, metadata_only, progress, stall, tool
-  s3::location where;             // the bucket and prefix
-  s3::settings settings;          // completed (s3::complete_settings)
-  std::filesystem::path keys;     // --keys FILE; empty: list the prefix
+  index_options scan;         // out, threads, exclude, metadata_only, progress, stall, tool
+  s3::location where;         // the bucket and prefix
+  s3::settings settings;      // completed (s3::complete_settings)
+  std::filesystem::path keys; // --keys FILE; empty: list the prefix
 };
 
 // Scans and writes the index atomically, as build_index does. Throws usage_error for an --out
