@@ -12,21 +12,12 @@
 #   and the AWS_ keys set, that server is used; else scripts/s3-server.sh starts one under SCRATCH.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/deps.sh --bench
-scripts/build.sh >/dev/null
-dlsize=$PWD/${DLSIZE_BUILD_DIR:-build}/dlsize
 scratch=$(realpath -m "${1:-bench-data/s3}")
 runs=${RUNS:-5}
 objects=${OBJECTS:-2048}
 size=${OBJECT_SIZE:-131072}
 conc=${CONCURRENCY:-8}
-mkdir -p "$scratch"
-if [[ -z ${DLSIZE_S3_ENDPOINT:-} ]]; then
-  scripts/s3-server.sh start "$scratch/server"
-  trap 'scripts/s3-server.sh stop "$scratch/server"' EXIT
-  eval "$(scripts/s3-server.sh env "$scratch/server")"
-fi
-ep=$DLSIZE_S3_ENDPOINT
+source scripts/s3_bench_setup.sh
 bucket=dlsize-bench-s3-$$
 curl -sf --aws-sigv4 "aws:amz:us-east-1:s3" --user "$AWS_ACCESS_KEY_ID:$AWS_SECRET_ACCESS_KEY" \
   -H "x-amz-content-sha256: UNSIGNED-PAYLOAD" -X PUT "$ep/$bucket" >/dev/null
