@@ -199,8 +199,7 @@ void refuse_file_options(const std::set<std::string>& given, const bench_cli& o)
       {"cache", "objects have no page cache to bypass or fill"},
       {"client-ram", "the cache emulation caches pages of files"},
       {"open", "objects are not opened"},
-      {"generate", "generate an S3 dataset with dlsize datagen --dataset s3://..."},
-      {"index", "an index describes files of a folder"}};
+      {"generate", "generate an S3 dataset with dlsize datagen --dataset s3://..."}};
   for (const auto& [name, why] : refused)
     if (given.count(fmt::format("--{}", name)))
       throw usage_error(fmt::format("--{}: means nothing for an s3:// dataset ({}). valid: leave "
@@ -438,7 +437,10 @@ int run_bench(const bench_cli& o, const CLI::App& cmd, const cli_context& ctx) {
     time_limit = timing.time_limit_s;
     stall_timeout = timing.stall_timeout_s;
     core::watch_inputs({stall_timeout, time_limit});
-    s3_where = s3_dataset(o.dataset, "--dataset", s3_settings);
+    // An index of a bucket names it: without --dataset, the bucket is the index's.
+    const std::string named =
+        o.dataset.empty() && !o.index.empty() ? dataset::index_dir(o.index).string() : o.dataset;
+    s3_where = s3_dataset(named, "--dataset", s3_settings);
     if (s3_where)
       refuse_file_options(given_long_options(cmd), o);
     else if (o.engine == "s3")

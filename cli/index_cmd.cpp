@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "commands.hpp"
+#include "config/bench_rules.hpp"
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
 #include "core/input_watch.hpp"
@@ -12,7 +13,9 @@
 #include "dataset/index_rules.hpp"
 #include "dataset/index_scan.hpp"
 #include "dataset/index_stats.hpp"
+#include "dlsize/build_config.hpp"
 #include "report/report_io.hpp"
+#include "s3_options.hpp"
 
 namespace dlsize::cli {
 namespace {
@@ -92,11 +95,42 @@ void report_stopped(const dataset::index_summary& r) {
     std::fprintf(stderr, "dlsize: stuck in the kernel: %s\n", a.c_str());
 }
 
+// The line a finished scan prints: what it found, how fast, where the index went.
+void print_done(const dataset::index_summary& r, const std::string& out, bool objects) {
+  const auto& c = r.header["counts"];
+  std::uint64_t skipped = 0;
+  for (const auto& [k, v] : c["skipped"].items())
+    skipped += v.get<std::uint64_t>();
+  std::string requests;
+  if (objects) {
+    const auto& n = r.header["requests"];
+    requests = fmt::format("; requests: {} LIST, {} HEAD, {} GET, {} retried",
+                           n["list"].get<std::uint64_t>(), n["head"].get<std::uint64_t>(),
+                           n["get"].get<std::uint64_t>(), n["retries"].get<std::uint64_t>());
+  }
+  std::printf(
+      "index %s: %llu %s (%s), %llu samples, %llu %s, %llu skipped, %llu excluded in %.1f s "
+      "(%.0f %s/s)%s%s: %s\n",
+      r.header["dir"].get<std::string>().c_str(), c["files"].get<unsigned long long>(),
+      objects ? "objects" : "files", bytes_text(c["bytes"]).c_str(),
+      c["samples"].get<unsigned long long>(), c["dirs"].get<unsigned long long>(),
+      objects ? "prefixes" : "folders", static_cast<unsigned long long>(skipped),
+      c["excluded"].get<unsigned long long>(), r.seconds,
+      r.seconds > 0 ? c["files"].get<double>() / r.seconds : 0.0, objects ? "objects" : "files",
+      r.resumed ? fmt::format(", resumed ({} {} not read again)", r.units_resumed,
+                              objects ? "prefixes or key batches" : "folders or batches")
+                      .c_str()
+                : "",
+      requests.c_str(), out.c_str());
+}
+
 void setup_index(CLI::App& app, cli_context& ctx) {
   auto o = std::make_shared<dataset::index_scan_request>();
+  auto s3 = std::make_shared<s3::settings>();
   auto* sub = app.add_subcommand("index", "Index a dataset folder read-only (files, formats, "
                                           "records) for bench --index");
-  sub->add_option("dir", o->dir, "Dataset folder (nothing is written in it)");
+  sub->add_option("dir", o->dir,
+                  "Dataset folder, or s3://BUCKET/PREFIX (nothing is written in either)");
   sub->add_option("--out", o->out,
                   "Index file to write (outside DIR); an interrupted scan leaves OUT.resume "
                   "beside it, and the same command continues from it");
@@ -109,6 +143,10 @@ void setup_index(CLI::App& app, cli_context& ctx) {
   sub->add_option("--files-from", o->files_from,
                   "Index the paths listed in this file (one per line, relative to DIR) instead "
                   "of walking DIR");
+  sub->add_option("--keys", o->keys,
+                  "With s3://: index the keys listed in this file (one a line, the whole key, "
+                  "optionally a space and its size; without a size, a HEAD) instead of listing "
+                  "the bucket");
   sub->add_flag("--metadata-only", o->metadata_only,
                 "Names and stats only (as find does): no file is opened, every file is one "
                 "sample of format unprobed");
@@ -117,36 +155,39 @@ void setup_index(CLI::App& app, cli_context& ctx) {
                   "this long (a hung mount); 0: never")
       ->capture_default_str();
   sub->add_flag("--quiet", o->quiet, "No progress line");
+  add_s3_options(*sub, *s3);
   setup_stats(*sub);
-  sub->callback([o, sub, &ctx] {
+  sub->callback([o, s3, sub, &ctx] {
     if (sub->get_subcommand("stats")->parsed())
       return;
-    dataset::index_options opt = dataset::index_options_of(*o);
-    core::watch_inputs({opt.stall_timeout_s, 0});
-    opt.tool = report::tool_json();
-    opt.created_at = report::utc_now();
-    const auto r = dataset::build_index(opt);
+    core::watch_inputs({config::stall_timeout_of(o->stall_timeout), 0});
+    dataset::index_summary r;
+    std::string out;
+    const bool objects = s3::is_s3_url(o->dir);
+    if (objects) {
+#if DLSIZE_HAVE_S3
+      auto where = s3_dataset(o->dir, "DIR", *s3);
+      auto opt = dataset::bucket_index_options_of(*o, std::move(*where), *s3);
+      opt.scan.tool = report::tool_json();
+      opt.scan.created_at = report::utc_now();
+      out = opt.scan.out.string();
+      r = dataset::build_bucket_index(opt);
+#else
+      s3_dataset(o->dir, "DIR", *s3); // refuses s3:// in a build without the client
+#endif
+    } else {
+      dataset::index_options opt = dataset::index_options_of(*o);
+      opt.tool = report::tool_json();
+      opt.created_at = report::utc_now();
+      out = opt.out.string();
+      r = dataset::build_index(opt);
+    }
     if (r.stopped()) {
       report_stopped(r);
       ctx.exit_code = 1;
       return;
     }
-    const auto& c = r.header["counts"];
-    std::uint64_t skipped = 0;
-    for (const auto& [k, v] : c["skipped"].items())
-      skipped += v.get<std::uint64_t>();
-    std::printf(
-        "index %s: %llu files (%s), %llu samples, %llu folders, %llu skipped, %llu "
-        "excluded in %.1f s (%.0f files/s)%s: %s\n",
-        r.header["dir"].get<std::string>().c_str(), c["files"].get<unsigned long long>(),
-        bytes_text(c["bytes"]).c_str(), c["samples"].get<unsigned long long>(),
-        c["dirs"].get<unsigned long long>(), static_cast<unsigned long long>(skipped),
-        c["excluded"].get<unsigned long long>(), r.seconds,
-        r.seconds > 0 ? c["files"].get<double>() / r.seconds : 0.0,
-        r.resumed ? fmt::format(", resumed ({} folders or batches not read again)", r.units_resumed)
-                        .c_str()
-                  : "",
-        opt.out.c_str());
+    print_done(r, out, objects);
   });
 }
 

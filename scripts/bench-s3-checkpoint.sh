@@ -18,16 +18,12 @@
 #   it is run after every upload, else the 2 GiB of the test server's memstore fill up.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/deps.sh --bench
-scripts/build.sh >/dev/null
-dlsize=$PWD/${DLSIZE_BUILD_DIR:-build}/dlsize
 scratch=$(realpath -m "${1:-bench-data/s3-checkpoint}")
 runs=${RUNS:-5}
 scale=${SCALE:-0.005}
 part=${PART_SIZE:-16MiB}
 conc=${CONCURRENCY:-4}
-mkdir -p "$scratch"
-source scripts/s3_bench_server.sh
+source scripts/s3_bench_setup.sh
 bucket=ck-bench-$$
 s3_bucket "$bucket"
 part_bytes=$(numfmt --from=iec-i "${part%B}")

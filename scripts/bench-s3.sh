@@ -12,16 +12,12 @@
 #   and the AWS_ keys set, that server is used; else scripts/s3-server.sh starts one under SCRATCH.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/deps.sh --bench
-scripts/build.sh >/dev/null
-dlsize=$PWD/${DLSIZE_BUILD_DIR:-build}/dlsize
 scratch=$(realpath -m "${1:-bench-data/s3}")
 runs=${RUNS:-5}
 objects=${OBJECTS:-2048}
 size=${OBJECT_SIZE:-131072}
 conc=${CONCURRENCY:-8}
-mkdir -p "$scratch"
-source scripts/s3_bench_server.sh
+source scripts/s3_bench_setup.sh
 bucket=dlsize-bench-s3-$$
 s3_bucket "$bucket"
 

@@ -212,6 +212,7 @@ constexpr std::array kTable{
     option_entry{"index", "--exclude", kText},
     option_entry{"index", "--symlinks", kText},
     option_entry{"index", "--files-from", kPath},
+    option_entry{"index", "--keys", kPath},
     option_entry{"index", "--metadata-only", kFlag},
     option_entry{"index", "--stall-timeout", kTimeout},
     option_entry{"index", "--quiet", kFlag},

@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include "core/atomic_file.hpp"
 #include "core/clock.hpp"
 #include "core/error.hpp"
 
@@ -344,6 +345,31 @@ void index_journal::remove() {
   if (m_fd >= 0)
     ::close(m_fd);
   m_fd = -1;
+}
+
+void write_index(const fs::path& out, const std::string& dir, const index_journal& journal,
+                 nlohmann::json& header, const index_counts& totals) {
+  index_digest digest;
+  digest.add(dir + "\n");
+  digest.add_sum(journal.lines_digest().sum());
+  if (journal.lines() != totals.lines)
+    throw run_error(fmt::format("index: the resume state holds {} lines, its chunks count {}. "
+                                "path: {}",
+                                journal.lines(), totals.lines, journal.path().string()));
+  header["counts"] = totals.to_json();
+  header["digest"] = digest.text();
+  atomic_writer index(out);
+  index.write(header.dump() + "\n");
+  std::string chunk;
+  journal.for_each_line([&](std::string_view l) {
+    chunk += l;
+    if (chunk.size() > (1u << 20)) {
+      index.write(chunk);
+      chunk.clear();
+    }
+  });
+  index.write(chunk);
+  index.commit();
 }
 
 } // namespace dlsize::dataset

@@ -88,4 +88,10 @@ private:
   index_digest m_digest;
 };
 
+// Writes the index from a finished scan's resume state: the header (with counts and the digest
+// of DIR, or the bucket's URL, and every line), then the lines, into place atomically. Throws
+// run_error when the state's lines and the counts disagree, and the writer's errors.
+void write_index(const std::filesystem::path& out, const std::string& dir,
+                 const index_journal& journal, nlohmann::json& header, const index_counts& totals);
+
 } // namespace dlsize::dataset

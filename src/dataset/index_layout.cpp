@@ -2,12 +2,15 @@
 
 #include <sys/stat.h>
 
+#include <set>
+
 #include <fmt/format.h>
 
 #include "core/error.hpp"
 #include "core/input_watch.hpp"
 #include "core/memory_budget.hpp"
 #include "dataset/index_file.hpp"
+#include "dataset/index_rules.hpp"
 #include "dataset/index_stats.hpp"
 
 namespace dlsize::dataset {
@@ -24,17 +27,18 @@ std::uint64_t whole(const nlohmann::json& j, const char* key, const std::string&
 }
 
 // One file line into the listing, its records checked against its size.
-void add_file(file_listing& l, const nlohmann::json& line, const std::string& where) {
+void add_file(file_listing& l, const nlohmann::json& line, const std::string& where, bool objects) {
   const std::string path = line["path"].get<std::string>();
   if (path.empty() || path.front() == '/' || path.find("..") != std::string::npos)
     throw usage_error(fmt::format("{}: path '{}' is not inside DIR", where, path));
   const std::uint64_t size = whole(line, "size", where);
   const auto mt = line.find("mtime_ns");
-  if (mt == line.end() || !mt->is_number_integer())
+  const bool dated = mt != line.end() && mt->is_number_integer();
+  if (!dated && !objects) // an object's line has its ETag instead
     throw usage_error(fmt::format("{}: mtime_ns: expected a whole number", where));
   l.paths.push_back(path);
   l.sizes.push_back(size);
-  l.mtime_ns.push_back(mt->get<std::int64_t>());
+  l.mtime_ns.push_back(dated ? mt->get<std::int64_t>() : 0);
   const auto rec = line.find("records");
   if (rec == line.end()) {
     l.record_offset.push_back(0);
@@ -87,7 +91,7 @@ file_listing read_listing(index_reader& in, std::string& first_other) {
     ++n;
     if (line.contains("skipped"))
       continue;
-    add_file(l, line, fmt::format("{} (line {})", in.source(), n));
+    add_file(l, line, fmt::format("{} (line {})", in.source(), n), in.header().contains("s3"));
     if (first_other.empty())
       first_other = not_tfrecord(line);
   }
@@ -175,29 +179,10 @@ void check_index_use(const index_use& use) {
     throw usage_error(fmt::format("{}. valid: leave it out with --index", why));
 }
 
-dataset_layout open_indexed_dataset(const index_request& req, const std::string& workload) {
-  index_reader in(req.index);
-  std::error_code ec;
-  const fs::path dir = req.dir.empty() ? in.dir() : req.dir;
-  if (!fs::is_directory(dir, ec))
-    throw usage_error(fmt::format("--dataset: '{}' is not a folder{}. valid: the folder the index "
-                                  "was made of",
-                                  dir.string(), fs::exists(dir, ec) ? "" : " (missing)"));
-  if (fs::canonical(dir, ec) != in.dir())
-    throw usage_error(fmt::format("--index: '{}' is an index of '{}', not of --dataset '{}'. "
-                                  "valid: --dataset {} or an index of this folder",
-                                  req.index.string(), in.dir().string(), dir.string(),
-                                  in.dir().string()));
-  std::string first_other;
-  const file_listing all = read_listing(in, first_other);
-  if (req.verify && !all.tfrecord)
-    throw usage_error(fmt::format(
-        "--verify: checks the masked CRC32C of TFRecord records, and every sample of an indexed "
-        "dataset must be one; {}. valid: leave --verify out, or an index of TFRecord files only "
-        "(dlsize index of the shards' folder, or --exclude the rest)",
-        first_other));
-  nlohmann::json changed;
-  file_listing l = check_unchanged(all, in.dir(), req.change, changed);
+// The layout of the files (or objects) left to read, with the index's origin for the report.
+dataset_layout indexed_layout(const index_reader& in, const index_request& req,
+                              const std::string& workload, const file_listing& all, file_listing l,
+                              const nlohmann::json& changed) {
   if (l.paths.empty())
     throw usage_error(fmt::format("--index: '{}' leaves no file to read ({} listed, {} changed)",
                                   req.index.string(), all.paths.size(),
@@ -230,6 +215,90 @@ dataset_layout open_indexed_dataset(const index_request& req, const std::string&
               {"formats", h["counts"].value("formats", nlohmann::json::object())},
               {"sample_bytes", sizes.to_json()}};
   return dataset_layout(in.dir(), p, std::move(l));
+}
+
+// An index must be of what it is read as: a folder's for a folder, a bucket's for s3://.
+void check_index_kind(const index_reader& in, const index_request& req, bool objects) {
+  if (in.header().contains("s3") == objects)
+    return;
+  throw usage_error(
+      objects ? fmt::format("--index: '{}' is an index of the folder '{}', not of a bucket. "
+                            "valid: --dataset {} (a folder), or an index of the bucket (dlsize "
+                            "index s3://BUCKET/PREFIX)",
+                            req.index.string(), in.dir().string(), in.dir().string())
+              : fmt::format("--index: '{}' is an index of the bucket {}, read through the s3 "
+                            "engine. valid: --dataset {} with its --s3-endpoint, or no --dataset",
+                            req.index.string(), in.dir().string(), in.dir().string()));
+}
+
+dataset_layout open_indexed_dataset(const index_request& req, const std::string& workload) {
+  index_reader in(req.index);
+  std::error_code ec;
+  const fs::path dir = req.dir.empty() ? in.dir() : req.dir;
+  if (!fs::is_directory(dir, ec))
+    throw usage_error(fmt::format("--dataset: '{}' is not a folder{}. valid: the folder the index "
+                                  "was made of",
+                                  dir.string(), fs::exists(dir, ec) ? "" : " (missing)"));
+  check_index_kind(in, req, false);
+  if (fs::canonical(dir, ec) != in.dir())
+    throw usage_error(fmt::format("--index: '{}' is an index of '{}', not of --dataset '{}'. "
+                                  "valid: --dataset {} or an index of this folder",
+                                  req.index.string(), in.dir().string(), dir.string(),
+                                  in.dir().string()));
+  std::string first_other;
+  const file_listing all = read_listing(in, first_other);
+  if (req.verify && !all.tfrecord)
+    throw usage_error(fmt::format(
+        "--verify: checks the masked CRC32C of TFRecord records, and every sample of an indexed "
+        "dataset must be one; {}. valid: leave --verify out, or an index of TFRecord files only "
+        "(dlsize index of the shards' folder, or --exclude the rest)",
+        first_other));
+  nlohmann::json changed;
+  file_listing l = check_unchanged(all, in.dir(), req.change, changed);
+  return indexed_layout(in, req, workload, all, std::move(l), changed);
+}
+
+dataset_layout open_indexed_bucket(const index_request& req, const s3::location& where,
+                                   const s3::settings& settings, const std::string& workload) {
+  index_reader in(req.index);
+  check_index_kind(in, req, true);
+  check_bucket_index(in.header(), req.index.string(), where, settings);
+  std::string first_other;
+  const file_listing all = read_listing(in, first_other);
+  if (req.verify && !all.tfrecord)
+    throw usage_error(fmt::format("--verify: every sample of an indexed dataset must be a "
+                                  "TFRecord record; {}. valid: leave --verify out",
+                                  first_other));
+  // Objects are not headed one by one before the run: one that changed size fails its read,
+  // named by its key.
+  const nlohmann::json changed = {{"count", 0}, {"files", nlohmann::json::array()}};
+  return indexed_layout(in, req, workload, all, all, changed);
+}
+
+void check_bucket_index(const nlohmann::json& header, const std::string& index,
+                        const s3::location& where, const s3::settings& settings) {
+  const nlohmann::json made = header.value("s3", nlohmann::json::object());
+  const nlohmann::json now = bucket_identity(where, settings);
+  auto as_set = [](const nlohmann::json& v) {
+    return v.is_array() ? v.get<std::set<std::string>>() : std::set<std::string>{};
+  };
+  const std::pair<const char*, const char*> fields[] = {{"bucket", "--dataset"},
+                                                        {"prefix", "--dataset"},
+                                                        {"endpoints", "--s3-endpoint"},
+                                                        {"region", "--s3-region"},
+                                                        {"addressing", "--s3-addressing"}};
+  for (const auto& [field, option] : fields) {
+    const bool same = std::string(field) == "endpoints"
+                          ? as_set(made.value(field, nlohmann::json())) == as_set(now[field])
+                          : made.value(field, nlohmann::json()) == now[field];
+    if (!same)
+      throw usage_error(fmt::format("{}: the index '{}' was made of {} with {} {}; this run has "
+                                    "{}. valid: {} as the index was made, or an index made with "
+                                    "this {}",
+                                    option, index, header.value("dir", "?"), field,
+                                    made.value(field, nlohmann::json()).dump(), now[field].dump(),
+                                    option, option));
+  }
 }
 
 } // namespace dlsize::dataset

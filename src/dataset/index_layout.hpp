@@ -5,7 +5,10 @@
 #include <filesystem>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "dataset/layout.hpp"
+#include "s3/location.hpp"
 
 namespace dlsize::dataset {
 
@@ -28,6 +31,20 @@ struct index_request {
 // the first file that changed (missing, another size or mtime) unless change is skip, which
 // leaves such files out and names them in origin().
 dataset_layout open_indexed_dataset(const index_request& req, const std::string& workload);
+
+// The layout of the objects a bucket's index lists (dlsize index s3://BUCKET/PREFIX), read
+// through the s3 engine as where.key(path). Throws usage_error for a folder's index, an index
+// of another bucket, prefix, endpoint set, region or addressing (check_bucket_index), an edited
+// index, or with verify an object whose samples are not TFRecord records. Objects are not
+// headed before the run: one that changed fails its read, named.
+dataset_layout open_indexed_bucket(const index_request& req, const s3::location& where,
+                                   const s3::settings& settings, const std::string& workload);
+
+// Throws usage_error naming the option (--dataset for the bucket or prefix, --s3-endpoint,
+// --s3-region, --s3-addressing) whose value differs from what the index header's "s3" records.
+// The endpoints are compared as a set.
+void check_bucket_index(const nlohmann::json& header, const std::string& index,
+                        const s3::location& where, const s3::settings& settings);
 
 // DIR through its manifest (dlsize datagen's datasets) when req.index is empty, else through
 // the index (req.dir is then dir).

@@ -2,7 +2,6 @@
 
 #include <dirent.h>
 #include <fcntl.h>
-#include <fnmatch.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -29,6 +28,8 @@
 #include "dataset/format_probe.hpp"
 #include "dataset/index_file.hpp"
 #include "dataset/index_journal.hpp"
+#include "dataset/index_line.hpp"
+#include "dataset/index_units.hpp"
 #include "io/watched_workers.hpp"
 
 namespace dlsize::dataset {
@@ -59,7 +60,7 @@ public:
   void resume();
   io::watched_result run(progress& bar);
   const scan_counts& totals() const { return m_totals; }
-  bool interrupted() const { return m_interrupted; }
+  bool interrupted() const { return m_queue.interrupted(); }
 
 private:
   struct worker {
@@ -76,7 +77,7 @@ private:
     std::uint64_t batch = 0;
   };
   void work(io::worker_context& io);
-  bool take(worker& w, unit& u);
+  bool read_batch(unit& u);
   bool scan_dir(worker& w, const std::string& rel);
   bool first_walk(worker& w, const struct stat& st);
   void scan_entry(worker& w, int at, const char* name, const std::string& rel, bool listed);
@@ -84,7 +85,6 @@ private:
   void skipped(worker& w, const std::string& rel, const char* kind, const std::string& why);
   void flush(worker& w, bool final);
   void index_links(io::worker_context& io);
-  bool excluded(const std::string& rel) const;
   // Runs call under the stall watch: what ("a stat of") and the path, for the message.
   template <class F> auto watched(worker& w, const char* what, const std::string& rel, F&& call) {
     w.what.assign(what).append(" ").append(m_opt.dir.native()).append("/").append(rel);
@@ -96,13 +96,9 @@ private:
   int m_root = -1;
   std::FILE* m_list = nullptr;
   std::mutex m_m;
-  std::condition_variable m_cv;
-  std::vector<std::string> m_stack{""}; // depth first, so the pending folders stay few
-  unsigned m_active = 0;
-  bool m_interrupted = false;
-  bool m_list_done = false;     // --files-from read to its end
-  std::uint64_t m_batch = 0;    // the next --files-from batch
-  std::set<std::string> m_done; // units finished before this run (a resume)
+  unit_queue m_queue;
+  bool m_list_done = false;  // --files-from read to its end
+  std::uint64_t m_batch = 0; // the next --files-from batch
   // The names of each file with several hard links, indexed once after the walk under the
   // first name in order, so that which name is indexed does not depend on the threads' race.
   std::map<std::pair<dev_t, ino_t>, std::vector<std::string>> m_links;
@@ -126,64 +122,28 @@ void scanner::open_root() {
     if (!m_list)
       throw usage_error(fmt::format("--files-from: cannot read '{}': {}", m_opt.files_from.string(),
                                     errno_text(errno)));
-    m_stack.clear();
   }
-}
-
-bool scanner::excluded(const std::string& rel) const {
-  const auto slash = rel.rfind('/');
-  const char* base = rel.c_str() + (slash == std::string::npos ? 0 : slash + 1);
-  return std::any_of(m_opt.exclude.begin(), m_opt.exclude.end(), [&](const std::string& p) {
-    return fnmatch(p.c_str(), rel.c_str(), 0) == 0 || fnmatch(p.c_str(), base, 0) == 0;
-  });
 }
 
 // The state of the units an earlier run finished: the folders they found and not yet read
 // make the stack, their hard links and followed folders are known again.
 void scanner::resume() {
+  m_queue.restore(m_journal, m_totals, m_list != nullptr);
   for (const auto& c : m_journal.finished()) {
-    m_done.insert(c.unit);
-    m_totals.add(c.counts);
     for (const auto& l : c.links)
       m_links[{static_cast<dev_t>(l.dev), static_cast<ino_t>(l.ino)}].push_back(l.name);
     for (const auto& [dev, ino] : c.followed)
       m_followed.insert({static_cast<dev_t>(dev), static_cast<ino_t>(ino)});
   }
-  if (m_list)
-    return;
-  m_stack.clear();
-  if (!m_done.count("dir:"))
-    m_stack.emplace_back();
-  for (const auto& c : m_journal.finished())
-    for (const auto& d : c.subdirs)
-      if (!m_done.count("dir:" + d))
-        m_stack.push_back(d);
 }
 
 void scanner::skipped(worker& w, const std::string& rel, const char* kind, const std::string& why) {
-  ++w.chunk.counts.skipped[kind];
-  ++w.chunk.counts.lines;
-  // A name that is not UTF-8 is said with U+FFFD for its odd bytes (a reason cannot be one).
-  w.buf += nlohmann::json{{"path", rel}, {"skipped", kind}, {"reason", why}}.dump(
-      -1, ' ', false, nlohmann::json::error_handler_t::replace);
-  w.buf += '\n';
+  append_skipped_line(w.buf, w.chunk.counts, rel, kind, why);
 }
 
 // Writes the unit's lines so far as one chunk of the resume state; final: the unit is done.
 void scanner::flush(worker& w, bool final) {
-  if (w.buf.empty() && !final)
-    return;
-  w.chunk.final = final;
-  {
-    std::lock_guard lk(m_write);
-    m_journal.append(w.buf, w.chunk);
-  }
-  w.n.add(w.chunk.counts);
-  w.buf.clear();
-  w.chunk.counts = {};
-  w.chunk.subdirs.clear();
-  w.chunk.links.clear();
-  w.chunk.followed.clear();
+  flush_unit(m_journal, m_write, w.buf, w.chunk, w.n, final);
 }
 
 // st: the entry's stat, replaced by the open file's (the file read is the file described).
@@ -224,45 +184,16 @@ void scanner::index_file(worker& w, int at, const char* name, const std::string&
     return skipped(w, rel, "empty", "no bytes to read");
   if (!r.skip.empty())
     return skipped(w, rel, "compressed", r.skip);
-  const std::size_t line_start = w.buf.size();
-  w.buf += "{\"path\":";
-  if (!append_json_string(w.buf, rel)) {
-    w.buf.resize(line_start);
-    return skipped(w, rel, "unreadable",
-                   "a name that is not valid UTF-8 (an index line cannot hold it)");
-  }
-  const std::uint64_t samples = r.records.empty() ? 1 : r.records.size();
-  fmt::format_to(std::back_inserter(w.buf),
-                 ",\"size\":{},\"mtime_ns\":{},\"ino\":{},\"dev\":{},\"format\":\"{}\","
-                 "\"samples\":{}",
-                 size, std::int64_t{st.st_mtim.tv_sec} * 1'000'000'000 + st.st_mtim.tv_nsec,
-                 st.st_ino, st.st_dev, r.format, samples);
-  std::uint64_t sample_bytes = r.records.empty() ? size : 0;
-  for (std::size_t i = 0; i < r.records.size(); ++i) {
-    fmt::format_to(std::back_inserter(w.buf), "{}[{},{}]", i ? "," : ",\"records\":[",
-                   r.records[i].offset, r.records[i].length);
-    sample_bytes += r.records[i].length;
-  }
-  if (!r.records.empty())
-    w.buf += ']';
-  if (!r.details.is_null())
-    w.buf +=
-        ",\"details\":" + r.details.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-  auto& n = w.chunk.counts;
-  if (!r.problem.empty()) {
-    w.buf += ",\"problem\":" + nlohmann::json(r.problem).dump();
-    ++n.problems;
-  }
-  w.buf += "}\n";
-  auto& f = n.formats[r.format];
-  f[0] += 1, f[1] += size, f[2] += samples;
-  ++n.files, ++n.lines;
-  n.bytes += size, n.samples += samples, n.sample_bytes += sample_bytes;
+  const std::string fields = fmt::format(
+      ",\"size\":{},\"mtime_ns\":{},\"ino\":{},\"dev\":{}", size,
+      std::int64_t{st.st_mtim.tv_sec} * 1'000'000'000 + st.st_mtim.tv_nsec, st.st_ino, st.st_dev);
+  if (!append_file_line(w.buf, w.chunk.counts, rel, size, fields, r))
+    skipped(w, rel, "unreadable", "a name that is not valid UTF-8 (an index line cannot hold it)");
 }
 
 void scanner::scan_entry(worker& w, int at, const char* name, const std::string& rel, bool listed) {
   ++m_seen;
-  if (excluded(rel)) {
+  if (index_excluded(m_opt.exclude, rel)) {
     ++w.chunk.counts.excluded;
     return;
   }
@@ -338,58 +269,36 @@ bool scanner::scan_dir(worker& w, const std::string& rel) {
   return whole;
 }
 
-// The next folder, or the next batch of --files-from; false when all work is done or the scan
-// stops.
-bool scanner::take(worker& w, unit& u) {
-  std::unique_lock lk(m_m);
-  for (;;) {
-    if (stop_requested() || w.io->halted()) {
-      m_interrupted = stop_requested();
-      m_cv.notify_all();
-      return false;
-    }
-    if (!m_stack.empty()) {
-      u.dir = std::move(m_stack.back());
-      m_stack.pop_back();
-      ++m_active;
-      return true;
-    }
-    // One batch of 256 paths at a time, numbered in list order (the same batches on a rerun,
-    // so that those finished before are skipped).
-    while (m_list && !m_list_done && u.listed.empty()) {
-      char line[4096];
-      while (u.listed.size() < 256) {
-        if (!std::fgets(line, sizeof line, m_list)) {
-          m_list_done = true;
-          break;
-        }
-        std::string p(line);
-        while (!p.empty() && (p.back() == '\n' || p.back() == '\r'))
-          p.pop_back();
-        if (!p.empty())
-          u.listed.push_back(p.rfind("./", 0) == 0 ? p.substr(2) : p);
+// The next batch of 256 paths of --files-from (under the queue's lock), numbered in list order
+// (the same batches on a rerun, so that those finished before are skipped); false at its end.
+bool scanner::read_batch(unit& u) {
+  while (m_list && !m_list_done && u.listed.empty()) {
+    char line[4096];
+    while (u.listed.size() < 256) {
+      if (!std::fgets(line, sizeof line, m_list)) {
+        m_list_done = true;
+        break;
       }
-      if (!u.listed.empty()) {
-        u.batch = m_batch++;
-        if (m_done.count(fmt::format("list:{}", u.batch)))
-          u.listed.clear();
-      }
+      std::string p(line);
+      while (!p.empty() && (p.back() == '\n' || p.back() == '\r'))
+        p.pop_back();
+      if (!p.empty())
+        u.listed.push_back(p.rfind("./", 0) == 0 ? p.substr(2) : p);
     }
     if (!u.listed.empty()) {
-      ++m_active;
-      return true;
+      u.batch = m_batch++;
+      if (m_queue.done(fmt::format("list:{}", u.batch)))
+        u.listed.clear();
     }
-    if (m_active == 0)
-      return false;
-    m_cv.wait_for(lk, std::chrono::milliseconds(100));
   }
+  return !u.listed.empty();
 }
 
 void scanner::work(io::worker_context& io) {
   worker w;
   w.io = &io;
   unit u;
-  while (take(w, u)) {
+  while (m_queue.take(io, u.dir, [&] { return read_batch(u); })) {
     bool whole = true;
     if (u.listed.empty()) {
       w.chunk.unit = "dir:" + u.dir;
@@ -406,12 +315,10 @@ void scanner::work(io::worker_context& io) {
     u.listed.clear();
     if (whole)
       flush(w, true);
-    std::lock_guard lk(m_m);
     for (auto& d : w.dirs)
-      m_stack.push_back(std::move(d));
+      m_queue.push(std::move(d));
     w.dirs.clear();
-    --m_active;
-    m_cv.notify_all();
+    m_queue.finished();
     if (!whole)
       break;
   }
@@ -452,8 +359,8 @@ io::watched_result scanner::run(progress& bar) {
                                el > 0 ? static_cast<double>(m_seen.load()) / el : 0));
       });
   const bool walked = ran.first_error().empty() && ran.stalled.empty() && !ran.interrupted &&
-                      !m_interrupted && !stop_requested();
-  if (walked && !m_links.empty() && !m_done.count("links"))
+                      !m_queue.interrupted() && !stop_requested();
+  if (walked && !m_links.empty() && !m_queue.done("links"))
     ran = io::run_watched(
         1, [this](io::worker_context& io) { index_links(io); }, m_opt.stall_timeout_s, "reader",
         nullptr);
@@ -480,33 +387,6 @@ void check_paths(const index_options& opt) {
                                   opt.out.string(), opt.dir.string()));
 }
 
-// The index from the resume state: the header (its digest and counts over every line), then
-// the lines, into place atomically.
-void write_index(const index_options& opt, const index_journal& journal, nlohmann::json& header,
-                 const scan_counts& totals) {
-  index_digest digest;
-  digest.add(opt.dir.string() + "\n");
-  digest.add_sum(journal.lines_digest().sum());
-  if (journal.lines() != totals.lines)
-    throw run_error(fmt::format("index: the resume state holds {} lines, its chunks count {}. "
-                                "path: {}",
-                                journal.lines(), totals.lines, journal.path().string()));
-  header["counts"] = totals.to_json();
-  header["digest"] = digest.text();
-  atomic_writer index(opt.out);
-  index.write(header.dump() + "\n");
-  std::string chunk;
-  journal.for_each_line([&](std::string_view l) {
-    chunk += l;
-    if (chunk.size() > (1u << 20)) {
-      index.write(chunk);
-      chunk.clear();
-    }
-  });
-  index.write(chunk);
-  index.commit();
-}
-
 nlohmann::json options_json(const index_options& opt) {
   return {{"exclude", opt.exclude},
           {"symlinks", opt.symlinks == symlink_policy::follow ? "follow" : "skip"},
@@ -516,6 +396,41 @@ nlohmann::json options_json(const index_options& opt) {
 }
 
 } // namespace
+
+std::unique_ptr<index_journal> open_journal(const fs::path& out, const nlohmann::json& identity) {
+  return core::watched_call(index_journal::path_for(out), core::watched_action{}, [out, identity] {
+    return std::make_unique<index_journal>(out, identity);
+  });
+}
+
+index_summary summary_of(const index_journal& journal, const char* units) {
+  index_summary out;
+  out.resume_state = journal.path();
+  out.resumed = journal.resumed();
+  out.units_resumed = journal.finished().size();
+  if (out.resumed)
+    std::fprintf(stderr, "index: resuming from %s: %llu %s already indexed\n",
+                 journal.path().c_str(), static_cast<unsigned long long>(out.units_resumed), units);
+  return out;
+}
+
+bool scan_stopped(const io::watched_result& ran, bool interrupted, double stall_timeout_s,
+                  const char* what, index_journal& journal, index_summary& out) {
+  if (!ran.first_error().empty()) {
+    journal.sync();
+    throw run_error(fmt::format("index failed: {}; rerun the same command to continue (resume "
+                                "state: {})",
+                                ran.first_error(), journal.path().string()));
+  }
+  out.abandoned = ran.abandoned;
+  if (!ran.stalled.empty())
+    out.stalled = fmt::format("no {} finished for {:g} s (--stall-timeout); {}", what,
+                              stall_timeout_s, ran.stalled);
+  out.interrupted = ran.interrupted || interrupted || stop_requested();
+  if (out.stopped())
+    journal.sync(); // a finished scan syncs the index instead, not its lines twice
+  return out.stopped();
+}
 
 index_summary build_index(const index_options& given) {
   index_options opt = given;
@@ -529,14 +444,9 @@ index_summary build_index(const index_options& given) {
   const std::uint64_t t0 = now_ns();
   // What a rerun must match to continue: DIR and what changes the lines (not --threads).
   const nlohmann::json identity = {{"dir", opt.dir.string()}, {"options", options_json(opt)}};
-  const auto held = core::watched_call(
-      index_journal::path_for(opt.out), core::watched_action{},
-      [out = opt.out, identity] { return std::make_unique<index_journal>(out, identity); });
+  const auto held = open_journal(opt.out, identity);
   index_journal& journal = *held;
-  index_summary out;
-  out.resume_state = journal.path();
-  out.resumed = journal.resumed();
-  out.units_resumed = journal.finished().size();
+  index_summary out = summary_of(journal, "folders or list batches");
   scanner s(opt, journal);
   try {
     s.open_root();
@@ -548,35 +458,19 @@ index_summary build_index(const index_options& given) {
     throw;
   }
   s.resume();
-  if (out.resumed)
-    std::fprintf(stderr, "index: resuming from %s: %llu folders or list batches already indexed\n",
-                 journal.path().c_str(), static_cast<unsigned long long>(out.units_resumed));
   progress bar(opt.progress);
   const auto ran = s.run(bar);
   out.seconds = static_cast<double>(now_ns() - t0) * 1e-9;
-  if (!ran.first_error().empty()) {
-    journal.sync();
-    throw run_error(fmt::format("index failed: {}; rerun the same command to continue (resume "
-                                "state: {})",
-                                ran.first_error(), journal.path().string()));
-  }
-  out.abandoned = ran.abandoned;
-  if (!ran.stalled.empty())
-    out.stalled = fmt::format("no metadata call or probe read finished for {:g} s "
-                              "(--stall-timeout); {}",
-                              opt.stall_timeout_s, ran.stalled);
-  out.interrupted = ran.interrupted || s.interrupted() || stop_requested();
-  if (out.stopped()) {
-    journal.sync(); // a finished scan syncs the index instead, not its lines twice
+  if (scan_stopped(ran, s.interrupted(), opt.stall_timeout_s, "metadata call or probe read",
+                   journal, out))
     return out;
-  }
   auto options = options_json(opt);
   options["threads"] = opt.threads;
   out.header = {{"schema", kIndexSchema},  {"tool", opt.tool},
                 {"dir", opt.dir.string()}, {"created_at", opt.created_at},
                 {"scan_s", out.seconds},   {"resumed", out.resumed},
                 {"options", options}};
-  write_index(opt, journal, out.header, s.totals());
+  write_index(opt.out, opt.dir.string(), journal, out.header, s.totals());
   journal.remove();
   return out;
 }

@@ -7,12 +7,17 @@
 // files, and the index's temporary files sit beside --out.
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "io/watched_workers.hpp"
+
 namespace dlsize::dataset {
+
+class index_journal;
 
 enum class symlink_policy { skip, follow };
 
@@ -41,6 +46,21 @@ struct index_summary {
   std::uint64_t units_resumed = 0;    // folders (or list batches) a rerun did not read again
   bool stopped() const { return interrupted || !stalled.empty(); }
 };
+
+// The end of a scan's watched run, as both scans (a folder's and a bucket's) settle it: a
+// worker's error synced and thrown as run_error (the rerun continues); a stall or signal noted
+// in out, the state synced, and true returned (no index is written then). what: what a stall
+// waited on ("metadata call or probe read").
+bool scan_stopped(const io::watched_result& ran, bool interrupted, double stall_timeout_s,
+                  const char* what, index_journal& journal, index_summary& out);
+
+// The summary's resume fields of a journal just opened, said on stderr when it resumes; units:
+// what a unit is ("folders or list batches").
+index_summary summary_of(const index_journal& journal, const char* units);
+// Opens (or resumes) the scan's journal beside OUT under the pre-run watch: its resume state is
+// read before any worker runs, so a hung mount there ends the command as any input does.
+std::unique_ptr<index_journal> open_journal(const std::filesystem::path& out,
+                                            const nlohmann::json& identity);
 
 // Scans and writes the index atomically. An interrupted or stalled scan leaves its resume state
 // (dataset/index_journal.hpp) beside --out, and the same command continues from it. Throws

@@ -34,6 +34,8 @@ dataset::dataset_layout open_run_dataset(const std::filesystem::path& dataset,
   if (!s3)
     return dataset::open_any_dataset(dataset, index, workload);
 #if DLSIZE_HAVE_S3
+  if (!index.index.empty())
+    return dataset::open_indexed_bucket(index, s3->where, s3->settings, workload);
   return dataset::open_dataset(s3->where, s3->settings);
 #else
   no_s3_client(*s3);
