@@ -91,6 +91,9 @@ expect_text "--s3-endpoint: the index" "the message names --s3-endpoint"
 expect_rc 2 "an index of another prefix is refused" -- "$DLSIZE" bench --index "$I" \
   --dataset "s3://$bucket/other" --workload resnet50 --time-limit 1s --quiet "${s3[@]}"
 expect_text "--dataset: the index" "the message names --dataset"
+# plan --index plans from a bucket's index as from a folder's: 10,000 samples of 1 byte.
+expect_rc 0 "plan --index of the bucket's index" -- "$DLSIZE" plan --index "$I" --workload resnet50 --accelerator h100
+expect_text "10.00 kB in all; mean 1 B" "plan reads the bucket index's sample sizes"
 
 # The indexes' lines (path, size, format) against the set written, in one Python run.
 check=$("$PY" - "$SCRATCH/want.lines" "$I" "$K" "$R" "$F" "$SCRATCH/b.json" <<'PY'
