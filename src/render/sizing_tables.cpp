@@ -303,4 +303,26 @@ std::vector<std::string> assumption_lines(const nlohmann::json& sizing) {
   return out;
 }
 
+std::vector<std::string> object_lines(const nlohmann::json& series) {
+  std::vector<std::string> lines;
+  if (!series.contains("objects"))
+    return lines;
+  const auto& o = series["objects"];
+  if (!o["runs"].empty())
+    lines.push_back(fmt::format(
+        "  S3 GETs    {} runs: {:.3g} GETs of {} per sample, first byte {:.1f} ms, at most {:.0f} "
+        "GET/s measured",
+        o["runs"].size(), o["requests_per_sample"].get<double>(),
+        units::format_bytes_binary(o["bytes_per_request"].get<double>()),
+        1e3 * o["first_byte_s"].get<double>(), o["best_requests_per_s"].get<double>()));
+  for (const auto& t : o["targets"])
+    lines.push_back(
+        fmt::format("  {:>6.0f} accelerators need {} = {:.0f} GET/s, {:.0f} in flight",
+                    t["accelerators"].get<double>(), rate_text(t["required_bytes_per_s"]),
+                    t["requests_per_s"].get<double>(), t["requests_in_flight"].get<double>()));
+  lines.push_back(fmt::format("  limit      {}: {}", o["limit"].get<std::string>(),
+                              o["limit_reason"].get<std::string>()));
+  return lines;
+}
+
 } // namespace dlsize::render
