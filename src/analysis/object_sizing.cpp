@@ -23,8 +23,8 @@ double median_of(const std::vector<object_run>& runs, double object_run::*field)
   return median(v);
 }
 
-// Which limit bound the runs: judged on the runs storage limited, by the share of a GET's
-// time spent before its first byte; not judged on one run, or when storage never limited.
+// Which limit bound the runs: judged on the runs storage limited (two or more), by the share of
+// a GET's time spent before its first byte; not judged on fewer.
 void judge(object_sizing& s) {
   s.limit = "not judged";
   if (s.runs.size() < 2) {
@@ -36,10 +36,15 @@ void judge(object_sizing& s) {
   std::vector<object_run> limited;
   std::copy_if(s.runs.begin(), s.runs.end(), std::back_inserter(limited),
                [](const object_run& r) { return r.storage_limited; });
-  if (limited.empty()) {
-    s.limit_reason = fmt::format("storage never limited AU in these runs: {:.0f} GET/s is the "
-                                 "most measured, a lower bound of the store's ceiling",
-                                 s.best_requests_per_s);
+  if (limited.size() < 2) {
+    s.limit_reason =
+        limited.empty()
+            ? fmt::format("storage never limited AU in these runs: {:.0f} GET/s is the most "
+                          "measured, a lower bound of the store's ceiling",
+                          s.best_requests_per_s)
+            : fmt::format("one run ({}) was limited by the storage: too few to tell which limit "
+                          "binds; {:.0f} GET/s is the most measured",
+                          limited.front().file, s.best_requests_per_s);
     return;
   }
   std::vector<double> shares;

@@ -63,6 +63,7 @@ for f in glob.glob(sys.argv[1] + "/*.json"):
 PY
 expect_rc 0 "size S3 runs" -- "$DLSIZE" size "$SCRATCH/s3runs" --out "$SCRATCH/s3z" --target-accelerators 16
 expect_text "limit      requests: in the" "the terminal says the requests bound the runs"
+expect_rc 0 "the S3 sizing validates against docs/sizing.schema.json" -- "$DLSIZE" validate "$SCRATCH/s3z.json"
 check=$(json "$SCRATCH/s3z.json" "[[o['limit'], len(o['runs']), round(o['bytes_per_request']), round(o['connection_bytes_per_s']),
   abs(o['targets'][0]['requests_per_s'] - r['series'][0]['projections'][0]['required_bytes_per_s'] / 114660) < 1e-6,
   abs(o['targets'][0]['requests_in_flight'] - o['targets'][0]['requests_per_s'] * 0.010) < 1e-6]
