@@ -69,7 +69,9 @@ check=$(json "$SCRATCH/s3z.json" "[[o['limit'], len(o['runs']), round(o['bytes_p
   abs(o['targets'][0]['requests_in_flight'] - o['targets'][0]['requests_per_s'] * 0.010) < 1e-6]
   for o in [r['series'][0]['objects']]][0]")
 [[ $check == "['requests', 18, 114660, 28665000, True, True]" ]] && pass "S3 series: GET/s and in flight per target, the requests bind" || fail "objects: $check"
-[[ $(json "$SCRATCH/z.json" "'objects' in r['series'][0]") == False ]] && pass "a series of files has no objects block" || fail "objects in a file series"
+[[ $(json "$SCRATCH/z.json" "'objects' in r['series'][0]") == False ]] && ! grep -q "Object store requests" "$SCRATCH/z.md" \
+  && grep -q "limit: requests" "$SCRATCH/s3z.md" && grep -q "Object store requests" "$SCRATCH/s3z.html" \
+  && pass "Markdown and HTML of the S3 series show its GETs; a series of files has none" || fail "objects in a file series, or none in the S3 one"
 expect_rc 0 "size one S3 report" -- "$DLSIZE" size "$SCRATCH/s3runs/n2-r1.json" --out "$SCRATCH/s3one"
 [[ $(json "$SCRATCH/s3one.json" "r['series'][0]['objects']['limit'] + ': ' + r['series'][0]['objects']['limit_reason']") == "not judged: 1 run with request figures"* ]] \
   && pass "one S3 report: which limit binds is not judged" || fail "one report: $(json "$SCRATCH/s3one.json" "r['series'][0]['objects']")"
