@@ -154,6 +154,10 @@ void setup_plan(CLI::App& app, cli_context& ctx) {
   sub->add_option("--max-requests-per-s", o->max_requests_per_s,
                   "With --s3: the store's GET ceiling, e.g. 5500 (an S3 prefix); with "
                   "--storage-bandwidth, says which limit binds");
+  sub->add_option("--shard-read", o->shard_read,
+                  "With --s3, for a profile of shards: records (a GET per record) or stream "
+                  "(each shard whole, in --request-size GETs)")
+      ->capture_default_str();
   sub->add_option("--out", o->out, "JSON file to write (dlsize.plan/1; must not exist)");
   add_allreduce_options(*sub, o->allreduce, false);
   sub->callback([o, sub, &ctx] {

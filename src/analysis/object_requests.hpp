@@ -45,6 +45,7 @@ struct object_store_assumptions {
   double first_byte_s = kDefaultFirstByteS;
   double connection_bytes_per_s = kDefaultConnectionBytesPerS;
   double max_requests_per_s = 0; // the store's GET ceiling; 0: not given
+  double samples_per_object = 1; // plan --shard-read stream: a shard's records
   std::string first_byte_source, connection_source;
 };
 

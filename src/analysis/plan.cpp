@@ -230,6 +230,11 @@ object_plan plan_objects(const plan_inputs& in, const nlohmann::json& plan) {
     o.requests_per_sample =
         in.measured->buffered_requests / static_cast<double>(in.measured->samples);
     o.requests_basis = fmt::format("the index's {} samples, {}", in.measured->samples, gets);
+  } else if (in.object_store && in.object_store->samples_per_object > 1) {
+    o.samples_per_object = in.object_store->samples_per_object;
+    o.requests_basis = fmt::format("{:.0f} records of {:.0f} B in a shard streamed whole, {}: "
+                                   "ceil(k·S / R) / k a sample",
+                                   o.samples_per_object, o.sample_bytes, gets);
   } else {
     o.requests_basis = fmt::format(
         "a sample of {:.0f} B read as {} of its own: {}", o.sample_bytes,

@@ -83,7 +83,8 @@ void parse_read_inputs(const plan_options& o, plan_inputs& in) {
 void parse_object_store(const plan_options& o, const std::set<std::string>& given,
                         plan_inputs& in) {
   if (!o.s3) {
-    for (const char* name : {"--first-byte", "--connection-bandwidth", "--max-requests-per-s"})
+    for (const char* name :
+         {"--first-byte", "--connection-bandwidth", "--max-requests-per-s", "--shard-read"})
       if (given.count(name) > 0)
         throw usage_error(fmt::format("{}: describes an object store. valid: with --s3", name));
     return;
@@ -100,6 +101,19 @@ void parse_object_store(const plan_options& o, const std::set<std::string>& give
   if (!(o.max_requests_per_s >= 0) || !std::isfinite(o.max_requests_per_s))
     throw usage_error("--max-requests-per-s: must be 0 (no ceiling) or a GET rate above 0");
   a.max_requests_per_s = o.max_requests_per_s;
+  if (o.shard_read != "records" && o.shard_read != "stream")
+    throw usage_error(fmt::format("--shard-read: invalid value '{}'. valid: records (a GET per "
+                                  "record, the default) or stream (each shard whole)",
+                                  o.shard_read));
+  if (o.shard_read == "stream") {
+    if (in.workload.layout != config::file_layout::shards || !o.index.empty())
+      throw usage_error(fmt::format("--shard-read stream: {}. valid: a profile of shards (such "
+                                    "as resnet50) without --index",
+                                    o.index.empty() ? "the profile " + in.workload.name +
+                                                          " holds a sample per file, no shard"
+                                                    : "the index gives no shard layout"));
+    a.samples_per_object = static_cast<double>(in.workload.records_per_file);
+  }
   if (given.count("--request-size") == 0)
     in.request_size = plan_inputs::kWholeObject;
   const bool fb = given.count("--first-byte") > 0;

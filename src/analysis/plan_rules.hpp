@@ -46,6 +46,7 @@ struct plan_options {
   std::string first_byte = "100ms";
   std::string connection_bandwidth = "85MB/s";
   double max_requests_per_s = 0;
+  std::string shard_read = "records"; // with --s3: records (a GET per record) or stream
 };
 
 // The inputs both sides of a plan share: the clients, their NICs, the storage's bandwidth.
@@ -62,7 +63,9 @@ void check_plan_sides(const plan_options& o, const config::workload_profile& w);
 void parse_read_inputs(const plan_options& o, plan_inputs& in);
 
 // plan --s3's inputs (in.object_store): refuses --cache beside it, and the first-byte options
-// without it; parses --first-byte, --connection-bandwidth and --max-requests-per-s.
+// without it; parses --first-byte, --connection-bandwidth, --max-requests-per-s and
+// --shard-read (stream: a profile's shards streamed whole; refused for a profile of files and
+// with --index).
 void parse_object_store(const plan_options& o, const std::set<std::string>& given, plan_inputs& in);
 
 // The write side's inputs: the profile's checkpoint, the interval and overhead, and the ranks:

@@ -86,7 +86,12 @@ expect_text "limit             bandwidth" "unet3d on objects is bandwidth-bound"
   and r['s3']['accelerators_by_requests'] == 3 and r['s3']['accelerators_by_bandwidth'] == 108 and r['s3']['limit'] == 'requests'") == True &&
    $(json "$SCRATCH/s3u.json" "r['s3']['requests_per_sample'] == 18 and r['s3']['accelerators_by_bandwidth'] == 6 and r['s3']['accelerators_by_requests'] == 15") == True ]] \
   && pass "plan --s3 JSON: GET/s, Little's law and the binding limit, hand-computed" || fail "plan --s3: $(json "$SCRATCH/s3r.json" "r['s3']")"
-expect_rc 0 "plan --s3 JSON validates against docs/plan.schema.json" -- "$DLSIZE" validate "$SCRATCH/s3r.json" "$SCRATCH/s3u.json"
+# Its 1,251-record shards streamed whole in 8 MiB GETs: 18 GETs a shard, and the bandwidth binds.
+expect_rc 0 "plan --s3 of resnet50's shards streamed" -- "$DLSIZE" plan --workload resnet50 "${s3[@]}" --shard-read stream --request-size 8MiB --out "$SCRATCH/s3s.json"
+[[ $(json "$SCRATCH/s3s.json" "abs(r['s3']['requests_per_sample'] - 18 / 1251) < 1e-15 and r['s3']['limit'] == 'bandwidth'") == True ]] \
+  && pass "streamed shards cost ceil(k S / R) / k GETs a sample" || fail "stream: $(json "$SCRATCH/s3s.json" "r['s3']")"
+expect_rc 2 "--shard-read stream of a profile of files" -- "$DLSIZE" plan --workload unet3d --s3 --accelerator h100 --shard-read stream
+expect_rc 0 "plan --s3 JSON validates against docs/plan.schema.json" -- "$DLSIZE" validate "$SCRATCH/s3r.json" "$SCRATCH/s3u.json" "$SCRATCH/s3s.json"
 expect_rc 2 "--cache beside --s3" -- "$DLSIZE" plan --workload resnet50 --s3 --accelerator h100 --cache buffered
 expect_text "--cache" "message names the option"
 expect_rc 2 "--first-byte without --s3" -- "$DLSIZE" plan --workload resnet50 --accelerator h100 --first-byte 10ms
