@@ -1,8 +1,6 @@
 // dlsize plan: the bandwidth N accelerators need, and the accelerators a bandwidth supports,
 // from a workload profile alone (no runs).
-#include <cstdio>
-
-#include <fmt/format.h>
+#include <optional>
 
 #include "allreduce_options.hpp"
 #include "analysis/plan.hpp"
@@ -15,7 +13,7 @@
 #include "core/output_file.hpp"
 #include "core/units.hpp"
 #include "dataset/index_reads.hpp"
-#include "render/human_number.hpp"
+#include "render/plan_text.hpp"
 #include "report/report_io.hpp"
 #include "run_config.hpp"
 
@@ -28,87 +26,11 @@ struct plan_cli : analysis::plan_options {
   bool out_given = false;
 };
 
-std::string duration_text(double s) {
-  if (s < 120)
-    return fmt::format("{:.1f} s", s);
-  if (s < 7200)
-    return fmt::format("{:.1f} min", s / 60);
-  return fmt::format("{:.1f} h", s / 3600);
-}
-
-void print_extras(const nlohmann::json& plan, const analysis::plan_inputs& in) {
-  auto both = [](double v) { return units::format_rate_both(v); };
-  std::printf("  reads             %.3g x the samples' bytes (%s): %s per accelerator\n",
-              plan["read_amplification"].get<double>(),
-              plan["read_amplification_basis"].get<std::string>().c_str(),
-              both(plan["reads_bytes_per_s_per_accelerator"].get<double>()).c_str());
-  std::printf("  requests          %s IOPS (requests of up to %s), %s files/s\n",
-              render::human(plan["iops"].get<double>()).c_str(),
-              units::format_bytes_binary(in.request_size).c_str(),
-              render::human(plan["files_per_s"].get<double>()).c_str());
-  if (!plan["nic_limit_bytes_per_s"].is_null())
-    std::printf("  network           %s: %llu clients x %s x %.0f %% efficiency\n",
-                both(plan["nic_limit_bytes_per_s"].get<double>()).c_str(),
-                static_cast<unsigned long long>(in.clients), both(in.nic_bandwidth).c_str(),
-                100 * in.nic_efficiency);
-  if (plan.contains("expected_accelerator_utilization"))
-    std::printf("  expected AU       %s for %llu accelerators at %s\n",
-                render::au_text(plan["expected_accelerator_utilization"].get<double>()).c_str(),
-                static_cast<unsigned long long>(plan["accelerators"].get<std::uint64_t>()),
-                both(plan["deliverable_bytes_per_s"].get<double>()).c_str());
-  if (plan.contains("row")) {
-    const auto& r = plan["row"];
-    std::printf("  row               %s over %llu accelerators: %s per accelerator of a %s "
-                "demand: AU %.2f %% (%s the %.0f %% threshold)\n",
-                both(r["bandwidth_bytes_per_s"].get<double>()).c_str(),
-                static_cast<unsigned long long>(r["accelerators"].get<std::uint64_t>()),
-                both(r["bandwidth_bytes_per_s_per_accelerator"].get<double>()).c_str(),
-                both(r["demand_bytes_per_s_per_accelerator"].get<double>()).c_str(),
-                100 * r["accelerator_utilization"].get<double>(),
-                r["meets_au_threshold"].get<bool>() ? "meets" : "below",
-                100 * plan["au_threshold"].get<double>());
-    if (r.contains("note"))
-      std::printf("                    %s\n", r["note"].get<std::string>().c_str());
-  }
-  if (plan.contains("epoch")) {
-    const auto& e = plan["epoch"];
-    std::printf("  epoch             %s over %s at %s%s\n",
-                duration_text(e["epoch_s"].get<double>()).c_str(),
-                units::format_bytes_decimal(e["dataset_bytes"].get<double>()).c_str(),
-                both(e["bytes_per_s"].get<double>()).c_str(),
-                e["time_to_train_s"].is_null()
-                    ? ""
-                    : fmt::format("; {} epochs: {}", e["epochs"].get<double>(),
-                                  duration_text(e["time_to_train_s"].get<double>()))
-                          .c_str());
-  }
-}
-
-// The efficiency curve next to the bandwidth it asks of storage.
-void print_scaling(const nlohmann::json& plan) {
-  const auto& a = plan["allreduce"];
-  std::printf("  allreduce   %s of %.0f MB (%s gradients); %s; efficiency at %llu: %.1f %%\n",
-              a["algorithm"].get<std::string>().c_str(), a["gradient_bytes"].get<double>() / 1e6,
-              a["dtype"].get<std::string>().c_str(), a["note"].get<std::string>().c_str(),
-              static_cast<unsigned long long>(plan["accelerators"].get<std::uint64_t>()),
-              100 * plan["scaling_efficiency"].get<double>());
-  std::printf("  %12s %7s %12s %11s %12s  %s\n", "accelerators", "layout", "allreduce ms",
-              "efficiency", "samples/s", "storage at the AU threshold");
-  for (const auto& p : plan["scaling"])
-    std::printf("  %12llu %7s %12.2f %10.1f%% %12.0f  %s\n",
-                static_cast<unsigned long long>(p["accelerators"].get<std::uint64_t>()),
-                fmt::format("{}x{}", p["nodes"].get<std::uint64_t>(),
-                            p["accelerators_per_node"].get<std::uint64_t>())
-                    .c_str(),
-                1e3 * p["exposed_allreduce_s"].get<double>(),
-                100 * p["scaling_efficiency"].get<double>(), p["samples_per_s"].get<double>(),
-                units::format_rate_both(p["required_bytes_per_s"].get<double>()).c_str());
-}
-
-// The read side: what the accelerators' data loading asks of storage. Prints it and returns the
-// plan's JSON.
+// The read side: what the accelerators' data loading asks of storage (and, with --s3, of an
+// object store). Prints it and returns the plan's JSON.
 nlohmann::json read_plan(const plan_cli& o, const CLI::App& cmd, analysis::plan_inputs& in) {
   analysis::parse_read_inputs(o, in);
+  analysis::parse_object_store(o, given_long_options(cmd), in);
   if (!o.index.empty())
     in.measured = analysis::measured_dataset::from_json(
         dataset::index_read_shape(o.index, in.request_size), "--index " + o.index);
@@ -128,111 +50,13 @@ nlohmann::json read_plan(const plan_cli& o, const CLI::App& cmd, analysis::plan_
     analysis::add_scaling(plan, si, in.storage_bandwidth, in.accelerators);
   }
 
-  auto both = [](double v) { return units::format_rate_both(v); };
-  std::printf("%s on %s (batch %llu, %.4g s per batch; %s)\n", in.workload.name.c_str(),
-              in.accelerator.type.c_str(),
-              static_cast<unsigned long long>(in.accelerator.preset.batch_size),
-              in.accelerator.preset.compute_time_s, in.accelerator.preset.source.c_str());
-  std::printf("  dataset           %s\n", plan["dataset_source"].get<std::string>().c_str());
-  if (in.measured) {
-    const auto& d = in.measured->sample_distribution;
-    std::printf("  indexed samples   %s in all; mean %.0f B, p50 %s, p99 %s, max %s\n",
-                units::format_bytes_decimal(in.measured->sample_bytes).c_str(), in.sample_bytes(),
-                units::format_bytes_binary(d.at("p50").get<double>()).c_str(),
-                units::format_bytes_binary(d.at("p99").get<double>()).c_str(),
-                units::format_bytes_binary(d.at("max").get<double>()).c_str());
+  std::optional<analysis::object_plan> objects;
+  if (in.object_store) {
+    objects = analysis::plan_objects(in, plan);
+    plan["s3"] = analysis::to_json(*objects);
   }
-  std::printf(
-      "  per accelerator   %.1f samples/s of %.0f B: demand %s of samples at AU 100 %%; reads %s "
-      "at AU %.0f %%\n",
-      plan["samples_per_s_per_accelerator"].get<double>(), in.sample_bytes(),
-      both(plan["demand_bytes_per_s_per_accelerator"].get<double>()).c_str(),
-      both(plan["bytes_per_s_per_accelerator_at_threshold"].get<double>()).c_str(),
-      100 * in.au_threshold);
-  std::printf("  %llu accelerators   need %s (AU %.0f %%); %s at AU 100 %%\n",
-              static_cast<unsigned long long>(plan["accelerators"].get<std::uint64_t>()),
-              both(plan["required_bytes_per_s"].get<double>()).c_str(), 100 * in.au_threshold,
-              both(plan["reads_bytes_per_s"].get<double>()).c_str());
-  if (plan.contains("max_accelerators_at_threshold"))
-    std::printf(
-        "  %s supports %llu accelerators at AU >= %.0f %%\n",
-        fmt::format("{} {}", in.storage_bandwidth > 0 ? "storage" : "the network",
-                    both(plan["deliverable_bytes_per_s"].get<double>()))
-            .c_str(),
-        static_cast<unsigned long long>(plan["max_accelerators_at_threshold"].get<std::uint64_t>()),
-        100 * in.au_threshold);
-  if (allreduce.active())
-    print_scaling(plan);
-  const auto& ds = plan["dataset"];
-  std::printf("  a valid run needs %s (%.0f samples): 500 steps per epoch need %s%s\n",
-              units::format_bytes_binary(ds["min_bytes"].get<double>()).c_str(),
-              ds["min_samples"].get<double>(),
-              units::format_bytes_binary(ds["min_bytes_for_steps"].get<double>()).c_str(),
-              ds["min_bytes_for_ram"].is_null()
-                  ? "; give --client-ram and --clients for the 5 x RAM rule"
-                  : fmt::format(", 5 x the clients' RAM {}",
-                                units::format_bytes_binary(ds["min_bytes_for_ram"].get<double>()))
-                        .c_str());
-  if (in.measured)
-    std::printf("  the index holds   %s: %s\n",
-                units::format_bytes_binary(ds["indexed_bytes"].get<double>()).c_str(),
-                ds["indexed_is_enough"].get<bool>() ? "enough for a valid run"
-                                                    : "less than a valid run needs");
-  if (plan.contains("per_host")) {
-    const auto& h = plan["per_host"];
-    std::printf("  one client host   %llu accelerators need %s (AU %.0f %%), %.0f requests/s\n",
-                static_cast<unsigned long long>(h["accelerators"].get<std::uint64_t>()),
-                both(h["required_bytes_per_s"].get<double>()).c_str(), 100 * in.au_threshold,
-                h["iops"].get<double>());
-    for (const auto& nic : h["one_nic"])
-      std::printf("    one %3.0f GbE NIC  %s at %.0f %% of line rate: %s (%.0f %% loaded)\n",
-                  nic["gbe"].get<double>(), both(nic["usable_bytes_per_s"].get<double>()).c_str(),
-                  100 * h["nic_efficiency"].get<double>(),
-                  nic["carries"].get<bool>() ? "carries it" : "does not carry it",
-                  100 * nic["load"].get<double>());
-  }
-  print_extras(plan, in);
+  render::print_read_plan(plan, in, objects ? &*objects : nullptr);
   return plan;
-}
-
-void print_checkpoint(const nlohmann::json& c, const std::string& name) {
-  auto both = [](double v) { return units::format_rate_both(v); };
-  std::printf("%s checkpoint: %s over %llu ranks (TP %u x PP %u x DP %u, ZeRO %u)%s\n",
-              name.c_str(), units::format_bytes_binary(c["bytes"].get<double>()).c_str(),
-              static_cast<unsigned long long>(c["ranks"].get<std::uint64_t>()),
-              c["layout"]["tensor_parallel"].get<unsigned>(),
-              c["layout"]["pipeline_parallel"].get<unsigned>(),
-              c["layout"]["data_parallel"].get<unsigned>(),
-              c["layout"]["zero_stage"].get<unsigned>(),
-              c["estimate"].get<bool>() ? " (dlsize's estimate)" : "");
-  std::printf("  every %s (%s), %s: at most %s per checkpoint\n",
-              c["interval"].get<std::string>().c_str(),
-              duration_text(c["interval_s"].get<double>()).c_str(),
-              c["mode"] == "async" ? "written in the background"
-                                   : fmt::format("at most {:.3g} % of the time",
-                                                 100 * c["max_overhead"].get<double>())
-                                         .c_str(),
-              duration_text(c["allowed_s"].get<double>()).c_str());
-  std::printf("  writes need       %s in all; %s for the largest rank (%s), %s per client\n",
-              both(c["write_bytes_per_s"].get<double>()).c_str(),
-              both(c["rank_write_bytes_per_s"].get<double>()).c_str(),
-              units::format_bytes_binary(c["largest_rank_bytes"].get<double>()).c_str(),
-              both(c["client_write_bytes_per_s"].get<double>()).c_str());
-  if (c.contains("client_link_floor_s"))
-    std::printf("  client NIC        %s at least per checkpoint: %s\n",
-                duration_text(c["client_link_floor_s"].get<double>()).c_str(),
-                c["client_link_fits"].get<bool>() ? "fits" : "does not fit, whatever the storage");
-  if (c.contains("at_write_bandwidth")) {
-    const auto& w = c["at_write_bandwidth"];
-    std::printf("  writing at %s: a checkpoint takes %s, %.2f %% of the time (%s)\n",
-                both(w["bytes_per_s"].get<double>()).c_str(),
-                duration_text(w["checkpoint_s"].get<double>()).c_str(),
-                100 * w["overhead"].get<double>(), w["fits"].get<bool>() ? "fits" : "too slow");
-  }
-  if (c.contains("restore"))
-    std::printf("  restore           %s at %s\n",
-                duration_text(c["restore"]["restore_s"].get<double>()).c_str(),
-                both(c["restore"]["bytes_per_s"].get<double>()).c_str());
 }
 
 // The write side: the checkpoint every --checkpoint-interval.
@@ -240,7 +64,7 @@ nlohmann::json checkpoint_plan(const plan_cli& o, const analysis::plan_inputs& i
                                const nlohmann::json& reads) {
   const analysis::checkpoint_plan_inputs c = analysis::checkpoint_inputs_of(o, in, reads);
   nlohmann::json j = analysis::checkpoint_plan(c);
-  print_checkpoint(j, in.workload.name);
+  render::print_checkpoint(j, in.workload.name);
   return j;
 }
 
@@ -316,6 +140,24 @@ void setup_plan(CLI::App& app, cli_context& ctx) {
   sub->add_option("--index", o->index,
                   "Index of a dataset (dlsize index): plan from its measured sample sizes, "
                   "samples and files instead of the profile's; --workload gives the compute side");
+  sub->add_flag("--s3", o->s3,
+                "The dataset is in an object store: prints the GET rate and the requests in "
+                "flight beside the bandwidth, and which limit binds (docs/s3.md, Sizing for "
+                "objects)");
+  sub->add_option("--first-byte", o->first_byte,
+                  "With --s3: the store's time to first byte per GET (a run's "
+                  "storage.s3.first_byte)")
+      ->capture_default_str();
+  sub->add_option("--connection-bandwidth", o->connection_bandwidth,
+                  "With --s3: what one connection's GET body streams at")
+      ->capture_default_str();
+  sub->add_option("--max-requests-per-s", o->max_requests_per_s,
+                  "With --s3: the store's GET ceiling, e.g. 5500 (an S3 prefix); with "
+                  "--storage-bandwidth, says which limit binds");
+  sub->add_option("--shard-read", o->shard_read,
+                  "With --s3, for a profile of shards: records (a GET per record) or stream "
+                  "(each shard whole, in --request-size GETs)")
+      ->capture_default_str();
   sub->add_option("--out", o->out, "JSON file to write (dlsize.plan/1; must not exist)");
   add_allreduce_options(*sub, o->allreduce, false);
   sub->callback([o, sub, &ctx] {

@@ -54,6 +54,8 @@ int run_size(const size_cli& o, const cli_context& ctx) {
                        render::rate_text(s["ceiling"]["best_measured_bytes_per_s"]))
                           .c_str()
                     : render::rate_text(s["ceiling"]["bytes_per_s"]).c_str());
+    for (const auto& l : render::object_lines(s))
+      std::printf("%s\n", l.c_str());
     for (const auto& w : s["warnings"])
       std::fprintf(stderr, "size: warning: %s\n", w.get<std::string>().c_str());
   }

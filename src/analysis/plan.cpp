@@ -65,6 +65,11 @@ nlohmann::json per_host_json(std::uint64_t per_host, double reads_per_accel,
           {"one_nic", nics}};
 }
 
+// An object store's GETs return each sample's bytes exactly: no block padding, no page cache.
+read_amplification object_read_amplification() {
+  return {1, "S3 GETs: each sample's bytes exactly (1×: no block padding, no page cache)"};
+}
+
 } // namespace
 
 measured_dataset measured_dataset::from_json(const nlohmann::json& j, const std::string& where) {
@@ -99,8 +104,9 @@ nlohmann::json make_plan(const plan_inputs& in) {
   const double bytes = in.sample_bytes();
   const double batch = static_cast<double>(p.batch_size);
   const double samples_per_s = batch / p.compute_time_s;
-  const auto amp = in.measured ? analysis::amplification_of(*in.measured, in.cache)
-                               : analysis::amplification_of(bytes, in.workload.layout, in.cache);
+  const auto amp = in.object_store ? object_read_amplification()
+                   : in.measured   ? analysis::amplification_of(*in.measured, in.cache)
+                                 : analysis::amplification_of(bytes, in.workload.layout, in.cache);
   const double demand = samples_per_s * bytes;
   // What the storage serves: the samples' bytes times the amplification of how they are read.
   const double reads = demand * amp.factor;
@@ -118,7 +124,7 @@ nlohmann::json make_plan(const plan_inputs& in) {
       {"au_threshold", in.au_threshold},
       {"samples_per_s_per_accelerator", samples_per_s},
       {"demand_bytes_per_s_per_accelerator", demand},
-      {"cache_mode", io::to_string(in.cache)},
+      {"cache_mode", in.object_store ? "none" : io::to_string(in.cache)},
       {"read_amplification", amp.factor},
       {"read_amplification_basis", amp.basis},
       {"reads_bytes_per_s_per_accelerator", reads},
@@ -132,8 +138,7 @@ nlohmann::json make_plan(const plan_inputs& in) {
     deliverable = deliverable > 0 ? std::min(deliverable, nic_cap) : nic_cap;
   std::uint64_t n = in.accelerators;
   if (deliverable > 0) {
-    const auto most =
-        static_cast<std::uint64_t>(std::floor(deliverable / needed_per_accel * (1 + 1e-12)));
+    const std::uint64_t most = accelerators_within(deliverable, needed_per_accel);
     out["storage_bandwidth_bytes_per_s"] =
         in.storage_bandwidth > 0 ? nlohmann::json(in.storage_bandwidth) : nlohmann::json(nullptr);
     out["deliverable_bytes_per_s"] = deliverable;
@@ -209,6 +214,41 @@ nlohmann::json make_plan(const plan_inputs& in) {
   if (in.measured)
     out["index"] = index_json(*in.measured, in.cache);
   return out;
+}
+
+object_plan plan_objects(const plan_inputs& in, const nlohmann::json& plan) {
+  object_plan_inputs o;
+  o.samples_per_s_per_accelerator = plan.at("samples_per_s_per_accelerator").get<double>();
+  o.au_threshold = in.au_threshold;
+  o.sample_bytes = in.sample_bytes();
+  const bool whole = in.request_size == plan_inputs::kWholeObject;
+  o.request_bytes = whole ? 0 : in.request_size;
+  const std::string gets = whole ? std::string("one GET each, as dlsize's s3 engine reads")
+                                 : fmt::format("ceil(its bytes / {} B) GETs", in.request_size);
+  if (in.measured) {
+    // Each indexed sample's own GETs, ceil(its bytes / R), not those of the mean.
+    o.requests_per_sample =
+        in.measured->buffered_requests / static_cast<double>(in.measured->samples);
+    o.requests_basis = fmt::format("the index's {} samples, {}", in.measured->samples, gets);
+  } else if (in.object_store && in.object_store->samples_per_object > 1) {
+    o.samples_per_object = in.object_store->samples_per_object;
+    o.requests_basis = fmt::format("{:.0f} records of {:.0f} B in a shard streamed whole, {}: "
+                                   "ceil(k·S / R) / k a sample",
+                                   o.samples_per_object, o.sample_bytes, gets);
+  } else {
+    o.requests_basis = fmt::format(
+        "a sample of {:.0f} B read as {} of its own: {}", o.sample_bytes,
+        in.workload.layout == config::file_layout::files ? "an object" : "a range (a record)",
+        gets);
+  }
+  o.accelerators = plan.at("accelerators").get<std::uint64_t>();
+  o.required_bytes_per_s = plan.at("required_bytes_per_s").get<double>();
+  o.clients = in.clients;
+  o.bandwidth_needed_per_accelerator =
+      plan.at("bytes_per_s_per_accelerator_at_threshold").get<double>();
+  o.deliverable_bytes_per_s = plan.value("deliverable_bytes_per_s", 0.0);
+  o.store = in.object_store.value_or(object_store_assumptions{});
+  return make_object_plan(o);
 }
 
 } // namespace dlsize::analysis

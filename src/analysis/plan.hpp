@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "analysis/object_requests.hpp"
 #include "config/accelerator_spec.hpp"
 #include "config/workload.hpp"
 #include "io/engine.hpp"
@@ -52,13 +53,18 @@ struct plan_inputs {
   std::uint64_t clients = 1;
   io::cache_mode cache = io::cache_mode::direct; // for the read amplification
   std::uint32_t request_size = 1u << 20;         // bytes per request, for IOPS
-  double dataset_bytes = 0;                      // for epoch time; 0: not given
-  double epochs = 0;                             // for the time to train; 0: not given
-  double nic_bandwidth = 0;                      // line rate per client, bytes/s; 0: none
-  double nic_efficiency = 0.8;                   // share of the line rate reached in practice
-  std::optional<measured_dataset> measured;      // plan --index: the dataset's real shape
+  // plan --s3 without --request-size: a GET per object or record, as the s3 engine reads.
+  static constexpr std::uint32_t kWholeObject = ~std::uint32_t{0};
+  double dataset_bytes = 0;                 // for epoch time; 0: not given
+  double epochs = 0;                        // for the time to train; 0: not given
+  double nic_bandwidth = 0;                 // line rate per client, bytes/s; 0: none
+  double nic_efficiency = 0.8;              // share of the line rate reached in practice
+  std::optional<measured_dataset> measured; // plan --index: the dataset's real shape
   // plan --accelerators-per-host: what one client host must sustain; 0: not asked.
   std::uint64_t accelerators_per_host = 0;
+  // plan --s3: the dataset is read from an object store (GETs of byte-exact ranges, no cache),
+  // under these assumptions about it.
+  std::optional<object_store_assumptions> object_store;
   // Bytes of one sample: the measured mean with an index, else the profile's.
   double sample_bytes() const { return measured ? measured->mean() : workload.sample_bytes_mean; }
 };
@@ -70,5 +76,9 @@ inline constexpr double kHostNicGbE[] = {100, 200, 400};
 // The plan as JSON ("schema": "dlsize.plan/1"). Throws usage_error for a zero compute time
 // (no finite demand).
 nlohmann::json make_plan(const plan_inputs& in);
+
+// plan --s3: what the plan's accelerators ask of the object store in.object_store describes,
+// from the plan make_plan made of the same inputs.
+object_plan plan_objects(const plan_inputs& in, const nlohmann::json& plan);
 
 } // namespace dlsize::analysis

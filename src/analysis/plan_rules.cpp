@@ -1,5 +1,7 @@
 #include "analysis/plan_rules.hpp"
 
+#include <cmath>
+
 #include <fmt/format.h>
 
 #include "config/accelerator_spec.hpp"
@@ -76,6 +78,53 @@ void parse_read_inputs(const plan_options& o, plan_inputs& in) {
   if (o.epochs < 0)
     throw usage_error("--epochs: must be at least 0");
   in.epochs = o.epochs;
+}
+
+void parse_object_store(const plan_options& o, const std::set<std::string>& given,
+                        plan_inputs& in) {
+  if (!o.s3) {
+    for (const char* name :
+         {"--first-byte", "--connection-bandwidth", "--max-requests-per-s", "--shard-read"})
+      if (given.count(name) > 0)
+        throw usage_error(fmt::format("{}: describes an object store. valid: with --s3", name));
+    return;
+  }
+  if (given.count("--cache") > 0)
+    throw usage_error("--cache: an object store has no page cache to read through or around. "
+                      "valid: --s3 without --cache");
+  object_store_assumptions a;
+  a.first_byte_s = units::parse_duration(o.first_byte, "--first-byte");
+  a.connection_bytes_per_s = units::parse_rate(o.connection_bandwidth, "--connection-bandwidth");
+  if (!(a.connection_bytes_per_s > 0))
+    throw usage_error("--connection-bandwidth: must be above 0. valid: one connection's rate, "
+                      "e.g. 85MB/s");
+  if (!(o.max_requests_per_s >= 0) || !std::isfinite(o.max_requests_per_s))
+    throw usage_error("--max-requests-per-s: must be 0 (no ceiling) or a GET rate above 0");
+  a.max_requests_per_s = o.max_requests_per_s;
+  if (o.shard_read != "records" && o.shard_read != "stream")
+    throw usage_error(fmt::format("--shard-read: invalid value '{}'. valid: records (a GET per "
+                                  "record, the default) or stream (each shard whole)",
+                                  o.shard_read));
+  if (o.shard_read == "stream") {
+    if (in.workload.layout != config::file_layout::shards || !o.index.empty())
+      throw usage_error(fmt::format("--shard-read stream: {}. valid: a profile of shards (such "
+                                    "as resnet50) without --index",
+                                    o.index.empty() ? "the profile " + in.workload.name +
+                                                          " holds a sample per file, no shard"
+                                                    : "the index gives no shard layout"));
+    a.samples_per_object = static_cast<double>(in.workload.records_per_file);
+  }
+  if (given.count("--request-size") == 0)
+    in.request_size = plan_inputs::kWholeObject;
+  const bool fb = given.count("--first-byte") > 0;
+  const bool cb = given.count("--connection-bandwidth") > 0;
+  a.first_byte_source = fb ? "--first-byte"
+                           : "Amazon S3's performance guidelines: first byte in roughly 100 to "
+                             "200 ms (the low end)";
+  a.connection_source = cb ? "--connection-bandwidth"
+                           : "Amazon S3's performance guidelines: one connection per 85 to 90 "
+                             "MB/s";
+  in.object_store = a;
 }
 
 checkpoint_plan_inputs checkpoint_inputs_of(const plan_options& o, const plan_inputs& in,

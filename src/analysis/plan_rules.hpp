@@ -5,6 +5,7 @@
 // cli/ parses the options into a plan_options and calls these; every rule throws usage_error
 // naming the option and what is valid.
 #include <cstdint>
+#include <set>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -39,6 +40,13 @@ struct plan_options {
   std::string max_overhead = "5%";
   bool async = false;
   std::string write_bandwidth;
+  // plan --s3: the dataset is in an object store; its first byte, one connection's bandwidth
+  // and its GET ceiling (0: not given).
+  bool s3 = false;
+  std::string first_byte = "100ms";
+  std::string connection_bandwidth = "85MB/s";
+  double max_requests_per_s = 0;
+  std::string shard_read = "records"; // with --s3: records (a GET per record) or stream
 };
 
 // The inputs both sides of a plan share: the clients, their NICs, the storage's bandwidth.
@@ -53,6 +61,12 @@ void check_plan_sides(const plan_options& o, const config::workload_profile& w);
 // together: the index gives the dataset's size. The measured dataset itself is the caller's to
 // add (in.measured), at in.request_size.
 void parse_read_inputs(const plan_options& o, plan_inputs& in);
+
+// plan --s3's inputs (in.object_store): refuses --cache beside it, and the first-byte options
+// without it; parses --first-byte, --connection-bandwidth, --max-requests-per-s and
+// --shard-read (stream: a profile's shards streamed whole; refused for a profile of files and
+// with --index).
+void parse_object_store(const plan_options& o, const std::set<std::string>& given, plan_inputs& in);
 
 // The write side's inputs: the profile's checkpoint, the interval and overhead, and the ranks:
 // the read side's accelerators when there is one (reads non-null), else --accelerators.

@@ -10,6 +10,7 @@
 #include "analysis/cache_sweep.hpp"
 #include "analysis/checkpoint_sizing.hpp"
 #include "analysis/layouts.hpp"
+#include "analysis/object_sizing.hpp"
 #include "analysis/point_validity.hpp"
 #include "analysis/scaling_model.hpp"
 #include "analysis/size_scaling.hpp"
@@ -259,6 +260,31 @@ nlohmann::json limits_json(const analysis::scaling_analysis& a, double threshold
             {"model_error_cv", a.model_cv}}}};
 }
 
+// An object store's series (reports with storage.s3): the GETs its runs measured and those the
+// targets need at the measured dataset size; null for a series of files.
+nlohmann::json objects_of(const series& s, const series_measurements& m,
+                          const std::vector<analysis::projection>& proj) {
+  std::vector<object_run> runs;
+  std::size_t without = 0;
+  bool any_s3 = false;
+  for (std::size_t i = 0; i < s.reports.size(); ++i) {
+    const bench_report& t = *s.reports[i]->typed;
+    any_s3 |= t.storage && t.storage->s3;
+    const bool limited = m.runs[i].limit == report::limit_kind::storage;
+    if (auto r = object_run_of(s.reports[i]->file, t, limited))
+      runs.push_back(std::move(*r));
+    else
+      ++without;
+  }
+  if (!any_s3)
+    return nullptr;
+  std::vector<std::pair<double, double>> targets;
+  for (const auto& p : proj)
+    if (p.growth == 1)
+      targets.emplace_back(p.accelerators, p.required);
+  return to_json(size_objects(std::move(runs), without, targets));
+}
+
 // One series of the sizing report: its runs, the fit and knee, the ceiling and the projections.
 nlohmann::json analyse(const series& s, const sizing_request& req, const cache_choice& cache,
                        std::vector<std::string>& reproduce) {
@@ -286,7 +312,8 @@ nlohmann::json analyse(const series& s, const sizing_request& req, const cache_c
     po.efficiency = [in = *allreduce](double n) { return analysis::efficiency_at(in, n); };
   const std::string cache_source = set_cache_bytes(s, req, m, po);
   nlohmann::json proj = nlohmann::json::array();
-  for (const auto& p : analysis::project(a, po))
+  const auto projections = analysis::project(a, po);
+  for (const auto& p : projections)
     proj.push_back(projection_json(p));
   reproduce.push_back(command_text(s.reports.front()->typed->command_line.value_or({})));
 
@@ -320,6 +347,8 @@ nlohmann::json analyse(const series& s, const sizing_request& req, const cache_c
              po.limit_bytes_per_s > 0 ? nlohmann::json(po.limit_source) : nlohmann::json(nullptr)},
             {"projections", proj},
             {"warnings", warnings}});
+  if (auto objects = objects_of(s, m, projections); !objects.is_null())
+    j["objects"] = std::move(objects);
   return j;
 }
 

@@ -159,6 +159,11 @@ constexpr std::array kTable{
     option_entry{"plan", "--async", kFlag},
     option_entry{"plan", "--write-bandwidth", rate_rule(0, kRate)},
     option_entry{"plan", "--index", kPath},
+    option_entry{"plan", "--s3", kFlag},
+    option_entry{"plan", "--first-byte", duration_rule(0, 60)},
+    option_entry{"plan", "--connection-bandwidth", rate_rule(0, kRate)},
+    option_entry{"plan", "--max-requests-per-s", real_rule(0, 1e12)},
+    option_entry{"plan", "--shard-read", kText},
     option_entry{"plan", "--out", kPath},
 
     option_entry{"compare", "reports", kPath},

@@ -152,6 +152,11 @@ std::string sizing_html(const nlohmann::json& z) {
     page.heading(3, "Projections");
     page.table(projection_table(s));
     page.list(projection_notes(s), "warnings");
+    if (s.contains("objects")) {
+      page.heading(3, "Object store requests");
+      page.table(object_table(s));
+      page.list(object_notes(s));
+    }
     page.heading(3, "Runs");
     page.table(runs_table(s));
     page.list(s["warnings"], "warnings");

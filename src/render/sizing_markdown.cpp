@@ -26,6 +26,11 @@ std::string sizing_markdown(const nlohmann::json& z) {
     out += "\n### Projections\n\n" + markdown_table(projection_table(s)) + "\n";
     for (const auto& n : projection_notes(s))
       out += "- " + n + "\n";
+    if (s.contains("objects")) {
+      out += "\n### Object store requests\n\n" + markdown_table(object_table(s)) + "\n";
+      for (const auto& l : object_notes(s))
+        out += "- " + l + "\n";
+    }
     out += "\n### Runs\n\n" + markdown_table(runs_table(s));
     if (!s["warnings"].empty()) {
       out += "\n";

@@ -303,4 +303,53 @@ std::vector<std::string> assumption_lines(const nlohmann::json& sizing) {
   return out;
 }
 
+text_table object_table(const nlohmann::json& series) {
+  text_table t{{"accelerators", "bandwidth MB/s", "GET/s", "GETs in flight"}, {}};
+  if (!series.contains("objects"))
+    return t;
+  for (const auto& r : series["objects"]["targets"])
+    t.rows.push_back({number_text(r["accelerators"], "{:g}"),
+                      mb(r["required_bytes_per_s"], "{:.1f}"),
+                      number_text(r["requests_per_s"], "{:.0f}"),
+                      number_text(r["requests_in_flight"], "{:.0f}")});
+  return t;
+}
+
+std::vector<std::string> object_lines(const nlohmann::json& series) {
+  std::vector<std::string> lines;
+  if (!series.contains("objects"))
+    return lines;
+  const auto& o = series["objects"];
+  if (!o["runs"].empty())
+    lines.push_back(fmt::format(
+        "  S3 GETs    {} runs: {:.3g} GETs of {} per sample, first byte {:.1f} ms, at most {:.0f} "
+        "GET/s measured",
+        o["runs"].size(), o["requests_per_sample"].get<double>(),
+        units::format_bytes_binary(o["bytes_per_request"].get<double>()),
+        1e3 * o["first_byte_s"].get<double>(), o["best_requests_per_s"].get<double>()));
+  for (const auto& t : o["targets"])
+    lines.push_back(
+        fmt::format("  {:>6.0f} accelerators need {} = {:.0f} GET/s, {:.0f} in flight",
+                    t["accelerators"].get<double>(), rate_text(t["required_bytes_per_s"]),
+                    t["requests_per_s"].get<double>(), t["requests_in_flight"].get<double>()));
+  lines.push_back(fmt::format("  limit      {}: {}", o["limit"].get<std::string>(),
+                              o["limit_reason"].get<std::string>()));
+  return lines;
+}
+
+std::vector<std::string> object_notes(const nlohmann::json& series) {
+  std::vector<std::string> notes;
+  const auto lines = object_lines(series);
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    if (i > 0 && i + 1 < lines.size()) // the targets: object_table has them
+      continue;
+    std::string l = lines[i].substr(lines[i].find_first_not_of(' '));
+    const auto gap = l.find("  ");
+    if (gap != std::string::npos)
+      l = l.substr(0, gap) + ": " + l.substr(l.find_first_not_of(' ', gap));
+    notes.push_back(std::move(l));
+  }
+  return notes;
+}
+
 } // namespace dlsize::render

@@ -27,6 +27,14 @@ text_table model_table(const nlohmann::json& series);
 text_table projection_table(const nlohmann::json& series);
 // The projections' warnings, each once, in the order they first appear.
 std::vector<std::string> projection_notes(const nlohmann::json& series);
+// An object store's series: each target's bandwidth as GET/s and the GETs in flight; no rows for
+// a series of files.
+text_table object_table(const nlohmann::json& series);
+// An object store's series (its "objects" block): the GETs measured, those each target needs,
+// and which limit bound the runs; none for a series of files.
+std::vector<std::string> object_lines(const nlohmann::json& series);
+// The same for a page beside object_table: what the runs measured and which limit bound them.
+std::vector<std::string> object_notes(const nlohmann::json& series);
 // The executive summary, one line per series: the most accelerators at the AU threshold
 // (measured and modelled), the ceiling, and the storage needed at each target with its interval;
 // then how many points (series × accelerator count) qualify for MLPerf Storage.

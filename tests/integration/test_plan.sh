@@ -74,4 +74,26 @@ sed -i 's/"size":5000/"size":5001/' "$SCRATCH/edited.index.json"
 expect_rc 2 "an edited index is refused" -- "$DLSIZE" plan --index "$SCRATCH/edited.index.json" --workload resnet50 --accelerator h100
 expect_text "edited.index.json" "message names the index"
 expect_rc 2 "--index with --dataset-size" -- "$DLSIZE" plan --index "$SCRATCH/own.index.json" --dataset-size 1TB --workload resnet50 --accelerator h100
+# plan --s3: resnet50's 112 KiB records are request-bound on a 20 GB/s store of 5,500 GET/s,
+# unet3d's 140 MB objects in 8 MiB GETs bandwidth-bound (docs/s3.md, Sizing for objects).
+s3=(--s3 --accelerator h100 --accelerators 8 --storage-bandwidth 20GB/s --max-requests-per-s 5500)
+expect_rc 0 "plan --s3 of resnet50" -- "$DLSIZE" plan --workload resnet50 "${s3[@]}" --out "$SCRATCH/s3r.json"
+expect_text "limit             requests: 5500 GET/s hold 3 accelerators" "resnet50 on objects is request-bound"
+expect_rc 0 "plan --s3 of unet3d in 8 MiB GETs" -- "$DLSIZE" plan --workload unet3d "${s3[@]}" --request-size 8MiB --out "$SCRATCH/s3u.json"
+expect_text "limit             bandwidth" "unet3d on objects is bandwidth-bound"
+[[ $(json "$SCRATCH/s3r.json" "r['cache_mode'] == 'none' and r['read_amplification'] == 1 and r['s3']['requests_per_sample'] == 1 and
+  abs(r['s3']['requests_per_s'] - 8 * 400 / 0.224 * 0.9) < 1e-6 and abs(r['s3']['requests_in_flight'] - r['s3']['requests_per_s'] * (0.1 + 114660 / 85e6)) < 1e-6
+  and r['s3']['accelerators_by_requests'] == 3 and r['s3']['accelerators_by_bandwidth'] == 108 and r['s3']['limit'] == 'requests'") == True &&
+   $(json "$SCRATCH/s3u.json" "r['s3']['requests_per_sample'] == 18 and r['s3']['accelerators_by_bandwidth'] == 6 and r['s3']['accelerators_by_requests'] == 15") == True ]] \
+  && pass "plan --s3 JSON: GET/s, Little's law and the binding limit, hand-computed" || fail "plan --s3: $(json "$SCRATCH/s3r.json" "r['s3']")"
+# Its 1,251-record shards streamed whole in 8 MiB GETs: 18 GETs a shard, and the bandwidth binds.
+expect_rc 0 "plan --s3 of resnet50's shards streamed" -- "$DLSIZE" plan --workload resnet50 "${s3[@]}" --shard-read stream --request-size 8MiB --out "$SCRATCH/s3s.json"
+[[ $(json "$SCRATCH/s3s.json" "abs(r['s3']['requests_per_sample'] - 18 / 1251) < 1e-15 and r['s3']['limit'] == 'bandwidth'") == True ]] \
+  && pass "streamed shards cost ceil(k S / R) / k GETs a sample" || fail "stream: $(json "$SCRATCH/s3s.json" "r['s3']")"
+expect_rc 2 "--shard-read stream of a profile of files" -- "$DLSIZE" plan --workload unet3d --s3 --accelerator h100 --shard-read stream
+expect_rc 0 "plan --s3 JSON validates against docs/plan.schema.json" -- "$DLSIZE" validate "$SCRATCH/s3r.json" "$SCRATCH/s3u.json" "$SCRATCH/s3s.json"
+expect_rc 2 "--cache beside --s3" -- "$DLSIZE" plan --workload resnet50 --s3 --accelerator h100 --cache buffered
+expect_text "--cache" "message names the option"
+expect_rc 2 "--first-byte without --s3" -- "$DLSIZE" plan --workload resnet50 --accelerator h100 --first-byte 10ms
+expect_text "valid: with --s3" "message says what it needs"
 finish

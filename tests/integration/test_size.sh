@@ -46,6 +46,35 @@ grep -q "MLPerf Storage: 0 of 6 points qualify" "$SCRATCH/z.md" && grep -q "MLPe
   && pass "Markdown and HTML say how many points qualify, the Measured table why each does not" || fail "qualifying points not said"
 "$PY" "$root/scripts/check_html.py" "$SCRATCH/z.html" --svg 3 --tables 4 && pass "HTML well-formed and self-contained" || fail "HTML check"
 grep -q "^## Reproduce" "$SCRATCH/z.md" && grep -q "dlsize size" "$SCRATCH/z.md" && pass "Markdown says how to reproduce" || fail "Markdown reproduce section"
+# S3 runs: the same reports with a storage.s3 block of 114,660 B GETs whose first byte takes 60 %
+# of each GET's time: the requests bound the capped runs; one report alone is not judged.
+mkdir -p "$SCRATCH/s3runs"
+"$PY" - "$SCRATCH/runs" "$SCRATCH/s3runs" <<'PY'
+import glob, json, os, sys
+lat = lambda mean: {"count": 1000, "mean_s": mean, "p50_s": mean, "p90_s": mean, "p99_s": mean, "p999_s": mean, "max_s": mean}
+for f in glob.glob(sys.argv[1] + "/*.json"):
+    r = json.load(open(f))
+    s = r["summary"]
+    n = round(s["read_bytes_per_s"] * s["wall_s"] / 114660)
+    r["storage"]["s3"] = {"endpoints": ["http://127.0.0.1:7480"], "bucket": "b", "prefix": "r50", "region": "us-east-1",
+        "addressing": "path", "server": "", "requests": n, "bytes": n * 114660, "retries": 0, "retries_by_cause": {},
+        "errors": 0, "errors_by_cause": {}, "connections_opened": 8, "first_byte": lat(0.006), "latency": lat(0.010)}
+    json.dump(r, open(os.path.join(sys.argv[2], os.path.basename(f)), "w"))
+PY
+expect_rc 0 "size S3 runs" -- "$DLSIZE" size "$SCRATCH/s3runs" --out "$SCRATCH/s3z" --target-accelerators 16
+expect_text "limit      requests: in the" "the terminal says the requests bound the runs"
+expect_rc 0 "the S3 sizing validates against docs/sizing.schema.json" -- "$DLSIZE" validate "$SCRATCH/s3z.json"
+check=$(json "$SCRATCH/s3z.json" "[[o['limit'], len(o['runs']), round(o['bytes_per_request']), round(o['connection_bytes_per_s']),
+  abs(o['targets'][0]['requests_per_s'] - r['series'][0]['projections'][0]['required_bytes_per_s'] / 114660) < 1e-6,
+  abs(o['targets'][0]['requests_in_flight'] - o['targets'][0]['requests_per_s'] * 0.010) < 1e-6]
+  for o in [r['series'][0]['objects']]][0]")
+[[ $check == "['requests', 18, 114660, 28665000, True, True]" ]] && pass "S3 series: GET/s and in flight per target, the requests bind" || fail "objects: $check"
+[[ $(json "$SCRATCH/z.json" "'objects' in r['series'][0]") == False ]] && ! grep -q "Object store requests" "$SCRATCH/z.md" \
+  && grep -q "limit: requests" "$SCRATCH/s3z.md" && grep -q "Object store requests" "$SCRATCH/s3z.html" \
+  && pass "Markdown and HTML of the S3 series show its GETs; a series of files has none" || fail "objects in a file series, or none in the S3 one"
+expect_rc 0 "size one S3 report" -- "$DLSIZE" size "$SCRATCH/s3runs/n2-r1.json" --out "$SCRATCH/s3one"
+[[ $(json "$SCRATCH/s3one.json" "r['series'][0]['objects']['limit'] + ': ' + r['series'][0]['objects']['limit_reason']") == "not judged: 1 run with request figures"* ]] \
+  && pass "one S3 report: which limit binds is not judged" || fail "one report: $(json "$SCRATCH/s3one.json" "r['series'][0]['objects']")"
 # A point that qualifies: 6 MLPerf-sized runs at 2 accelerators (625 steps per epoch, a dataset of
 # 6 × the client's RAM, the 5 epochs resnet50 asks), the first of them the warm-up, and a stopped
 # run before them that counts for nothing.
