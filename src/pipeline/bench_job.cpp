@@ -142,9 +142,10 @@ int run_bench_job(const bench_job_options& o) {
   // Everything that can be wrong with the options, checked on every rank before any work; then
   // every rank must have been given the same command and options.
   const auto given = cluster::agree(comm, [&] {
-    const config::bench_timing timing = check_bench_timing(o, ranks);
+    const config::bench_request req = bench_request_of(o);
+    const config::bench_timing timing = config::check_bench_request(req, ranks);
     comm.set_timeout_s(timing.rank_timeout_s);
-    s = resolve_bench_setup(o, timing, ranks, static_cast<std::uint64_t>(comm.where().nodes));
+    s = resolve_bench_setup(o, req, timing, ranks, static_cast<std::uint64_t>(comm.where().nodes));
     // Last: nothing is reserved for options that are refused.
     if (comm.rank() == 0 && !o.check_ranks)
       out.reserve(s.profile.name);

@@ -124,13 +124,9 @@ config::bench_request bench_request_of(const bench_job_options& o) {
   return r;
 }
 
-config::bench_timing check_bench_timing(const bench_job_options& o, std::uint64_t ranks) {
-  return config::check_bench_request(bench_request_of(o), ranks);
-}
-
-bench_setup resolve_bench_setup(const bench_job_options& o, const config::bench_timing& timing,
-                                std::uint64_t ranks, std::uint64_t nodes) {
-  const config::bench_request req = bench_request_of(o);
+bench_setup resolve_bench_setup(const bench_job_options& o, const config::bench_request& req,
+                                const config::bench_timing& timing, std::uint64_t ranks,
+                                std::uint64_t nodes) {
   bench_setup s;
   s.timing = timing;
   resolve_workload(o, s);

@@ -37,19 +37,19 @@ struct bench_setup {
   shard_read shards = shard_read::records;
 };
 
-// The request config::bench_rules judge: the options as given.
+// The request config::bench_rules judge: the options as given. Its first rule,
+// config::check_bench_request (durations, counts, the replay's ranks), gives the timing, so that
+// the job's rank timeout is known before any other rule can fail.
 config::bench_request bench_request_of(const bench_job_options& o);
 
-// The rules of every run (durations, counts, the replay's ranks): the first step, so that the
-// job's rank timeout is known before any other rule can fail.
-config::bench_timing check_bench_timing(const bench_job_options& o, std::uint64_t ranks);
-
-// The rest of the sequence, for a job of `ranks` ranks on `nodes` nodes: the workload, the
+// The rest of the sequence, for the request of o and its timing, and a job of `ranks` ranks on
+// `nodes` nodes: the workload, the
 // accelerator (a CUDA one needs a device), the index, the allreduce model, the dataset's place
 // and engine, the cache emulation, the accelerators' rules, the training options, and the
 // threads the run needs. Holds the reads before the run to timing's stall timeout and time limit
 // (core::watch_inputs) from the point their options are known.
-bench_setup resolve_bench_setup(const bench_job_options& o, const config::bench_timing& timing,
-                                std::uint64_t ranks, std::uint64_t nodes);
+bench_setup resolve_bench_setup(const bench_job_options& o, const config::bench_request& req,
+                                const config::bench_timing& timing, std::uint64_t ranks,
+                                std::uint64_t nodes);
 
 } // namespace dlsize::pipeline

@@ -7,8 +7,8 @@ using Catch::Matchers::Contains;
 using Catch::Matchers::StartsWith;
 using dlsize::config::accelerator_kind;
 using dlsize::pipeline::bench_job_options;
+using dlsize::pipeline::bench_request_of;
 using dlsize::pipeline::bench_setup;
-using dlsize::pipeline::check_bench_timing;
 using dlsize::pipeline::resolve_bench_setup;
 using dlsize::test::usage_error_message;
 
@@ -24,7 +24,8 @@ bench_job_options storage_job() {
 }
 
 bench_setup resolve(const bench_job_options& o, std::uint64_t ranks = 1) {
-  return resolve_bench_setup(o, check_bench_timing(o, ranks), ranks, 1);
+  const auto req = bench_request_of(o);
+  return resolve_bench_setup(o, req, dlsize::config::check_bench_request(req, ranks), ranks, 1);
 }
 
 } // namespace
