@@ -38,11 +38,4 @@ void add_allreduce_options(CLI::App& cmd, config::allreduce_request& r, bool ben
                    "the allreduce model");
 }
 
-void drop_unused_allreduce_inputs(nlohmann::json& config) {
-  if (config.value("allreduce", std::string("none")) != "none")
-    return;
-  for (const char* name : config::kAllreduceInputs)
-    config.erase(name + 2); // without the leading "--"
-}
-
 } // namespace dlsize::cli

@@ -1,8 +1,6 @@
 #include "run_config.hpp"
 
-#include <cerrno>
 #include <cstdint>
-#include <cstdlib>
 #include <vector>
 
 #include <fmt/format.h>
@@ -12,6 +10,7 @@
 #include "core/input_watch.hpp"
 #include "core/json_checks.hpp"
 #include "core/json_input.hpp"
+#include "core/typed_value.hpp"
 #include "core/units.hpp"
 #include "core/value_rule.hpp"
 #include "option_rules.hpp"
@@ -32,34 +31,6 @@ std::vector<std::string> valid_keys(const CLI::App& cmd) {
     if (!skipped(o))
       keys.push_back(o->get_lnames().front());
   return keys;
-}
-
-nlohmann::json typed_value(const std::string& s) {
-  if (s == "true")
-    return true;
-  if (s == "false")
-    return false;
-  if (!s.empty()) {
-    char* end = nullptr;
-    // Unsigned first, so that every seed up to 2^64 - 1 is recorded exactly (strtoll clamped
-    // those above 2^63 - 1); an out-of-range integer is kept as text, not clamped.
-    errno = 0;
-    if (s[0] != '-') {
-      const unsigned long long u = std::strtoull(s.c_str(), &end, 10);
-      if (*end == '\0' && errno == 0)
-        return static_cast<std::uint64_t>(u);
-    } else {
-      const long long i = std::strtoll(s.c_str(), &end, 10);
-      if (*end == '\0' && errno == 0)
-        return static_cast<std::int64_t>(i);
-    }
-    if (*end == '\0' && errno == ERANGE)
-      return s;
-    const double d = std::strtod(s.c_str(), &end);
-    if (*end == '\0')
-      return d;
-  }
-  return s;
 }
 
 } // namespace
@@ -177,7 +148,7 @@ nlohmann::json effective_config(const CLI::App& cmd) {
     const core::value_kind kind = rule_of(cmd, *o).kind;
     const bool as_text = kind == core::value_kind::text || kind == core::value_kind::path;
     auto typed = [as_text](const std::string& s) {
-      return as_text ? nlohmann::json(s) : typed_value(s);
+      return as_text ? nlohmann::json(s) : core::typed_value(s);
     };
     if (o->count() > 0) {
       const auto& r = o->results();

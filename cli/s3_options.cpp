@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
-#include "dlsize/build_config.hpp"
 
 namespace dlsize::cli {
 
@@ -35,16 +34,7 @@ void add_s3_options(CLI::App& cmd, s3::settings& s) {
 
 std::optional<s3::location> s3_dataset(std::string_view dataset, std::string_view option,
                                        s3::settings& s) {
-  if (!s3::is_s3_url(dataset))
-    return std::nullopt;
-  s3::location l = s3::parse_location(dataset, option);
-  if (!DLSIZE_HAVE_S3)
-    throw usage_error(fmt::format("{}: this dlsize is built without the S3 client (libcurl), so "
-                                  "it cannot reach {}. valid: a folder, or a dlsize built with "
-                                  "DLSIZE_WITH_S3",
-                                  option, l.url()));
-  s3::complete_settings(s);
-  return l;
+  return s3::dataset_location(dataset, option, s);
 }
 
 } // namespace dlsize::cli

@@ -273,4 +273,11 @@ layout_choice resolve_layout(const allreduce_request& r, std::uint64_t accelerat
   return c;
 }
 
+void drop_unused_allreduce_inputs(nlohmann::json& config) {
+  if (config.value("allreduce", std::string("none")) != "none")
+    return;
+  for (const char* name : kAllreduceInputs)
+    config.erase(name + 2); // without the leading "--"
+}
+
 } // namespace dlsize::config

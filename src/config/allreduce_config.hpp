@@ -43,6 +43,10 @@ inline constexpr std::array<const char*, 10> kAllreduceInputs = {
 // per-node") when r's --allreduce is none: an input nothing uses would be silently ignored.
 void require_allreduce_for_inputs(const allreduce_request& r, const std::set<std::string>& given);
 
+// A run config (long option names without dashes) without the allreduce model keeps none of its
+// inputs: their defaults would read as given when the config is replayed, and be refused.
+void drop_unused_allreduce_inputs(nlohmann::json& config);
+
 struct allreduce_setup {
   model::allreduce_algorithm algorithm = model::allreduce_algorithm::none;
   std::string dtype = "fp32";

@@ -1,5 +1,7 @@
 #include "config/bench_rules.hpp"
 
+#include <utility>
+
 #include <fmt/format.h>
 
 #include "config/label.hpp"
@@ -161,6 +163,30 @@ bench_checkpoint check_checkpoint_options(const bench_request& r, const workload
   c.dir = r.checkpoint_dir;
   c.scale = r.checkpoint_scale;
   return c;
+}
+
+void check_dataset_place(const bench_request& r, bool in_s3) {
+  if (!in_s3) {
+    if (r.engine == "s3")
+      throw usage_error(fmt::format("--engine s3: reads a dataset in a bucket (--dataset "
+                                    "s3://BUCKET/PREFIX); '{}' is a folder. valid: io_uring, psync",
+                                    r.dataset));
+    return;
+  }
+  if (r.has("--engine") && r.engine != "s3")
+    throw usage_error(fmt::format("--engine {}: an s3:// dataset is read by the s3 engine. "
+                                  "valid: --engine s3, or no --engine",
+                                  r.engine));
+  const std::pair<const char*, const char*> refused[] = {
+      {"cache", "objects have no page cache to bypass or fill"},
+      {"client-ram", "the cache emulation caches pages of files"},
+      {"open", "objects are not opened"},
+      {"generate", "generate an S3 dataset with dlsize datagen --dataset s3://..."}};
+  for (const auto& [name, why] : refused)
+    if (r.has(fmt::format("--{}", name)))
+      throw usage_error(fmt::format("--{}: means nothing for an s3:// dataset ({}). valid: leave "
+                                    "--{} out",
+                                    name, why, name));
 }
 
 } // namespace dlsize::config

@@ -27,6 +27,7 @@ struct bench_request {
   std::string stall_timeout;
   std::string shard_read;
   std::string open;
+  std::string engine; // --engine as in effect
   std::string label;
   std::string checkpoint_every; // empty: no checkpoints
   std::string checkpoint_dir;
@@ -81,6 +82,11 @@ std::uint64_t check_accelerator_rules(const bench_request& r, accelerator_kind k
 // --accelerators (the job's) and --accelerators-per-rank, one from the other: the job's
 // accelerators, shared equally by its ranks.
 std::uint64_t job_accelerators(const bench_request& r, std::uint64_t ranks);
+
+// Where the dataset lives: an s3:// dataset (in_s3) is read by the s3 engine, so --engine other
+// than s3 and the options of files (--cache, --client-ram, --open, --generate) are refused when
+// given; a dataset on a file system refuses --engine s3 (the folder is named).
+void check_dataset_place(const bench_request& r, bool in_s3);
 
 // --checkpoint-every and its companions (training runs); inactive without it. Refuses a bare
 // number or zero interval, a companion alone, a profile without a checkpoint block, a missing

@@ -1,13 +1,18 @@
 #include "dataset/datagen_job.hpp"
 
+#include <cstdio>
 #include <filesystem>
 #include <optional>
 
 #include <fmt/format.h>
 
 #include "cluster/agreement.hpp"
+#include "cluster/hosts.hpp"
+#include "cluster/job_end.hpp"
 #include "core/clock.hpp"
 #include "core/error.hpp"
+#include "core/input_watch.hpp"
+#include "core/units.hpp"
 
 namespace dlsize::dataset {
 namespace fs = std::filesystem;
@@ -108,6 +113,36 @@ datagen_result generate_dataset_job(const datagen_options& opt, cluster::communi
   }
   res.seconds = now_s() - t0;
   return res;
+}
+
+void generate_on_first_use(const first_use_request& r, const config::workload_profile& profile,
+                           cluster::communicator& comm) {
+  if (r.size.empty())
+    return;
+  const bool missing =
+      cluster::agree(comm,
+                     [&] { return !core::watched_exists(fs::path(r.dir) / kManifestName); })[0]
+          .get<bool>();
+  if (!missing)
+    return;
+  const std::uint64_t ram = cluster::ram_of_hosts(comm);
+  dataset_params p = params_from_profile(profile);
+  p.seed = r.seed;
+  cluster::agree(comm, [&] {
+    p.files = files_for_size(p, units::parse_size(r.size, "--generate", ram));
+    return nlohmann::json(nullptr);
+  });
+  if (comm.rank() == 0)
+    std::fprintf(stderr,
+                 "bench: generating a %s %s dataset in %s (first use; later runs reuse it)\n",
+                 r.size.c_str(), profile.name.c_str(), r.dir.c_str());
+  datagen_options g;
+  g.dir = r.dir;
+  g.params = p;
+  g.progress = r.progress && comm.rank() == 0;
+  g.stall_timeout_s = r.stall_timeout_s;
+  if (generate_dataset_job(g, comm).interrupted)
+    throw cluster::job_error(1, "dataset generation interrupted; rerun the same command to resume");
 }
 
 } // namespace dlsize::dataset

@@ -106,10 +106,10 @@ nlohmann::json index_json(const dataset::dataset_layout& layout) {
 } // namespace
 
 nlohmann::json dataset_json(const std::filesystem::path& path,
-                            const dataset::dataset_layout& layout,
-                            const sysinfo::mount_info& mount) {
+                            const dataset::dataset_layout& layout, const sysinfo::mount_info& mount,
+                            std::uint64_t client_ram) {
   const auto& params = layout.params();
-  const std::uint64_t ram = sysinfo::ram_bytes();
+  const std::uint64_t ram = client_ram ? client_ram : sysinfo::ram_bytes();
   nlohmann::json j = {
       {"path", path.string()},
       {"fs_type", mount.fs_type},

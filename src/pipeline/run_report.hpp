@@ -31,9 +31,11 @@ nlohmann::json latency_json(const histogram& h);
 // The readers' figures added up.
 io::reader_stats merge_stats(const std::vector<io::reader_stats>& stats);
 
+// The report's dataset block. Its client RAM (and the dataset's bytes over it) is client_ram,
+// the emulated client's (--client-ram), or the host's when 0.
 nlohmann::json dataset_json(const std::filesystem::path& path,
-                            const dataset::dataset_layout& layout,
-                            const sysinfo::mount_info& mount);
+                            const dataset::dataset_layout& layout, const sysinfo::mount_info& mount,
+                            std::uint64_t client_ram);
 
 // The `io` section: engine, cache mode, queue depth, request size, counters and latencies.
 // engine: the engine that ran (io_uring, or psync after a fallback); uncached_method: how

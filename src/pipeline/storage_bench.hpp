@@ -23,6 +23,7 @@ struct storage_bench_options {
   dataset::index_request index; // index.index empty: the dataset's own manifest
   std::optional<s3_dataset> s3; // a dataset in a bucket (dataset is then its s3:// URL)
   io::engine_options io;
+  std::uint64_t client_ram = 0; // --client-ram: the emulated client's RAM; 0: the host's
   shard_read shards = shard_read::records;
   std::uint64_t epochs = 1;
   std::uint64_t seed = 0;

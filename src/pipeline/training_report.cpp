@@ -142,7 +142,7 @@ nlohmann::json training_document(const report_context& c, const std::vector<rank
   report.update({
       {"config", opt.config},
       {"workload", training_workload_json(c, f)},
-      {"dataset", dataset_json(opt.dataset, c.layout, c.mount)},
+      {"dataset", dataset_json(opt.dataset, c.layout, c.mount, opt.client_ram)},
       {"system", {{"hosts", rows.host_facts}}},
       {"topology", topology_json(c, f.cuda)},
       {"summary", training_summary_json(c, job, f)},

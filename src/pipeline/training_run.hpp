@@ -35,6 +35,7 @@ struct training_options {
   dataset::index_request index; // index.index empty: the dataset's own manifest
   std::optional<s3_dataset> s3; // a dataset in a bucket (dataset is then its s3:// URL)
   io::engine_options io;
+  std::uint64_t client_ram = 0;            // --client-ram: the emulated client's RAM; 0: the host's
   std::uint64_t accelerators = 1;          // the job's, every rank's together (an equal share each)
   std::uint64_t prefetch = 2;              // batches loaded ahead per accelerator
   shard_read shards = shard_read::records; // --shard-read: the sampler's mode

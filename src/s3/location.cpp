@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "dlsize/build_config.hpp"
 
 namespace dlsize::s3 {
 
@@ -230,6 +231,20 @@ client_options client_options_for(const settings& s, std::size_t endpoint_index)
   o.style = s.style;
   o.ca_bundle = s.ca_bundle;
   return o;
+}
+
+std::optional<location> dataset_location(std::string_view dataset, std::string_view option,
+                                         settings& s) {
+  if (!is_s3_url(dataset))
+    return std::nullopt;
+  location l = parse_location(dataset, option);
+  if (!DLSIZE_HAVE_S3)
+    throw usage_error(fmt::format("{}: this dlsize is built without the S3 client (libcurl), so "
+                                  "it cannot reach {}. valid: a folder, or a dlsize built with "
+                                  "DLSIZE_WITH_S3",
+                                  option, l.url()));
+  complete_settings(s);
+  return l;
 }
 
 } // namespace dlsize::s3

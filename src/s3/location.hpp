@@ -4,6 +4,7 @@
 // profile is named, never read into them), so they may be written to reports and replayable
 // configs; the keys are read when a client is made, by resolve_credentials.
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -60,6 +61,13 @@ credentials resolve_credentials(const settings& s);
 // `file` names it in messages. Throws usage_error naming --s3-profile for a missing profile.
 credentials profile_credentials(std::string_view text, std::string_view profile,
                                 std::string_view file);
+
+// For a dataset named s3://…: completes and checks the settings (complete_settings; an endpoint
+// from --s3-endpoint or AWS_ENDPOINT_URL) and returns the location, parsed and checked against
+// `option` (the option or positional that named the dataset). nullopt for a dataset on a file
+// system. Throws usage_error naming `option` in a dlsize built without the S3 client.
+std::optional<location> dataset_location(std::string_view dataset, std::string_view option,
+                                         settings& s);
 
 // The options of connection `endpoint_index`: endpoints are taken round-robin.
 client_options client_options_for(const settings& s, std::size_t endpoint_index);

@@ -9,6 +9,7 @@ using dlsize::config::accelerator_kind;
 using dlsize::config::bench_request;
 using dlsize::config::check_accelerator_rules;
 using dlsize::config::check_bench_request;
+using dlsize::config::check_dataset_place;
 using dlsize::test::usage_error_message;
 
 namespace {
@@ -215,4 +216,27 @@ TEST_CASE("bench's checkpoint options refuse a bare number, companions alone, a 
   r.given.insert("--checkpoint-every");
   CHECK_THAT(usage_error_message([&] { check_accelerator_rules(r, accelerator_kind::none, 1); }),
              StartsWith("--checkpoint-every: needs an accelerator"));
+}
+
+TEST_CASE("an s3:// dataset refuses the options of files, and a folder refuses --engine s3",
+          "[bench_rules]") {
+  auto r = valid_request();
+  r.engine = "io_uring"; // the default, not given: the s3 engine reads the bucket
+  check_dataset_place(r, true);
+  r.given.insert("--engine");
+  CHECK_THAT(usage_error_message([&] { check_dataset_place(r, true); }),
+             StartsWith("--engine io_uring: an s3:// dataset is read by the s3 engine"));
+  r.engine = "s3";
+  check_dataset_place(r, true);
+  for (const char* opt : {"--cache", "--client-ram", "--open", "--generate"}) {
+    auto f = valid_request();
+    f.given.insert(opt);
+    CHECK_THAT(usage_error_message([&] { check_dataset_place(f, true); }),
+               StartsWith(std::string(opt) + ": means nothing for an s3:// dataset"));
+    check_dataset_place(f, false);
+  }
+  r.given.clear();
+  CHECK_THAT(usage_error_message([&] { check_dataset_place(r, false); }),
+             StartsWith("--engine s3: reads a dataset in a bucket") &&
+                 Contains("'data' is a folder"));
 }

@@ -13,7 +13,7 @@
 namespace {
 
 using namespace dlsize;
-constexpr std::uint32_t kBlock = 64 * 1024;
+constexpr std::uint32_t kPieceBlock = 64 * 1024;
 
 // Hands each job's bytes to the consumer in pieces of `piece` bytes, in order, as the s3
 // engine does with a body.
@@ -56,15 +56,15 @@ struct shards {
 shards written() {
   shards s;
   s.set.run = 77;
-  s.set.request_size = kBlock;
+  s.set.request_size = kPieceBlock;
   s.set.files_per_rank = 2;
-  s.set.rank_bytes = {7 * kBlock};
-  const dataset::block_pool pool(1 << 20, kBlock, 5);
+  s.set.rank_bytes = {7 * kPieceBlock};
+  const dataset::block_pool pool(1 << 20, kPieceBlock, 5);
   for (unsigned f = 0; f < 2; ++f) {
     const std::uint64_t size = s.set.file_bytes(0)[f];
     std::vector<std::byte> b(size);
-    for (std::uint64_t at = 0; at < size; at += kBlock)
-      pool.fill({77, 0, f, 3, at}, b.data() + at, std::min<std::uint64_t>(kBlock, size - at));
+    for (std::uint64_t at = 0; at < size; at += kPieceBlock)
+      pool.fill({77, 0, f, 3, at}, b.data() + at, std::min<std::uint64_t>(kPieceBlock, size - at));
     s.files.paths.push_back("shard-" + std::to_string(f));
     s.files.sizes.push_back(size);
     s.bytes.push_back(std::move(b));
@@ -76,23 +76,24 @@ shards written() {
 
 TEST_CASE("a restore whose bytes come in pieces across blocks checks every block", "[checkpoint]") {
   shards s = written();
-  REQUIRE(s.files.sizes[0] == 3 * kBlock + kBlock / 2);
+  REQUIRE(s.files.sizes[0] == 3 * kPieceBlock + kPieceBlock / 2);
   pipeline::phase_io io;
-  io.request_size = kBlock;
-  for (std::size_t piece : {std::size_t{7000}, std::size_t{kBlock}, std::size_t{3 * kBlock}}) {
+  io.request_size = kPieceBlock;
+  for (std::size_t piece :
+       {std::size_t{7000}, std::size_t{kPieceBlock}, std::size_t{3 * kPieceBlock}}) {
     piece_engine eng(s.bytes, piece);
-    pipeline::range_jobs jobs(s.files, 2 * kBlock); // parts of 2 blocks: 2 jobs a shard
+    pipeline::range_jobs jobs(s.files, 2 * kPieceBlock); // parts of 2 blocks: 2 jobs a shard
     const pipeline::rank_phase p = pipeline::read_checked(s.set, 0, 3, s.files, eng, jobs, io);
     INFO("pieces of " << piece);
     CHECK(p.error.empty());
     CHECK(p.blocks == 8); // 4 a shard, the last half a block
     CHECK(p.mismatches == 0);
-    CHECK(p.bytes == 7 * kBlock);
+    CHECK(p.bytes == 7 * kPieceBlock);
   }
   // One byte changed in the middle of shard 1's third block, which straddles pieces of 7000.
-  s.bytes[1][2 * kBlock + 100] ^= std::byte{1};
+  s.bytes[1][2 * kPieceBlock + 100] ^= std::byte{1};
   piece_engine eng(s.bytes, 7000);
-  pipeline::range_jobs jobs(s.files, 2 * kBlock);
+  pipeline::range_jobs jobs(s.files, 2 * kPieceBlock);
   const pipeline::rank_phase p = pipeline::read_checked(s.set, 0, 3, s.files, eng, jobs, io);
   CHECK(p.blocks == 8);
   REQUIRE(p.mismatches == 1);
