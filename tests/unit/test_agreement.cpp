@@ -1,4 +1,4 @@
-// Unit tests for src/dist/agreement.hpp and the single-rank communicator and run link: how the
+// Unit tests for src/cluster/agreement.hpp and the single-rank communicator and run link: how the
 // ranks' failures are told, how differing options are found, what one rank does alone.
 #include <stdexcept>
 #include <string>

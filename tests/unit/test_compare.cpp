@@ -1,4 +1,4 @@
-// Unit tests for src/report/compare.hpp: backends grouped, medians, spreads, deltas.
+// Unit tests for src/analysis/compare.hpp: backends grouped, medians, spreads, deltas.
 #include <string>
 #include <vector>
 

@@ -1,4 +1,4 @@
-// Unit tests for src/analysis/limit_verdict: what held a run's AU below 1, named from its
+// Unit tests for src/report/limit_verdict: what held a run's AU below 1, named from its
 // figures by the written thresholds.
 #include <catch2/catch.hpp>
 

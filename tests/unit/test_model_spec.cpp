@@ -1,4 +1,4 @@
-// Unit tests for src/accel/model: the layer lists of the embedded profiles against published
+// Unit tests for src/model/model_spec: the layer lists of the embedded profiles against published
 // figures, every layer's shape against an independent walk of the architecture, and the
 // errors of bad layer lists.
 #include <cstdint>

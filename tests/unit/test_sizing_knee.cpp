@@ -1,4 +1,4 @@
-// Unit tests for src/sizing/knee and fisher_f: the F distribution against printed tables, the
+// Unit tests for src/analysis/knee and fisher_f: the F distribution against printed tables, the
 // hinge fit on exact data, a known knee found, no knee on noisy straight lines.
 #include <cmath>
 #include <vector>

@@ -1,4 +1,4 @@
-// Unit tests for src/sizing: Student's t, the least-squares fit and its intervals, the cache
+// Unit tests for src/analysis: Student's t, the least-squares fit and its intervals, the cache
 // models, and plan against hand-computed demand of the MLPerf Storage presets.
 #include <cmath>
 #include <tuple>

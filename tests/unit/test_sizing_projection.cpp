@@ -1,4 +1,4 @@
-// Unit tests for src/sizing/scaling_model and projection: the measured table, the knee and
+// Unit tests for src/analysis/scaling_model and projection: the measured table, the knee and
 // ceiling of a capped backend, the requirement fitted below the knee, and projections with
 // their intervals, cache models, headroom, physical limits and warnings.
 #include <cmath>

@@ -1,4 +1,4 @@
-// Unit tests for src/report/sizing_report and its renderers: reports grouped into series, runs
+// Unit tests for src/analysis/sizing_report and its renderers: reports grouped into series, runs
 // left out with the reason, the document's figures, and Markdown and HTML that hold them.
 #include <string>
 #include <vector>

@@ -1,4 +1,4 @@
-// Unit tests for src/sizing/sweep_config and sweep_index: configs checked key by key, points
+// Unit tests for src/sweep/sweep_config and sweep_index: configs checked key by key, points
 // expanded with their seeds, commands built without a shell, an index that resumes.
 #include <algorithm>
 #include <filesystem>
