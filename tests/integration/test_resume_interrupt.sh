@@ -29,10 +29,11 @@ else
 fi
 [[ -f $ds/dlsize-dataset.json ]] || "$DLSIZE" datagen --workload resnet50 --layout files --dataset "$ds" --size 1500MiB --quiet >/dev/null
 
-# Rate cap: 150 MB/s for about 2 s.
+# Rate cap: 150 MB/s for about 2 s. Never above the cap; below it only by what a disk shared
+# with the rest of the suite (3 tests at once on 2 cores) leaves: 0.6 of the cap.
 expect_rc 0 "capped bench" -- "$DLSIZE" bench --workload resnet50 --dataset "$ds" --max-read-rate 150MB/s --time-limit 2s --quiet --out "$SCRATCH/cap.json"
 bw=$(json "$SCRATCH/cap.json" "r['summary']['read_bytes_per_s']")
-"$PY" -c "import sys; bw=float(sys.argv[1]); sys.exit(0 if 0.8*150e6 <= bw <= 1.05*150e6 else 1)" "$bw" \
+"$PY" -c "import sys; bw=float(sys.argv[1]); sys.exit(0 if 0.6*150e6 <= bw <= 1.05*150e6 else 1)" "$bw" \
   && pass "read rate $bw near the 150 MB/s cap" || fail "read rate $bw not near 150 MB/s"
 
 # SIGINT during a bench: an incomplete report of what was measured, within about a second.
