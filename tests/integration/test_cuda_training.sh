@@ -26,7 +26,11 @@ check=$(json "$SCRATCH/gpu.json" "all([r['status'] == 'complete', r['topology'][
   r['accelerators'][0]['gpu']['steps']['loss_last'] < r['accelerators'][0]['gpu']['steps']['loss_first'],
   abs(r['accelerators'][0]['gpu']['steps']['busy_ms_mean'] - 20) < 0.01,
   abs(r['workload']['accelerator']['compute_time_s'] - 0.02) < 1e-4,
-  r['summary']['demand_bytes_per_s'] > 0, r['summary']['accelerator_utilization'] >= 0.85])")
+  r['summary']['demand_bytes_per_s'] > 0,
+  abs(r['summary']['accelerator_utilization'] - r['accelerators'][0]['compute_s'] / r['accelerators'][0]['window_s']) < 1e-9,
+  r['summary']['accelerator_utilization'] >= 0.7])")
+# AU is the busy time over the window (no data wait here: the dataset is in the page cache); the
+# host's own time between steps (more on a loaded machine) is what keeps it under 1.
 [[ $check == True ]] && pass "report: GPU rows, measured step time, loss falls, AU from busy time" \
   || fail "report: $(json "$SCRATCH/gpu.json" "r['accelerators'][0], r['summary']['accelerator_utilization'], r.get('reason')")"
 

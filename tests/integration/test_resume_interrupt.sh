@@ -29,15 +29,16 @@ else
 fi
 [[ -f $ds/dlsize-dataset.json ]] || "$DLSIZE" datagen --workload resnet50 --layout files --dataset "$ds" --size 1500MiB --quiet >/dev/null
 
-# Rate cap: 150 MB/s for about 2 s. Never above the cap; below it only by what a disk shared
-# with the rest of the suite (3 tests at once on 2 cores) leaves: 0.6 of the cap.
+# Rate cap: 150 MB/s for about 2 s.
 expect_rc 0 "capped bench" -- "$DLSIZE" bench --workload resnet50 --dataset "$ds" --max-read-rate 150MB/s --time-limit 2s --quiet --out "$SCRATCH/cap.json"
 bw=$(json "$SCRATCH/cap.json" "r['summary']['read_bytes_per_s']")
-"$PY" -c "import sys; bw=float(sys.argv[1]); sys.exit(0 if 0.6*150e6 <= bw <= 1.05*150e6 else 1)" "$bw" \
+"$PY" -c "import sys; bw=float(sys.argv[1]); sys.exit(0 if 0.8*150e6 <= bw <= 1.05*150e6 else 1)" "$bw" \
   && pass "read rate $bw near the 150 MB/s cap" || fail "read rate $bw not near 150 MB/s"
 
 # SIGINT during a bench: an incomplete report of what was measured, within about a second.
-interrupt_after 1.5 -- "$DLSIZE" bench --workload resnet50 --dataset "$ds" --max-read-rate 100MB/s --quiet --out "$SCRATCH/int.json"
+# 3 s: a start on a loaded machine (the suite, 3 tests at once) must have read something by then.
+interrupt_after 3 -- "$DLSIZE" bench --workload resnet50 --dataset "$ds" --max-read-rate 100MB/s --quiet --out "$SCRATCH/int.json"
 [[ $(json "$SCRATCH/int.json" "r['status'] == 'incomplete' and 'interrupted' in r['reason'] and r['summary']['read_bytes'] > 0") == True ]] \
-  && pass "incomplete report with what was read" || fail "interrupted report"
+  && pass "incomplete report with what was read" \
+  || fail "interrupted report: $(json "$SCRATCH/int.json" "r['status'], r.get('reason'), r.get('summary', {}).get('read_bytes')")"
 finish
