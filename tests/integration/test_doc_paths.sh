@@ -2,7 +2,8 @@
 # labels: lint
 # Paths the project names stay true: every row of docs/architecture.md's "Where is…" table names
 # files that exist and hold the row's symbol, and every repository path named in README.md,
-# docs/*.md and the comments of src/, cli/, scripts/ and tests/ exists (a path may name a file
+# docs/*.md and the comments of src/, cli/, scripts/ and tests/ exists, and scripts/README.md groups
+# every script (a path may name a file
 # without its extension, or the start of several). A few names are not ours (a file of
 # mlcommons/storage or NCCL) or placeholders; they are listed below.
 source "$(dirname "$0")/lib.sh"
@@ -31,6 +32,13 @@ else:
             name = symbol[0].split("::")[-1]
             if not any(os.path.isfile(f) and re.search(r"\b" + re.escape(name) + r"\b", open(f).read()) for f in files):
                 problems.append(f"Where is: {symbol[0]} not in {', '.join(files)}")
+# scripts/README.md groups every script by purpose, and names only scripts that exist.
+listed = set(re.findall(r"`([\w.-]+\.(?:sh|py))`", open("scripts/README.md").read()))
+present = {f for f in os.listdir("scripts") if f.endswith((".sh", ".py"))}
+for f in sorted(present - listed):
+    problems.append(f"scripts/README.md does not group scripts/{f}")
+for f in sorted(listed - present):
+    problems.append(f"scripts/README.md names scripts/{f}, which does not exist")
 # Paths named anywhere.
 foreign = {"configs/dlio/workload", "src/graph/tuning.cc", "src/FILE.cpp", "src/NAME", "src/href",
            "workloads/x.json"}
