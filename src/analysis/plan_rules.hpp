@@ -71,6 +71,6 @@ void parse_object_store(const plan_options& o, const std::set<std::string>& give
 // The write side's inputs: the profile's checkpoint, the interval and overhead, and the ranks:
 // the read side's accelerators when there is one (reads non-null), else --accelerators.
 checkpoint_plan_inputs checkpoint_inputs_of(const plan_options& o, const plan_inputs& in,
-                                            const nlohmann::json& reads);
+                                            const plan_reads* reads);
 
 } // namespace dlsize::analysis
