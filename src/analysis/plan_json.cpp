@@ -21,12 +21,10 @@ nlohmann::json to_json(const plan_per_host& h) {
                     {"usable_bytes_per_s", n.usable_bytes_per_s},
                     {"load", n.load},
                     {"carries", n.carries}});
-  return {{"accelerators", h.accelerators},
-          {"required_bytes_per_s", h.required_bytes_per_s},
-          {"reads_bytes_per_s", h.reads_bytes_per_s},
-          {"iops", h.iops},
-          {"nic_efficiency", h.nic_efficiency},
-          {"one_nic", nics}};
+  return {
+      {"accelerators", h.accelerators},           {"required_bytes_per_s", h.required_bytes_per_s},
+      {"reads_bytes_per_s", h.reads_bytes_per_s}, {"iops", h.iops},
+      {"nic_efficiency", h.nic_efficiency},       {"one_nic", nics}};
 }
 
 nlohmann::json to_json(const plan_epoch& e) {
@@ -192,8 +190,7 @@ nlohmann::json to_json(const checkpoint_plan_document& c) {
                                {"overhead", c.at_write->overhead},
                                {"fits", c.at_write->fits}};
   if (c.restore)
-    j["restore"] = {{"bytes_per_s", c.restore->bytes_per_s},
-                    {"restore_s", c.restore->restore_s}};
+    j["restore"] = {{"bytes_per_s", c.restore->bytes_per_s}, {"restore_s", c.restore->restore_s}};
   return j;
 }
 

@@ -80,13 +80,12 @@ TEST_CASE("a plan's read side is typed, and its JSON holds the same figures", "[
   CHECK(j["deliverable_bytes_per_s"].get<double>() == 20e9);
   CHECK(j["storage_bandwidth_bytes_per_s"].get<double>() == 20e9);
   CHECK(j["max_accelerators_at_threshold"] == r.storage->max_accelerators_at_threshold);
-  CHECK(j["expected_accelerator_utilization"].get<double>() ==
-        *r.expected_accelerator_utilization);
+  CHECK(j["expected_accelerator_utilization"].get<double>() == *r.expected_accelerator_utilization);
   CHECK(j["row"]["accelerator_utilization"].get<double>() == r.row->accelerator_utilization);
-  CHECK(j["per_host"]["one_nic"][0]["gbe"].is_number_float()); // 100.0, as before
-  CHECK(j["epoch"]["epochs"].is_null());
-  CHECK(j["epoch"]["time_to_train_s"].is_null());
-  CHECK(j["dataset"]["min_bytes_for_ram"].is_null());
+  CHECK(j.at("per_host").at("one_nic").at(0).at("gbe").is_number_float()); // 100.0, as before
+  CHECK(j.at("epoch").at("epochs").is_null());
+  CHECK(j.at("epoch").at("time_to_train_s").is_null());
+  CHECK(j.at("dataset").at("min_bytes_for_ram").is_null());
   CHECK_FALSE(j["dataset"].contains("client_ram_bytes"));
   CHECK_FALSE(j.contains("index"));
   CHECK_FALSE(j.contains("s3"));
@@ -97,8 +96,7 @@ TEST_CASE("a plan's read side is typed, and its JSON holds the same figures", "[
   check_valid(j);
 }
 
-TEST_CASE("a plan without a bandwidth has nulls, and --s3 its object store's side",
-          "[plan]") {
+TEST_CASE("a plan without a bandwidth has nulls, and --s3 its object store's side", "[plan]") {
   auto in = unet3d_on_h100();
   in.object_store = analysis::object_store_assumptions{};
   in.object_store->first_byte_source = "default";
@@ -121,14 +119,14 @@ TEST_CASE("a plan without a bandwidth has nulls, and --s3 its object store's sid
   CHECK(r.s3->limit == "not judged");
 
   const nlohmann::json j = analysis::to_json(d);
-  CHECK(j["nic_limit_bytes_per_s"].is_null());
+  CHECK(j.at("nic_limit_bytes_per_s").is_null());
   CHECK_FALSE(j.contains("deliverable_bytes_per_s"));
   CHECK_FALSE(j.contains("max_accelerators_at_threshold"));
   CHECK_FALSE(j.contains("epoch"));
   CHECK(j["dataset"]["client_ram_bytes"] == (1ull << 30));
   CHECK(j["dataset"]["clients"].is_number_unsigned());
   CHECK(j["s3"]["requests_per_s"].get<double>() == r.s3->requests_per_s);
-  CHECK(j["s3"]["max_requests_per_s"].is_null());
+  CHECK(j.at("s3").at("max_requests_per_s").is_null());
   check_valid(j);
 }
 
