@@ -8,8 +8,6 @@
 #include <set>
 #include <string>
 
-#include <nlohmann/json.hpp>
-
 #include "analysis/plan.hpp"
 #include "analysis/plan_checkpoint.hpp"
 
