@@ -1,12 +1,10 @@
 // dlsize plan: the bandwidth N accelerators need, and the accelerators a bandwidth supports,
 // from a workload profile alone (no runs).
-#include <optional>
 
 #include "allreduce_options.hpp"
 #include "analysis/plan.hpp"
 #include "analysis/plan_checkpoint.hpp"
 #include "analysis/plan_rules.hpp"
-#include "analysis/plan_scaling.hpp"
 #include "commands.hpp"
 #include "config/workload.hpp"
 #include "core/error.hpp"
@@ -27,45 +25,16 @@ struct plan_cli : analysis::plan_options {
 };
 
 // The read side: what the accelerators' data loading asks of storage (and, with --s3, of an
-// object store). Prints it and returns the plan's JSON.
-nlohmann::json read_plan(const plan_cli& o, const CLI::App& cmd, analysis::plan_inputs& in) {
+// object store). Prints it and returns it.
+analysis::plan_reads read_plan(const plan_cli& o, const CLI::App& cmd, analysis::plan_inputs& in) {
   analysis::parse_read_inputs(o, in);
   analysis::parse_object_store(o, given_long_options(cmd), in);
   if (!o.index.empty())
     in.measured = analysis::measured_dataset::from_json(
         dataset::index_read_shape(o.index, in.request_size), "--index " + o.index);
-  nlohmann::json plan = analysis::make_plan(in);
-  config::require_allreduce_for_inputs(o.allreduce, given_long_options(cmd));
-  const config::allreduce_setup allreduce =
-      config::resolve_allreduce(o.allreduce, in.workload, in.accelerator);
-  if (allreduce.active()) {
-    analysis::scaling_inputs si;
-    si.allreduce = allreduce;
-    si.per_node = o.allreduce.accelerators_per_node ? o.allreduce.accelerators_per_node
-                                                    : allreduce.accelerators_per_node;
-    si.compute_s = in.accelerator.preset.compute_time_s;
-    si.batch = static_cast<double>(in.accelerator.preset.batch_size);
-    si.sample_bytes = in.sample_bytes();
-    si.au_threshold = in.au_threshold;
-    analysis::add_scaling(plan, si, in.storage_bandwidth, in.accelerators);
-  }
-
-  std::optional<analysis::object_plan> objects;
-  if (in.object_store) {
-    objects = analysis::plan_objects(in, plan);
-    plan["s3"] = analysis::to_json(*objects);
-  }
-  render::print_read_plan(plan, in, objects ? &*objects : nullptr);
-  return plan;
-}
-
-// The write side: the checkpoint every --checkpoint-interval.
-nlohmann::json checkpoint_plan(const plan_cli& o, const analysis::plan_inputs& in,
-                               const nlohmann::json& reads) {
-  const analysis::checkpoint_plan_inputs c = analysis::checkpoint_inputs_of(o, in, reads);
-  nlohmann::json j = analysis::checkpoint_plan(c);
-  render::print_checkpoint(j, in.workload.name);
-  return j;
+  analysis::plan_reads reads = analysis::plan_read_side(in, o.allreduce, given_long_options(cmd));
+  render::print_read_plan(in.workload.name, reads);
+  return reads;
 }
 
 int run_plan(const plan_cli& o, const CLI::App& cmd) {
@@ -74,15 +43,17 @@ int run_plan(const plan_cli& o, const CLI::App& cmd) {
   in.workload = config::load_workload(o.workload);
   analysis::parse_shared_inputs(o, in);
   analysis::check_plan_sides(o, in.workload);
-  const bool checkpoint = !o.checkpoint_interval.empty();
-  nlohmann::json plan;
+  analysis::plan_document plan;
+  plan.workload = in.workload.name;
   if (in.workload.has_dataset)
-    plan = read_plan(o, cmd, in);
-  else
-    plan = {{"schema", analysis::kPlanSchema}, {"workload", in.workload.name}};
-  if (checkpoint)
-    plan["checkpoint"] = checkpoint_plan(o, in, in.workload.has_dataset ? plan : nlohmann::json());
-  return commit_output(out, plan.dump(2) + "\n", "plan") ? 1 : 0;
+    plan.reads = read_plan(o, cmd, in);
+  if (!o.checkpoint_interval.empty()) {
+    // The write side: the checkpoint every --checkpoint-interval.
+    plan.checkpoint = analysis::checkpoint_plan(
+        analysis::checkpoint_inputs_of(o, in, plan.reads ? &*plan.reads : nullptr));
+    render::print_checkpoint(plan.workload, *plan.checkpoint);
+  }
+  return commit_output(out, analysis::to_json(plan).dump(2) + "\n", "plan") ? 1 : 0;
 }
 
 } // namespace

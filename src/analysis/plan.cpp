@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "analysis/plan_row.hpp"
+#include "analysis/plan_scaling.hpp"
 #include "analysis/read_amplification.hpp"
 #include "core/error.hpp"
 
@@ -23,46 +24,66 @@ std::string dataset_source(const plan_inputs& in) {
                      m.index, m.digest, m.dir, m.samples, m.files, in.workload.name);
 }
 
-nlohmann::json index_json(const measured_dataset& m, io::cache_mode cache) {
+plan_index index_of(const measured_dataset& m, io::cache_mode cache) {
   const bool direct = cache == io::cache_mode::direct;
-  return {{"path", m.index},
-          {"dir", m.dir},
-          {"digest", m.digest},
-          {"files", m.files},
-          {"samples", m.samples},
-          {"file_bytes", m.file_bytes},
-          {"sample_bytes", m.sample_bytes},
-          {"samples_per_file", static_cast<double>(m.samples) / static_cast<double>(m.files)},
-          {"sample_bytes_distribution", m.sample_distribution},
-          {"request_size", m.request_size},
-          {"read_bytes", direct ? m.direct_bytes : m.buffered_bytes},
-          {"requests", direct ? m.direct_requests : m.buffered_requests}};
+  plan_index i;
+  i.path = m.index;
+  i.dir = m.dir;
+  i.digest = m.digest;
+  i.files = m.files;
+  i.samples = m.samples;
+  i.file_bytes = m.file_bytes;
+  i.sample_bytes = m.sample_bytes;
+  i.samples_per_file = static_cast<double>(m.samples) / static_cast<double>(m.files);
+  i.sample_bytes_distribution = m.sample_distribution;
+  i.p50 = m.p50;
+  i.p99 = m.p99;
+  i.max = m.max;
+  i.request_size = m.request_size;
+  i.read_bytes = direct ? m.direct_bytes : m.buffered_bytes;
+  i.requests = direct ? m.direct_requests : m.buffered_requests;
+  return i;
 }
 
 // What one client host running `per_host` accelerators must sustain: the reads at the AU
 // threshold and at AU 100 %, the requests, and whether one NIC of each line rate carries it
 // (the line rate × --nic-efficiency).
-nlohmann::json per_host_json(std::uint64_t per_host, double reads_per_accel,
-                             double needed_per_accel, double iops_per_accel,
-                             double nic_efficiency) {
+plan_per_host per_host_of(std::uint64_t per_host, double reads_per_accel, double needed_per_accel,
+                          double iops_per_accel, double nic_efficiency) {
   const double n = static_cast<double>(per_host);
-  const double needed = n * needed_per_accel;
-  nlohmann::json nics = nlohmann::json::array();
+  plan_per_host h;
+  h.accelerators = per_host;
+  h.required_bytes_per_s = n * needed_per_accel;
+  h.reads_bytes_per_s = n * reads_per_accel;
+  h.iops = n * iops_per_accel;
+  h.nic_efficiency = nic_efficiency;
   for (const double gbe : kHostNicGbE) {
     const double line = gbe * 1e9 / 8; // bytes/s
     const double usable = line * nic_efficiency;
-    nics.push_back({{"gbe", gbe},
-                    {"line_bytes_per_s", line},
-                    {"usable_bytes_per_s", usable},
-                    {"load", needed / usable},
-                    {"carries", needed <= usable}});
+    h.one_nic.push_back(
+        {gbe, line, usable, h.required_bytes_per_s / usable, h.required_bytes_per_s <= usable});
   }
-  return {{"accelerators", per_host},
-          {"required_bytes_per_s", needed},
-          {"reads_bytes_per_s", n * reads_per_accel},
-          {"iops", n * iops_per_accel},
-          {"nic_efficiency", nic_efficiency},
-          {"one_nic", nics}};
+  return h;
+}
+
+// A valid run: 500 steps per epoch over all accelerators, and 5 × the clients' RAM.
+plan_dataset dataset_of(const plan_inputs& in, double accelerators, double bytes) {
+  const double batch = static_cast<double>(in.accelerator.preset.batch_size);
+  plan_dataset ds;
+  ds.min_bytes_for_steps = static_cast<double>(kMinStepsPerEpoch) * accelerators * batch * bytes;
+  ds.min_samples_for_steps = static_cast<double>(kMinStepsPerEpoch) * accelerators * batch;
+  ds.min_bytes = ds.min_bytes_for_steps;
+  if (in.client_ram > 0) {
+    const double by_ram =
+        kMinDatasetOverRam * static_cast<double>(in.client_ram) * static_cast<double>(in.clients);
+    ds.ram = plan_ram_rule{by_ram, in.client_ram, in.clients};
+    ds.min_bytes = std::max(ds.min_bytes, by_ram);
+  }
+  ds.min_samples = std::ceil(ds.min_bytes / bytes);
+  ds.rules = "MLPerf Storage: dataset >= 5 x the clients' RAM and >= 500 steps per epoch";
+  if (in.measured)
+    ds.indexed = plan_indexed{in.measured->sample_bytes, in.measured->sample_bytes >= ds.min_bytes};
+  return ds;
 }
 
 // An object store's GETs return each sample's bytes exactly: no block padding, no page cache.
@@ -81,6 +102,9 @@ measured_dataset measured_dataset::from_json(const nlohmann::json& j, const std:
   m.samples = j.at("samples").get<std::uint64_t>();
   m.file_bytes = j.at("bytes").get<double>();
   m.sample_distribution = j.at("sample_bytes");
+  m.p50 = m.sample_distribution.at("p50").get<double>();
+  m.p99 = m.sample_distribution.at("p99").get<double>();
+  m.max = m.sample_distribution.at("max").get<double>();
   const auto& r = j.at("reads");
   m.request_size = r.at("request_size").get<std::uint32_t>();
   m.sample_bytes = r.at("sample_bytes").get<double>();
@@ -95,66 +119,69 @@ measured_dataset measured_dataset::from_json(const nlohmann::json& j, const std:
   return m;
 }
 
-nlohmann::json make_plan(const plan_inputs& in) {
+namespace {
+
+// One accelerator's figures: the samples it consumes, their bytes, and what the storage serves
+// for them (the samples' bytes times the amplification of how they are read).
+plan_reads per_accelerator(const plan_inputs& in) {
   const auto& p = in.accelerator.preset;
   if (!(p.compute_time_s > 0))
     throw usage_error(
         fmt::format("--compute-time: {} s per batch gives no finite demand. valid: a time above 0",
                     p.compute_time_s));
-  const double bytes = in.sample_bytes();
-  const double batch = static_cast<double>(p.batch_size);
-  const double samples_per_s = batch / p.compute_time_s;
-  const auto amp = in.object_store ? object_read_amplification()
-                   : in.measured   ? analysis::amplification_of(*in.measured, in.cache)
-                                 : analysis::amplification_of(bytes, in.workload.layout, in.cache);
-  const double demand = samples_per_s * bytes;
-  // What the storage serves: the samples' bytes times the amplification of how they are read.
-  const double reads = demand * amp.factor;
-  const double needed_per_accel = reads * in.au_threshold;
+  plan_reads r;
+  r.accelerator = {in.accelerator.type, p.batch_size, p.compute_time_s, p.source};
+  r.sample_bytes_mean = in.sample_bytes();
+  r.au_threshold = in.au_threshold;
+  r.samples_per_s_per_accelerator = static_cast<double>(p.batch_size) / p.compute_time_s;
+  const auto amp =
+      in.object_store ? object_read_amplification()
+      : in.measured   ? analysis::amplification_of(*in.measured, in.cache)
+                    : analysis::amplification_of(r.sample_bytes_mean, in.workload.layout, in.cache);
+  r.demand_bytes_per_s_per_accelerator = r.samples_per_s_per_accelerator * r.sample_bytes_mean;
+  r.cache_mode = in.object_store ? "none" : io::to_string(in.cache);
+  r.read_amplification = amp.factor;
+  r.read_amplification_basis = amp.basis;
+  r.reads_bytes_per_s_per_accelerator = r.demand_bytes_per_s_per_accelerator * amp.factor;
+  r.bytes_per_s_per_accelerator_at_threshold =
+      r.reads_bytes_per_s_per_accelerator * in.au_threshold;
+  r.request_size = in.request_size;
+  r.clients = in.clients;
+  r.nic_bandwidth = in.nic_bandwidth;
+  r.nic_efficiency = in.nic_efficiency;
+  return r;
+}
 
-  nlohmann::json out = {
-      {"schema", kPlanSchema},
-      {"workload", in.workload.name},
-      {"accelerator",
-       {{"type", in.accelerator.type},
-        {"batch_size", p.batch_size},
-        {"compute_time_s", p.compute_time_s},
-        {"source", p.source}}},
-      {"sample_bytes_mean", bytes},
-      {"au_threshold", in.au_threshold},
-      {"samples_per_s_per_accelerator", samples_per_s},
-      {"demand_bytes_per_s_per_accelerator", demand},
-      {"cache_mode", in.object_store ? "none" : io::to_string(in.cache)},
-      {"read_amplification", amp.factor},
-      {"read_amplification_basis", amp.basis},
-      {"reads_bytes_per_s_per_accelerator", reads},
-      {"bytes_per_s_per_accelerator_at_threshold", needed_per_accel},
-  };
-  // The clients' network caps whatever the storage could give.
+// What the storage delivers (its bandwidth capped by the clients' network) and the
+// accelerators planned for: the count given, else the most the delivery supports, else 1.
+void plan_count(const plan_inputs& in, plan_reads& r) {
   const double nic_cap = in.nic_bandwidth * in.nic_efficiency * static_cast<double>(in.clients);
-  out["nic_limit_bytes_per_s"] = nic_cap > 0 ? nlohmann::json(nic_cap) : nlohmann::json(nullptr);
+  if (nic_cap > 0)
+    r.nic_limit_bytes_per_s = nic_cap;
   double deliverable = in.storage_bandwidth;
   if (nic_cap > 0)
     deliverable = deliverable > 0 ? std::min(deliverable, nic_cap) : nic_cap;
   std::uint64_t n = in.accelerators;
   if (deliverable > 0) {
-    const std::uint64_t most = accelerators_within(deliverable, needed_per_accel);
-    out["storage_bandwidth_bytes_per_s"] =
-        in.storage_bandwidth > 0 ? nlohmann::json(in.storage_bandwidth) : nlohmann::json(nullptr);
-    out["deliverable_bytes_per_s"] = deliverable;
-    out["max_accelerators_at_threshold"] = most;
+    plan_storage s;
+    if (in.storage_bandwidth > 0)
+      s.storage_bandwidth_bytes_per_s = in.storage_bandwidth;
+    s.deliverable_bytes_per_s = deliverable;
+    s.max_accelerators_at_threshold =
+        accelerators_within(deliverable, r.bytes_per_s_per_accelerator_at_threshold);
     if (n == 0)
-      n = std::max<std::uint64_t>(1, most);
+      n = std::max<std::uint64_t>(1, s.max_accelerators_at_threshold);
+    r.storage = s;
   }
-  if (n == 0)
-    n = 1;
-  const double nn = static_cast<double>(n);
-  out["accelerators"] = n;
-  out["required_bytes_per_s"] = nn * needed_per_accel;
-  out["demand_bytes_per_s"] = nn * demand;
-  out["reads_bytes_per_s"] = nn * reads;
-  // Requests: each sample's amplified range in requests of at most request_size.
-  double per_sample = std::ceil(bytes * amp.factor / static_cast<double>(in.request_size));
+  r.accelerators = n == 0 ? 1 : n;
+}
+
+// Requests: each sample's amplified range in requests of at most request_size (with an index,
+// its measured requests), and the files they come from.
+void plan_requests(const plan_inputs& in, plan_reads& r) {
+  const double nn = static_cast<double>(r.accelerators);
+  double per_sample =
+      std::ceil(r.sample_bytes_mean * r.read_amplification / static_cast<double>(in.request_size));
   double samples_per_file = static_cast<double>(
       in.workload.layout == config::file_layout::files ? 1 : in.workload.records_per_file);
   if (in.measured) {
@@ -164,61 +191,61 @@ nlohmann::json make_plan(const plan_inputs& in) {
     per_sample = requests / static_cast<double>(m.samples);
     samples_per_file = static_cast<double>(m.samples) / static_cast<double>(m.files);
   }
-  out["iops"] = nn * samples_per_s * per_sample;
+  r.iops = nn * r.samples_per_s_per_accelerator * per_sample;
   if (in.accelerators_per_host > 0)
-    out["per_host"] = per_host_json(in.accelerators_per_host, reads, needed_per_accel,
-                                    samples_per_s * per_sample, in.nic_efficiency);
-  out["files_per_s"] = nn * samples_per_s / samples_per_file;
-  const double rate = deliverable > 0 ? std::min(deliverable, nn * reads) : nn * reads;
-  if (deliverable > 0)
-    out["expected_accelerator_utilization"] = std::min(1.0, deliverable / (nn * reads));
-  if (in.row_bandwidth > 0)
-    out["row"] = row_json({in.row_bandwidth, demand, n}, samples_per_s, in.au_threshold);
-  const double dataset_bytes = in.measured ? in.measured->sample_bytes : in.dataset_bytes;
-  if (dataset_bytes > 0) {
-    // An epoch reads the dataset once (amplified), at what the storage delivers to n
-    // accelerators or what they consume, the lower.
-    const double epoch_s = dataset_bytes * amp.factor / rate;
-    out["epoch"] = {{"dataset_bytes", dataset_bytes},
-                    {"bytes_per_s", rate},
-                    {"epoch_s", epoch_s},
-                    {"epochs", in.epochs > 0 ? nlohmann::json(in.epochs) : nlohmann::json(nullptr)},
-                    {"time_to_train_s", in.epochs > 0 ? nlohmann::json(in.epochs * epoch_s)
-                                                      : nlohmann::json(nullptr)}};
-  }
-  // A valid run: 500 steps per epoch over all accelerators, and 5 × the clients' RAM.
-  const double by_steps = static_cast<double>(kMinStepsPerEpoch) * nn * batch * bytes;
-  nlohmann::json ds = {
-      {"min_bytes_for_steps", by_steps},
-      {"min_samples_for_steps", static_cast<double>(kMinStepsPerEpoch) * nn * batch}};
-  double min_bytes = by_steps;
-  if (in.client_ram > 0) {
-    const double by_ram =
-        kMinDatasetOverRam * static_cast<double>(in.client_ram) * static_cast<double>(in.clients);
-    ds["min_bytes_for_ram"] = by_ram;
-    ds["client_ram_bytes"] = in.client_ram;
-    ds["clients"] = in.clients;
-    min_bytes = std::max(min_bytes, by_ram);
-  } else {
-    ds["min_bytes_for_ram"] = nullptr;
-  }
-  ds["min_bytes"] = min_bytes;
-  ds["min_samples"] = std::ceil(min_bytes / bytes);
-  ds["rules"] = "MLPerf Storage: dataset >= 5 x the clients' RAM and >= 500 steps per epoch";
-  if (in.measured) {
-    ds["indexed_bytes"] = in.measured->sample_bytes;
-    ds["indexed_is_enough"] = in.measured->sample_bytes >= min_bytes;
-  }
-  out["dataset"] = ds;
-  out["dataset_source"] = dataset_source(in);
-  if (in.measured)
-    out["index"] = index_json(*in.measured, in.cache);
-  return out;
+    r.per_host = per_host_of(in.accelerators_per_host, r.reads_bytes_per_s_per_accelerator,
+                             r.bytes_per_s_per_accelerator_at_threshold,
+                             r.samples_per_s_per_accelerator * per_sample, in.nic_efficiency);
+  r.files_per_s = nn * r.samples_per_s_per_accelerator / samples_per_file;
 }
 
-object_plan plan_objects(const plan_inputs& in, const nlohmann::json& plan) {
+// An epoch reads the dataset once (amplified), at what the storage delivers to the
+// accelerators or what they consume, the lower.
+plan_epoch epoch_of(const plan_inputs& in, double dataset_bytes, double rate, double amp) {
+  plan_epoch e;
+  e.dataset_bytes = dataset_bytes;
+  e.bytes_per_s = rate;
+  e.epoch_s = dataset_bytes * amp / rate;
+  if (in.epochs > 0) {
+    e.epochs = in.epochs;
+    e.time_to_train_s = in.epochs * e.epoch_s;
+  }
+  return e;
+}
+
+} // namespace
+
+plan_reads make_plan(const plan_inputs& in) {
+  plan_reads r = per_accelerator(in);
+  plan_count(in, r);
+  const double nn = static_cast<double>(r.accelerators);
+  r.required_bytes_per_s = nn * r.bytes_per_s_per_accelerator_at_threshold;
+  r.demand_bytes_per_s = nn * r.demand_bytes_per_s_per_accelerator;
+  r.reads_bytes_per_s = nn * r.reads_bytes_per_s_per_accelerator;
+  plan_requests(in, r);
+  const double deliverable = r.storage ? r.storage->deliverable_bytes_per_s : 0;
+  const double rate = deliverable > 0
+                          ? std::min(deliverable, nn * r.reads_bytes_per_s_per_accelerator)
+                          : nn * r.reads_bytes_per_s_per_accelerator;
+  if (deliverable > 0)
+    r.expected_accelerator_utilization =
+        std::min(1.0, deliverable / (nn * r.reads_bytes_per_s_per_accelerator));
+  if (in.row_bandwidth > 0)
+    r.row = make_row({in.row_bandwidth, r.demand_bytes_per_s_per_accelerator, r.accelerators},
+                     r.samples_per_s_per_accelerator, in.au_threshold);
+  const double dataset_bytes = in.measured ? in.measured->sample_bytes : in.dataset_bytes;
+  if (dataset_bytes > 0)
+    r.epoch = epoch_of(in, dataset_bytes, rate, r.read_amplification);
+  r.dataset = dataset_of(in, nn, r.sample_bytes_mean);
+  r.dataset_source = dataset_source(in);
+  if (in.measured)
+    r.index = index_of(*in.measured, in.cache);
+  return r;
+}
+
+object_plan plan_objects(const plan_inputs& in, const plan_reads& plan) {
   object_plan_inputs o;
-  o.samples_per_s_per_accelerator = plan.at("samples_per_s_per_accelerator").get<double>();
+  o.samples_per_s_per_accelerator = plan.samples_per_s_per_accelerator;
   o.au_threshold = in.au_threshold;
   o.sample_bytes = in.sample_bytes();
   const bool whole = in.request_size == plan_inputs::kWholeObject;
@@ -241,14 +268,35 @@ object_plan plan_objects(const plan_inputs& in, const nlohmann::json& plan) {
         in.workload.layout == config::file_layout::files ? "an object" : "a range (a record)",
         gets);
   }
-  o.accelerators = plan.at("accelerators").get<std::uint64_t>();
-  o.required_bytes_per_s = plan.at("required_bytes_per_s").get<double>();
+  o.accelerators = plan.accelerators;
+  o.required_bytes_per_s = plan.required_bytes_per_s;
   o.clients = in.clients;
-  o.bandwidth_needed_per_accelerator =
-      plan.at("bytes_per_s_per_accelerator_at_threshold").get<double>();
-  o.deliverable_bytes_per_s = plan.value("deliverable_bytes_per_s", 0.0);
+  o.bandwidth_needed_per_accelerator = plan.bytes_per_s_per_accelerator_at_threshold;
+  o.deliverable_bytes_per_s = plan.storage ? plan.storage->deliverable_bytes_per_s : 0.0;
   o.store = in.object_store.value_or(object_store_assumptions{});
   return make_object_plan(o);
+}
+
+plan_reads plan_read_side(const plan_inputs& in, const config::allreduce_request& request,
+                          const std::set<std::string>& given) {
+  plan_reads plan = make_plan(in);
+  config::require_allreduce_for_inputs(request, given);
+  const config::allreduce_setup allreduce =
+      config::resolve_allreduce(request, in.workload, in.accelerator);
+  if (allreduce.active()) {
+    scaling_inputs si;
+    si.allreduce = allreduce;
+    si.per_node = request.accelerators_per_node ? request.accelerators_per_node
+                                                : allreduce.accelerators_per_node;
+    si.compute_s = in.accelerator.preset.compute_time_s;
+    si.batch = static_cast<double>(in.accelerator.preset.batch_size);
+    si.sample_bytes = in.sample_bytes();
+    si.au_threshold = in.au_threshold;
+    add_scaling(plan, si, in.storage_bandwidth, in.accelerators);
+  }
+  if (in.object_store)
+    plan.s3 = plan_objects(in, plan);
+  return plan;
 }
 
 } // namespace dlsize::analysis

@@ -9,11 +9,13 @@
 // what any storage can deliver; with a dataset size, the epoch time and time to train.
 #include <cstdint>
 #include <optional>
+#include <set>
 #include <string>
 
 #include <nlohmann/json.hpp>
 
 #include "analysis/object_requests.hpp"
+#include "analysis/plan_document.hpp"
 #include "config/accelerator_spec.hpp"
 #include "config/workload.hpp"
 #include "io/engine.hpp"
@@ -36,6 +38,7 @@ struct measured_dataset {
   double direct_bytes = 0, direct_requests = 0;     // O_DIRECT reads of every sample
   double buffered_bytes = 0, buffered_requests = 0; // buffered and uncached reads
   nlohmann::json sample_distribution;               // index stats' sample_bytes
+  double p50 = 0, p99 = 0, max = 0;                 // of sample_distribution
   double mean() const { return samples ? sample_bytes / static_cast<double>(samples) : 0; }
   // From the JSON of dataset::index_read_shape; throws usage_error naming `where` when it holds
   // no sample.
@@ -73,12 +76,18 @@ struct plan_inputs {
 // submitters' clients use.
 inline constexpr double kHostNicGbE[] = {100, 200, 400};
 
-// The plan as JSON ("schema": "dlsize.plan/1"). Throws usage_error for a zero compute time
-// (no finite demand).
-nlohmann::json make_plan(const plan_inputs& in);
+// The plan's read side (plan_document::reads). Throws usage_error for a zero compute time (no
+// finite demand).
+plan_reads make_plan(const plan_inputs& in);
 
 // plan --s3: what the plan's accelerators ask of the object store in.object_store describes,
-// from the plan make_plan made of the same inputs.
-object_plan plan_objects(const plan_inputs& in, const nlohmann::json& plan);
+// from the read side make_plan made of the same inputs.
+object_plan plan_objects(const plan_inputs& in, const plan_reads& plan);
+
+// The whole read side as plan prints and writes it: make_plan, the allreduce's scaling when
+// `allreduce` asks for one (options `given` on the command line; throws usage_error for
+// allreduce options without --allreduce), and with in.object_store the object store's side.
+plan_reads plan_read_side(const plan_inputs& in, const config::allreduce_request& allreduce,
+                          const std::set<std::string>& given);
 
 } // namespace dlsize::analysis

@@ -29,7 +29,7 @@ std::uint64_t busiest_client_bytes(const config::checkpoint_layout& l, std::uint
 
 } // namespace
 
-nlohmann::json checkpoint_plan(const checkpoint_plan_inputs& in) {
+checkpoint_plan_document checkpoint_plan(const checkpoint_plan_inputs& in) {
   if (!(in.max_overhead > 0 && in.max_overhead < 1))
     throw usage_error(fmt::format("--max-overhead: {} is outside (0, 1). valid: a share of the "
                                   "training time such as 5% or 0.05",
@@ -44,49 +44,42 @@ nlohmann::json checkpoint_plan(const checkpoint_plan_inputs& in) {
                                   "a divisor of {}",
                                   in.clients, ranks, ranks));
   const config::checkpoint_layout layout = config::checkpoint_shares(in.profile, ranks, {});
-  std::uint64_t largest = 0;
+  checkpoint_plan_document c;
+  c.bytes = layout.bytes();
+  c.ranks = ranks;
+  c.tensor_parallel = layout.tensor_parallel;
+  c.pipeline_parallel = layout.pipeline_parallel;
+  c.data_parallel = layout.data_parallel;
+  c.zero_stage = in.profile.zero_stage;
   for (const auto& s : layout.shares)
-    largest = std::max(largest, s.bytes());
-  const double bytes = static_cast<double>(layout.bytes());
-  const double interval_s = in.interval.seconds_at(in.step_s);
-  const double allowed_s = allowed_seconds(interval_s, in.max_overhead, in.async);
-  const std::uint64_t client_bytes = busiest_client_bytes(layout, in.clients);
-  nlohmann::json j = {{"bytes", layout.bytes()},
-                      {"ranks", ranks},
-                      {"layout",
-                       {{"tensor_parallel", layout.tensor_parallel},
-                        {"pipeline_parallel", layout.pipeline_parallel},
-                        {"data_parallel", layout.data_parallel},
-                        {"zero_stage", in.profile.zero_stage}}},
-                      {"largest_rank_bytes", largest},
-                      {"clients", in.clients},
-                      {"busiest_client_bytes", client_bytes},
-                      {"interval", in.interval.text()},
-                      {"interval_s", interval_s},
-                      {"mode", in.async ? "async" : "sync"},
-                      {"max_overhead", in.max_overhead},
-                      {"allowed_s", allowed_s},
-                      {"write_bytes_per_s", bytes / allowed_s},
-                      {"rank_write_bytes_per_s", static_cast<double>(largest) / allowed_s},
-                      {"client_write_bytes_per_s", static_cast<double>(client_bytes) / allowed_s},
-                      {"estimate", in.profile.estimate},
-                      {"source", in.profile.source}};
+    c.largest_rank_bytes = std::max(c.largest_rank_bytes, s.bytes());
+  c.clients = in.clients;
+  c.busiest_client_bytes = busiest_client_bytes(layout, in.clients);
+  c.interval = in.interval.text();
+  c.interval_s = in.interval.seconds_at(in.step_s);
+  c.async = in.async;
+  c.max_overhead = in.max_overhead;
+  c.allowed_s = allowed_seconds(c.interval_s, in.max_overhead, in.async);
+  const double bytes = static_cast<double>(c.bytes);
+  c.write_bytes_per_s = bytes / c.allowed_s;
+  c.rank_write_bytes_per_s = static_cast<double>(c.largest_rank_bytes) / c.allowed_s;
+  c.client_write_bytes_per_s = static_cast<double>(c.busiest_client_bytes) / c.allowed_s;
+  c.estimate = in.profile.estimate;
+  c.source = in.profile.source;
   if (in.client_link_bytes_per_s > 0) {
     // No storage makes a client write faster than its NIC: the checkpoint's floor.
-    const double floor_s = static_cast<double>(client_bytes) / in.client_link_bytes_per_s;
-    j["client_link_floor_s"] = floor_s;
-    j["client_link_fits"] = floor_s <= allowed_s;
+    const double floor_s = static_cast<double>(c.busiest_client_bytes) / in.client_link_bytes_per_s;
+    c.link = checkpoint_plan_document::client_link{floor_s, floor_s <= c.allowed_s};
   }
   if (in.write_bandwidth > 0) {
     const double t = bytes / in.write_bandwidth;
-    j["at_write_bandwidth"] = {{"bytes_per_s", in.write_bandwidth},
-                               {"checkpoint_s", t},
-                               {"overhead", in.async ? 0.0 : t / (interval_s + t)},
-                               {"fits", t <= allowed_s}};
+    c.at_write = checkpoint_plan_document::at_write_bandwidth{
+        in.write_bandwidth, t, in.async ? 0.0 : t / (c.interval_s + t), t <= c.allowed_s};
   }
   if (in.read_bandwidth > 0)
-    j["restore"] = {{"bytes_per_s", in.read_bandwidth}, {"restore_s", bytes / in.read_bandwidth}};
-  return j;
+    c.restore =
+        checkpoint_plan_document::restore_time{in.read_bandwidth, bytes / in.read_bandwidth};
+  return c;
 }
 
 } // namespace dlsize::analysis

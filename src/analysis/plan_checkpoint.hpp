@@ -9,8 +9,7 @@
 // shares of the ranks on it, all at once.
 #include <cstdint>
 
-#include <nlohmann/json.hpp>
-
+#include "analysis/plan_document.hpp"
 #include "config/checkpoint_interval.hpp"
 #include "config/checkpoint_profile.hpp"
 
@@ -29,9 +28,9 @@ struct checkpoint_plan_inputs {
   double client_link_bytes_per_s = 0; // one client's usable NIC rate; 0: not given
 };
 
-// The plan's "checkpoint" block. Throws usage_error for an overhead outside (0, 1), an interval
-// in steps without a step time, ranks that do not hold the profile's layout, or clients that do
-// not divide the ranks.
-nlohmann::json checkpoint_plan(const checkpoint_plan_inputs& in);
+// The plan's write side (plan_document::checkpoint). Throws usage_error for an overhead outside (0,
+// 1), an interval in steps without a step time, ranks that do not hold the profile's layout, or
+// clients that do not divide the ranks.
+checkpoint_plan_document checkpoint_plan(const checkpoint_plan_inputs& in);
 
 } // namespace dlsize::analysis

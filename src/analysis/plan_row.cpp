@@ -7,22 +7,21 @@ double row_au::au() const {
   return consumed > 0 ? bandwidth / consumed : 0;
 }
 
-nlohmann::json row_json(const row_au& row, double samples_per_s_per_accelerator,
-                        double au_threshold) {
-  const double au = row.au();
-  nlohmann::json j = {
-      {"bandwidth_bytes_per_s", row.bandwidth},
-      {"accelerators", row.accelerators},
-      {"bandwidth_bytes_per_s_per_accelerator",
-       row.accelerators ? row.bandwidth / static_cast<double>(row.accelerators) : 0},
-      {"demand_bytes_per_s_per_accelerator", row.demand_per_accelerator},
-      {"accelerator_utilization", au},
-      {"samples_per_s", au * samples_per_s_per_accelerator * static_cast<double>(row.accelerators)},
-      {"meets_au_threshold", au >= au_threshold}};
-  if (au > 1)
-    j["note"] = "more than the accelerators consume at AU 100 %: the row's workload, accelerator "
-                "or count is not this plan's";
-  return j;
+plan_row make_row(const row_au& row, double samples_per_s_per_accelerator, double au_threshold) {
+  plan_row r;
+  r.bandwidth_bytes_per_s = row.bandwidth;
+  r.accelerators = row.accelerators;
+  r.bandwidth_bytes_per_s_per_accelerator =
+      row.accelerators ? row.bandwidth / static_cast<double>(row.accelerators) : 0;
+  r.demand_bytes_per_s_per_accelerator = row.demand_per_accelerator;
+  r.accelerator_utilization = row.au();
+  r.samples_per_s = r.accelerator_utilization * samples_per_s_per_accelerator *
+                    static_cast<double>(row.accelerators);
+  r.meets_au_threshold = r.accelerator_utilization >= au_threshold;
+  if (r.accelerator_utilization > 1)
+    r.note = "more than the accelerators consume at AU 100 %: the row's workload, accelerator "
+             "or count is not this plan's";
+  return r;
 }
 
 } // namespace dlsize::analysis

@@ -5,7 +5,7 @@
 // Storage publishes beside the bandwidth and so checks the plan's arithmetic.
 #include <cstdint>
 
-#include <nlohmann/json.hpp>
+#include "analysis/plan_document.hpp"
 
 namespace dlsize::analysis {
 
@@ -18,10 +18,9 @@ struct row_au {
   double au() const; // bandwidth ÷ (accelerators × demand); may exceed 1 (the row does not fit)
 };
 
-// The plan's "row" block: the inputs, the AU, the samples/s it stands for, whether it meets
+// The plan's row: the inputs, the AU, the samples/s it stands for, whether it meets
 // `au_threshold`, and a note when the AU exceeds 100 % (more bandwidth than the accelerators
 // can consume: the row's workload, accelerator or count is not the plan's).
-nlohmann::json row_json(const row_au& row, double samples_per_s_per_accelerator,
-                        double au_threshold);
+plan_row make_row(const row_au& row, double samples_per_s_per_accelerator, double au_threshold);
 
 } // namespace dlsize::analysis

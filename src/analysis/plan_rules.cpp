@@ -128,12 +128,12 @@ void parse_object_store(const plan_options& o, const std::set<std::string>& give
 }
 
 checkpoint_plan_inputs checkpoint_inputs_of(const plan_options& o, const plan_inputs& in,
-                                            const nlohmann::json& reads) {
+                                            const plan_reads* reads) {
   checkpoint_plan_inputs c;
   c.profile = config::require_checkpoint(in.workload);
   c.interval = config::parse_checkpoint_interval(o.checkpoint_interval, "--checkpoint-interval");
-  if (!reads.is_null()) {
-    c.ranks = static_cast<unsigned>(reads["accelerators"].get<std::uint64_t>());
+  if (reads) {
+    c.ranks = static_cast<unsigned>(reads->accelerators);
     c.step_s = in.accelerator.preset.compute_time_s;
   } else {
     if (o.accelerators > 1u << 20)

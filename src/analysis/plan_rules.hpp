@@ -8,8 +8,6 @@
 #include <set>
 #include <string>
 
-#include <nlohmann/json.hpp>
-
 #include "analysis/plan.hpp"
 #include "analysis/plan_checkpoint.hpp"
 
@@ -71,6 +69,6 @@ void parse_object_store(const plan_options& o, const std::set<std::string>& give
 // The write side's inputs: the profile's checkpoint, the interval and overhead, and the ranks:
 // the read side's accelerators when there is one (reads non-null), else --accelerators.
 checkpoint_plan_inputs checkpoint_inputs_of(const plan_options& o, const plan_inputs& in,
-                                            const nlohmann::json& reads);
+                                            const plan_reads* reads);
 
 } // namespace dlsize::analysis

@@ -4,17 +4,6 @@
 #include <cmath>
 
 namespace dlsize::analysis {
-nlohmann::json to_json(const scaling_point& p) {
-  return {{"accelerators", p.accelerators},
-          {"nodes", p.layout.nodes},
-          {"accelerators_per_node", p.layout.per_node},
-          {"exposed_allreduce_s", p.exposed_s},
-          {"scaling_efficiency", p.efficiency},
-          {"samples_per_s", p.samples_per_s},
-          {"demand_bytes_per_s", p.demand_bytes_per_s},
-          {"required_bytes_per_s", p.required_bytes_per_s}};
-}
-
 model::job_layout layout_for(std::uint64_t accelerators, std::uint64_t per_node) {
   if (accelerators <= per_node)
     return {1, std::max<std::uint64_t>(1, accelerators)};
@@ -56,29 +45,31 @@ std::uint64_t most_supported(const scaling_inputs& in, double bandwidth) {
   return n;
 }
 
-void add_scaling(nlohmann::json& plan, const scaling_inputs& in, double storage_bandwidth,
+void add_scaling(plan_reads& plan, const scaling_inputs& in, double storage_bandwidth,
                  std::uint64_t accelerators) {
   const std::uint64_t most = storage_bandwidth > 0 ? most_supported(in, storage_bandwidth) : 0;
   const std::uint64_t n = accelerators ? accelerators : std::max<std::uint64_t>(1, most);
-  plan["accelerators"] = n;
+  plan.accelerators = n;
   const scaling_point at = scaling_at(in, n);
-  plan["allreduce"] = in.allreduce.to_json(at.layout, in.compute_s);
-  plan["required_bytes_per_s_linear"] = plan["required_bytes_per_s"];
-  plan["demand_bytes_per_s_linear"] = plan["demand_bytes_per_s"];
-  plan["required_bytes_per_s"] = at.required_bytes_per_s;
-  plan["demand_bytes_per_s"] = at.demand_bytes_per_s;
-  plan["scaling_efficiency"] = at.efficiency;
-  plan["samples_per_s"] = at.samples_per_s;
-  if (storage_bandwidth > 0) {
-    plan["max_accelerators_at_threshold_linear"] = plan["max_accelerators_at_threshold"];
-    plan["max_accelerators_at_threshold"] = most;
-    plan["expected_accelerator_utilization"] =
+  plan_scaling s;
+  s.allreduce = in.allreduce;
+  s.layout = at.layout;
+  s.compute_s = in.compute_s;
+  s.required_bytes_per_s_linear = plan.required_bytes_per_s;
+  s.demand_bytes_per_s_linear = plan.demand_bytes_per_s;
+  plan.required_bytes_per_s = at.required_bytes_per_s;
+  plan.demand_bytes_per_s = at.demand_bytes_per_s;
+  s.scaling_efficiency = at.efficiency;
+  s.samples_per_s = at.samples_per_s;
+  if (storage_bandwidth > 0 && plan.storage) {
+    plan.storage->max_accelerators_at_threshold_linear =
+        plan.storage->max_accelerators_at_threshold;
+    plan.storage->max_accelerators_at_threshold = most;
+    plan.expected_accelerator_utilization =
         std::min(1.0, storage_bandwidth / at.demand_bytes_per_s);
   }
-  nlohmann::json curve = nlohmann::json::array();
-  for (const auto& p : scaling_curve(in, n))
-    curve.push_back(to_json(p));
-  plan["scaling"] = curve;
+  s.curve = scaling_curve(in, n);
+  plan.scaling = std::move(s);
 }
 
 } // namespace dlsize::analysis

@@ -7,8 +7,7 @@
 #include <cstdint>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
+#include "analysis/plan_document.hpp"
 #include "config/allreduce_config.hpp"
 #include "model/allreduce_model.hpp"
 
@@ -25,25 +24,15 @@ struct scaling_inputs {
 
 model::job_layout layout_for(std::uint64_t accelerators, std::uint64_t per_node);
 
-struct scaling_point {
-  std::uint64_t accelerators = 0;
-  model::job_layout layout;
-  double exposed_s = 0, efficiency = 1, samples_per_s = 0;
-  double demand_bytes_per_s = 0;   // at storage AU 1
-  double required_bytes_per_s = 0; // at the threshold
-};
-
-nlohmann::json to_json(const scaling_point& p);
-
 scaling_point scaling_at(const scaling_inputs& in, std::uint64_t accelerators);
 // Counts 1, 2, 4, ... up to at least max(largest, 4 per node), and largest itself.
 std::vector<scaling_point> scaling_curve(const scaling_inputs& in, std::uint64_t largest);
 // The most accelerators whose requirement stays within bandwidth (0 when not even one).
 std::uint64_t most_supported(const scaling_inputs& in, double bandwidth);
 
-// Adds the curve, the allreduce's inputs and the planned count's scaled figures to a plan;
-// without a count given (accelerators 0) the plan is for the most the bandwidth supports.
-void add_scaling(nlohmann::json& plan, const scaling_inputs& in, double storage_bandwidth,
+// Adds the curve, the allreduce's inputs and the planned count's scaled figures to a plan's read
+// side; without a count given (accelerators 0) the plan is for the most the bandwidth supports.
+void add_scaling(plan_reads& plan, const scaling_inputs& in, double storage_bandwidth,
                  std::uint64_t accelerators);
 
 } // namespace dlsize::analysis

@@ -140,10 +140,14 @@ nlohmann::json allreduce_setup::to_json(const model::job_layout& l, double compu
           {"overlap", overlap},
           {"exposed_s", exposed_s(l, compute_s)},
           {"sources", sources},
-          {"note", overlap > 0 ? "the allreduce overlaps this fraction of the backward pass "
-                                 "(--allreduce-overlap)"
-                               : "no overlap with the backward pass (--allreduce-overlap 0, the "
-                                 "default): the whole allreduce is exposed, an upper bound"}};
+          {"note", overlap_note()}};
+}
+
+std::string allreduce_setup::overlap_note() const {
+  return overlap > 0 ? "the allreduce overlaps this fraction of the backward pass "
+                       "(--allreduce-overlap)"
+                     : "no overlap with the backward pass (--allreduce-overlap 0, the default): "
+                       "the whole allreduce is exposed, an upper bound";
 }
 
 recorded_allreduce allreduce_from_json(const nlohmann::json& section, const std::string& source) {

@@ -66,6 +66,8 @@ struct allreduce_setup {
   double exposed_s(const model::job_layout& l, double compute_s) const;
   // The report's allreduce section: inputs, sources, the cost's parts and the exposed time.
   nlohmann::json to_json(const model::job_layout& l, double compute_s) const;
+  // How much of the allreduce the backward pass hides (--allreduce-overlap), in words.
+  std::string overlap_note() const;
 };
 
 // What a report's topology.allreduce section (allreduce_setup::to_json) records: the setup, the

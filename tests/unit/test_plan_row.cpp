@@ -45,7 +45,7 @@ const published_run kRows[] = {
      "b200", 255, 35250.291228924434, 89.0792227218361},
 };
 
-nlohmann::json plan_of(const published_run& row, const std::string& bandwidth) {
+analysis::plan_reads plan_of(const published_run& row, const std::string& bandwidth) {
   analysis::plan_options o;
   o.workload = row.workload;
   o.accelerator = row.accelerator;
@@ -63,15 +63,15 @@ nlohmann::json plan_of(const published_run& row, const std::string& bandwidth) {
 TEST_CASE("a row's AU is its bandwidth over the accelerators' demand", "[plan_row]") {
   const analysis::row_au row{6041.0 * 8, 6041.0, 8};
   CHECK(row.au() == Approx(1.0));
-  const auto j = analysis::row_json({0.9 * 8 * 100, 100, 8}, 2, 0.9);
+  const auto j = analysis::to_json(analysis::make_row({0.9 * 8 * 100, 100, 8}, 2, 0.9));
   CHECK(j["accelerator_utilization"].get<double>() == Approx(0.9));
   CHECK(j["samples_per_s"].get<double>() == Approx(0.9 * 2 * 8));
   CHECK(j["meets_au_threshold"] == true);
   CHECK_FALSE(j.contains("note"));
-  const auto over = analysis::row_json({2 * 8 * 100, 100, 8}, 2, 0.9);
+  const auto over = analysis::to_json(analysis::make_row({2 * 8 * 100, 100, 8}, 2, 0.9));
   CHECK(over["accelerator_utilization"].get<double>() == Approx(2.0));
   CHECK_THAT(over["note"].get<std::string>(), Contains("not this plan's"));
-  CHECK(analysis::row_json({0.5 * 8 * 100, 100, 8}, 2, 0.9)["meets_au_threshold"] == false);
+  CHECK(analysis::make_row({0.5 * 8 * 100, 100, 8}, 2, 0.9).meets_au_threshold == false);
 }
 
 TEST_CASE("plan gives the AU of published v3.0 rows within 0.5 %", "[plan_row][v3]") {
@@ -79,14 +79,14 @@ TEST_CASE("plan gives the AU of published v3.0 rows within 0.5 %", "[plan_row][v
   for (const auto& row : kRows) {
     INFO(row.where);
     const auto plan = plan_of(row, fmt::format("{}MiB/s", row.mib_per_s));
-    REQUIRE(plan.contains("row"));
-    const double au = 100 * plan["row"]["accelerator_utilization"].get<double>();
+    REQUIRE(plan.row);
+    const double au = 100 * plan.row->accelerator_utilization;
     const double error = std::abs(au - row.au_percent) / row.au_percent;
     CHECK(error < 0.005);
     // The published AU leaves the first step's reads out (Rules.md §3.3.2), the bandwidth does
     // not: the plan's AU is the lower.
     CHECK(au < row.au_percent);
-    CHECK(plan["row"]["meets_au_threshold"] == true);
+    CHECK(plan.row->meets_au_threshold == true);
     errors.push_back(error);
   }
   std::sort(errors.begin(), errors.end());
@@ -95,13 +95,12 @@ TEST_CASE("plan gives the AU of published v3.0 rows within 0.5 %", "[plan_row][v
 
 TEST_CASE("unet3d's b200 demand is 6,041 MiB/s per accelerator", "[plan_row][v3]") {
   const auto plan = plan_of(kRows[0], "44703.8281756063MiB/s");
-  CHECK(plan["row"]["demand_bytes_per_s_per_accelerator"].get<double>() / (1024.0 * 1024.0) ==
+  CHECK(plan.row->demand_bytes_per_s_per_accelerator / (1024.0 * 1024.0) ==
         Approx(6041.14).epsilon(1e-5));
   // retinanet's b200 (24 per 0.04755 s) and mi355 (32 per 0.0634 s) ask the same samples/s.
   const published_run mi355{"", "retinanet", "mi355", 32, 4486.110057690281, 90.38587713660905};
-  CHECK(plan_of(mi355, "4486.110057690281MiB/s")["row"]["accelerator_utilization"].get<double>() ==
-        Approx(plan_of(kRows[2], "4486.110057690281MiB/s")["row"]["accelerator_utilization"]
-                   .get<double>()));
+  CHECK(plan_of(mi355, "4486.110057690281MiB/s").row->accelerator_utilization ==
+        Approx(plan_of(kRows[2], "4486.110057690281MiB/s").row->accelerator_utilization));
 }
 
 TEST_CASE("a row's bandwidth needs its accelerators", "[plan_row]") {

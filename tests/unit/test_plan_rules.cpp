@@ -94,7 +94,7 @@ TEST_CASE("plan rules keep their messages for clients, the accelerator and the s
   o.accelerators = (1u << 20) + 1;
   analysis::plan_inputs in;
   in.workload = config::load_workload(o.workload);
-  CHECK_THAT(usage_error_message([&] { analysis::checkpoint_inputs_of(o, in, nlohmann::json()); }),
+  CHECK_THAT(usage_error_message([&] { analysis::checkpoint_inputs_of(o, in, nullptr); }),
              Contains("--accelerators: at most 1048576"));
 }
 
@@ -154,17 +154,20 @@ TEST_CASE("plan --index sizes from the index's real ranges, not the profile's me
   analysis::parse_shared_inputs(o, in);
   analysis::parse_read_inputs(o, in);
   in.measured = analysis::measured_dataset::from_json(shape, "--index");
-  const nlohmann::json plan = analysis::make_plan(in);
+  const analysis::plan_reads plan = analysis::make_plan(in);
   const double samples_per_s = 400 / 0.224;
-  CHECK(plan["sample_bytes_mean"] == Approx(20100.0 / 4));
-  CHECK(plan["read_amplification"] == Approx(32768.0 / 20100));
-  CHECK(plan["iops"] == Approx(2 * samples_per_s * 5 / 4));
-  CHECK(plan["files_per_s"] == Approx(2 * samples_per_s / 2));
-  CHECK(plan["epoch"]["dataset_bytes"] == 20100.0);
-  CHECK(plan["index"]["digest"] == shape["digest"]);
-  CHECK(plan["index"]["dir"] == "/data");
-  CHECK(plan["dataset"]["indexed_is_enough"] == false);
-  CHECK_THAT(plan["dataset_source"].get<std::string>(), Contains("index ") && Contains("/data"));
+  CHECK(plan.sample_bytes_mean == Approx(20100.0 / 4));
+  CHECK(plan.read_amplification == Approx(32768.0 / 20100));
+  CHECK(plan.iops == Approx(2 * samples_per_s * 5 / 4));
+  CHECK(plan.files_per_s == Approx(2 * samples_per_s / 2));
+  REQUIRE(plan.epoch);
+  CHECK(plan.epoch->dataset_bytes == 20100.0);
+  REQUIRE(plan.index);
+  CHECK(plan.index->digest == shape["digest"]);
+  CHECK(plan.index->dir == "/data");
+  REQUIRE(plan.dataset.indexed);
+  CHECK(plan.dataset.indexed->is_enough == false);
+  CHECK_THAT(plan.dataset_source, Contains("index ") && Contains("/data"));
 
   // An index edited after it was written is refused, naming the file.
   std::ofstream(p, std::ios::app) << R"({"path":"b.jpg","size":1,"mtime_ns":1})"

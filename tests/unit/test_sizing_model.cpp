@@ -104,12 +104,12 @@ analysis::plan_inputs plan_for(const char* workload, const char* type) {
 TEST_CASE("plan's demand equals batch x bytes / compute time for the MLPerf presets", "[sizing]") {
   // Hand-computed: unet3d h100 7 × 146,600,628 / 0.323; resnet50 a100 400 × 114,660 / 0.435;
   // cosmoflow h100 1 × 2,828,486 / 0.0035.
-  CHECK(analysis::make_plan(plan_for("unet3d", "h100"))["demand_bytes_per_s_per_accelerator"]
-            .get<double>() == Approx(7.0 * 146600628 / 0.323));
-  CHECK(analysis::make_plan(plan_for("resnet50", "a100"))["demand_bytes_per_s_per_accelerator"]
-            .get<double>() == Approx(400.0 * 114660 / 0.435));
-  CHECK(analysis::make_plan(plan_for("cosmoflow", "h100"))["demand_bytes_per_s_per_accelerator"]
-            .get<double>() == Approx(2828486 / 0.0035));
+  CHECK(analysis::make_plan(plan_for("unet3d", "h100")).demand_bytes_per_s_per_accelerator ==
+        Approx(7.0 * 146600628 / 0.323));
+  CHECK(analysis::make_plan(plan_for("resnet50", "a100")).demand_bytes_per_s_per_accelerator ==
+        Approx(400.0 * 114660 / 0.435));
+  CHECK(analysis::make_plan(plan_for("cosmoflow", "h100")).demand_bytes_per_s_per_accelerator ==
+        Approx(2828486 / 0.0035));
   // In MiB/s, REFERENCE's derived figures: unet3d h100 ≈ 3,030, a100 ≈ 1,539; resnet50 h100
   // ≈ 195, a100 ≈ 101; cosmoflow h100 ≈ 771.
   const std::vector<std::tuple<const char*, const char*, double>> derived = {
@@ -120,8 +120,7 @@ TEST_CASE("plan's demand equals batch x bytes / compute time for the MLPerf pres
       {"cosmoflow", "h100", 771}};
   for (const auto& [w, a, mib] : derived) {
     INFO(w << " " << a);
-    CHECK(analysis::make_plan(plan_for(w, a))["demand_bytes_per_s_per_accelerator"].get<double>() /
-              1048576 ==
+    CHECK(analysis::make_plan(plan_for(w, a)).demand_bytes_per_s_per_accelerator / 1048576 ==
           Approx(mib).epsilon(0.005));
   }
 }
@@ -135,20 +134,22 @@ TEST_CASE("plan sizes bandwidth, accelerators and the dataset of a valid run", "
   const auto p = analysis::make_plan(in);
   // O_DIRECT reads 1.0357× the records' bytes: 20 GB/s ÷ (0.9 × demand × 1.0357) = 104.8, so
   // 104 accelerators pass at the threshold (108 on the samples' bytes alone).
-  const double amp = p["read_amplification"].get<double>();
+  const double amp = p.read_amplification;
   CHECK(amp == Approx(1.0357).margin(0.0005));
-  CHECK(p["max_accelerators_at_threshold"] == 104);
-  CHECK(p["accelerators"] == 104);
-  CHECK(p["required_bytes_per_s"].get<double>() == Approx(104 * 0.9 * demand * amp));
-  CHECK(p["iops"].get<double>() == Approx(104 * 400 / 0.224)); // one 1 MiB request a record
-  CHECK(p["dataset"]["min_bytes_for_ram"].get<double>() == Approx(5.0 * 4 * (512ull << 30)));
-  CHECK(p["dataset"]["min_bytes_for_steps"].get<double>() == Approx(500.0 * 104 * 400 * 114660));
-  CHECK(p["dataset"]["min_bytes"].get<double>() == Approx(5.0 * 4 * (512ull << 30)));
+  REQUIRE(p.storage);
+  CHECK(p.storage->max_accelerators_at_threshold == 104);
+  CHECK(p.accelerators == 104);
+  CHECK(p.required_bytes_per_s == Approx(104 * 0.9 * demand * amp));
+  CHECK(p.iops == Approx(104 * 400 / 0.224)); // one 1 MiB request a record
+  REQUIRE(p.dataset.ram);
+  CHECK(p.dataset.ram->min_bytes == Approx(5.0 * 4 * (512ull << 30)));
+  CHECK(p.dataset.min_bytes_for_steps == Approx(500.0 * 104 * 400 * 114660));
+  CHECK(p.dataset.min_bytes == Approx(5.0 * 4 * (512ull << 30)));
   in.accelerators = 8;
   in.storage_bandwidth = 0;
   const auto q = analysis::make_plan(in);
-  CHECK(q["required_bytes_per_s"].get<double>() == Approx(8 * 0.9 * demand * amp));
-  CHECK_FALSE(q.contains("max_accelerators_at_threshold"));
+  CHECK(q.required_bytes_per_s == Approx(8 * 0.9 * demand * amp));
+  CHECK_FALSE(q.storage);
 }
 
 TEST_CASE("layouts put equal counts on different node counts side by side", "[sizing]") {

@@ -75,16 +75,16 @@ TEST_CASE("plan --accelerators-per-host says what one host must read and which N
   in.accelerators = 2;
   in.accelerators_per_host = 2;
   const auto plan = analysis::make_plan(in);
-  REQUIRE(plan.contains("per_host"));
-  const auto& h = plan["per_host"];
+  REQUIRE(plan.per_host);
+  const auto& h = *plan.per_host;
   // 2 × 7 × 146,600,628 B ÷ 0.162 s × 0.9 = 11.40 GB/s; one 100 GbE NIC at 80 % is 10 GB/s.
-  CHECK(h["required_bytes_per_s"].get<double>() == Approx(11.402e9).epsilon(1e-3));
-  REQUIRE(h["one_nic"].size() == 3);
-  CHECK(h["one_nic"][0]["gbe"] == 100);
-  CHECK(h["one_nic"][0]["carries"] == false);
-  CHECK(h["one_nic"][1]["carries"] == true);
+  CHECK(h.required_bytes_per_s == Approx(11.402e9).epsilon(1e-3));
+  REQUIRE(h.one_nic.size() == 3);
+  CHECK(h.one_nic[0].gbe == 100);
+  CHECK(h.one_nic[0].carries == false);
+  CHECK(h.one_nic[1].carries == true);
   in.accelerators_per_host = 1; // one b200 per host: 5.7 GB/s fits one 100 GbE NIC
-  CHECK(analysis::make_plan(in)["per_host"]["one_nic"][0]["carries"] == true);
+  CHECK(analysis::make_plan(in).per_host->one_nic[0].carries == true);
   in.accelerators_per_host = 0;
-  CHECK_FALSE(analysis::make_plan(in).contains("per_host"));
+  CHECK_FALSE(analysis::make_plan(in).per_host);
 }
