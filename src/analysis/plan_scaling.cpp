@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/figures.hpp"
+
 namespace dlsize::analysis {
 nlohmann::json to_json(const scaling_point& p) {
   return {{"accelerators", p.accelerators},
@@ -29,8 +31,8 @@ scaling_point scaling_at(const scaling_inputs& in, std::uint64_t accelerators) {
   const double step = in.compute_s + p.exposed_s;
   p.efficiency = step > 0 ? in.compute_s / step : 1;
   p.samples_per_s = static_cast<double>(accelerators) * in.batch / step;
-  p.demand_bytes_per_s = p.samples_per_s * in.sample_bytes;
-  p.required_bytes_per_s = p.demand_bytes_per_s * in.au_threshold;
+  p.demand_bytes_per_s = core::demand_bytes_per_s(p.samples_per_s, in.sample_bytes);
+  p.required_bytes_per_s = core::bandwidth_at_threshold(p.demand_bytes_per_s, in.au_threshold);
   return p;
 }
 
@@ -73,7 +75,7 @@ void add_scaling(nlohmann::json& plan, const scaling_inputs& in, double storage_
     plan["max_accelerators_at_threshold_linear"] = plan["max_accelerators_at_threshold"];
     plan["max_accelerators_at_threshold"] = most;
     plan["expected_accelerator_utilization"] =
-        std::min(1.0, storage_bandwidth / at.demand_bytes_per_s);
+        core::au_at_bandwidth(storage_bandwidth, at.demand_bytes_per_s);
   }
   nlohmann::json curve = nlohmann::json::array();
   for (const auto& p : scaling_curve(in, n))

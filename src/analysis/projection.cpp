@@ -7,6 +7,7 @@
 
 #include "analysis/cache_model.hpp"
 #include "core/error.hpp"
+#include "core/figures.hpp"
 #include "core/units.hpp"
 
 namespace dlsize::analysis {
@@ -150,7 +151,7 @@ void set_backend_verdict(projection& p, const scaling_analysis& a, const project
   if (deliver && o.limit_bytes_per_s > 0)
     deliver = std::min(*deliver, o.limit_bytes_per_s);
   if (deliver && p.required > 0) {
-    p.expected_accelerator_utilization = std::min(1.0, *deliver / p.required);
+    p.expected_accelerator_utilization = core::au_at_bandwidth(*deliver, p.required);
     p.backend_holds = p.expected_accelerator_utilization >= a.au_threshold;
   }
   if (ceiling) {

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "config/embedded_workloads.hpp"
+#include "core/defaults.hpp"
 #include "core/error.hpp"
 #include "core/json_checks.hpp"
 #include "core/json_input.hpp"
@@ -71,7 +72,7 @@ workload_profile parse_workload(const std::string& json_text, const std::string&
   p.has_dataset = j.contains("dataset") || !p.checkpoint;
   if (p.has_dataset)
     parse_dataset(c.object(j, "", "dataset"), c, source, p);
-  p.au_threshold = c.number_or(j, "", "au_threshold", 0, 1, 0.9);
+  p.au_threshold = c.number_or(j, "", "au_threshold", 0, 1, core::defaults::au_threshold);
   p.epochs = c.integer_or(j, "", "epochs", 1, 1'000'000, 0);
   if (j.contains("epochs_source"))
     p.epochs_source = c.string(j, "", "epochs_source");

@@ -13,6 +13,7 @@
 
 #include "config/checkpoint_profile.hpp"
 #include "config/size_histogram.hpp"
+#include "core/defaults.hpp"
 #include "model/model_spec.hpp"
 
 namespace dlsize::config {
@@ -56,7 +57,7 @@ struct workload_profile {
   double sample_bytes_stdev = 0;
   size_histogram sample_bytes_histogram; // empty: mean and stdev give the shape
   std::string sample_bytes_source;
-  double au_threshold = 0.9;
+  double au_threshold = core::defaults::au_threshold;
   // The epochs the workload trains (MLPerf Storage's run length); 0: the profile names none.
   std::uint64_t epochs = 0;
   std::string epochs_source;

@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/defaults.hpp"
 #include "io/watched_workers.hpp"
 
 namespace dlsize::dataset {
@@ -30,9 +31,10 @@ struct index_options {
   symlink_policy symlinks = symlink_policy::skip;
   bool metadata_only = false; // names and stats only: no file is opened, formats "unprobed"
   bool progress = true;
-  double stall_timeout_s = 60; // a metadata call or probe read hung this long ends the scan
-  nlohmann::json tool;         // report::tool_json()
-  std::string created_at;      // UTC, ISO 8601
+  double stall_timeout_s =
+      core::defaults::stall_timeout_s; // a metadata call or probe read hung this long ends the scan
+  nlohmann::json tool;                 // report::tool_json()
+  std::string created_at;              // UTC, ISO 8601
 };
 
 struct index_summary {

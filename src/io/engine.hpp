@@ -11,6 +11,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "core/defaults.hpp"
 #include "core/histogram.hpp"
 
 namespace dlsize::io {
@@ -30,9 +31,9 @@ struct read_job {
 struct engine_options {
   std::string engine = "io_uring"; // "io_uring", "psync", or "s3" (s3/engine.hpp)
   cache_mode cache = cache_mode::direct;
-  unsigned queue_depth = 16; // requests in flight per reader (io_uring)
-  unsigned readers = 1;      // threads, one ring each
-  std::uint32_t request_size = 1u << 20;
+  unsigned queue_depth = core::defaults::queue_depth; // requests in flight per reader (io_uring)
+  unsigned readers = 1;                               // threads, one ring each
+  std::uint32_t request_size = core::defaults::request_size;
   double max_read_rate = 0; // bytes/s over all readers, 0 = no cap
   bool keep_open = true;    // open every file once (as fio does) or per job
 };

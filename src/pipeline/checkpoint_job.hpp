@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "config/checkpoint_rules.hpp"
+#include "core/defaults.hpp"
 #include "pipeline/checkpoint_run.hpp"
 #include "s3/location.hpp"
 
@@ -22,7 +23,7 @@ struct checkpoint_job_options {
   unsigned read_shift = 0;
   std::string out;
   std::string cache = "direct";
-  unsigned queue_depth = 16;
+  unsigned queue_depth = core::defaults::queue_depth;
   bool quiet = false;
   bool no_verify = false;
   bool drop_caches = false;
