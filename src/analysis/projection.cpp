@@ -55,17 +55,7 @@ std::uint64_t max_accelerators_at_threshold(const scaling_analysis& a, double st
 }
 
 const char* cache_model_name(cache_model_kind k) {
-  switch (k) {
-  case cache_model_kind::lru:
-    return "lru";
-  case cache_model_kind::never_evict:
-    return "never-evict";
-  case cache_model_kind::measured:
-    return "measured";
-  case cache_model_kind::automatic:
-    break;
-  }
-  return "auto";
+  return core::name_of(k).data();
 }
 
 double projected_hit_ratio(const projection_options& o, double growth, std::string* source) {

@@ -15,17 +15,11 @@ using core::names_a_file;
 using core::parse_json;
 
 std::string to_string(file_layout l) {
-  return l == file_layout::files ? "files" : "shards";
+  return std::string(core::name_of(l));
 }
 
 file_layout parse_layout(const std::string& text, const std::string& where) {
-  if (text == "files")
-    return file_layout::files;
-  if (text == "shards")
-    return file_layout::shards;
-  throw usage_error(fmt::format("{}: invalid layout '{}'. valid: files (one sample per file), "
-                                "shards (many records per file)",
-                                where, text));
+  return core::parse_enum<file_layout>(text, where, "layout");
 }
 
 namespace {

@@ -14,11 +14,18 @@
 #include "config/checkpoint_profile.hpp"
 #include "config/size_histogram.hpp"
 #include "core/defaults.hpp"
+#include "core/enum_names.hpp"
 #include "model/model_spec.hpp"
 
 namespace dlsize::config {
 
 enum class file_layout { files, shards };
+inline constexpr core::enum_table<file_layout, 2> kFileLayoutNames{
+    {{file_layout::files, "files", "one sample per file"},
+     {file_layout::shards, "shards", "many records per file"}}};
+constexpr const auto& names_of(file_layout) {
+  return kFileLayoutNames;
+}
 
 // The ranges a dataset's shape is held to wherever it is given: profiles, datagen's options,
 // manifests read by bench and verify (dataset::check_shape adds their product's bound).
