@@ -30,7 +30,7 @@ struct plan_options {
   std::string au_threshold;
   std::uint64_t batch_size = 0;
   std::string compute_time;
-  std::string cache = "direct";
+  std::string cache = core::defaults::cache_text;
   std::string request_size = core::defaults::request_size_text;
   std::string dataset_size;
   double epochs = 0;

@@ -18,6 +18,15 @@ inline constexpr const char* request_size_text = "1MiB";
 inline constexpr double stall_timeout_s = 60;
 inline constexpr const char* stall_timeout_text = "60s";
 
+// --precision of a CUDA accelerator (accel::cuda_options' precision).
+inline constexpr const char* precision_text = "fp16";
+
+// --cache: how the readers read (io::engine_options' cache).
+inline constexpr const char* cache_text = "direct";
+
+// --rules: the MLPerf Storage edition a run or a point is judged by (report::kDefaultRules).
+inline constexpr const char* rules_text = "v3";
+
 // A workload's au_threshold when its profile gives none, and the figures' before one is read.
 inline constexpr double au_threshold = 0.9;
 

@@ -35,15 +35,15 @@ struct bench_job_options {
   std::string compute_time;
   std::string compute_time_stdev;
   std::string au_threshold;
-  std::string rules = "v3"; // the MLPerf Storage edition the run is judged by
+  std::string rules = core::defaults::rules_text; // the MLPerf Storage edition the run is judged by
   std::uint64_t prefetch = 2;
   bool sync_steps = false;
   config::allreduce_request allreduce;
   std::string preprocess;
-  std::string precision = "fp16";
+  std::string precision = core::defaults::precision_text;
   std::string out;
   std::string engine = "io_uring";
-  std::string cache = "direct";
+  std::string cache = core::defaults::cache_text;
   std::string client_ram; // the cache emulation's RAM; empty: none
   unsigned queue_depth = core::defaults::queue_depth;
   std::string request_size = core::defaults::request_size_text;

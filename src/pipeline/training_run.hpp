@@ -49,7 +49,7 @@ struct training_options {
   bool step_sync() const { return sync_steps || allreduce.active(); }
   double preprocess_s = 0;                // CPU time per sample; 0: no preprocessing
   training_checkpoint_options checkpoint; // --checkpoint-every: inactive unless given
-  std::string precision = "fp16";         // --accelerator cuda: fp16, tf32 or fp32
+  std::string precision = core::defaults::precision_text; // --accelerator cuda: fp16, tf32 or fp32
   std::uint64_t epochs = 1;
   std::uint64_t seed = 0;
   double sample_interval_s = 1.0;
