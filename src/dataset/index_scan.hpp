@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/defaults.hpp"
+#include "core/enum_names.hpp"
 #include "io/watched_workers.hpp"
 
 namespace dlsize::dataset {
@@ -21,6 +22,11 @@ namespace dlsize::dataset {
 class index_journal;
 
 enum class symlink_policy { skip, follow };
+inline constexpr core::enum_table<symlink_policy, 2> kSymlinkPolicyNames{
+    {{symlink_policy::skip, "skip"}, {symlink_policy::follow, "follow"}}};
+constexpr const auto& names_of(symlink_policy) {
+  return kSymlinkPolicyNames;
+}
 
 struct index_options {
   std::filesystem::path dir;

@@ -11,6 +11,7 @@
 #include "core/enum_names.hpp"
 #include "core/error.hpp"
 #include "dataset/index_layout.hpp"
+#include "dataset/index_scan.hpp"
 #include "io/engine.hpp"
 #include "model/allreduce_model.hpp"
 #include "report/limit_verdict.hpp"
@@ -54,6 +55,7 @@ TEST_CASE("every enum's names are the ones the reports and options use", "[enum_
   CHECK(all_names<dataset::on_change>() == "stop, skip");
   CHECK(all_names<accel::cuda_precision>() == "fp16, tf32, fp32");
   CHECK(all_names<analysis::cache_model_kind>() == "auto, measured, lru, never-evict");
+  CHECK(all_names<dataset::symlink_policy>() == "skip, follow");
 }
 
 TEST_CASE("name_of and find_enum are each other's inverse over a table", "[enum_names]") {
