@@ -11,6 +11,7 @@
 #include "config/interconnect_spec.hpp"
 #include "config/workload.hpp"
 #include "core/atomic_file.hpp"
+#include "core/defaults.hpp"
 #include "core/error.hpp"
 #include "core/output_file.hpp"
 #include "report/report_io.hpp"
@@ -24,7 +25,7 @@ struct calibrate_cli {
   std::string out;
   std::uint64_t steps = 50;
   std::uint64_t warmup = 10;
-  std::string precision = "fp16";
+  std::string precision = core::defaults::precision_text;
   int device = 0;
   double learning_rate = 0;
   std::uint64_t seed = 0;

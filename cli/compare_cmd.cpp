@@ -7,6 +7,7 @@
 #include "analysis/report_set.hpp"
 #include "analysis/report_shape.hpp"
 #include "commands.hpp"
+#include "core/defaults.hpp"
 #include "core/error.hpp"
 #include "core/output_file.hpp"
 #include "render/compare_render.hpp"
@@ -21,7 +22,7 @@ struct compare_cli {
   std::string out;
   std::string markdown;
   std::string html;
-  std::string rules = "v3";
+  std::string rules = core::defaults::rules_text;
   const CLI::App* cmd = nullptr;
 };
 

@@ -8,6 +8,7 @@
 #include "commands.hpp"
 #include "config/bench_rules.hpp"
 #include "config/workload.hpp"
+#include "core/defaults.hpp"
 #include "core/error.hpp"
 #include "core/input_watch.hpp"
 #include "core/sysinfo.hpp"
@@ -31,7 +32,7 @@ struct datagen_cli {
   std::string dataset;
   dataset::datagen_request req;
   unsigned threads = 0;
-  std::string stall_timeout = "60s";
+  std::string stall_timeout = core::defaults::stall_timeout_text;
   bool quiet = false;
   s3::settings s3;
   std::string part_size = "64MiB";

@@ -3,6 +3,7 @@
 
 #include "commands.hpp"
 #include "config/bench_rules.hpp"
+#include "core/defaults.hpp"
 #include "core/input_watch.hpp"
 #include "core/units.hpp"
 #include "dataset/verify.hpp"
@@ -18,7 +19,7 @@ void setup_verify(CLI::App& app, cli_context& ctx) {
   struct opts {
     std::string dataset;
     unsigned threads = 0;
-    std::string stall_timeout = "60s";
+    std::string stall_timeout = core::defaults::stall_timeout_text;
     bool quiet = false;
     s3::settings s3;
   };

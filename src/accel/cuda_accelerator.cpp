@@ -11,27 +11,11 @@
 namespace dlsize::accel {
 
 std::string to_string(cuda_precision p) {
-  switch (p) {
-  case cuda_precision::fp16:
-    return "fp16";
-  case cuda_precision::tf32:
-    return "tf32";
-  case cuda_precision::fp32:
-    return "fp32";
-  }
-  return "?";
+  return std::string(core::name_of(p));
 }
 
 cuda_precision parse_precision(const std::string& text, const std::string& option) {
-  if (text == "fp16")
-    return cuda_precision::fp16;
-  if (text == "tf32")
-    return cuda_precision::tf32;
-  if (text == "fp32")
-    return cuda_precision::fp32;
-  throw usage_error(fmt::format("{}: invalid precision '{}'. valid: fp16 (mixed precision, tensor "
-                                "cores), tf32, fp32",
-                                option, text));
+  return core::parse_enum<cuda_precision>(text, option, "precision");
 }
 
 cuda_model_abi to_abi(const model::model_spec& m) {

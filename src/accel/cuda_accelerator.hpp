@@ -12,11 +12,19 @@
 #include "accel/accelerator.hpp"
 #include "accel/cuda_abi.h"
 #include "accel/cuda_backend.hpp"
+#include "core/enum_names.hpp"
 #include "model/model_spec.hpp"
 
 namespace dlsize::accel {
 
 enum class cuda_precision { fp16, tf32, fp32 };
+inline constexpr core::enum_table<cuda_precision, 3> kCudaPrecisionNames{
+    {{cuda_precision::fp16, "fp16", "mixed precision, tensor cores"},
+     {cuda_precision::tf32, "tf32"},
+     {cuda_precision::fp32, "fp32"}}};
+constexpr const auto& names_of(cuda_precision) {
+  return kCudaPrecisionNames;
+}
 std::string to_string(cuda_precision p);
 // "fp16", "tf32" or "fp32"; throws usage_error naming option otherwise.
 cuda_precision parse_precision(const std::string& text, const std::string& option);

@@ -7,14 +7,15 @@
 
 #include "accel/accelerator.hpp"
 #include "config/accelerator_spec.hpp"
+#include "core/defaults.hpp"
 #include "model/model_spec.hpp"
 
 namespace dlsize::accel {
 
 struct accelerator_request {
-  const config::accelerator_spec* spec = nullptr; // kind, preset (batch size, compute time)
-  const model::model_spec* network = nullptr;     // the model a real GPU trains
-  std::string precision = "fp16";                 // --precision, for a real GPU
+  const config::accelerator_spec* spec = nullptr;         // kind, preset (batch size, compute time)
+  const model::model_spec* network = nullptr;             // the model a real GPU trains
+  std::string precision = core::defaults::precision_text; // --precision, for a real GPU
   std::uint32_t slots = 2; // a real GPU's staging slots: the prefetch depth + 1
   std::uint64_t seed = 0;  // the accelerator's own (the same whichever rank drives it)
   int local_rank = 0;      // a real GPU is the local rank's among the visible ones

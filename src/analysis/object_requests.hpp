@@ -9,6 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/defaults.hpp"
+
 namespace dlsize::analysis {
 
 // Defaults of plan --s3, from Amazon S3's published performance guidelines ("Performance
@@ -52,7 +54,7 @@ struct object_store_assumptions {
 // The read side of a plan as an object store sees it, for plan --s3.
 struct object_plan_inputs {
   double samples_per_s_per_accelerator = 0; // at AU 100 %
-  double au_threshold = 0.9;
+  double au_threshold = core::defaults::au_threshold;
   double sample_bytes = 0;
   double request_bytes = 0;       // the largest GET (--request-size); 0: one per object
   double requests_per_sample = 0; // 0: get_requests_per_sample of the sizes below

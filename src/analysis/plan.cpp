@@ -10,6 +10,7 @@
 #include "analysis/plan_scaling.hpp"
 #include "analysis/read_amplification.hpp"
 #include "core/error.hpp"
+#include "core/figures.hpp"
 
 namespace dlsize::analysis {
 namespace {
@@ -138,13 +139,14 @@ plan_reads per_accelerator(const plan_inputs& in) {
       in.object_store ? object_read_amplification()
       : in.measured   ? analysis::amplification_of(*in.measured, in.cache)
                     : analysis::amplification_of(r.sample_bytes_mean, in.workload.layout, in.cache);
-  r.demand_bytes_per_s_per_accelerator = r.samples_per_s_per_accelerator * r.sample_bytes_mean;
+  r.demand_bytes_per_s_per_accelerator =
+      core::demand_bytes_per_s(r.samples_per_s_per_accelerator, r.sample_bytes_mean);
   r.cache_mode = in.object_store ? "none" : io::to_string(in.cache);
   r.read_amplification = amp.factor;
   r.read_amplification_basis = amp.basis;
   r.reads_bytes_per_s_per_accelerator = r.demand_bytes_per_s_per_accelerator * amp.factor;
   r.bytes_per_s_per_accelerator_at_threshold =
-      r.reads_bytes_per_s_per_accelerator * in.au_threshold;
+      core::bandwidth_at_threshold(r.reads_bytes_per_s_per_accelerator, in.au_threshold);
   r.request_size = in.request_size;
   r.clients = in.clients;
   r.nic_bandwidth = in.nic_bandwidth;
@@ -229,7 +231,7 @@ plan_reads make_plan(const plan_inputs& in) {
                           : nn * r.reads_bytes_per_s_per_accelerator;
   if (deliverable > 0)
     r.expected_accelerator_utilization =
-        std::min(1.0, deliverable / (nn * r.reads_bytes_per_s_per_accelerator));
+        core::au_at_bandwidth(deliverable, nn * r.reads_bytes_per_s_per_accelerator);
   if (in.row_bandwidth > 0)
     r.row = make_row({in.row_bandwidth, r.demand_bytes_per_s_per_accelerator, r.accelerators},
                      r.samples_per_s_per_accelerator, in.au_threshold);

@@ -18,6 +18,7 @@
 #include "analysis/plan_document.hpp"
 #include "config/accelerator_spec.hpp"
 #include "config/workload.hpp"
+#include "core/defaults.hpp"
 #include "io/engine.hpp"
 #include "report/mlperf_validity.hpp"
 
@@ -48,14 +49,14 @@ struct measured_dataset {
 struct plan_inputs {
   config::workload_profile workload;
   config::accelerator_spec accelerator;
-  double au_threshold = 0.9;
+  double au_threshold = core::defaults::au_threshold;
   double storage_bandwidth = 0;   // bytes/s; 0: not given
   double row_bandwidth = 0;       // plan --measured-bandwidth: a row's bytes/s; 0: not given
   std::uint64_t accelerators = 0; // 0: not given
   std::uint64_t client_ram = 0;   // bytes per client; 0: not given
   std::uint64_t clients = 1;
-  io::cache_mode cache = io::cache_mode::direct; // for the read amplification
-  std::uint32_t request_size = 1u << 20;         // bytes per request, for IOPS
+  io::cache_mode cache = io::cache_mode::direct;             // for the read amplification
+  std::uint32_t request_size = core::defaults::request_size; // bytes per request, for IOPS
   // plan --s3 without --request-size: a GET per object or record, as the s3 engine reads.
   static constexpr std::uint32_t kWholeObject = ~std::uint32_t{0};
   double dataset_bytes = 0;                 // for epoch time; 0: not given

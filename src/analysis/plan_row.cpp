@@ -1,10 +1,12 @@
 #include "analysis/plan_row.hpp"
 
+#include "core/figures.hpp"
+
 namespace dlsize::analysis {
 
 double row_au::au() const {
   const double consumed = static_cast<double>(accelerators) * demand_per_accelerator;
-  return consumed > 0 ? bandwidth / consumed : 0;
+  return consumed > 0 ? core::share(bandwidth, consumed) : 0;
 }
 
 plan_row make_row(const row_au& row, double samples_per_s_per_accelerator, double au_threshold) {

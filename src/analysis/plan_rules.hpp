@@ -10,6 +10,7 @@
 
 #include "analysis/plan.hpp"
 #include "analysis/plan_checkpoint.hpp"
+#include "core/defaults.hpp"
 
 namespace dlsize::analysis {
 
@@ -27,8 +28,8 @@ struct plan_options {
   std::string au_threshold;
   std::uint64_t batch_size = 0;
   std::string compute_time;
-  std::string cache = "direct";
-  std::string request_size = "1MiB";
+  std::string cache = core::defaults::cache_text;
+  std::string request_size = core::defaults::request_size_text;
   std::string dataset_size;
   double epochs = 0;
   std::string nic_bandwidth;

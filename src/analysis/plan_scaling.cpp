@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/figures.hpp"
+
 namespace dlsize::analysis {
 model::job_layout layout_for(std::uint64_t accelerators, std::uint64_t per_node) {
   if (accelerators <= per_node)
@@ -18,8 +20,8 @@ scaling_point scaling_at(const scaling_inputs& in, std::uint64_t accelerators) {
   const double step = in.compute_s + p.exposed_s;
   p.efficiency = step > 0 ? in.compute_s / step : 1;
   p.samples_per_s = static_cast<double>(accelerators) * in.batch / step;
-  p.demand_bytes_per_s = p.samples_per_s * in.sample_bytes;
-  p.required_bytes_per_s = p.demand_bytes_per_s * in.au_threshold;
+  p.demand_bytes_per_s = core::demand_bytes_per_s(p.samples_per_s, in.sample_bytes);
+  p.required_bytes_per_s = core::bandwidth_at_threshold(p.demand_bytes_per_s, in.au_threshold);
   return p;
 }
 
@@ -66,7 +68,7 @@ void add_scaling(plan_reads& plan, const scaling_inputs& in, double storage_band
         plan.storage->max_accelerators_at_threshold;
     plan.storage->max_accelerators_at_threshold = most;
     plan.expected_accelerator_utilization =
-        std::min(1.0, storage_bandwidth / at.demand_bytes_per_s);
+        core::au_at_bandwidth(storage_bandwidth, at.demand_bytes_per_s);
   }
   s.curve = scaling_curve(in, n);
   plan.scaling = std::move(s);

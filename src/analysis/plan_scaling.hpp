@@ -9,6 +9,7 @@
 
 #include "analysis/plan_document.hpp"
 #include "config/allreduce_config.hpp"
+#include "core/defaults.hpp"
 #include "model/allreduce_model.hpp"
 
 namespace dlsize::analysis {
@@ -19,7 +20,7 @@ struct scaling_inputs {
   double compute_s = 0;    // per batch
   double batch = 1;        // samples per batch
   double sample_bytes = 0; // mean
-  double au_threshold = 0.9;
+  double au_threshold = core::defaults::au_threshold;
 };
 
 model::job_layout layout_for(std::uint64_t accelerators, std::uint64_t per_node);

@@ -7,6 +7,7 @@
 
 #include "analysis/cache_model.hpp"
 #include "core/error.hpp"
+#include "core/figures.hpp"
 #include "core/units.hpp"
 
 namespace dlsize::analysis {
@@ -54,17 +55,7 @@ std::uint64_t max_accelerators_at_threshold(const scaling_analysis& a, double st
 }
 
 const char* cache_model_name(cache_model_kind k) {
-  switch (k) {
-  case cache_model_kind::lru:
-    return "lru";
-  case cache_model_kind::never_evict:
-    return "never-evict";
-  case cache_model_kind::measured:
-    return "measured";
-  case cache_model_kind::automatic:
-    break;
-  }
-  return "auto";
+  return core::name_of(k).data();
 }
 
 double projected_hit_ratio(const projection_options& o, double growth, std::string* source) {
@@ -150,7 +141,7 @@ void set_backend_verdict(projection& p, const scaling_analysis& a, const project
   if (deliver && o.limit_bytes_per_s > 0)
     deliver = std::min(*deliver, o.limit_bytes_per_s);
   if (deliver && p.required > 0) {
-    p.expected_accelerator_utilization = std::min(1.0, *deliver / p.required);
+    p.expected_accelerator_utilization = core::au_at_bandwidth(*deliver, p.required);
     p.backend_holds = p.expected_accelerator_utilization >= a.au_threshold;
   }
   if (ceiling) {

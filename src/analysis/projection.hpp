@@ -12,12 +12,22 @@
 
 #include "analysis/cache_curve.hpp"
 #include "analysis/scaling_model.hpp"
+#include "core/enum_names.hpp"
 
 namespace dlsize::analysis {
 
 // measured: the fitted curve of a cache sweep (analysis/cache_curve); automatic: measured when
 // the inputs hold a usable cache sweep of the workload, lru otherwise (size's default).
 enum class cache_model_kind { lru, never_evict, measured, automatic };
+inline constexpr core::enum_table<cache_model_kind, 4> kCacheModelNames{
+    {{cache_model_kind::automatic, "auto",
+      "measured where the reports hold a cache sweep, lru otherwise"},
+     {cache_model_kind::measured, "measured", "the cache sweep's fitted curve"},
+     {cache_model_kind::lru, "lru", "a page cache under a new random order each epoch"},
+     {cache_model_kind::never_evict, "never-evict", "keeps what it first read"}}};
+constexpr const auto& names_of(cache_model_kind) {
+  return kCacheModelNames;
+}
 
 // "lru", "never-evict", "measured" or "auto".
 const char* cache_model_name(cache_model_kind k);

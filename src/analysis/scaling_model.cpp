@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "core/figures.hpp"
 
 namespace dlsize::analysis {
 namespace {
@@ -183,7 +184,7 @@ scaling_analysis analyse_scaling(const std::vector<run_point>& runs, double au_t
     y.push_back(r.read_bytes_per_s);
     if (std::isfinite(r.accelerator_utilization) && r.accelerator_utilization > 0) {
       xr.push_back(r.accelerators);
-      yr.push_back(r.read_bytes_per_s / r.accelerator_utilization);
+      yr.push_back(core::required_bandwidth(r.read_bytes_per_s, r.accelerator_utilization));
     }
   }
   a.line = line_over_counts(bandwidth_runs(all));

@@ -11,6 +11,7 @@
 #include "analysis/knee.hpp"
 #include "analysis/linear_fit.hpp"
 #include "analysis/stats.hpp"
+#include "core/defaults.hpp"
 #include "report/limit_verdict.hpp"
 
 namespace dlsize::analysis {
@@ -54,7 +55,7 @@ struct count_row {
 };
 
 struct scaling_analysis {
-  double au_threshold = 0.9;
+  double au_threshold = core::defaults::au_threshold;
   std::vector<count_row> counts;  // ascending accelerator counts
   std::optional<linear_fit> line; // every run; none with fewer than two distinct counts
   knee_test knee;

@@ -16,6 +16,7 @@
 #include "analysis/size_scaling.hpp"
 #include "analysis/sizing_json.hpp"
 #include "analysis/stats.hpp"
+#include "core/defaults.hpp"
 #include "core/error.hpp"
 #include "core/units.hpp"
 #include "report/backend_identity.hpp"
@@ -144,7 +145,7 @@ series_measurements measure(const series& s) {
 // The AU threshold the series is judged at: the runs' median, with a warning when they differ.
 double series_threshold(const std::vector<double>& thresholds, nlohmann::json& warnings) {
   const auto th = analysis::stats_of(thresholds);
-  const double threshold = std::isfinite(th.median) ? th.median : 0.9;
+  const double threshold = std::isfinite(th.median) ? th.median : core::defaults::au_threshold;
   if (th.count && th.min != th.max)
     warnings.push_back(
         fmt::format("the runs' AU thresholds differ ({} to {}); the median {} is used", th.min,

@@ -1,9 +1,8 @@
 #include "analysis/sizing_rules.hpp"
 
-#include <map>
-
 #include <fmt/format.h>
 
+#include "core/enum_names.hpp"
 #include "core/error.hpp"
 #include "core/units.hpp"
 #include "report/rules_edition.hpp"
@@ -12,18 +11,10 @@ namespace dlsize::analysis {
 namespace {
 
 cache_model_kind cache_model_of(const std::string& text) {
-  const std::map<std::string, cache_model_kind> models = {
-      {"auto", cache_model_kind::automatic},
-      {"measured", cache_model_kind::measured},
-      {"lru", cache_model_kind::lru},
-      {"never-evict", cache_model_kind::never_evict}};
-  if (!models.count(text))
-    throw usage_error(fmt::format(
-        "--cache-model: '{}' is not valid. valid: auto (measured where the reports hold a cache "
-        "sweep, lru otherwise), measured (the cache sweep's fitted curve), lru (a page cache "
-        "under a new random order each epoch), never-evict (keeps what it first read)",
-        text));
-  return models.at(text);
+  if (const auto k = core::find_enum<cache_model_kind>(text))
+    return *k;
+  throw usage_error(fmt::format("--cache-model: '{}' is not valid. valid: {}", text,
+                                core::valid_names<cache_model_kind>()));
 }
 
 } // namespace

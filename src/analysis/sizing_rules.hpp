@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "analysis/sizing_report.hpp"
+#include "core/defaults.hpp"
 
 namespace dlsize::analysis {
 
@@ -25,7 +26,8 @@ struct size_options {
   std::string cache_model = "auto";
   std::string cache_bytes; // the old name of --client-ram, refused
   std::uint64_t accelerators_per_node = 0;
-  std::string rules = "v3"; // --rules: the MLPerf Storage edition points are judged by
+  std::string rules =
+      core::defaults::rules_text; // --rules: the MLPerf Storage edition points are judged by
 };
 
 // --out: a prefix that is not empty. Checked before the output files are reserved.

@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "core/defaults.hpp"
+
 namespace dlsize::cluster {
 
 // Counters a rank publishes while it runs (summed over the job on rank 0).
@@ -32,7 +34,7 @@ struct run_link_options {
   double heartbeat_s = 0.2;
   // --stall-timeout: a rank that answers but neither reads nor steps nor waits for the others
   // this long halts the job, named (a silent rank is --rank-timeout's); 0: never.
-  double stall_timeout_s = 60;
+  double stall_timeout_s = core::defaults::stall_timeout_s;
 };
 
 struct sync_result {

@@ -9,6 +9,8 @@
 #include <set>
 #include <string>
 
+#include "core/defaults.hpp"
+
 namespace dlsize::config {
 
 // A checkpoint request's options as given: sizes and durations as typed, so messages quote them.
@@ -19,9 +21,9 @@ struct checkpoint_request {
   unsigned files_per_rank = 1;
   std::uint64_t keep_last = 0;
   unsigned dedupe_percent = 0, compress_percent = 0;
-  std::string request_size = "1MiB";
-  std::string time_limit;            // empty: none
-  std::string stall_timeout = "60s"; // 0: never
+  std::string request_size = core::defaults::request_size_text;
+  std::string time_limit;                                         // empty: none
+  std::string stall_timeout = core::defaults::stall_timeout_text; // 0: never
   std::string label;
   // The long options given on the command line ("--label").
   std::set<std::string> given;

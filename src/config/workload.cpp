@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "config/embedded_workloads.hpp"
+#include "core/defaults.hpp"
 #include "core/error.hpp"
 #include "core/json_checks.hpp"
 #include "core/json_input.hpp"
@@ -14,17 +15,11 @@ using core::names_a_file;
 using core::parse_json;
 
 std::string to_string(file_layout l) {
-  return l == file_layout::files ? "files" : "shards";
+  return std::string(core::name_of(l));
 }
 
 file_layout parse_layout(const std::string& text, const std::string& where) {
-  if (text == "files")
-    return file_layout::files;
-  if (text == "shards")
-    return file_layout::shards;
-  throw usage_error(fmt::format("{}: invalid layout '{}'. valid: files (one sample per file), "
-                                "shards (many records per file)",
-                                where, text));
+  return core::parse_enum<file_layout>(text, where, "layout");
 }
 
 namespace {
@@ -71,7 +66,7 @@ workload_profile parse_workload(const std::string& json_text, const std::string&
   p.has_dataset = j.contains("dataset") || !p.checkpoint;
   if (p.has_dataset)
     parse_dataset(c.object(j, "", "dataset"), c, source, p);
-  p.au_threshold = c.number_or(j, "", "au_threshold", 0, 1, 0.9);
+  p.au_threshold = c.number_or(j, "", "au_threshold", 0, 1, core::defaults::au_threshold);
   p.epochs = c.integer_or(j, "", "epochs", 1, 1'000'000, 0);
   if (j.contains("epochs_source"))
     p.epochs_source = c.string(j, "", "epochs_source");

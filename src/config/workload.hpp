@@ -13,11 +13,19 @@
 
 #include "config/checkpoint_profile.hpp"
 #include "config/size_histogram.hpp"
+#include "core/defaults.hpp"
+#include "core/enum_names.hpp"
 #include "model/model_spec.hpp"
 
 namespace dlsize::config {
 
 enum class file_layout { files, shards };
+inline constexpr core::enum_table<file_layout, 2> kFileLayoutNames{
+    {{file_layout::files, "files", "one sample per file"},
+     {file_layout::shards, "shards", "many records per file"}}};
+constexpr const auto& names_of(file_layout) {
+  return kFileLayoutNames;
+}
 
 // The ranges a dataset's shape is held to wherever it is given: profiles, datagen's options,
 // manifests read by bench and verify (dataset::check_shape adds their product's bound).
@@ -56,7 +64,7 @@ struct workload_profile {
   double sample_bytes_stdev = 0;
   size_histogram sample_bytes_histogram; // empty: mean and stdev give the shape
   std::string sample_bytes_source;
-  double au_threshold = 0.9;
+  double au_threshold = core::defaults::au_threshold;
   // The epochs the workload trains (MLPerf Storage's run length); 0: the profile names none.
   std::uint64_t epochs = 0;
   std::string epochs_source;

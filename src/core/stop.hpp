@@ -4,12 +4,22 @@
 // stops before its work is done, as a value.
 #include <string>
 
+#include "core/enum_names.hpp"
+
 namespace dlsize {
 
 // Why a run was asked to stop before its work was done. A signal and a stall abandon the reads
 // in flight; the time limit lets them finish. report/run_status.hpp says it in the report's
 // words.
 enum class stop_cause { none, signal, time_limit, stall };
+inline constexpr core::enum_table<stop_cause, 4> kStopCauseNames{
+    {{stop_cause::none, "none"},
+     {stop_cause::signal, "signal"},
+     {stop_cause::time_limit, "time_limit"},
+     {stop_cause::stall, "stall"}}};
+constexpr const auto& names_of(stop_cause) {
+  return kStopCauseNames;
+}
 
 struct stop_event {
   stop_cause cause = stop_cause::none;

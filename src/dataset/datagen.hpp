@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <string>
 
+#include "core/defaults.hpp"
 #include "core/folder_lock.hpp"
 #include "dataset/layout.hpp"
 
@@ -21,7 +22,7 @@ struct datagen_options {
   bool progress = true;
   // --stall-timeout: the generation stops, naming the file, when no write, fsync or rename
   // finished this long while one waits (a hung mount); 0: never.
-  double stall_timeout_s = 60;
+  double stall_timeout_s = core::defaults::stall_timeout_s;
 };
 
 struct datagen_result {

@@ -143,14 +143,7 @@ file_listing check_unchanged(const file_listing& l, const fs::path& dir, on_chan
 } // namespace
 
 on_change parse_on_change(const std::string& text) {
-  if (text == "stop")
-    return on_change::stop;
-  if (text == "skip")
-    return on_change::skip;
-  throw usage_error(fmt::format("--on-change: invalid value '{}'. valid: stop (the first changed "
-                                "file ends the run), skip (changed files are left out, counted "
-                                "and named)",
-                                text));
+  return core::parse_enum<on_change>(text, "--on-change");
 }
 
 dataset_layout open_any_dataset(const fs::path& dir, index_request req,
@@ -209,7 +202,7 @@ dataset_layout indexed_layout(const index_reader& in, const index_request& req,
               {"created_at", h.value("created_at", "")},
               {"files_indexed", all.paths.size()},
               {"files_read", l.paths.size()},
-              {"on_change", req.change == on_change::stop ? "stop" : "skip"},
+              {"on_change", core::name_of(req.change)},
               {"changed", changed},
               {"skipped_when_indexed", h["counts"].value("skipped", nlohmann::json::object())},
               {"formats", h["counts"].value("formats", nlohmann::json::object())},

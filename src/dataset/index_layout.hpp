@@ -7,12 +7,19 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/enum_names.hpp"
 #include "dataset/layout.hpp"
 #include "s3/location.hpp"
 
 namespace dlsize::dataset {
 
 enum class on_change { stop, skip };
+inline constexpr core::enum_table<on_change, 2> kOnChangeNames{
+    {{on_change::stop, "stop", "the first changed file ends the run"},
+     {on_change::skip, "skip", "changed files are left out, counted and named"}}};
+constexpr const auto& names_of(on_change) {
+  return kOnChangeNames;
+}
 // "stop" or "skip"; throws usage_error naming --on-change otherwise.
 on_change parse_on_change(const std::string& text);
 

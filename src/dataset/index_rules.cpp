@@ -14,9 +14,7 @@ index_options index_options_of(const index_scan_request& r) {
   if (r.dir.empty())
     throw usage_error("index: DIR required (dlsize index DIR --out INDEX.json), or `dlsize "
                       "index stats INDEX`");
-  if (r.symlinks != "skip" && r.symlinks != "follow")
-    throw usage_error(
-        fmt::format("--symlinks: invalid value '{}'. valid: skip, follow", r.symlinks));
+  const symlink_policy symlinks = core::parse_enum<symlink_policy>(r.symlinks, "--symlinks");
   if (r.threads < 1 || r.threads > 256)
     throw usage_error(fmt::format("--threads: {} is out of range. valid: 1 to 256", r.threads));
   if (!r.keys.empty() && !s3::is_s3_url(r.dir))
@@ -31,7 +29,7 @@ index_options index_options_of(const index_scan_request& r) {
   opt.threads = r.threads;
   opt.exclude = r.exclude;
   opt.metadata_only = r.metadata_only;
-  opt.symlinks = r.symlinks == "follow" ? symlink_policy::follow : symlink_policy::skip;
+  opt.symlinks = symlinks;
   opt.progress = !r.quiet;
   return opt;
 }

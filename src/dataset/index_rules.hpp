@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/defaults.hpp"
 #include "dataset/index_bucket.hpp"
 #include "dataset/index_scan.hpp"
 
@@ -16,7 +17,7 @@ namespace dlsize::dataset {
 struct index_scan_request {
   std::string dir, out, files_from, keys;
   std::string symlinks = "skip";
-  std::string stall_timeout = "60s";
+  std::string stall_timeout = core::defaults::stall_timeout_text;
   unsigned threads = 8;
   std::vector<std::string> exclude;
   bool metadata_only = false;

@@ -389,7 +389,7 @@ void check_paths(const index_options& opt) {
 
 nlohmann::json options_json(const index_options& opt) {
   return {{"exclude", opt.exclude},
-          {"symlinks", opt.symlinks == symlink_policy::follow ? "follow" : "skip"},
+          {"symlinks", core::name_of(opt.symlinks)},
           {"files_from", opt.files_from.empty() ? nlohmann::json(nullptr)
                                                 : nlohmann::json(opt.files_from.string())},
           {"metadata_only", opt.metadata_only}};

@@ -13,6 +13,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/defaults.hpp"
+#include "core/enum_names.hpp"
 #include "io/watched_workers.hpp"
 
 namespace dlsize::dataset {
@@ -20,6 +22,11 @@ namespace dlsize::dataset {
 class index_journal;
 
 enum class symlink_policy { skip, follow };
+inline constexpr core::enum_table<symlink_policy, 2> kSymlinkPolicyNames{
+    {{symlink_policy::skip, "skip"}, {symlink_policy::follow, "follow"}}};
+constexpr const auto& names_of(symlink_policy) {
+  return kSymlinkPolicyNames;
+}
 
 struct index_options {
   std::filesystem::path dir;
@@ -30,9 +37,10 @@ struct index_options {
   symlink_policy symlinks = symlink_policy::skip;
   bool metadata_only = false; // names and stats only: no file is opened, formats "unprobed"
   bool progress = true;
-  double stall_timeout_s = 60; // a metadata call or probe read hung this long ends the scan
-  nlohmann::json tool;         // report::tool_json()
-  std::string created_at;      // UTC, ISO 8601
+  double stall_timeout_s =
+      core::defaults::stall_timeout_s; // a metadata call or probe read hung this long ends the scan
+  nlohmann::json tool;                 // report::tool_json()
+  std::string created_at;              // UTC, ISO 8601
 };
 
 struct index_summary {

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 
+#include "core/defaults.hpp"
 #include "dataset/datagen.hpp"
 #include "dataset/layout.hpp"
 #include "dataset/verify.hpp"
@@ -36,7 +37,7 @@ struct s3_datagen_options {
   unsigned threads = 0;                  // objects in flight; 0: one per CPU
   std::uint64_t part_size = 64ull << 20; // objects above it by multipart upload
   bool progress = true;
-  double stall_timeout_s = 60; // as datagen_options'
+  double stall_timeout_s = core::defaults::stall_timeout_s; // as datagen_options'
 };
 
 // Writes the dataset's objects (several in flight, one client per thread), then the manifest.
@@ -50,6 +51,7 @@ datagen_result generate_s3_dataset(const s3_datagen_options& opt);
 // verify_dataset for a dataset in a bucket: every object read by range GETs on `threads`
 // threads, each record checked; problems name the object's key.
 verify_result verify_s3_dataset(const s3::location& where, const s3::settings& settings,
-                                unsigned threads, bool progress, double stall_timeout_s = 60);
+                                unsigned threads, bool progress,
+                                double stall_timeout_s = core::defaults::stall_timeout_s);
 
 } // namespace dlsize::dataset

@@ -34,51 +34,19 @@ void reader_clock::stop(reader_stats& st) const {
 }
 
 std::string to_string(cache_mode m) {
-  switch (m) {
-  case cache_mode::direct:
-    return "direct";
-  case cache_mode::buffered:
-    return "buffered";
-  case cache_mode::uncached:
-    return "uncached";
-  }
-  return "?";
+  return std::string(core::name_of(m));
 }
 
 std::string to_string(job_outcome o) {
-  switch (o) {
-  case job_outcome::failed:
-    return "failed";
-  case job_outcome::interrupted:
-    return "interrupted";
-  case job_outcome::skipped:
-    return "skipped";
-  case job_outcome::done:
-    break;
-  }
-  return "done";
+  return std::string(core::name_of(o));
 }
 
 job_outcome parse_job_outcome(const std::string& text) {
-  for (const job_outcome o :
-       {job_outcome::done, job_outcome::failed, job_outcome::interrupted, job_outcome::skipped})
-    if (to_string(o) == text)
-      return o;
-  throw run_error(fmt::format(
-      "unknown job outcome. value: {}; valid: done, failed, interrupted, skipped", text));
+  return core::read_enum<job_outcome>(text, "job outcome");
 }
 
 cache_mode parse_cache_mode(const std::string& text) {
-  if (text == "direct")
-    return cache_mode::direct;
-  if (text == "buffered")
-    return cache_mode::buffered;
-  if (text == "uncached")
-    return cache_mode::uncached;
-  throw usage_error(fmt::format("--cache: invalid value '{}'. valid: direct (O_DIRECT, the "
-                                "default), buffered (page cache), uncached (read through the "
-                                "page cache and drop the pages)",
-                                text));
+  return core::parse_enum<cache_mode>(text, "--cache");
 }
 
 int open_flags(cache_mode m) {

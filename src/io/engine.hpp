@@ -11,11 +11,20 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "core/defaults.hpp"
+#include "core/enum_names.hpp"
 #include "core/histogram.hpp"
 
 namespace dlsize::io {
 
 enum class cache_mode { direct, buffered, uncached };
+inline constexpr core::enum_table<cache_mode, 3> kCacheModeNames{
+    {{cache_mode::direct, "direct", "O_DIRECT, the default"},
+     {cache_mode::buffered, "buffered", "page cache"},
+     {cache_mode::uncached, "uncached", "read through the page cache and drop the pages"}}};
+constexpr const auto& names_of(cache_mode) {
+  return kCacheModeNames;
+}
 std::string to_string(cache_mode m);
 cache_mode parse_cache_mode(const std::string& text);
 
@@ -30,9 +39,9 @@ struct read_job {
 struct engine_options {
   std::string engine = "io_uring"; // "io_uring", "psync", or "s3" (s3/engine.hpp)
   cache_mode cache = cache_mode::direct;
-  unsigned queue_depth = 16; // requests in flight per reader (io_uring)
-  unsigned readers = 1;      // threads, one ring each
-  std::uint32_t request_size = 1u << 20;
+  unsigned queue_depth = core::defaults::queue_depth; // requests in flight per reader (io_uring)
+  unsigned readers = 1;                               // threads, one ring each
+  std::uint32_t request_size = core::defaults::request_size;
   double max_read_rate = 0; // bytes/s over all readers, 0 = no cap
   bool keep_open = true;    // open every file once (as fio does) or per job
 };
@@ -62,6 +71,14 @@ public:
 // (not an error: the run was asked to stop), or skipped unread (its file changed since it was
 // indexed, and changes are skipped: io/change_watch.hpp).
 enum class job_outcome { done, failed, interrupted, skipped };
+inline constexpr core::enum_table<job_outcome, 4> kJobOutcomeNames{
+    {{job_outcome::done, "done"},
+     {job_outcome::failed, "failed"},
+     {job_outcome::interrupted, "interrupted"},
+     {job_outcome::skipped, "skipped"}}};
+constexpr const auto& names_of(job_outcome) {
+  return kJobOutcomeNames;
+}
 // Its name where results travel between ranks: "done", "failed", "interrupted", "skipped".
 std::string to_string(job_outcome o);
 // Throws run_error naming the value when it is none of to_string's.

@@ -25,25 +25,11 @@ double over(double bytes, double bandwidth, const char* link) {
 } // namespace
 
 std::string to_string(allreduce_algorithm a) {
-  switch (a) {
-  case allreduce_algorithm::ring:
-    return "ring";
-  case allreduce_algorithm::hierarchical:
-    return "hierarchical";
-  case allreduce_algorithm::none:
-    break;
-  }
-  return "none";
+  return std::string(core::name_of(a));
 }
 
 allreduce_algorithm parse_allreduce_algorithm(std::string_view text, std::string_view option) {
-  for (auto a :
-       {allreduce_algorithm::none, allreduce_algorithm::ring, allreduce_algorithm::hierarchical})
-    if (text == to_string(a))
-      return a;
-  throw usage_error(fmt::format("{}: invalid value '{}'. valid: none, ring (one ring over every "
-                                "accelerator), hierarchical (inside nodes, then across them)",
-                                option, text));
+  return core::parse_enum<allreduce_algorithm>(text, option);
 }
 
 allreduce_cost ring_allreduce(double bytes, const job_layout& l, const fabric& f) {

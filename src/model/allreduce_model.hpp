@@ -9,9 +9,18 @@
 #include <string>
 #include <string_view>
 
+#include "core/enum_names.hpp"
+
 namespace dlsize::model {
 
 enum class allreduce_algorithm { none, ring, hierarchical };
+inline constexpr core::enum_table<allreduce_algorithm, 3> kAllreduceAlgorithmNames{
+    {{allreduce_algorithm::none, "none"},
+     {allreduce_algorithm::ring, "ring", "one ring over every accelerator"},
+     {allreduce_algorithm::hierarchical, "hierarchical", "inside nodes, then across them"}}};
+constexpr const auto& names_of(allreduce_algorithm) {
+  return kAllreduceAlgorithmNames;
+}
 std::string to_string(allreduce_algorithm a);
 // Throws usage_error naming option and the valid values.
 allreduce_algorithm parse_allreduce_algorithm(std::string_view text, std::string_view option);

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "config/allreduce_config.hpp"
+#include "core/defaults.hpp"
 #include "s3/location.hpp"
 
 namespace dlsize::pipeline {
@@ -29,23 +30,23 @@ struct bench_job_options {
   std::uint64_t accelerators = 0;          // the job's; 0: per rank × ranks
   std::uint64_t accelerators_per_rank = 0; // 0: accelerators / ranks, or 1
   std::string rank_timeout = "60s";
-  std::string stall_timeout = "60s";
+  std::string stall_timeout = core::defaults::stall_timeout_text;
   std::uint64_t batch_size = 0;
   std::string compute_time;
   std::string compute_time_stdev;
   std::string au_threshold;
-  std::string rules = "v3"; // the MLPerf Storage edition the run is judged by
+  std::string rules = core::defaults::rules_text; // the MLPerf Storage edition the run is judged by
   std::uint64_t prefetch = 2;
   bool sync_steps = false;
   config::allreduce_request allreduce;
   std::string preprocess;
-  std::string precision = "fp16";
+  std::string precision = core::defaults::precision_text;
   std::string out;
   std::string engine = "io_uring";
-  std::string cache = "direct";
+  std::string cache = core::defaults::cache_text;
   std::string client_ram; // the cache emulation's RAM; empty: none
-  unsigned queue_depth = 16;
-  std::string request_size = "1MiB";
+  unsigned queue_depth = core::defaults::queue_depth;
+  std::string request_size = core::defaults::request_size_text;
   unsigned readers = 1;
   std::uint64_t epochs = 1;
   std::uint64_t seed = 0;

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "config/checkpoint_rules.hpp"
+#include "core/defaults.hpp"
 #include "pipeline/checkpoint_run.hpp"
 #include "s3/location.hpp"
 
@@ -21,15 +22,15 @@ struct checkpoint_job_options {
   bool keep = false;
   unsigned read_shift = 0;
   std::string out;
-  std::string cache = "direct";
-  unsigned queue_depth = 16;
+  std::string cache = core::defaults::cache_text;
+  unsigned queue_depth = core::defaults::queue_depth;
   bool quiet = false;
   bool no_verify = false;
   bool drop_caches = false;
   unsigned check_ranks = 0; // --check-only RANKS (sweep): check the options, then end; 0: run
-  std::string rules = "v3"; // the MLPerf Storage edition the run is judged by
-  std::string accelerator;  // the simulated accelerator (v3.0 Table 3); empty: none declared
-  s3::settings s3;          // --dir s3://BUCKET/PREFIX: where the bucket is
+  std::string rules = core::defaults::rules_text; // the MLPerf Storage edition the run is judged by
+  std::string accelerator; // the simulated accelerator (v3.0 Table 3); empty: none declared
+  s3::settings s3;         // --dir s3://BUCKET/PREFIX: where the bucket is
   std::string part_size = "64MiB";
 
   nlohmann::json effective;    // every option in effect, keyed by long name without dashes

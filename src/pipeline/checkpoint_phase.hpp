@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/defaults.hpp"
 #include "core/histogram.hpp"
 #include "dataset/checkpoint_block.hpp"
 #include "dataset/checkpoint_folder.hpp"
@@ -19,8 +20,8 @@ namespace dlsize::pipeline {
 
 struct phase_io {
   io::cache_mode cache = io::cache_mode::direct;
-  unsigned queue_depth = 16;
-  std::uint32_t request_size = 1u << 20;
+  unsigned queue_depth = core::defaults::queue_depth;
+  std::uint32_t request_size = core::defaults::request_size;
   bool verify = true; // reads: check every block (off: a plain read, as fio's)
   // --stall-timeout: a write, fsync or read that has not finished for this long ends the phase
   // (the rank's result says which, and what the kernel still holds); 0: never.

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "core/clock.hpp"
+#include "core/figures.hpp"
 #include "core/progress.hpp"
 #include "core/stop.hpp"
 
@@ -81,8 +82,8 @@ void run_monitor::take_point(std::uint64_t t, const run_counters& c) {
                           {"samples_per_s", static_cast<double>(c.samples - m_last.samples) / dt}};
   if (m_opt.accelerators)
     point["accelerator_utilization"] =
-        std::min(1.0, static_cast<double>(c.compute_ns - m_last.compute_ns) * 1e-9 /
-                          (dt * static_cast<double>(m_opt.accelerators)));
+        core::accelerator_utilization(static_cast<double>(c.compute_ns - m_last.compute_ns) * 1e-9,
+                                      dt * static_cast<double>(m_opt.accelerators));
   point.update(m_tele.point());
   m_series.push_back(std::move(point));
   m_last = c;

@@ -4,6 +4,8 @@
 #include <iterator>
 #include <stdexcept>
 
+#include "core/figures.hpp"
+
 namespace dlsize::pipeline {
 
 void step_accumulator::add(const step_record& s) {
@@ -62,8 +64,8 @@ accelerator_figures step_accumulator::figures() const {
   f.comm_s = sec(m_comm);
   f.window_s = sec(m_last_end - m_first_end);
   if (f.window_s > 0) {
-    f.utilization = std::min(1.0, f.compute_s / f.window_s);
-    f.storage_au = std::min(1.0, (f.compute_s + f.comm_s) / f.window_s);
+    f.utilization = core::accelerator_utilization(f.compute_s, f.window_s);
+    f.storage_au = core::storage_au(f.compute_s, f.comm_s, f.window_s);
     f.samples_per_s = static_cast<double>(f.samples) / f.window_s;
   }
   return f;
@@ -94,9 +96,9 @@ overall_figures overall_of(const std::vector<accelerator_figures>& per_accelerat
     first = false;
   }
   if (o.window_s > 0) {
-    o.utilization = std::min(1.0, o.compute_s / o.window_s);
-    o.storage_au = std::min(1.0, (o.compute_s + o.comm_s) / o.window_s);
-    o.comm_fraction = std::min(1.0, o.comm_s / o.window_s);
+    o.utilization = core::accelerator_utilization(o.compute_s, o.window_s);
+    o.storage_au = core::storage_au(o.compute_s, o.comm_s, o.window_s);
+    o.comm_fraction = core::capped_share(o.comm_s, o.window_s);
   }
   return o;
 }
@@ -209,7 +211,8 @@ nlohmann::json epoch_figures(const std::vector<epoch_partial>& partials, std::ui
       j["start_s"] = sec(a.begin_ns - std::min(a.begin_ns, t0_ns));
       j["end_s"] = sec(a.end_ns - std::min(a.end_ns, t0_ns));
       j["wall_s"] = wall;
-      j["accelerator_utilization"] = std::min(1.0, sec(a.compute_ns) / (accels * wall));
+      j["accelerator_utilization"] =
+          core::accelerator_utilization(sec(a.compute_ns), accels * wall);
       j["samples_per_s"] = static_cast<double>(a.measured_samples) / wall;
       j["read_bytes_per_s"] = static_cast<double>(a.measured_bytes) / wall;
     } else {
@@ -221,9 +224,9 @@ nlohmann::json epoch_figures(const std::vector<epoch_partial>& partials, std::ui
       j["read_bytes_per_s"] = nullptr;
     }
     j["dlio_accelerator_utilization"] =
-        a.dlio_window_ns
-            ? nlohmann::json(std::min(1.0, sec(a.dlio_compute_ns) / sec(a.dlio_window_ns)))
-            : nlohmann::json(nullptr);
+        a.dlio_window_ns ? nlohmann::json(core::accelerator_utilization(sec(a.dlio_compute_ns),
+                                                                        sec(a.dlio_window_ns)))
+                         : nlohmann::json(nullptr);
     if (i == kEpochRowsCap && epochs_total > kEpochRowsCap) {
       j["last_epoch"] = epochs_total - 1;
       j["epochs_in_row"] = epochs_total - kEpochRowsCap;

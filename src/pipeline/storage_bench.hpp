@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/defaults.hpp"
 #include "dataset/index_layout.hpp"
 #include "io/engine.hpp"
 #include "pipeline/dataset_access.hpp"
@@ -29,8 +30,8 @@ struct storage_bench_options {
   std::uint64_t seed = 0;
   bool verify = false;
   double sample_interval_s = 1.0;
-  double time_limit_s = 0;     // 0: none
-  double stall_timeout_s = 60; // --stall-timeout; 0: none
+  double time_limit_s = 0;                                  // 0: none
+  double stall_timeout_s = core::defaults::stall_timeout_s; // --stall-timeout; 0: none
   bool progress = true;
   nlohmann::json config; // the effective options, for the report
   status_hook status;    // the partial report of a long run

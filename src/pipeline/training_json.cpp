@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "core/figures.hpp"
 #include "pipeline/run_report.hpp"
 #include "report/run_status.hpp"
 
@@ -49,8 +50,8 @@ job_figures figures_of_job(const report_context& c, const job_rollup& job) {
   f.step_s =
       f.cuda ? (measured_steps ? f.overall.compute_s / static_cast<double>(measured_steps) : 0.0)
              : preset.compute_time_s;
-  f.demand_per_accelerator =
-      f.step_s > 0 ? static_cast<double>(preset.batch_size) * f.mean_sample_bytes / f.step_s : 0.0;
+  f.demand_per_accelerator = core::batch_demand_bytes_per_s(static_cast<double>(preset.batch_size),
+                                                            f.mean_sample_bytes, f.step_s);
   f.threshold = c.opt.workload.au_threshold;
   f.measured = f.overall.measured_accelerators > 0;
   // The verdict judges storage: the allreduce's exposed time is the accelerator's own, not a

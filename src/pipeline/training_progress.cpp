@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "core/figures.hpp"
 #include "core/units.hpp"
 #include "pipeline/training_live_run.hpp"
 #include "report/run_status.hpp"
@@ -12,8 +13,9 @@ namespace dlsize::pipeline {
 
 std::string training_run::live_run::progress_line(double el) {
   const cluster::job_counters c = link->totals(); // the job's, on rank 0
-  const double au = el > 0 ? static_cast<double>(c.compute_ns) * 1e-9 /
-                                 (el * static_cast<double>(opt.accelerators))
+  // A running view, not capped (compute is accounted at step end); the report's AU is.
+  const double au = el > 0 ? core::share(static_cast<double>(c.compute_ns) * 1e-9,
+                                         el * static_cast<double>(opt.accelerators))
                            : 0;
   const double frac = static_cast<double>(c.steps) / static_cast<double>(total_steps);
   // Streamed shards may count other steps in each epoch: the epoch's own.

@@ -19,6 +19,7 @@
 #include "config/accelerator_spec.hpp"
 #include "config/allreduce_config.hpp"
 #include "config/workload.hpp"
+#include "core/defaults.hpp"
 #include "dataset/index_layout.hpp"
 #include "io/engine.hpp"
 #include "pipeline/dataset_access.hpp"
@@ -48,12 +49,13 @@ struct training_options {
   bool step_sync() const { return sync_steps || allreduce.active(); }
   double preprocess_s = 0;                // CPU time per sample; 0: no preprocessing
   training_checkpoint_options checkpoint; // --checkpoint-every: inactive unless given
-  std::string precision = "fp16";         // --accelerator cuda: fp16, tf32 or fp32
+  std::string precision = core::defaults::precision_text; // --accelerator cuda: fp16, tf32 or fp32
   std::uint64_t epochs = 1;
   std::uint64_t seed = 0;
   double sample_interval_s = 1.0;
-  double time_limit_s = 0;     // 0: none
-  double stall_timeout_s = 60; // --stall-timeout (every rank; the job's link too); 0: none
+  double time_limit_s = 0; // 0: none
+  double stall_timeout_s =
+      core::defaults::stall_timeout_s; // --stall-timeout (every rank; the job's link too); 0: none
   bool progress = true;
   nlohmann::json config; // the effective options, for the report
   status_hook status;    // rank 0: the partial report of a long run

@@ -34,27 +34,11 @@ std::string pct(double v) {
 } // namespace
 
 const char* to_string(limit_kind k) {
-  switch (k) {
-  case limit_kind::nothing:
-    return "nothing";
-  case limit_kind::storage:
-    return "storage";
-  case limit_kind::client_cpu:
-    return "client_cpu";
-  case limit_kind::harness:
-    return "harness";
-  case limit_kind::unknown:
-    break;
-  }
-  return "unknown";
+  return core::name_of(k).data();
 }
 
 limit_kind parse_limit_kind(const std::string& t) {
-  for (auto k :
-       {limit_kind::nothing, limit_kind::storage, limit_kind::client_cpu, limit_kind::harness})
-    if (t == to_string(k))
-      return k;
-  return limit_kind::unknown;
+  return core::find_enum<limit_kind>(t).value_or(limit_kind::unknown);
 }
 
 limit_figures limit_figures_of(const bench_report& r) {

@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/enum_names.hpp"
 #include "report/bench_report.hpp"
 
 namespace dlsize::report {
@@ -24,6 +25,15 @@ inline constexpr double kDeviceBusyBound = 0.90;     // share of the run the dev
 inline constexpr double kCapReachedBound = 0.95;     // read rate ÷ --max-read-rate
 
 enum class limit_kind { nothing, storage, client_cpu, harness, unknown };
+inline constexpr core::enum_table<limit_kind, 5> kLimitKindNames{
+    {{limit_kind::nothing, "nothing"},
+     {limit_kind::storage, "storage"},
+     {limit_kind::client_cpu, "client_cpu"},
+     {limit_kind::harness, "harness"},
+     {limit_kind::unknown, "unknown"}}};
+constexpr const auto& names_of(limit_kind) {
+  return kLimitKindNames;
+}
 
 // "nothing", "storage", "client_cpu", "harness", "unknown".
 const char* to_string(limit_kind k);

@@ -175,15 +175,7 @@ validity_rule fs_rule_v3(const bench_report& r) {
 } // namespace
 
 std::string to_string(rule_verdict v) {
-  switch (v) {
-  case rule_verdict::pass:
-    return "PASS";
-  case rule_verdict::fail:
-    return "FAIL";
-  case rule_verdict::not_judged:
-    break;
-  }
-  return "not judged";
+  return std::string(core::name_of(v));
 }
 
 bool validity::valid() const {

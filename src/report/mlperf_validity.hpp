@@ -15,6 +15,13 @@ inline constexpr std::uint64_t kMlperfMinStepsPerEpoch = 500;
 inline constexpr double kMlperfMinDatasetOverRam = 5.0;
 
 enum class rule_verdict { pass, fail, not_judged };
+inline constexpr core::enum_table<rule_verdict, 3> kRuleVerdictNames{
+    {{rule_verdict::pass, "PASS"},
+     {rule_verdict::fail, "FAIL"},
+     {rule_verdict::not_judged, "not judged"}}};
+constexpr const auto& names_of(rule_verdict) {
+  return kRuleVerdictNames;
+}
 std::string to_string(rule_verdict v); // "PASS", "FAIL", "not judged"
 
 struct validity_rule {

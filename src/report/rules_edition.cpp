@@ -7,27 +7,18 @@
 namespace dlsize::report {
 
 std::string to_string(rules_edition e) {
-  switch (e) {
-  case rules_edition::v1:
-    return "v1";
-  case rules_edition::v2:
-    return "v2";
-  case rules_edition::v3:
-    break;
-  }
-  return "v3";
+  return std::string(core::name_of(e));
 }
 
 rules_edition parse_rules_edition(const std::string& text, const std::string& where) {
-  for (const auto e : {rules_edition::v1, rules_edition::v2, rules_edition::v3}) {
-    const std::string name = to_string(e);
+  for (const auto& n : names_of(rules_edition{})) {
+    const std::string name(n.name);
     const std::string number = name.substr(1);
     if (text == name || text == number || text == name + ".0" || text == number + ".0")
-      return e;
+      return n.value;
   }
-  throw usage_error(fmt::format("{}: '{}' is not an edition of MLPerf Storage's rules. valid: v1 "
-                                "(v1.0), v2 (v2.0), v3 (v3.0, the default)",
-                                where, text));
+  throw usage_error(fmt::format("{}: '{}' is not an edition of MLPerf Storage's rules. valid: {}",
+                                where, text, core::valid_names<rules_edition>()));
 }
 
 } // namespace dlsize::report

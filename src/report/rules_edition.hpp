@@ -4,9 +4,18 @@
 // (results 2026) and the default. Every judgement records its edition.
 #include <string>
 
+#include "core/enum_names.hpp"
+
 namespace dlsize::report {
 
 enum class rules_edition { v1, v2, v3 };
+inline constexpr core::enum_table<rules_edition, 3> kRulesEditionNames{
+    {{rules_edition::v1, "v1", "v1.0"},
+     {rules_edition::v2, "v2", "v2.0"},
+     {rules_edition::v3, "v3", "v3.0, the default"}}};
+constexpr const auto& names_of(rules_edition) {
+  return kRulesEditionNames;
+}
 
 inline constexpr rules_edition kDefaultRules = rules_edition::v3;
 

@@ -21,26 +21,11 @@ std::string stop_reason_text(const stop_event& e) {
 }
 
 std::string to_string(stop_cause c) {
-  switch (c) {
-  case stop_cause::signal:
-    return "signal";
-  case stop_cause::time_limit:
-    return "time_limit";
-  case stop_cause::stall:
-    return "stall";
-  case stop_cause::none:
-    break;
-  }
-  return "none";
+  return std::string(core::name_of(c));
 }
 
 stop_cause stop_cause_from_string(const std::string& s) {
-  for (const stop_cause c :
-       {stop_cause::none, stop_cause::signal, stop_cause::time_limit, stop_cause::stall})
-    if (to_string(c) == s)
-      return c;
-  throw run_error(
-      fmt::format("unknown stop cause. value: {}; valid: none, signal, time_limit, stall", s));
+  return core::read_enum<stop_cause>(s, "stop cause");
 }
 
 std::string time_limit_warning(bool storage_only) {
@@ -49,21 +34,11 @@ std::string time_limit_warning(bool storage_only) {
 }
 
 std::string to_string(run_status s) {
-  return s == run_status::complete ? "complete" : "incomplete";
+  return std::string(core::name_of(s));
 }
 
 std::string to_string(rank_status s) {
-  switch (s) {
-  case rank_status::stopped:
-    return "stopped";
-  case rank_status::failed:
-    return "failed";
-  case rank_status::missing:
-    return "missing";
-  case rank_status::complete:
-    break;
-  }
-  return "complete";
+  return std::string(core::name_of(s));
 }
 
 status_decision decide_status(const status_inputs& in) {

@@ -21,11 +21,24 @@ stop_cause stop_cause_from_string(const std::string& s);
 std::string time_limit_warning(bool storage_only);
 
 enum class run_status { complete, incomplete };
+inline constexpr core::enum_table<run_status, 2> kRunStatusNames{
+    {{run_status::complete, "complete"}, {run_status::incomplete, "incomplete"}}};
+constexpr const auto& names_of(run_status) {
+  return kRunStatusNames;
+}
 std::string to_string(run_status s); // "complete", "incomplete"
 
 // A rank's row: failed (its own failure), stopped (before every step ran), complete, or
 // missing (its results never came).
 enum class rank_status { complete, stopped, failed, missing };
+inline constexpr core::enum_table<rank_status, 4> kRankStatusNames{
+    {{rank_status::complete, "complete"},
+     {rank_status::stopped, "stopped"},
+     {rank_status::failed, "failed"},
+     {rank_status::missing, "missing"}}};
+constexpr const auto& names_of(rank_status) {
+  return kRankStatusNames;
+}
 std::string to_string(rank_status s);
 
 // A count of something that went wrong, with the first instance: "3 read errors; first: ...".

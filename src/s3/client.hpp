@@ -14,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/defaults.hpp"
 #include "s3/credentials.hpp"
 #include "s3/list_page.hpp"
 #include "s3/multipart.hpp"
@@ -27,7 +28,8 @@ struct client_options {
   addressing style = addressing::path;
   std::string ca_bundle = {};       // empty: the system's CA store
   long connect_timeout_ms = 10'000; // per connection
-  long stall_timeout_s = 60;        // a transfer under 1 byte/s for this long fails
+  long stall_timeout_s = static_cast<long>(
+      core::defaults::stall_timeout_s); // a transfer under 1 byte/s for this long fails
 };
 
 struct object_info {

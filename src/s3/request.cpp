@@ -85,15 +85,14 @@ void check_region(std::string_view region) {
 }
 
 std::string_view addressing_name(addressing a) {
-  return a == addressing::path ? "path" : "virtual";
+  return core::name_of(a);
 }
 
 addressing parse_addressing(std::string_view text) {
-  if (text == "path")
-    return addressing::path;
-  if (text == "virtual")
-    return addressing::virtual_host;
-  throw usage_error(fmt::format("unknown S3 addressing. value: '{}'; valid: path, virtual", text));
+  if (const auto a = core::find_enum<addressing>(text))
+    return *a;
+  throw usage_error(fmt::format("unknown S3 addressing. value: '{}'; valid: {}", text,
+                                core::name_list<addressing>()));
 }
 
 endpoint parse_endpoint(std::string_view url) {

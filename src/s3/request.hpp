@@ -12,10 +12,17 @@
 #include <utility>
 #include <vector>
 
+#include "core/enum_names.hpp"
+
 namespace dlsize::s3 {
 
 // Path style (`http://host/bucket/key`) or virtual-hosted style (`http://bucket.host/key`).
 enum class addressing { path, virtual_host };
+inline constexpr core::enum_table<addressing, 2> kAddressingNames{
+    {{addressing::path, "path"}, {addressing::virtual_host, "virtual"}}};
+constexpr const auto& names_of(addressing) {
+  return kAddressingNames;
+}
 
 // "path" or "virtual"; the option's words.
 std::string_view addressing_name(addressing a);

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # labels: lint
 # Paths the project names stay true: every row of docs/architecture.md's "Where is…" table names
-# files that exist and hold the row's symbol, and every repository path named in README.md,
-# docs/*.md and the comments of src/, cli/, scripts/ and tests/ exists, and scripts/README.md groups
-# every script (a path may name a file
+# files that exist and hold the row's symbol, each function of docs/metrics.md's formula table is
+# in the file its row names, scripts/README.md groups every script, and every repository path
+# named in README.md, docs/*.md and the comments of src/, cli/, scripts/ and tests/ exists (a path may name a file
 # without its extension, or the start of several). A few names are not ours (a file of
 # mlcommons/storage or NCCL) or placeholders; they are listed below.
 source "$(dirname "$0")/lib.sh"
@@ -12,26 +12,37 @@ import glob, os, re, sys
 root = sys.argv[1]
 os.chdir(root)
 problems = []
+def table_rows(doc, heading):
+    """The rows of the table under heading in doc that name something in backticks."""
+    section = open(doc).read().split(heading, 1)
+    if len(section) < 2:
+        problems.append(f"{doc} has no '{heading}' section")
+        return []
+    return [[c.strip() for c in l.strip("|").split("|")]
+            for l in section[1].split("\n## ", 1)[0].splitlines() if l.startswith("| ") and "`" in l]
+
+def holds(files, name):
+    return any(os.path.isfile(f) and re.search(r"\b" + re.escape(name) + r"\b", open(f).read()) for f in files)
+
 # The "Where is…" table.
-text = open("docs/architecture.md").read()
-section = text.split("## Where is…", 1)
-if len(section) < 2:
-    problems.append("docs/architecture.md has no '## Where is…' section")
-else:
-    rows = [l for l in section[1].split("\n## ", 1)[0].splitlines() if l.startswith("| ") and "`" in l]
-    if len(rows) < 10:
-        problems.append(f"the Where is table has {len(rows)} rows")
-    for row in rows:
-        cells = [c.strip() for c in row.strip("|").split("|")]
-        files = re.findall(r"`([^`]+)`", cells[1])
-        symbol = re.findall(r"`([^`]+)`", cells[2])
-        for f in files:
-            if not os.path.isfile(f):
-                problems.append(f"Where is: {f} does not exist")
-        if symbol and files:
-            name = symbol[0].split("::")[-1]
-            if not any(os.path.isfile(f) and re.search(r"\b" + re.escape(name) + r"\b", open(f).read()) for f in files):
-                problems.append(f"Where is: {symbol[0]} not in {', '.join(files)}")
+rows = table_rows("docs/architecture.md", "## Where is…")
+if len(rows) < 10:
+    problems.append(f"the Where is table has {len(rows)} rows")
+for cells in rows:
+    files = re.findall(r"`([^`]+)`", cells[1])
+    symbol = re.findall(r"`([^`]+)`", cells[2])
+    for f in files:
+        if not os.path.isfile(f):
+            problems.append(f"Where is: {f} does not exist")
+    if symbol and files and not holds(files, symbol[0].split("::")[-1]):
+        problems.append(f"Where is: {symbol[0]} not in {', '.join(files)}")
+# docs/metrics.md's formula table: each row's function is in the file it names.
+for cells in table_rows("docs/metrics.md", "## Formulas, in one place"):
+    names = re.findall(r"`([^`]+)`", cells[-1])
+    files = [n for n in names if "/" in n]
+    for name in (n for n in names if "/" not in n):
+        if not holds(files, name):
+            problems.append(f"metrics.md formulas: {name} not in {', '.join(files)}")
 # scripts/README.md groups every script by purpose, and names only scripts that exist.
 listed = set(re.findall(r"`([\w.-]+\.(?:sh|py))`", open("scripts/README.md").read()))
 present = {f for f in os.listdir("scripts") if f.endswith((".sh", ".py"))}
@@ -56,6 +67,6 @@ for f in sources:
 print("\n".join(sorted(set(problems))))
 PY
 )
-[[ -z $out ]] && pass "the Where is table and every path named in docs and comments exist" \
+[[ -z $out ]] && pass "the Where is table, the formula table and every path named in docs and comments exist" \
   || fail "paths: $out"
 finish

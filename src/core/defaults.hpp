@@ -1,0 +1,33 @@
+#pragma once
+// The defaults that more than one option, config or options struct shares, each written once.
+// An option typed as text (parsed when the rules run) takes the _text form; a struct that holds
+// the parsed value takes the number. tests/unit/test_defaults.cpp checks that the two agree.
+#include <cstdint>
+
+namespace dlsize::core::defaults {
+
+// --queue-depth: requests in flight per reader (bench) or per rank (checkpoint).
+inline constexpr unsigned queue_depth = 16;
+
+// --request-size: the largest read or write request.
+inline constexpr std::uint32_t request_size = 1u << 20;
+inline constexpr const char* request_size_text = "1MiB";
+
+// --stall-timeout: a request, metadata call or transfer that makes no progress this long ends
+// the phase; 0: never.
+inline constexpr double stall_timeout_s = 60;
+inline constexpr const char* stall_timeout_text = "60s";
+
+// --precision of a CUDA accelerator (accel::cuda_options' precision).
+inline constexpr const char* precision_text = "fp16";
+
+// --cache: how the readers read (io::engine_options' cache).
+inline constexpr const char* cache_text = "direct";
+
+// --rules: the MLPerf Storage edition a run or a point is judged by (report::kDefaultRules).
+inline constexpr const char* rules_text = "v3";
+
+// A workload's au_threshold when its profile gives none, and the figures' before one is read.
+inline constexpr double au_threshold = 0.9;
+
+} // namespace dlsize::core::defaults
