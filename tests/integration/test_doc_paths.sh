@@ -5,7 +5,7 @@
 # in the file its row names, scripts/README.md groups every script, and every repository path
 # named in README.md, docs/*.md and the comments of src/, cli/, scripts/ and tests/ exists (a path may name a file
 # without its extension, or the start of several). A few names are not ours (a file of
-# mlcommons/storage or NCCL) or placeholders; they are listed below.
+# mlcommons/storage or NCCL) or stand for any file in an example message; the set `foreign` names them.
 source "$(dirname "$0")/lib.sh"
 out=$("$PY" - "$ROOT" <<'PY'
 import glob, os, re, sys
