@@ -29,11 +29,13 @@ else
 fi
 [[ -f $ds/dlsize-dataset.json ]] || "$DLSIZE" datagen --workload resnet50 --layout files --dataset "$ds" --size 1500MiB --quiet >/dev/null
 
-# Rate cap: 150 MB/s for about 2 s.
-expect_rc 0 "capped bench" -- "$DLSIZE" bench --workload resnet50 --dataset "$ds" --max-read-rate 150MB/s --time-limit 2s --quiet --out "$SCRATCH/cap.json"
+# Rate cap: 50 MB/s for about 2 s. The cap sits far below what the storage gives under the suite's
+# load (150 MB/s read at 0.76 of the cap in one loaded CI run; 50 MB/s at 0.96 to 1.0 beside three
+# direct writers and two busy cores), so the lower bound tests the token bucket, not the disk.
+expect_rc 0 "capped bench" -- "$DLSIZE" bench --workload resnet50 --dataset "$ds" --max-read-rate 50MB/s --time-limit 2s --quiet --out "$SCRATCH/cap.json"
 bw=$(json "$SCRATCH/cap.json" "r['summary']['read_bytes_per_s']")
-"$PY" -c "import sys; bw=float(sys.argv[1]); sys.exit(0 if 0.8*150e6 <= bw <= 1.05*150e6 else 1)" "$bw" \
-  && pass "read rate $bw near the 150 MB/s cap" || fail "read rate $bw not near 150 MB/s"
+"$PY" -c "import sys; bw=float(sys.argv[1]); sys.exit(0 if 0.7*50e6 <= bw <= 1.05*50e6 else 1)" "$bw" \
+  && pass "read rate $bw near the 50 MB/s cap" || fail "read rate $bw not within 0.7 to 1.05 of the 50 MB/s cap"
 
 # SIGINT during a bench: an incomplete report of what was measured, within about a second.
 # 3 s: a start on a loaded machine (the suite, 3 tests at once) must have read something by then.
