@@ -20,7 +20,10 @@ py=/usr/bin/python3
 cd "$root"
 
 make_inputs() {
-  local ds=$in/r50
+  local ds=$in/r50 dlsize=$in/.maker/dlsize
+  # The reports name the binary that made them (in their command lines): a copy inside INPUTS
+  # masks as @INPUTS@ for every binary that later reads them.
+  mkdir -p "$in/.maker" && cp "$1" "$dlsize"
   "$dlsize" datagen --workload resnet50 --dataset "$ds" --size 64MiB --quiet >/dev/null
   "$dlsize" bench --workload resnet50 --dataset "$ds" --accelerator emulated:h100 --accelerators 2 \
     --batch-size 8 --compute-time 5ms --epochs 1 --quiet --out "$in/template.json"
@@ -35,7 +38,7 @@ make_inputs() {
   rm -rf "$in/r50" "$in"/ck[12]
   touch "$in/.made"
 }
-[[ -f $in/.made ]] || make_inputs
+[[ -f $in/.made ]] || make_inputs "$dlsize"
 
 n=0
 # run NAME ARGS...: one command; @OUT@ in ARGS is this command's output prefix.

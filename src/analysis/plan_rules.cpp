@@ -6,6 +6,7 @@
 
 #include "config/accelerator_spec.hpp"
 #include "config/checkpoint_interval.hpp"
+#include "config/read_modes.hpp"
 #include "core/error.hpp"
 #include "core/units.hpp"
 
@@ -101,11 +102,8 @@ void parse_object_store(const plan_options& o, const std::set<std::string>& give
   if (!(o.max_requests_per_s >= 0) || !std::isfinite(o.max_requests_per_s))
     throw usage_error("--max-requests-per-s: must be 0 (no ceiling) or a GET rate above 0");
   a.max_requests_per_s = o.max_requests_per_s;
-  if (o.shard_read != "records" && o.shard_read != "stream")
-    throw usage_error(fmt::format("--shard-read: invalid value '{}'. valid: records (a GET per "
-                                  "record, the default) or stream (each shard whole)",
-                                  o.shard_read));
-  if (o.shard_read == "stream") {
+  if (core::parse_enum<config::shard_read>(o.shard_read, "--shard-read") ==
+      config::shard_read::stream) {
     if (in.workload.layout != config::file_layout::shards || !o.index.empty())
       throw usage_error(fmt::format("--shard-read stream: {}. valid: a profile of shards (such "
                                     "as resnet50) without --index",

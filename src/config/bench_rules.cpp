@@ -93,16 +93,8 @@ bench_timing check_bench_request(const bench_request& r, std::uint64_t ranks) {
                     "the run did. valid: launch {} ranks",
                     r.replay_ranks, ranks, r.replay_ranks));
   bench_timing t = check_durations(r);
-  if (r.shard_read != "records" && r.shard_read != "stream")
-    throw usage_error(fmt::format("--shard-read: invalid value '{}'. valid: records (random "
-                                  "record reads by index), stream (each shard read sequentially)",
-                                  r.shard_read));
-  if (r.open != "keep" && r.open != "per-sample")
-    throw usage_error(
-        fmt::format("--open: invalid value '{}'. valid: keep (open every file once, as fio does), "
-                    "per-sample (open, read, close each sample, as framework loaders do)",
-                    r.open));
-  t.keep_open = r.open == "keep";
+  t.shards = core::parse_enum<shard_read>(r.shard_read, "--shard-read");
+  t.keep_open = core::parse_enum<open_mode>(r.open, "--open") == open_mode::keep;
   return t;
 }
 

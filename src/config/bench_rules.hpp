@@ -11,6 +11,7 @@
 
 #include "config/accelerator_spec.hpp"
 #include "config/checkpoint_interval.hpp"
+#include "config/read_modes.hpp"
 #include "config/workload.hpp"
 
 namespace dlsize::config {
@@ -50,6 +51,7 @@ struct bench_timing {
   double time_limit_s = 0;
   double stall_timeout_s = 0;
   bool keep_open = true; // --open keep
+  shard_read shards = shard_read::records;
 };
 
 // What --checkpoint-every and its companions resolve (the training run's checkpoint options).

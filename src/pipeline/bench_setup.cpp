@@ -49,9 +49,9 @@ void resolve_workload(const bench_job_options& o, bench_setup& s) {
   s.spec = config::resolve_accelerator(o.accelerator, s.profile, over,
                                        [] { accel::cuda_backend::get().require_device(0); });
   if (!o.index.empty())
-    dataset::check_index_use(
-        {!o.generate.empty(), !o.client_ram.empty(),
-         o.shard_read == "stream" && s.spec.kind == config::accelerator_kind::none});
+    dataset::check_index_use({!o.generate.empty(), !o.client_ram.empty(),
+                              core::find_enum<shard_read>(o.shard_read) == shard_read::stream &&
+                                  s.spec.kind == config::accelerator_kind::none});
   config::require_allreduce_for_inputs(o.allreduce, o.given);
   s.allreduce = config::resolve_allreduce(o.allreduce, s.profile, s.spec);
 }
@@ -71,7 +71,7 @@ void resolve_place(const bench_job_options& o, const config::bench_request& req,
     s.client_ram = units::parse_size(o.client_ram, "--client-ram");
     check_cache_emulation(s.client_ram, s.io);
   }
-  s.shards = o.shard_read == "records" ? shard_read::records : shard_read::stream;
+  s.shards = timing.shards;
 }
 
 // What only training runs take: the declared layout, preprocessing, the AU threshold, the

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "config/read_modes.hpp"
 #include "core/error.hpp"
 #include "core/units.hpp"
 #include "report/bench_report.hpp"
@@ -154,7 +155,8 @@ nlohmann::json io_json(const io::engine_options& opt, const std::string& engine,
       {"queue_depth", opt.queue_depth},
       {"request_size", opt.request_size},
       {"readers", opt.readers},
-      {"open", opt.keep_open ? "keep" : "per-sample"},
+      {"open",
+       core::name_of(opt.keep_open ? config::open_mode::keep : config::open_mode::per_sample)},
       {"read_unit", read_unit},
       {"max_read_rate", or_null(opt.max_read_rate > 0, opt.max_read_rate)},
       {"requests", all.requests},

@@ -15,12 +15,12 @@
 #include <memory>
 #include <vector>
 
+#include "config/read_modes.hpp"
 #include "pipeline/shard_stream.hpp"
 
 namespace dlsize::pipeline {
 
-// --shard-read: records by index (shuffled records), or whole shards in turn (streamed).
-enum class shard_read { records, stream };
+using config::shard_read;
 
 // Where one sample of the run goes: the position of job k in the run's order.
 struct sample_slot {
