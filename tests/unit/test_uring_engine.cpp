@@ -1,5 +1,5 @@
-// The engines' error accounting on real files: a sample whose open fails is one error, however
-// the engine opens it.
+// Unit tests for src/io/uring_engine.hpp (and psync beside it): error accounting on real files
+// (a sample whose open fails is one error, however the engine opens it) and the RAM check.
 #include <unistd.h>
 
 #include <atomic>
