@@ -33,12 +33,12 @@ int run_compare(const compare_cli& o) {
   auto markdown = reserve_if_given(given("--markdown"), o.markdown, "--markdown");
   auto html = reserve_if_given(given("--html"), o.html, "--html");
   const auto inputs = analysis::load_reports(o.reports);
-  const nlohmann::json c = analysis::reading_reports(
+  const analysis::compare_document c = analysis::reading_reports(
       inputs.reports, [&] { return analysis::compare_reports(inputs.reports, rules); });
   const std::string md =
       analysis::reading_reports(inputs.reports, [&] { return render::compare_markdown(c); });
   std::fputs(md.c_str(), stdout);
-  bool fell_back = commit_output(out, c.dump(2) + "\n", "comparison");
+  bool fell_back = commit_output(out, analysis::to_json(c).dump(2) + "\n", "comparison");
   fell_back |= commit_output(markdown, md, "markdown");
   if (html)
     fell_back |= commit_output(html, render::compare_html(c), "html");

@@ -73,7 +73,7 @@ const std::vector<metric>& metrics() {
 }
 
 void check_same_load(const loaded_report& first, const loaded_report& other,
-                     nlohmann::json& warnings) {
+                     std::vector<std::string>& warnings) {
   const bench_report& a = first.fields;
   const bench_report& b = other.fields;
   if (workload_of(a) != workload_of(b) || accelerator_type_of(a) != accelerator_type_of(b))
@@ -112,45 +112,41 @@ bool capped(const loaded_report& r) {
 }
 
 // MLPerf Storage's rules over a backend's runs at one accelerator count (a point).
-nlohmann::json point_validity_json(const std::vector<const loaded_report*>& reports,
-                                   report::rules_edition edition) {
+point_validity point_validity_of(const std::vector<const loaded_report*>& reports,
+                                 report::rules_edition edition) {
   std::vector<point_run> runs;
   for (const auto* r : reports)
     runs.push_back(point_run_of(*r, edition));
-  return to_json(judge_point(runs, "dlsize compare", edition));
+  return judge_point(runs, "dlsize compare", edition);
 }
 
 using metric_stats = std::map<std::string, std::pair<double, double>>; // median, spread
 
 // Per metric, each backend's delta against the first, whether it exceeds both spreads, and
 // which way that is.
-nlohmann::json delta_rows(const std::vector<metric_stats>& stats) {
-  nlohmann::json rows = nlohmann::json::array();
+std::vector<compare_metric_row> delta_rows(const std::vector<metric_stats>& stats) {
+  std::vector<compare_metric_row> rows;
   for (const auto& m : metrics()) {
-    nlohmann::json row = {
-        {"metric", m.name}, {"unit", m.unit}, {"higher_is_better", m.higher_is_better}};
-    nlohmann::json deltas = nlohmann::json::array();
+    compare_metric_row row{m.name, m.unit, m.higher_is_better, {}};
     const auto base = stats[0].find(m.name);
     for (std::size_t i = 0; i < stats.size(); ++i) {
       const auto it = stats[i].find(m.name);
       if (base == stats[0].end() || it == stats[i].end() || base->second.first == 0) {
-        deltas.push_back(nullptr);
+        row.against_first.emplace_back();
         continue;
       }
-      const double delta = (it->second.first - base->second.first) / std::fabs(base->second.first);
-      nlohmann::json d = {{"delta", delta}};
+      metric_delta d;
+      d.delta = (it->second.first - base->second.first) / std::fabs(base->second.first);
       const double s0 = base->second.second, s1 = it->second.second;
       // A difference counts only when it is larger than the run-to-run spread of both sides.
-      d["exceeds_spread"] = std::isnan(s0) || std::isnan(s1)
-                                ? nlohmann::json(nullptr)
-                                : nlohmann::json(std::fabs(delta) > std::max(s0, s1));
-      d["verdict"] = i == 0 || !d["exceeds_spread"].is_boolean() ? "not known"
-                     : !d["exceeds_spread"].get<bool>()          ? "within spread"
-                     : (delta > 0) == m.higher_is_better         ? "better"
-                                                                 : "worse";
-      deltas.push_back(d);
+      if (!std::isnan(s0) && !std::isnan(s1))
+        d.exceeds_spread = std::fabs(d.delta) > std::max(s0, s1);
+      d.verdict = i == 0 || !d.exceeds_spread           ? delta_verdict::not_known
+                  : !*d.exceeds_spread                  ? delta_verdict::within_spread
+                  : (d.delta > 0) == m.higher_is_better ? delta_verdict::better
+                                                        : delta_verdict::worse;
+      row.against_first.push_back(d);
     }
-    row["against_first"] = deltas;
     rows.push_back(row);
   }
   return rows;
@@ -190,7 +186,7 @@ backend_groups group_by_backend(const std::vector<const loaded_report*>& reports
 }
 
 // Repeats take a new seed each (as MLPerf Storage asks); backends should see the same seeds.
-void warn_on_seeds(backend_groups& g, std::uint64_t count, nlohmann::json& warnings) {
+void warn_on_seeds(backend_groups& g, std::uint64_t count, std::vector<std::string>& warnings) {
   auto seeds_of = [&](const std::string& b) {
     std::vector<std::string> s;
     for (const auto* r : g.runs[b])
@@ -209,9 +205,10 @@ void warn_on_seeds(backend_groups& g, std::uint64_t count, nlohmann::json& warni
 
 // One backend's metrics over its runs: each metric's median and spread (kept in `stats` for
 // the deltas), and its samples/s per run (for the ratio against the first backend).
-nlohmann::json metric_values(const std::vector<const loaded_report*>& runs, bool synthetic,
-                             metric_stats& stats, std::vector<double>& samples_per_s) {
-  nlohmann::json values = nlohmann::json::object();
+std::vector<backend_metric> metric_values(const std::vector<const loaded_report*>& runs,
+                                          bool synthetic, metric_stats& stats,
+                                          std::vector<double>& samples_per_s) {
+  std::vector<backend_metric> values;
   for (const auto& m : metrics()) {
     std::vector<double> v;
     for (const auto* r : runs)
@@ -219,85 +216,72 @@ nlohmann::json metric_values(const std::vector<const loaded_report*>& runs, bool
         v.push_back(x);
     if (std::string(m.name) == "samples_per_s")
       samples_per_s = v;
-    if (v.empty()) {
-      values[m.name] = nullptr;
+    values.push_back({m.name, std::nullopt});
+    if (v.empty())
       continue;
-    }
     const auto s = analysis::stats_of(v);
     const double spread =
         v.size() > 1 && s.median != 0 ? (s.max - s.min) / std::fabs(s.median) : std::nan("");
     stats[m.name] = {s.median, spread};
-    values[m.name] = {
-        {"median", s.median},
-        {"runs", v.size()},
-        {"spread", std::isnan(spread) ? nlohmann::json(nullptr) : nlohmann::json(spread)},
-        {"synthetic", synthetic && is_latency(m)}};
+    values.back().value = metric_figures{
+        s.median, v.size(), std::isnan(spread) ? std::nullopt : std::optional<double>(spread),
+        synthetic && is_latency(m)};
   }
   return values;
 }
 
-nlohmann::json backend_json(const backend_groups& g, std::size_t bi, report::rules_edition edition,
-                            metric_stats& stats, std::vector<double>& samples_per_s) {
+compare_backend backend_of(const backend_groups& g, std::size_t bi, report::rules_edition edition,
+                           metric_stats& stats, std::vector<double>& samples_per_s) {
   const auto& runs = g.runs.at(g.order[bi]);
-  nlohmann::json files = nlohmann::json::array();
-  int passes = 0;
-  bool synthetic = false;
-  std::map<std::string, int> limits;
+  compare_backend b;
+  b.backend = g.names[bi];
+  b.label = g.ids[bi].label;
+  b.identity = g.ids[bi].key();
   for (const auto* r : runs) {
-    files.push_back(r->file);
+    b.reports.push_back(r->file);
     if (summary_of(*r->typed).au_pass.value_or(false))
-      ++passes;
-    synthetic = synthetic || capped(*r);
-    ++limits[report::to_string(report::limit_of(*r->typed).kind)];
+      ++b.au_passes;
+    b.synthetic_latency = b.synthetic_latency || capped(*r);
+    ++b.limited_by[report::limit_of(*r->typed).kind];
   }
-  return {{"backend", g.names[bi]},
-          {"label", g.ids[bi].label},
-          {"identity", g.ids[bi].key()},
-          {"reports", files},
-          {"runs", runs.size()},
-          {"au_passes", passes},
-          {"synthetic_latency", synthetic},
-          {"limited_by", limits},
-          {"metrics", metric_values(runs, synthetic, stats, samples_per_s)},
-          {"mlperf_validity", point_validity_json(runs, edition)}};
+  b.metrics = metric_values(runs, b.synthetic_latency, stats, samples_per_s);
+  b.mlperf_validity = point_validity_of(runs, edition);
+  return b;
 }
 
 // The winner on samples/s against the first backend, with Welch's interval on the logs.
-nlohmann::json against_first(const std::vector<std::string>& names,
-                             const std::vector<std::vector<double>>& samples_per_s) {
-  nlohmann::json against = nlohmann::json::array();
+std::vector<ratio_against_first>
+against_first(const std::vector<std::string>& names,
+              const std::vector<std::vector<double>>& samples_per_s) {
+  std::vector<ratio_against_first> against;
   for (std::size_t i = 0; i < names.size(); ++i) {
     const auto r = analysis::welch_ratio(samples_per_s[0], samples_per_s[i]);
     against.push_back(
-        {{"backend", names[i]},
-         {"ratio", r ? nlohmann::json(r->ratio) : nlohmann::json(nullptr)},
-         {"ci95", r ? nlohmann::json({r->low, r->high}) : nlohmann::json(nullptr)},
-         {"text", analysis::ratio_text(r, samples_per_s[0].size(), samples_per_s[i].size())}});
+        {names[i], r, analysis::ratio_text(r, samples_per_s[0].size(), samples_per_s[i].size())});
   }
   return against;
 }
 
 // The runs of one accelerator count, backend by backend.
-nlohmann::json compare_count(const std::vector<const loaded_report*>& reports,
-                             report::rules_edition edition, nlohmann::json& warnings) {
+compare_section compare_count(const std::vector<const loaded_report*>& reports,
+                              report::rules_edition edition, std::vector<std::string>& warnings) {
   backend_groups g = group_by_backend(reports);
-  const auto count = accelerators_of(reports.front()->fields);
-  warn_on_seeds(g, count, warnings);
-  nlohmann::json backends = nlohmann::json::array();
+  compare_section s;
+  s.accelerators = accelerators_of(reports.front()->fields);
+  warn_on_seeds(g, s.accelerators, warnings);
   std::vector<metric_stats> stats(g.order.size());
   std::vector<std::vector<double>> samples_per_s(g.order.size());
   for (std::size_t bi = 0; bi < g.order.size(); ++bi)
-    backends.push_back(backend_json(g, bi, edition, stats[bi], samples_per_s[bi]));
-  return {{"accelerators", count},
-          {"backends", backends},
-          {"metrics", delta_rows(stats)},
-          {"samples_per_s_against_first", against_first(g.names, samples_per_s)}};
+    s.backends.push_back(backend_of(g, bi, edition, stats[bi], samples_per_s[bi]));
+  s.metrics = delta_rows(stats);
+  s.samples_per_s_against_first = against_first(g.names, samples_per_s);
+  return s;
 }
 
 } // namespace
 
-nlohmann::json compare_reports(const std::vector<loaded_report>& given,
-                               report::rules_edition edition) {
+compare_document compare_reports(const std::vector<loaded_report>& given,
+                                 report::rules_edition edition) {
   const std::vector<loaded_report> reports = typed_reports(given);
   if (reports.size() < 2)
     throw usage_error("compare: give at least two reports");
@@ -307,66 +291,54 @@ nlohmann::json compare_reports(const std::vector<loaded_report>& given,
       throw usage_error(fmt::format(
           "{}: not a dlsize bench report (schema {}). valid: reports written by dlsize bench --out",
           r.file, kReportSchema));
+  compare_document d;
   // Incomplete runs are listed and left out: their medians would describe no backend.
-  nlohmann::json left_out = nlohmann::json::array();
   std::vector<const loaded_report*> kept;
   for (const auto& r : reports) {
     if (r.typed->complete()) {
       kept.push_back(&r);
       continue;
     }
-    left_out.push_back({{"file", r.file},
-                        {"reason", fmt::format("status {}: {}", r.typed->status_text(),
-                                               r.typed->reason.value_or(""))}});
+    d.left_out.push_back({r.file, fmt::format("status {}: {}", r.typed->status_text(),
+                                              r.typed->reason.value_or(""))});
   }
   if (kept.size() < 2)
     throw usage_error(fmt::format("compare: {} complete reports of {}; at least two are needed "
                                   "(incomplete reports are left out)",
                                   kept.size(), reports.size()));
   const auto& first = *kept.front();
-  nlohmann::json warnings = nlohmann::json::array();
-  for (const auto& l : left_out)
-    warnings.push_back(fmt::format("{} left out: {}", l["file"].get<std::string>(),
-                                   l["reason"].get<std::string>()));
+  for (const auto& l : d.left_out)
+    d.warnings.push_back(fmt::format("{} left out: {}", l.file, l.reason));
   for (std::size_t i = 1; i < kept.size(); ++i)
-    check_same_load(first, *kept[i], warnings);
+    check_same_load(first, *kept[i], d.warnings);
 
   // Equal accelerator counts are lined up; the headline is the largest count that the most
   // backends share.
   std::map<std::uint64_t, std::vector<const loaded_report*>> by_count;
   for (const auto* r : kept)
     by_count[accelerators_of(r->fields)].push_back(r);
-  nlohmann::json sections = nlohmann::json::array();
-  std::size_t best = 0, most = 0;
+  std::size_t most = 0;
   for (const auto& [n, group] : by_count) {
-    sections.push_back(compare_count(group, edition, warnings));
-    const std::size_t b = sections.back()["backends"].size();
+    d.sections.push_back(compare_count(group, edition, d.warnings));
+    const std::size_t b = d.sections.back().backends.size();
     if (b >= most) {
       most = b;
-      best = sections.size() - 1;
+      d.headline = d.sections.size() - 1;
     }
   }
-  const nlohmann::json& head = sections[best];
   if (most < 2)
-    warnings.push_back("no accelerator count has two backends: this compares repeats of one run");
-  for (const auto& b : head["backends"])
-    if (b["synthetic_latency"].get<bool>())
-      warnings.push_back(fmt::format("{}: request latency is the --max-read-rate token bucket's, "
-                                     "lower than the storage's; it is no backend's property",
-                                     b["backend"].get<std::string>()));
-  return {{"schema", kCompareSchema},
-          {"created_at", utc_now()},
-          {"tool", tool_json()},
-          {"workload", workload_of(first.fields)},
-          {"accelerator", accelerator_type_of(first.fields)},
-          {"accelerators", head["accelerators"]},
-          {"dataset", dataset_shape(first.fields)},
-          {"backends", head["backends"]},
-          {"metrics", head["metrics"]},
-          {"samples_per_s_against_first", head["samples_per_s_against_first"]},
-          {"by_accelerators", sections},
-          {"left_out", left_out},
-          {"warnings", warnings}};
+    d.warnings.push_back("no accelerator count has two backends: this compares repeats of one run");
+  for (const auto& b : d.head().backends)
+    if (b.synthetic_latency)
+      d.warnings.push_back(fmt::format("{}: request latency is the --max-read-rate token bucket's, "
+                                       "lower than the storage's; it is no backend's property",
+                                       b.backend));
+  d.created_at = utc_now();
+  d.tool = tool_json();
+  d.workload = workload_of(first.fields);
+  d.accelerator = accelerator_type_of(first.fields);
+  d.dataset = dataset_shape(first.fields);
+  return d;
 }
 
 } // namespace dlsize::analysis

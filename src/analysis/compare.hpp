@@ -7,8 +7,7 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
+#include "analysis/compare_document.hpp"
 #include "analysis/report_set.hpp"
 #include "report/rules_edition.hpp"
 
@@ -18,11 +17,11 @@ inline constexpr const char* kCompareSchema = "dlsize.compare/1";
 
 // Compares reports (at least two). Throws usage_error naming the files when they are not
 // comparable (another workload, accelerator type or count, another dataset shape) or are not
-// dlsize reports. Returns {"schema", "backends": [...], "metrics": [...], "warnings": [...]}:
-// per backend the median of each metric over its runs and its spread; per metric the delta of
-// every backend against the first in percent, and whether it exceeds the spread of both. Each
-// backend's point is judged by MLPerf Storage's rules of `edition` (mlperf_validity).
-nlohmann::json compare_reports(const std::vector<loaded_report>& reports,
-                               report::rules_edition edition = report::kDefaultRules);
+// dlsize reports. Returns the comparison per accelerator count: per backend the median of each
+// metric over its runs and its spread; per metric the delta of every backend against the first
+// in percent, and whether it exceeds the spread of both. Each backend's point is judged by MLPerf
+// Storage's rules of `edition` (mlperf_validity).
+compare_document compare_reports(const std::vector<loaded_report>& reports,
+                                 report::rules_edition edition = report::kDefaultRules);
 
 } // namespace dlsize::analysis

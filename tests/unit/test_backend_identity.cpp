@@ -177,12 +177,13 @@ TEST_CASE("backends of one name are told apart by the facts that differ", "[labe
 TEST_CASE("two labelled backends at one path are two backends in compare", "[label]") {
   const auto c = analysis::compare_reports({run_at("a1", "a", 4, 1), run_at("b1", "b", 4, 1),
                                             run_at("a2", "a", 4, 2), run_at("b2", "b", 4, 2)});
-  REQUIRE(c["backends"].size() == 2);
-  CHECK(c["backends"][0]["backend"] == "a");
-  CHECK(c["backends"][0]["label"] == "a");
-  CHECK(c["backends"][0]["reports"] == nlohmann::json({"a1", "a2"}));
-  CHECK(c["backends"][1]["backend"] == "b");
-  CHECK_THAT(c["backends"][1]["identity"].get<std::string>(), Contains("label=b;fs=ext4"));
+  const auto& bs = c.head().backends;
+  REQUIRE(bs.size() == 2);
+  CHECK(bs[0].backend == "a");
+  CHECK(bs[0].label == "a");
+  CHECK(bs[0].reports == std::vector<std::string>{"a1", "a2"});
+  CHECK(bs[1].backend == "b");
+  CHECK_THAT(bs[1].identity, Contains("label=b;fs=ext4"));
   CHECK_THAT(render::compare_markdown(c), Contains("| a (2 runs) | b (2 runs) |"));
 }
 
