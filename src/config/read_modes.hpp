@@ -19,7 +19,8 @@ constexpr const auto& names_of(shard_read) {
 enum class open_mode { keep, per_sample };
 inline constexpr core::enum_table<open_mode, 2> kOpenModeNames{
     {{open_mode::keep, "keep", "open every file once, as fio does"},
-     {open_mode::per_sample, "per-sample", "open, read, close each sample, as framework loaders do"}}};
+     {open_mode::per_sample, "per-sample",
+      "open, read, close each sample, as framework loaders do"}}};
 constexpr const auto& names_of(open_mode) {
   return kOpenModeNames;
 }
