@@ -57,7 +57,7 @@ std::string compare_html(const nlohmann::json& c) {
     for (const auto& b : sec["backends"]) {
       page.paragraph(fmt::format("{} accelerators, {}:", sec["accelerators"].get<int>(),
                                  b["backend"].get<std::string>()));
-      page.list(point_validity_lines(b.value("mlperf_validity", nlohmann::json())));
+      page.list(point_validity_lines(analysis::point_validity_from_json(b.at("mlperf_validity"))));
     }
   page.list(c["warnings"], "warnings");
   return page.render();

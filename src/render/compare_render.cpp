@@ -47,8 +47,9 @@ std::string compare_summary(const nlohmann::json& c) {
   for (const auto& sec : c.value("by_accelerators", nlohmann::json::array()))
     for (const auto& b : sec["backends"]) {
       ++points;
-      qualifying += qualifies(b.value("mlperf_validity", nlohmann::json())) ? 1 : 0;
-      edition = rules_edition_of(b.value("mlperf_validity", nlohmann::json()));
+      const auto v = analysis::point_validity_from_json(b.at("mlperf_validity"));
+      qualifying += v.qualifies() ? 1 : 0;
+      edition = rules_edition_of(v);
     }
   if (points > 0)
     out += "- " + qualifying_line(qualifying, points, edition) + "\n";
@@ -68,7 +69,8 @@ text_table compare_validity_table(const nlohmann::json& c) {
       if (!v.is_object())
         continue;
       t.rows.push_back({fmt::format("{}", sec["accelerators"].get<int>()),
-                        b["backend"].get<std::string>(), point_validity_cell(v),
+                        b["backend"].get<std::string>(),
+                        point_validity_cell(analysis::point_validity_from_json(v)),
                         fmt::format("{}", v["runs_counted"].get<std::size_t>()),
                         v["warm_up"].is_string() ? v["warm_up"].get<std::string>() : "–",
                         v["samples_per_s_spread"].is_number()
@@ -85,7 +87,8 @@ std::string compare_validity_markdown(const nlohmann::json& c) {
     for (const auto& b : sec["backends"]) {
       out += fmt::format("- {} accelerators, {}:\n", sec["accelerators"].get<int>(),
                          b["backend"].get<std::string>());
-      for (const auto& l : point_validity_lines(b.value("mlperf_validity", nlohmann::json())))
+      for (const auto& l :
+           point_validity_lines(analysis::point_validity_from_json(b.at("mlperf_validity"))))
         out += "  - " + l + "\n";
     }
   return out + "\n";
