@@ -25,6 +25,46 @@ struct size_cli {
   analysis::size_options opt;
 };
 
+// The summary on stdout, each series' fit, knee and ceiling, and the warnings on stderr.
+void print_sizing(const analysis::sizing_document& z) {
+  for (const auto& l : render::summary_lines(z))
+    std::printf("%s\n", l.c_str());
+  for (const auto& s : z.series) {
+    std::printf("%s\n", render::series_title(s).c_str());
+    if (s.fit)
+      std::printf("  fit        %s per accelerator + %s, R² %.4f (%d runs)\n",
+                  render::rate_text(s.fit->line.slope).c_str(),
+                  render::rate_text(s.fit->line.intercept).c_str(), s.fit->line.r2,
+                  static_cast<int>(s.fit->line.n));
+    std::printf("  knee       %s\n", s.knee.reason.c_str());
+    const auto& l = s.limits;
+    std::printf(
+        "  ceiling    %s\n",
+        l.ceiling_bytes_per_s
+            ? render::rate_text(l.ceiling_bytes_per_s).c_str()
+            : ("not reached; at least " + render::rate_text(l.best_measured_bytes_per_s)).c_str());
+    for (const auto& line : render::object_lines(s))
+      std::printf("%s\n", line.c_str());
+    for (const auto& w : s.warnings)
+      std::fprintf(stderr, "size: warning: %s\n", w.c_str());
+  }
+  for (const auto& l : render::checkpoint_summary_lines(z))
+    std::printf("%s\n", l.c_str());
+  for (const auto& s : z.checkpoint_series)
+    for (const auto& w : s.warnings)
+      std::fprintf(stderr, "size: warning: %s\n", w.c_str());
+  for (const auto& w : z.cache_curves) {
+    const auto& c = w.curve;
+    std::printf("cache curve %s: %zu runs at %zu distinct f, fit residual RMS %.3f (LRU %.3f, "
+                "never-evict %.3f)%s\n",
+                w.workload.c_str(), c.points.size(), c.knots.size(), c.fit_residuals().rms,
+                c.lru_residuals().rms, c.never_evict_residuals().rms,
+                c.usable() ? "" : "; too few f for projections");
+  }
+  for (const auto& w : z.warnings)
+    std::fprintf(stderr, "size: note: %s\n", w.c_str());
+}
+
 int run_size(const size_cli& o, const cli_context& ctx) {
   analysis::check_out_prefix(o.opt.out);
   const std::string json_path = o.opt.out + ".json", md_path = o.opt.out + ".md",
@@ -35,48 +75,13 @@ int run_size(const size_cli& o, const cli_context& ctx) {
   const analysis::sizing_request req = analysis::sizing_request_of(o.opt);
 
   const auto inputs = analysis::load_reports(o.inputs);
-  const nlohmann::json z = analysis::reading_reports(inputs.reports, [&] {
+  const analysis::sizing_document doc = analysis::reading_reports(inputs.reports, [&] {
     return analysis::make_sizing(inputs, req, report::command_line_json(ctx.argc, ctx.argv));
   });
-  for (const auto& l : render::summary_lines(z))
-    std::printf("%s\n", l.c_str());
-  for (const auto& s : z["series"]) {
-    std::printf("%s\n", render::series_title(s).c_str());
-    const auto& f = s["fit"];
-    if (f.is_object())
-      std::printf("  fit        %s per accelerator + %s, R² %.4f (%d runs)\n",
-                  render::rate_text(f["slope"]).c_str(), render::rate_text(f["intercept"]).c_str(),
-                  f["r2"].get<double>(), f["n"].get<int>());
-    std::printf("  knee       %s\n", s["knee"]["reason"].get<std::string>().c_str());
-    std::printf("  ceiling    %s\n",
-                s["ceiling"]["bytes_per_s"].is_null()
-                    ? ("not reached; at least " +
-                       render::rate_text(s["ceiling"]["best_measured_bytes_per_s"]))
-                          .c_str()
-                    : render::rate_text(s["ceiling"]["bytes_per_s"]).c_str());
-    for (const auto& l : render::object_lines(s))
-      std::printf("%s\n", l.c_str());
-    for (const auto& w : s["warnings"])
-      std::fprintf(stderr, "size: warning: %s\n", w.get<std::string>().c_str());
-  }
-  for (const auto& l : render::checkpoint_summary_lines(z))
-    std::printf("%s\n", l.c_str());
-  for (const auto& s : z["checkpoint_series"])
-    for (const auto& w : s["warnings"])
-      std::fprintf(stderr, "size: warning: %s\n", w.get<std::string>().c_str());
-  for (const auto& c : z["cache_curves"])
-    std::printf("cache curve %s: %zu runs at %zu distinct f, fit residual RMS %.3f (LRU %.3f, "
-                "never-evict %.3f)%s\n",
-                c["workload"].get<std::string>().c_str(), c["points"].size(),
-                c["distinct_f"].get<std::size_t>(), c["residuals"]["fit"]["rms"].get<double>(),
-                c["residuals"]["lru"]["rms"].get<double>(),
-                c["residuals"]["never_evict"]["rms"].get<double>(),
-                c["usable"].get<bool>() ? "" : "; too few f for projections");
-  for (const auto& w : z["warnings"])
-    std::fprintf(stderr, "size: note: %s\n", w.get<std::string>().c_str());
-  bool fell_back = commit_output(out_json, z.dump(2) + "\n", "sizing");
-  fell_back |= commit_output(out_md, render::sizing_markdown(z), "sizing");
-  fell_back |= commit_output(out_html, render::sizing_html(z), "sizing");
+  print_sizing(doc);
+  bool fell_back = commit_output(out_json, to_json(doc).dump(2) + "\n", "sizing");
+  fell_back |= commit_output(out_md, render::sizing_markdown(doc), "sizing");
+  fell_back |= commit_output(out_html, render::sizing_html(doc), "sizing");
   return fell_back ? 1 : 0;
 }
 

@@ -6,13 +6,6 @@
 #include "report/run_identity.hpp"
 
 namespace dlsize::analysis {
-namespace {
-
-nlohmann::json residuals_json(const cache_residuals& r) {
-  return {{"rms", r.rms}, {"mean", r.mean}, {"max_abs", r.max_abs}};
-}
-
-} // namespace
 
 std::map<std::string, cache_curve> cache_curves_of(const std::vector<const loaded_report*>& rs) {
   std::map<std::string, std::vector<cache_point>> points;
@@ -67,46 +60,6 @@ cache_choice choose_cache_model(cache_model_kind asked, const std::string& workl
     c.warning =
         fmt::format("--cache-model {}: {}; the lru model is used", cache_model_name(asked), why);
   return c;
-}
-
-nlohmann::json cache_curve_json(const std::string& workload, const cache_curve& c) {
-  nlohmann::json points = nlohmann::json::array();
-  for (const auto& p : c.points)
-    points.push_back({{"file", p.file},
-                      {"f", p.f},
-                      {"storage_per_read_byte", p.storage_per_read},
-                      {"hit_ratio", p.hit_ratio()},
-                      {"fitted_hit_ratio", c.hit_ratio_at(p.f)},
-                      {"lru_hit_ratio", lru_hit_ratio(p.f, 1)},
-                      {"never_evict_hit_ratio", never_evict_hit_ratio(p.f, 1)},
-                      {"residual", p.hit_ratio() - c.hit_ratio_at(p.f)}});
-  nlohmann::json knots = nlohmann::json::array();
-  for (const auto& k : c.knots)
-    knots.push_back({{"f", k.f},
-                     {"runs", k.runs},
-                     {"measured_storage_per_read_byte", k.measured_storage_per_read},
-                     {"storage_per_read_byte", k.storage_per_read},
-                     {"hit_ratio", c.hit_ratio_at(k.f)},
-                     {"lru_hit_ratio", lru_hit_ratio(k.f, 1)},
-                     {"never_evict_hit_ratio", never_evict_hit_ratio(k.f, 1)}});
-  return {{"workload", workload},
-          {"distinct_f", c.knots.size()},
-          {"usable", c.usable()},
-          {"method", fmt::format("storage bytes per byte read in the warm epochs against f = "
-                                 "client RAM / dataset: the median of each f, made "
-                                 "non-increasing (pool-adjacent-violators), linear between "
-                                 "them; hit ratio = clamp(1 − that, 0, 1); {} distinct f "
-                                 "needed",
-                                 kMinCacheCurveFractions)},
-          {"readahead_amplification",
-           c.knots.empty() ? nlohmann::json(nullptr) : nlohmann::json(c.readahead_amplification())},
-          {"residuals",
-           {{"fit", residuals_json(c.fit_residuals())},
-            {"lru", residuals_json(c.lru_residuals())},
-            {"never_evict", residuals_json(c.never_evict_residuals())},
-            {"fit_storage_per_read_byte", residuals_json(c.fit_storage_residuals())}}},
-          {"knots", knots},
-          {"points", points}};
 }
 
 } // namespace dlsize::analysis

@@ -6,8 +6,6 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "analysis/cache_curve.hpp"
 #include "analysis/projection.hpp"
 #include "analysis/report_set.hpp"
@@ -32,9 +30,5 @@ struct cache_choice {
 // never-evict are used as asked.
 cache_choice choose_cache_model(cache_model_kind asked, const std::string& workload,
                                 const std::map<std::string, cache_curve>& curves);
-
-// The sizing report's cache_curves entry: every run beside both models and the fit, with
-// residuals; the knots; the residuals' summaries; the readahead amplification.
-nlohmann::json cache_curve_json(const std::string& workload, const cache_curve& c);
 
 } // namespace dlsize::analysis

@@ -8,7 +8,6 @@
 #include <fmt/format.h>
 
 #include "analysis/bandwidth_fit.hpp"
-#include "analysis/sizing_json.hpp"
 #include "report/backend_identity.hpp"
 #include "report/run_identity.hpp"
 
@@ -100,10 +99,10 @@ checkpoint_group group_of(const loaded_report& lr, checkpoint_run& run) {
   return g;
 }
 
-// One path (write or restore) of a series: the shared fit, the measured table, the runs' fitted
-// values and residuals (by run index; NaN for runs without this path).
-nlohmann::json path_json(const std::vector<checkpoint_run>& runs, bool write, double alpha,
-                         nlohmann::json& runs_json) {
+// One path (write or restore) of a series: the shared fit, the measured table, and the runs'
+// fitted values and residuals (by run index; none for runs without this path).
+std::optional<checkpoint_path> path_of(const std::vector<checkpoint_run>& runs, bool write,
+                                       double alpha, std::vector<checkpoint_run_row>& rows) {
   std::vector<bandwidth_run> bw;
   std::vector<std::size_t> at;
   std::map<double, std::vector<double>> durations;
@@ -115,59 +114,45 @@ nlohmann::json path_json(const std::vector<checkpoint_run>& runs, bool write, do
     at.push_back(i);
     durations[runs[i].ranks].push_back(write ? runs[i].write_duration_s : runs[i].read_duration_s);
   }
-  const char* prefix = write ? "write" : "read";
   if (bw.empty())
-    return nullptr;
+    return std::nullopt;
   const bandwidth_fit f = fit_bandwidth(bw, "rank", alpha);
   for (std::size_t k = 0; k < at.size(); ++k) {
-    auto& j = runs_json[at[k]];
-    j[std::string(prefix) + "_fitted"] =
-        f.line ? nlohmann::json(f.line->predict(bw[k].count)) : nlohmann::json(nullptr);
-    j[std::string(prefix) + "_residual"] =
-        f.line ? nlohmann::json(f.line->residuals[k]) : nlohmann::json(nullptr);
+    auto& row = rows[at[k]];
+    auto& fitted = write ? row.write_fitted : row.read_fitted;
+    auto& residual = write ? row.write_residual : row.read_residual;
+    fitted = f.line ? std::optional<double>(f.line->predict(bw[k].count)) : std::nullopt;
+    residual = f.line ? std::optional<double>(f.line->residuals[k]) : std::nullopt;
   }
-  nlohmann::json measured = nlohmann::json::array();
-  for (const auto& c : f.counts) {
-    const auto d = stats_of(durations[c.count]);
-    measured.push_back(
-        {{"ranks", c.count},
-         {"runs", c.runs},
-         {"bytes_per_s",
-          {{"median", c.bytes_per_s.median},
-           {"min", c.bytes_per_s.min},
-           {"max", c.bytes_per_s.max}}},
-         {"duration_s", d.count
-                            ? nlohmann::json{{"median", d.median}, {"min", d.min}, {"max", d.max}}
-                            : nlohmann::json(nullptr)}});
-  }
-  return {{"measured", measured},
-          {"fit", f.line ? fit_json(*f.line, f.counts.back().count * 1.1, "ranks")
-                         : nlohmann::json(nullptr)},
-          {"knee", knee_json(f.knee, "rank")},
-          {"best_bytes_per_s", f.best_bytes_per_s},
-          {"warnings", f.warnings}};
+  checkpoint_path path;
+  for (const auto& c : f.counts)
+    path.measured.push_back({c.count, c.runs, c.bytes_per_s, stats_of(durations[c.count])});
+  if (f.line)
+    path.fit = fit_with_curve(*f.line, f.counts.back().count * 1.1);
+  path.knee = f.knee;
+  path.best_bytes_per_s = f.best_bytes_per_s;
+  path.warnings = f.warnings;
+  return path;
 }
 
-nlohmann::json series_json(const checkpoint_group& g, const std::string& backend, double alpha) {
-  nlohmann::json runs = nlohmann::json::array();
+checkpoint_series_document series_of(const checkpoint_group& g, const std::string& backend,
+                                     double alpha) {
+  checkpoint_series_document s;
   std::vector<double> bytes;
   for (const auto& r : g.runs) {
     bytes.push_back(r.bytes_per_checkpoint);
-    runs.push_back({{"file", r.from->file},
-                    {"ranks", r.ranks},
-                    {"bytes_per_checkpoint", number_or_null(r.bytes_per_checkpoint)},
-                    {"write_bytes_per_s", number_or_null(r.write_bytes_per_s)},
-                    {"write_throughput_bytes_per_s", number_or_null(r.write_throughput)},
-                    {"write_duration_s", number_or_null(r.write_duration_s)},
-                    {"read_bytes_per_s", number_or_null(r.read_bytes_per_s)},
-                    {"read_throughput_bytes_per_s", number_or_null(r.read_throughput)},
-                    {"read_duration_s", number_or_null(r.read_duration_s)},
-                    {"write_fitted", nullptr},
-                    {"write_residual", nullptr},
-                    {"read_fitted", nullptr},
-                    {"read_residual", nullptr}});
+    checkpoint_run_row row;
+    row.file = r.from->file;
+    row.ranks = r.ranks;
+    row.bytes_per_checkpoint = r.bytes_per_checkpoint;
+    row.write_bytes_per_s = r.write_bytes_per_s;
+    row.write_throughput = r.write_throughput;
+    row.write_duration_s = r.write_duration_s;
+    row.read_bytes_per_s = r.read_bytes_per_s;
+    row.read_throughput = r.read_throughput;
+    row.read_duration_s = r.read_duration_s;
+    s.runs.push_back(std::move(row));
   }
-  nlohmann::json warnings = nlohmann::json::array();
   std::set<std::string> may_differ = report::backend_settings();
   may_differ.insert({"dir", "out", "label", "accelerators", "accelerators-per-rank", "seed"});
   const auto& first = *g.runs.front().from;
@@ -175,31 +160,27 @@ nlohmann::json series_json(const checkpoint_group& g, const std::string& backend
     if (r.from != &first)
       for (const auto& w : report::setting_differences(first.fields, first.file, r.from->fields,
                                                        r.from->file, may_differ))
-        warnings.push_back(w);
-  nlohmann::json write = path_json(g.runs, true, alpha, runs);
-  nlohmann::json read = path_json(g.runs, false, alpha, runs);
-  for (const auto* p : {&write, &read})
-    if (p->is_object())
-      for (const auto& w : (*p)["warnings"])
-        warnings.push_back(
-            fmt::format("{}: {}", p == &write ? "write" : "restore", w.get<std::string>()));
-  if (read.is_null())
-    warnings.push_back(g.source == kTraining
-                           ? "restore not measured: bench --checkpoint-every writes only"
-                           : "restore not measured: every run had --reads 0");
-  return {{"source", g.source},
-          {"workload", g.workload},
-          {"backend", backend},
-          {"label", g.identity.label},
-          {"backend_identity", g.identity.key()},
-          {"cache_mode", g.identity.cache_mode},
-          {"scale", number_or_null(g.scale)},
-          {"subset", g.subset},
-          {"bytes_per_checkpoint", number_or_null(median(bytes))},
-          {"runs", runs},
-          {"write", write},
-          {"read", read},
-          {"warnings", warnings}};
+        s.warnings.push_back(w);
+  s.write = path_of(g.runs, true, alpha, s.runs);
+  s.read = path_of(g.runs, false, alpha, s.runs);
+  for (const auto* p : {&s.write, &s.read})
+    if (*p)
+      for (const auto& w : (*p)->warnings)
+        s.warnings.push_back(fmt::format("{}: {}", p == &s.write ? "write" : "restore", w));
+  if (!s.read)
+    s.warnings.push_back(g.source == kTraining
+                             ? "restore not measured: bench --checkpoint-every writes only"
+                             : "restore not measured: every run had --reads 0");
+  s.source = g.source;
+  s.workload = g.workload;
+  s.backend = backend;
+  s.label = g.identity.label;
+  s.backend_identity = g.identity.key();
+  s.cache_mode = g.identity.cache_mode;
+  s.scale = g.scale;
+  s.subset = g.subset;
+  s.bytes_per_checkpoint = median(bytes);
+  return s;
 }
 
 } // namespace
@@ -226,7 +207,8 @@ std::string checkpoint_exclusion(const nlohmann::json& r) {
   return "";
 }
 
-nlohmann::json checkpoint_series(const std::vector<const loaded_report*>& reports, double alpha) {
+std::vector<checkpoint_series_document>
+checkpoint_series(const std::vector<const loaded_report*>& reports, double alpha) {
   std::vector<checkpoint_group> groups;
   std::map<std::string, std::size_t> by_key;
   for (const auto* lr : reports) {
@@ -245,27 +227,23 @@ nlohmann::json checkpoint_series(const std::vector<const loaded_report*>& report
   for (const auto& g : groups)
     ids.push_back(g.identity);
   const auto names = report::distinct_names(ids);
-  nlohmann::json out = nlohmann::json::array();
+  std::vector<checkpoint_series_document> out;
   for (std::size_t i = 0; i < groups.size(); ++i)
-    out.push_back(series_json(groups[i], names[i], alpha));
+    out.push_back(series_of(groups[i], names[i], alpha));
   return out;
 }
 
 // Which paths the reports measured: the read path (training runs) and the write path
 // (checkpoints), each with what would measure it when it is missing.
-nlohmann::json sizing_paths(bool read, bool write) {
-  return {{"read",
-           {{"measured", read},
-            {"note", read ? "bandwidth of the reads against accelerators (series)"
-                          : "not measured: no complete training run among the reports (dlsize "
-                            "bench --accelerator emulated:TYPE, or a sweep of them)"}}},
-          {"write",
-           {{"measured", write},
-            {"note", write ? "checkpoint write and restore bandwidth against ranks "
-                             "(checkpoint_series)"
-                           : "not measured: no checkpoint evidence among the reports (dlsize "
-                             "checkpoint, bench --checkpoint-every, or a sweep with \"command\": "
-                             "\"checkpoint\")"}}}};
+std::pair<sizing_path, sizing_path> sizing_paths(bool read, bool write) {
+  return {{read, read ? "bandwidth of the reads against accelerators (series)"
+                      : "not measured: no complete training run among the reports (dlsize "
+                        "bench --accelerator emulated:TYPE, or a sweep of them)"},
+          {write, write ? "checkpoint write and restore bandwidth against ranks "
+                          "(checkpoint_series)"
+                        : "not measured: no checkpoint evidence among the reports (dlsize "
+                          "checkpoint, bench --checkpoint-every, or a sweep with \"command\": "
+                          "\"checkpoint\")"}};
 }
 
 } // namespace dlsize::analysis

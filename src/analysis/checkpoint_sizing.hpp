@@ -6,12 +6,14 @@
 // code (analysis/bandwidth_fit): no line from one count, no knee from a straight line, thin
 // evidence said in warnings.
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "analysis/knee.hpp"
 #include "analysis/report_set.hpp"
+#include "analysis/sizing_document.hpp"
 
 namespace dlsize::analysis {
 
@@ -26,11 +28,11 @@ std::string checkpoint_exclusion(const nlohmann::json& report);
 // The sizing document's `checkpoint_series` from reports that carry checkpoint evidence (a
 // checkpoint report that checkpoint_exclusion accepts, or a complete bench report with
 // has_training_checkpoints).
-nlohmann::json checkpoint_series(const std::vector<const loaded_report*>& reports,
-                                 double alpha = kKneeAlpha);
+std::vector<checkpoint_series_document>
+checkpoint_series(const std::vector<const loaded_report*>& reports, double alpha = kKneeAlpha);
 
-// The sizing document's `paths`: {"read", "write"} each {"measured", "note"}; a path without
+// The sizing document's read and write paths: whether each was measured; a path without
 // evidence says it is not measured and what would measure it.
-nlohmann::json sizing_paths(bool read_measured, bool write_measured);
+std::pair<sizing_path, sizing_path> sizing_paths(bool read_measured, bool write_measured);
 
 } // namespace dlsize::analysis

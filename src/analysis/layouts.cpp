@@ -8,8 +8,8 @@
 
 namespace dlsize::analysis {
 
-nlohmann::json layout_rows(const std::vector<run_point>& runs) {
-  nlohmann::json rows = nlohmann::json::array();
+std::vector<layout_row> layout_rows(const std::vector<run_point>& runs) {
+  std::vector<layout_row> rows;
   if (runs.empty())
     return rows;
   // Linear scaling's reference: samples/s per accelerator at the smallest count, all layouts.
@@ -34,16 +34,12 @@ nlohmann::json layout_rows(const std::vector<run_point>& runs) {
       for (const auto& [nodes, sps] : layouts) {
         const auto st = stats_of(sps);
         const double linear = count * per_accelerator;
-        rows.push_back(
-            {{"accelerators", count},
-             {"nodes", nodes},
-             {"declared", declared},
-             {"accelerators_per_node", count / nodes},
-             {"runs", sps.size()},
-             {"samples_per_s", {{"median", st.median}, {"min", st.min}, {"max", st.max}}},
-             {"efficiency_vs_linear", linear > 0 ? nlohmann::json(st.median / linear) : nullptr},
-             {"difference_vs_fewest_nodes",
-              fewest > 0 ? nlohmann::json(st.median / fewest - 1) : nullptr}});
+        layout_row row{count, nodes, declared, count / nodes, sps.size(), st, {}, {}};
+        if (linear > 0)
+          row.efficiency_vs_linear = st.median / linear;
+        if (fewest > 0)
+          row.difference_vs_fewest_nodes = st.median / fewest - 1;
+        rows.push_back(row);
       }
     }
   return rows;

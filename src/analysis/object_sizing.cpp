@@ -116,32 +116,4 @@ object_sizing size_objects(std::vector<object_run> runs, std::size_t without,
   return s;
 }
 
-nlohmann::json to_json(const object_sizing& s) {
-  nlohmann::json runs = nlohmann::json::array(), targets = nlohmann::json::array();
-  for (const auto& r : s.runs)
-    runs.push_back({{"file", r.file},
-                    {"accelerators", r.accelerators},
-                    {"requests_per_s", r.requests_per_s},
-                    {"requests_per_sample", r.requests_per_sample},
-                    {"bytes_per_request", r.bytes_per_request},
-                    {"first_byte_s", r.first_byte_s},
-                    {"latency_s", r.latency_s},
-                    {"storage_limited", r.storage_limited}});
-  for (const auto& t : s.targets)
-    targets.push_back({{"accelerators", t.accelerators},
-                       {"required_bytes_per_s", t.required_bytes_per_s},
-                       {"requests_per_s", t.requests_per_s},
-                       {"requests_in_flight", t.requests_in_flight}});
-  return {{"runs", runs},
-          {"runs_without_figures", s.runs_without_figures},
-          {"requests_per_sample", s.requests_per_sample},
-          {"bytes_per_request", s.bytes_per_request},
-          {"first_byte_s", s.first_byte_s},
-          {"connection_bytes_per_s", s.connection_bytes_per_s},
-          {"best_requests_per_s", s.best_requests_per_s},
-          {"targets", targets},
-          {"limit", s.limit},
-          {"limit_reason", s.limit_reason}};
-}
-
 } // namespace dlsize::analysis

@@ -8,8 +8,6 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "report/bench_report.hpp"
 
 namespace dlsize::analysis {
@@ -53,7 +51,5 @@ std::optional<object_run> object_run_of(const std::string& file, const report::b
 // required bytes/s) at the measured dataset size; `without` runs had no figures.
 object_sizing size_objects(std::vector<object_run> runs, std::size_t without,
                            const std::vector<std::pair<double, double>>& targets);
-
-nlohmann::json to_json(const object_sizing& s);
 
 } // namespace dlsize::analysis

@@ -260,27 +260,4 @@ point_run point_run_of(const loaded_report& r, report::rules_edition edition) {
   return p;
 }
 
-nlohmann::json to_json(const point_validity& v) {
-  nlohmann::json rules = nlohmann::json::array();
-  for (const auto& r : v.rules.rules)
-    rules.push_back({{"rule", r.rule},
-                     {"verdict", report::to_string(r.verdict)},
-                     {"measured", r.measured},
-                     {"source", r.source},
-                     {"judged_by", r.judge}});
-  nlohmann::json left_out = nlohmann::json::array();
-  for (const auto& l : v.left_out)
-    left_out.push_back({{"file", l.file}, {"reason", l.reason}});
-  return {{"rules_edition", report::to_string(v.rules.edition)},
-          {"verdict", v.rules.verdict()},
-          {"qualifies", v.qualifies()},
-          {"runs_counted", v.counted.size()},
-          {"counted", v.counted},
-          {"warm_up", v.warm_up ? nlohmann::json(*v.warm_up) : nlohmann::json(nullptr)},
-          {"left_out", left_out},
-          {"samples_per_s_spread",
-           std::isfinite(v.spread) ? nlohmann::json(v.spread) : nlohmann::json(nullptr)},
-          {"rules", rules}};
-}
-
 } // namespace dlsize::analysis

@@ -73,7 +73,9 @@ point_validity judge_point(const std::vector<point_run>& runs, const std::string
 point_run point_run_of(const loaded_report& r,
                        report::rules_edition edition = report::kDefaultRules);
 
-// The verdict as the sizing and comparison documents hold it (their "mlperf_validity" block).
+// The verdict as the sizing and comparison documents hold it (their "mlperf_validity" block),
+// and read back from it (analysis/point_validity_json.cpp). Throws on a block that lacks a key.
 nlohmann::json to_json(const point_validity& v);
+point_validity point_validity_from_json(const nlohmann::json& block);
 
 } // namespace dlsize::analysis

@@ -73,26 +73,18 @@ double efficiency_at(const scaling_inputs& in, double accelerators) {
   return scaling_at(in, n).efficiency;
 }
 
-nlohmann::json scaling_section(const scaling_inputs& in, std::vector<double> counts) {
+sizing_scaling scaling_section(const scaling_inputs& in, std::vector<double> counts) {
   std::sort(counts.begin(), counts.end());
   counts.erase(std::unique(counts.begin(), counts.end()), counts.end());
-  nlohmann::json curve = nlohmann::json::array();
+  sizing_scaling out{in, {}};
   for (double c : counts) {
     // Without the batch's bytes the point's own demand figures mean nothing here: the sizing
     // gives the bandwidth beside it.
-    nlohmann::json point =
-        to_json(scaling_at(in, static_cast<std::uint64_t>(std::max(1.0, std::round(c)))));
-    for (const char* k : {"samples_per_s", "demand_bytes_per_s", "required_bytes_per_s"})
-      point.erase(k);
-    curve.push_back(std::move(point));
+    const scaling_point p =
+        scaling_at(in, static_cast<std::uint64_t>(std::max(1.0, std::round(c))));
+    out.curve.push_back({p.accelerators, p.layout, p.exposed_s, p.efficiency});
   }
-  return {{"source", "the allreduce model the runs recorded (topology.allreduce)"},
-          {"algorithm", model::to_string(in.allreduce.algorithm)},
-          {"gradient_bytes", in.allreduce.gradient_bytes},
-          {"compute_s", in.compute_s},
-          {"accelerators_per_node", in.per_node},
-          {"overlap", in.allreduce.overlap},
-          {"curve", curve}};
+  return out;
 }
 
 } // namespace dlsize::analysis

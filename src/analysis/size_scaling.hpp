@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/plan_scaling.hpp"
+#include "analysis/sizing_document.hpp"
 
 namespace dlsize::analysis {
 
@@ -30,7 +31,8 @@ std::optional<scaling_inputs> series_allreduce(const std::vector<recorded_report
 // The job's modelled scaling efficiency at a count: compute ÷ (compute + exposed allreduce).
 double efficiency_at(const scaling_inputs& in, double accelerators);
 
-// The size document's scaling section: the model's inputs and the curve over counts.
-nlohmann::json scaling_section(const scaling_inputs& in, std::vector<double> counts);
+// The size document's scaling section: the model's inputs and the curve over counts (each
+// count once, ascending; no measured efficiency yet).
+sizing_scaling scaling_section(const scaling_inputs& in, std::vector<double> counts);
 
 } // namespace dlsize::analysis

@@ -4,8 +4,11 @@
 #include <cmath>
 #include <map>
 #include <set>
+#include <tuple>
 
 #include <fmt/format.h>
+
+#include "dlsize/build_config.hpp"
 
 #include "analysis/cache_sweep.hpp"
 #include "analysis/checkpoint_sizing.hpp"
@@ -14,7 +17,6 @@
 #include "analysis/point_validity.hpp"
 #include "analysis/scaling_model.hpp"
 #include "analysis/size_scaling.hpp"
-#include "analysis/sizing_json.hpp"
 #include "analysis/stats.hpp"
 #include "core/defaults.hpp"
 #include "core/error.hpp"
@@ -52,37 +54,30 @@ std::string command_text(const nlohmann::json& argv) {
 }
 
 // The modelled efficiency over the measured counts and the targets, beside the measured one.
-nlohmann::json scaling_of(const analysis::scaling_inputs& in, const analysis::scaling_analysis& a,
+sizing_scaling scaling_of(const analysis::scaling_inputs& in, const analysis::scaling_analysis& a,
                           const sizing_request& req) {
   std::vector<double> counts = req.targets;
   for (const auto& row : a.counts)
     counts.push_back(row.accelerators);
-  nlohmann::json j = analysis::scaling_section(in, counts);
-  for (auto& point : j["curve"]) {
-    nlohmann::json measured = nullptr;
+  sizing_scaling out = analysis::scaling_section(in, counts);
+  for (auto& point : out.curve)
     for (const auto& row : a.counts)
-      if (row.accelerators == point["accelerators"].get<double>())
-        measured = number_or_null(row.scaling_efficiency);
-    point["measured_scaling_efficiency"] = measured;
-  }
-  j["note"] = "the reads each target asks of storage are the requirement's line (the job's "
-              "demand without the allreduce: bytes read ÷ MLPerf AU) × the modelled efficiency";
-  return j;
+      if (row.accelerators == static_cast<double>(point.accelerators))
+        point.measured_scaling_efficiency = row.scaling_efficiency;
+  return out;
 }
 
 // Per accelerator count, its figures and the MLPerf Storage verdict on its runs (a point: one
 // backend, load and count).
-nlohmann::json measured_json(const series& s, const analysis::scaling_analysis& a,
-                             report::rules_edition edition) {
-  nlohmann::json measured = nlohmann::json::array();
+std::vector<sizing_point> measured_of(const series& s, const analysis::scaling_analysis& a,
+                                      report::rules_edition edition) {
+  std::vector<sizing_point> measured;
   for (const auto& row : a.counts) {
     std::vector<point_run> runs;
     for (const auto* lr : s.reports)
       if (static_cast<double>(accelerators_of(lr->fields)) == row.accelerators)
         runs.push_back(point_run_of(*lr, edition));
-    nlohmann::json j = count_row_json(row);
-    j["mlperf_validity"] = to_json(judge_point(runs, "dlsize size", edition));
-    measured.push_back(std::move(j));
+    measured.push_back({row, judge_point(runs, "dlsize size", edition)});
   }
   return measured;
 }
@@ -92,7 +87,7 @@ struct series_measurements {
   std::vector<analysis::run_point> runs;
   std::vector<double> thresholds, demands, hits, ram, nodes, sample_bytes;
   std::vector<analysis::recorded_report> recorded;
-  nlohmann::json warnings = nlohmann::json::array();
+  std::vector<std::string> warnings;
 };
 
 analysis::run_point run_point_of(const loaded_report& lr) {
@@ -143,7 +138,7 @@ series_measurements measure(const series& s) {
 }
 
 // The AU threshold the series is judged at: the runs' median, with a warning when they differ.
-double series_threshold(const std::vector<double>& thresholds, nlohmann::json& warnings) {
+double series_threshold(const std::vector<double>& thresholds, std::vector<std::string>& warnings) {
   const auto th = analysis::stats_of(thresholds);
   const double threshold = std::isfinite(th.median) ? th.median : core::defaults::au_threshold;
   if (th.count && th.min != th.max)
@@ -191,32 +186,20 @@ std::string set_cache_bytes(const series& s, const sizing_request& req,
   return fmt::format("none: {} reads bypass the page cache", s.cache_mode);
 }
 
-nlohmann::json runs_json(const series& s, const series_measurements& m,
-                         const analysis::scaling_analysis& a) {
-  nlohmann::json out = nlohmann::json::array();
+std::vector<sizing_run> runs_of(const series& s, const series_measurements& m,
+                                const analysis::scaling_analysis& a) {
+  std::vector<sizing_run> out;
   for (std::size_t i = 0; i < m.runs.size(); ++i) {
     const auto& p = m.runs[i];
-    out.push_back(
-        {{"file", p.file},
-         {"accelerators", p.accelerators},
-         {"read_bytes_per_s", number_or_null(p.read_bytes_per_s)},
-         {"samples_per_s", number_or_null(p.samples_per_s)},
-         {"samples_per_s_per_accelerator", number_or_null(p.samples_per_s_per_accelerator)},
-         {"accelerator_utilization", number_or_null(p.accelerator_utilization)},
-         {"au_pass", p.au_pass},
-         {"hit_ratio", number_or_null(p.hit_ratio)},
-         {"limited_by", report::to_string(p.limit)},
-         {"seed", s.reports[i]->typed->option("seed")},
-         {"fitted",
-          a.line ? nlohmann::json(a.line->predict(p.accelerators)) : nlohmann::json(nullptr)},
-         {"residual", a.line ? nlohmann::json(a.line->residuals[i]) : nlohmann::json(nullptr)},
-         {"command", command_text(s.reports[i]->typed->command_line.value_or({}))}});
+    sizing_run r{p, s.reports[i]->typed->option("seed"), std::nullopt, std::nullopt,
+                 command_text(s.reports[i]->typed->command_line.value_or({}))};
+    if (a.line) {
+      r.fitted = a.line->predict(p.accelerators);
+      r.residual = a.line->residuals[i];
+    }
+    out.push_back(std::move(r));
   }
   return out;
-}
-
-nlohmann::json optional_json(const std::optional<double>& v) {
-  return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
 }
 
 // The count the ceiling supports at the threshold, never below a count that passed.
@@ -234,37 +217,32 @@ std::optional<std::uint64_t> modelled_max(const analysis::scaling_analysis& a, d
 
 // What the fit says: the knee at the threshold, the ceiling, the counts it supports, and the
 // requirement's line.
-nlohmann::json limits_json(const analysis::scaling_analysis& a, double threshold, double demand,
-                           const analysis::projection_options& po) {
-  const std::optional<std::uint64_t> modelled = modelled_max(a, demand, po);
-  return {{"au_knee",
-           {{"threshold", threshold},
-            {"first_below_accelerators", optional_json(a.au_knee)},
-            {"most_passing_accelerators", optional_json(a.most_passing)},
-            {"all_pass", !a.au_knee}}},
-          {"ceiling",
-           {{"bytes_per_s", optional_json(a.ceiling)},
-            {"best_measured_bytes_per_s", a.best_bytes_per_s},
-            {"source", a.ceiling ? a.ceiling_source
-                                 : "storage never limited AU: the backend was not saturated; it "
-                                   "delivers at least the best measured bandwidth"},
-            {"storage_limited_runs", a.storage_limited_runs},
-            {"client_limited_runs", a.client_limited_runs}}},
-          {"max_accelerators_at_threshold",
-           {{"measured", optional_json(a.most_passing)},
-            {"measured_is_lower_bound", !a.au_knee},
-            {"modelled", modelled ? nlohmann::json(*modelled) : nlohmann::json(nullptr)}}},
-          {"requirement",
-           {{"basis", a.demand_line ? a.demand_basis : "the demand of one accelerator × the count"},
-            {"fit", a.demand_line ? fit_json(*a.demand_line) : nlohmann::json(nullptr)},
-            {"repeat_cv", a.repeat_cv},
-            {"model_error_cv", a.model_cv}}}};
+sizing_limits limits_of(const analysis::scaling_analysis& a, double demand,
+                        const analysis::projection_options& po) {
+  sizing_limits l;
+  l.first_below_accelerators = a.au_knee;
+  l.most_passing_accelerators = a.most_passing;
+  l.ceiling_bytes_per_s = a.ceiling;
+  l.best_measured_bytes_per_s = a.best_bytes_per_s;
+  l.ceiling_source = a.ceiling ? a.ceiling_source
+                               : "storage never limited AU: the backend was not saturated; it "
+                                 "delivers at least the best measured bandwidth";
+  l.storage_limited_runs = a.storage_limited_runs;
+  l.client_limited_runs = a.client_limited_runs;
+  l.modelled_max_accelerators = modelled_max(a, demand, po);
+  l.requirement_basis =
+      a.demand_line ? a.demand_basis : "the demand of one accelerator × the count";
+  if (a.demand_line)
+    l.requirement_fit = *a.demand_line;
+  l.repeat_cv = a.repeat_cv;
+  l.model_error_cv = a.model_cv;
+  return l;
 }
 
 // An object store's series (reports with storage.s3): the GETs its runs measured and those the
 // targets need at the measured dataset size; null for a series of files.
-nlohmann::json objects_of(const series& s, const series_measurements& m,
-                          const std::vector<analysis::projection>& proj) {
+std::optional<object_sizing> objects_of(const series& s, const series_measurements& m,
+                                        const std::vector<analysis::projection>& proj) {
   std::vector<object_run> runs;
   std::size_t without = 0;
   bool any_s3 = false;
@@ -278,24 +256,25 @@ nlohmann::json objects_of(const series& s, const series_measurements& m,
       ++without;
   }
   if (!any_s3)
-    return nullptr;
+    return std::nullopt;
   std::vector<std::pair<double, double>> targets;
   for (const auto& p : proj)
     if (p.growth == 1)
       targets.emplace_back(p.accelerators, p.required);
-  return to_json(size_objects(std::move(runs), without, targets));
+  return size_objects(std::move(runs), without, targets);
 }
 
 // One series of the sizing report: its runs, the fit and knee, the ceiling and the projections.
-nlohmann::json analyse(const series& s, const sizing_request& req, const cache_choice& cache,
-                       std::vector<std::string>& reproduce) {
+sizing_series analyse(const series& s, const sizing_request& req, const cache_choice& cache,
+                      std::vector<std::string>& reproduce) {
   series_measurements m = measure(s);
-  nlohmann::json warnings = std::move(m.warnings);
-  const double threshold = series_threshold(m.thresholds, warnings);
+  sizing_series out;
+  out.warnings = std::move(m.warnings);
+  const double threshold = series_threshold(m.thresholds, out.warnings);
   const double demand = analysis::median(m.demands);
   const auto a = analysis::analyse_scaling(m.runs, threshold, req.alpha);
   for (const auto& w : a.warnings)
-    warnings.push_back(w);
+    out.warnings.push_back(w);
 
   const double measured_hit = analysis::stats_of(m.hits).median;
   analysis::projection_options po;
@@ -311,52 +290,36 @@ nlohmann::json analyse(const series& s, const sizing_request& req, const cache_c
   const auto allreduce = analysis::series_allreduce(m.recorded, req.accelerators_per_node);
   if (allreduce)
     po.efficiency = [in = *allreduce](double n) { return analysis::efficiency_at(in, n); };
-  const std::string cache_source = set_cache_bytes(s, req, m, po);
-  nlohmann::json proj = nlohmann::json::array();
-  const auto projections = analysis::project(a, po);
-  for (const auto& p : projections)
-    proj.push_back(projection_json(p));
+  out.cache = {measured_hit, 0, set_cache_bytes(s, req, m, po), cache.model, cache.reason};
+  out.cache.cache_bytes = po.cache_bytes;
+  out.projections = analysis::project(a, po);
   reproduce.push_back(command_text(s.reports.front()->typed->command_line.value_or({})));
 
-  nlohmann::json j = limits_json(a, threshold, demand, po);
-  j.update({{"workload", s.workload},
-            {"accelerator", s.accelerator},
-            {"backend", s.backend},
-            {"label", s.identity.label},
-            {"backend_identity", s.identity.key()},
-            {"cache_mode", s.cache_mode},
-            {"dataset_bytes", s.dataset_bytes},
-            {"mean_sample_bytes", number_or_null(analysis::median(m.sample_bytes))},
-            {"au_threshold", threshold},
-            {"demand_bytes_per_s_per_accelerator", number_or_null(demand)},
-            {"runs", runs_json(s, m, a)},
-            {"measured", measured_json(s, a, req.rules)},
-            {"fit", a.line ? fit_json(*a.line, a.largest() * 1.1) : nlohmann::json(nullptr)},
-            {"knee", knee_json(a)},
-            {"cache",
-             {{"cache_mode", s.cache_mode},
-              {"measured_hit_ratio", number_or_null(measured_hit)},
-              {"cache_bytes", po.cache_bytes},
-              {"cache_bytes_source", cache_source},
-              {"model", analysis::cache_model_name(cache.model)},
-              {"model_reason", cache.reason}}},
-            {"layouts", analysis::layout_rows(m.runs)},
-            {"scaling", allreduce ? scaling_of(*allreduce, a, req) : nlohmann::json(nullptr)},
-            {"limit_bytes_per_s", po.limit_bytes_per_s > 0 ? nlohmann::json(po.limit_bytes_per_s)
-                                                           : nlohmann::json(nullptr)},
-            {"limit_source",
-             po.limit_bytes_per_s > 0 ? nlohmann::json(po.limit_source) : nlohmann::json(nullptr)},
-            {"projections", proj},
-            {"warnings", warnings}});
-  if (auto objects = objects_of(s, m, projections); !objects.is_null())
-    j["objects"] = std::move(objects);
-  return j;
-}
-
-nlohmann::json input_row(const std::string& file, const std::string& why) {
-  return {{"file", file},
-          {"included", why.empty()},
-          {"reason", why.empty() ? nlohmann::json(nullptr) : nlohmann::json(why)}};
+  out.workload = s.workload;
+  out.accelerator = s.accelerator;
+  out.backend = s.backend;
+  out.label = s.identity.label;
+  out.backend_identity = s.identity.key();
+  out.cache_mode = s.cache_mode;
+  out.dataset_bytes = s.dataset_bytes;
+  out.mean_sample_bytes = analysis::median(m.sample_bytes);
+  out.au_threshold = threshold;
+  out.demand_bytes_per_s_per_accelerator = demand;
+  out.runs = runs_of(s, m, a);
+  out.measured = measured_of(s, a, req.rules);
+  if (a.line)
+    out.fit = fit_with_curve(*a.line, a.largest() * 1.1);
+  out.knee = a.knee;
+  out.limits = limits_of(a, demand, po);
+  out.layouts = analysis::layout_rows(m.runs);
+  if (allreduce)
+    out.scaling = scaling_of(*allreduce, a, req);
+  if (po.limit_bytes_per_s > 0) {
+    out.limit_bytes_per_s = po.limit_bytes_per_s;
+    out.limit_source = po.limit_source;
+  }
+  out.objects = objects_of(s, m, out.projections);
+  return out;
 }
 
 // Why a bench report cannot be sized ("" when it can).
@@ -381,7 +344,7 @@ std::string exclusion(const loaded_report& lr) {
 struct grouped_reports {
   std::vector<series> groups;
   std::vector<const loaded_report*> checkpoints; // the write path's evidence
-  nlohmann::json inputs = nlohmann::json::array();
+  std::vector<sizing_input> inputs;
 };
 
 grouped_reports group_reports(const std::vector<loaded_report>& reports) {
@@ -392,14 +355,14 @@ grouped_reports group_reports(const std::vector<loaded_report>& reports) {
       const std::string why = checkpoint_exclusion(lr.report);
       if (why.empty())
         out.checkpoints.push_back(&lr);
-      out.inputs.push_back(input_row(lr.file, why));
+      out.inputs.push_back({lr.file, why});
       continue;
     }
     const std::string why = exclusion(lr);
     const bench_report& t = *lr.typed;
     if (t.complete() && has_training_checkpoints(lr.report))
       out.checkpoints.push_back(&lr);
-    out.inputs.push_back(input_row(lr.file, why));
+    out.inputs.push_back({lr.file, why});
     if (!why.empty())
       continue;
     series s;
@@ -420,8 +383,7 @@ grouped_reports group_reports(const std::vector<loaded_report>& reports) {
   if (out.groups.empty() && out.checkpoints.empty()) {
     std::string list;
     for (const auto& i : out.inputs)
-      list +=
-          fmt::format("\n  {}: {}", i["file"].get<std::string>(), i["reason"].get<std::string>());
+      list += fmt::format("\n  {}: {}", i.file, i.reason);
     throw usage_error("size: no report can be sized; each needs a complete training run "
                       "(--accelerator emulated:TYPE) or a complete dlsize checkpoint run" +
                       list);
@@ -442,7 +404,8 @@ void name_backends(std::vector<series>& groups) {
 // One cache model per workload, from --cache-model and the cache sweeps among the reports.
 std::map<std::string, cache_choice>
 choose_cache_models(const std::vector<series>& groups, const sizing_request& req,
-                    const std::map<std::string, cache_curve>& curves, nlohmann::json& warnings) {
+                    const std::map<std::string, cache_curve>& curves,
+                    std::vector<std::string>& warnings) {
   std::map<std::string, cache_choice> choices;
   for (const auto& g : groups)
     if (!choices.count(g.workload)) {
@@ -455,24 +418,8 @@ choose_cache_models(const std::vector<series>& groups, const sizing_request& req
   return choices;
 }
 
-nlohmann::json options_json(const sizing_request& req) {
-  auto positive = [](double v) { return v > 0 ? nlohmann::json(v) : nlohmann::json(nullptr); };
-  return {{"target_accelerators", req.targets},
-          {"data_growth", req.growth},
-          {"headroom", req.headroom},
-          {"nic_bandwidth_bytes_per_s", positive(req.nic_bandwidth)},
-          {"nic_efficiency", req.nic_efficiency},
-          {"clients", req.clients},
-          {"front_end_bandwidth_bytes_per_s", positive(req.front_end_bandwidth)},
-          {"cache_model", analysis::cache_model_name(req.cache_model)},
-          {"cache_bytes",
-           req.cache_bytes >= 0 ? nlohmann::json(req.cache_bytes) : nlohmann::json(nullptr)},
-          {"alpha", req.alpha},
-          {"confidence", 0.95}};
-}
-
 // What the sizing takes as given, in words, with the request's figures.
-nlohmann::json assumptions_json(const sizing_request& req) {
+std::vector<std::string> assumptions_of(const sizing_request& req) {
   return {
       "Bandwidth is what the reads returned per second (summary.read_bytes_per_s); the storage "
       "must deliver reads × (1 − h), h the share a cache in front of it serves.",
@@ -498,8 +445,8 @@ nlohmann::json assumptions_json(const sizing_request& req) {
 
 } // namespace
 
-nlohmann::json make_sizing(const report_inputs& in, const sizing_request& req,
-                           const nlohmann::json& command_line) {
+sizing_document make_sizing(const report_inputs& in, const sizing_request& req,
+                            const nlohmann::json& command_line) {
   const std::vector<loaded_report> reports = typed_reports(in.reports);
   refuse_duplicate_runs(reports);
   grouped_reports g = group_reports(reports);
@@ -508,38 +455,33 @@ nlohmann::json make_sizing(const report_inputs& in, const sizing_request& req,
   for (const auto& s : g.groups)
     included.insert(included.end(), s.reports.begin(), s.reports.end());
   const auto curves = cache_curves_of(included);
-  nlohmann::json warnings = nlohmann::json::array();
-  const auto choices = choose_cache_models(g.groups, req, curves, warnings);
+  sizing_document d;
+  d.created_at = utc_now();
+  d.tool_version = DLSIZE_VERSION;
+  d.command_line = command_line;
+  d.reports = std::move(g.inputs);
+  d.sweeps = in.sweeps;
+  d.options = req;
+  d.assumptions = assumptions_of(req);
+  const auto choices = choose_cache_models(g.groups, req, curves, d.warnings);
   std::vector<std::string> run_commands;
-  nlohmann::json series_json = nlohmann::json::array();
   for (const auto& s : g.groups)
-    series_json.push_back(analyse(s, req, choices.at(s.workload), run_commands));
-  nlohmann::json curves_json = nlohmann::json::array();
+    d.series.push_back(analyse(s, req, choices.at(s.workload), run_commands));
   for (const auto& [workload, c] : curves)
-    curves_json.push_back(cache_curve_json(workload, c));
+    d.cache_curves.push_back({workload, c});
+  d.checkpoint_series = checkpoint_series(g.checkpoints, req.alpha);
+  std::tie(d.read_path, d.write_path) = sizing_paths(!g.groups.empty(), !g.checkpoints.empty());
 
-  std::vector<std::string> reproduce = {command_text(command_line)};
+  d.reproduce = {command_text(command_line)};
   for (const auto& s : in.sweeps)
-    reproduce.push_back(command_text(s["command_line"]));
+    d.reproduce.push_back(command_text(s["command_line"]));
   if (in.sweeps.empty())
     for (const auto& c : run_commands)
-      reproduce.push_back(
+      d.reproduce.push_back(
           c + "   # one run of the series; the others differ in --accelerators, --seed, --out");
   for (const auto& n : in.notes)
-    warnings.push_back(n);
-  return {
-      {"schema", kSizingSchema},
-      {"created_at", utc_now()},
-      {"tool", tool_json()},
-      {"command_line", command_line},
-      {"inputs", {{"reports", g.inputs}, {"sweeps", in.sweeps}, {"options", options_json(req)}}},
-      {"assumptions", assumptions_json(req)},
-      {"cache_curves", curves_json},
-      {"series", series_json},
-      {"checkpoint_series", checkpoint_series(g.checkpoints, req.alpha)},
-      {"paths", sizing_paths(!g.groups.empty(), !g.checkpoints.empty())},
-      {"reproduce", reproduce},
-      {"warnings", warnings}};
+    d.warnings.push_back(n);
+  return d;
 }
 
 } // namespace dlsize::analysis

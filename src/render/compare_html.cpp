@@ -43,8 +43,7 @@ std::string compare_html(const analysis::compare_document& c) {
   for (const auto& sec : c.sections)
     for (const auto& b : sec.backends) {
       page.paragraph(fmt::format("{} accelerators, {}:", sec.accelerators, b.backend));
-      // typed once point_validity_text takes point_validity
-      page.list(point_validity_lines(analysis::to_json(b.mlperf_validity)));
+      page.list(point_validity_lines(b.mlperf_validity));
     }
   page.list(c.warnings, "warnings");
   return page.render();

@@ -108,8 +108,7 @@ text_table compare_validity_table(const compare_document& c) {
     for (const auto& b : sec.backends) {
       const auto& v = b.mlperf_validity;
       t.rows.push_back({fmt::format("{}", sec.accelerators), b.backend,
-                        // typed once point_validity_text takes point_validity
-                        point_validity_cell(analysis::to_json(v)),
+                                          point_validity_cell(v),
                         fmt::format("{}", v.counted.size()), v.warm_up.value_or("–"),
                         std::isfinite(v.spread) ? fmt::format("{:.1f} %", 100 * v.spread) : "–"});
     }
@@ -122,8 +121,7 @@ std::string compare_validity_markdown(const compare_document& c) {
   for (const auto& sec : c.sections)
     for (const auto& b : sec.backends) {
       out += fmt::format("- {} accelerators, {}:\n", sec.accelerators, b.backend);
-      // typed once point_validity_text takes point_validity
-      for (const auto& l : point_validity_lines(analysis::to_json(b.mlperf_validity)))
+      for (const auto& l : point_validity_lines(b.mlperf_validity))
         out += "  - " + l + "\n";
     }
   return out + "\n";

@@ -4,27 +4,20 @@
 
 namespace dlsize::render {
 
-std::string point_validity_cell(const nlohmann::json& block) {
-  if (!block.is_object())
-    return "–";
+std::string point_validity_cell(const analysis::point_validity& v) {
   std::vector<std::string> open;
-  for (const auto& r : block["rules"])
-    if (r["verdict"] != "PASS")
-      open.push_back(
-          fmt::format("{}: {}", r["verdict"].get<std::string>(), r["rule"].get<std::string>()));
-  const std::string verdict = block["verdict"].get<std::string>();
+  for (const auto& r : v.rules.rules)
+    if (r.verdict != report::rule_verdict::pass)
+      open.push_back(fmt::format("{}: {}", report::to_string(r.verdict), r.rule));
+  const std::string verdict = v.rules.verdict();
   return open.empty() ? verdict : fmt::format("{} ({})", verdict, fmt::join(open, "; "));
 }
 
-std::vector<std::string> point_validity_lines(const nlohmann::json& block) {
+std::vector<std::string> point_validity_lines(const analysis::point_validity& v) {
   std::vector<std::string> out;
-  if (!block.is_object())
-    return out;
-  for (const auto& r : block["rules"])
-    out.push_back(fmt::format("{} {}: {} (source: {}; judged by: {})",
-                              r["verdict"].get<std::string>(), r["rule"].get<std::string>(),
-                              r["measured"].get<std::string>(), r["source"].get<std::string>(),
-                              r["judged_by"].get<std::string>()));
+  for (const auto& r : v.rules.rules)
+    out.push_back(fmt::format("{} {}: {} (source: {}; judged by: {})", report::to_string(r.verdict),
+                              r.rule, r.measured, r.source, r.judge));
   return out;
 }
 
@@ -39,12 +32,8 @@ std::string qualifying_line(std::size_t qualifying, std::size_t points,
                      edition == "v3" ? "; v3.0 rules" : "");
 }
 
-std::string rules_edition_of(const nlohmann::json& block) {
-  return block.is_object() ? block.value("rules_edition", std::string("v2")) : std::string("v2");
-}
-
-bool qualifies(const nlohmann::json& block) {
-  return block.is_object() && block.value("qualifies", false);
+std::string rules_edition_of(const analysis::point_validity& v) {
+  return report::to_string(v.rules.edition);
 }
 
 } // namespace dlsize::render

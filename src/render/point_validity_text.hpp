@@ -6,22 +6,20 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include "analysis/point_validity.hpp"
 
 namespace dlsize::render {
 
 // "VALID", or the verdict and the rules that did not pass: "INVALID (FAIL: 5 runs after a
-// warm-up)"; "–" when the block is absent.
-std::string point_validity_cell(const nlohmann::json& block);
+// warm-up)".
+std::string point_validity_cell(const analysis::point_validity& v);
 // Every rule, one line each: "FAIL  5 runs after a warm-up: 3 complete runs; … (source: …;
 // judged by: …)".
-std::vector<std::string> point_validity_lines(const nlohmann::json& block);
+std::vector<std::string> point_validity_lines(const analysis::point_validity& v);
 // "MLPerf Storage: 1 of 6 points qualify (5 runs after a warm-up, within 5 % of each other,
 // each run valid by itself)".
 std::string qualifying_line(std::size_t qualifying, std::size_t points, const std::string& edition);
-// The edition that judged a block ("v1", "v2", "v3"); "v2" for blocks written before editions.
-std::string rules_edition_of(const nlohmann::json& block);
-// Whether a block says its point qualifies (false when absent).
-bool qualifies(const nlohmann::json& block);
+// The edition that judged a point ("v1", "v2", "v3").
+std::string rules_edition_of(const analysis::point_validity& v);
 
 } // namespace dlsize::render

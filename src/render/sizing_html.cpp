@@ -13,43 +13,46 @@
 namespace dlsize::render {
 namespace {
 
+using analysis::sizing_series;
+
 constexpr const char* kBlue = "#1f77b4";
 constexpr const char* kRed = "#d62728";
 constexpr const char* kGreen = "#2ca02c";
 constexpr const char* kGrey = "#555555";
 
-std::vector<xy> runs_of(const nlohmann::json& s, const char* field, double scale) {
+// Every run's figure (where it has one) against its accelerators.
+std::vector<xy> runs_of(const sizing_series& s, double analysis::run_point::*field, double scale) {
   std::vector<xy> p;
-  for (const auto& r : s["runs"])
-    if (r[field].is_number())
-      p.push_back({r["accelerators"].get<double>(), r[field].get<double>() * scale});
+  for (const auto& r : s.runs)
+    if (std::isfinite(r.point.*field))
+      p.push_back({r.point.accelerators, r.point.*field * scale});
   return p;
 }
 
 // A fit's line and its 95 % prediction band, or the hinge and the knee once a knee is chosen
-// (the straight line over every run then describes neither side of it). x_key: the count's key
-// in the fit's curve; x_hi: the largest measured count; name: "" or what the line is of.
-void add_fit(svg_chart& c, const nlohmann::json& f, const nlohmann::json& k, const char* x_key,
-             double x_hi, const std::string& name, const char* color) {
+// (the straight line over every run then describes neither side of it). x_hi: the largest
+// measured count; name: "" or what the line is of.
+void add_fit(svg_chart& c, const std::optional<analysis::sizing_fit>& f,
+             const analysis::knee_test& k, double x_hi, const std::string& name,
+             const char* color) {
   const std::string of = name.empty() ? "" : " (" + name + ")";
-  if (f.is_object() && !k["chosen"].get<bool>()) {
+  if (f && !k.chosen) {
     std::vector<xy> low, high, fitted;
-    for (const auto& q : f["curve"]) {
-      const double x = q[x_key];
-      fitted.push_back({x, q["fitted"].get<double>() / 1e6});
-      if (q["prediction_low"].is_number()) {
-        low.push_back({x, std::max(0.0, q["prediction_low"].get<double>() / 1e6)});
-        high.push_back({x, q["prediction_high"].get<double>() / 1e6});
+    for (const auto& q : f->curve) {
+      fitted.push_back({q.count, q.fitted / 1e6});
+      if (std::isfinite(q.prediction_low)) {
+        low.push_back({q.count, std::max(0.0, q.prediction_low / 1e6)});
+        high.push_back({q.count, q.prediction_high / 1e6});
       }
     }
     if (!low.empty())
       c.band("95 % prediction band" + of, low, high, color);
     c.line("line fit" + of, fitted, color);
   }
-  if (k["chosen"].get<bool>()) {
-    const auto& h = k["hinge"];
-    const double b = h["breakpoint"];
-    const double a = h["intercept"], s1 = h["slope_before"], s2 = h["slope_after"];
+  if (k.chosen) {
+    const auto& h = k.hinge;
+    const double b = h.breakpoint;
+    const double a = h.intercept, s1 = h.slope_before, s2 = h.slope_after;
     c.line("hinge fit" + of,
            {{0, a / 1e6}, {b, (a + s1 * b) / 1e6}, {x_hi, (a + s1 * b + s2 * (x_hi - b)) / 1e6}},
            kRed, true);
@@ -58,127 +61,130 @@ void add_fit(svg_chart& c, const nlohmann::json& f, const nlohmann::json& k, con
 }
 
 // Write and restore bandwidth of a checkpoint series against the ranks, each with its fit.
-std::string checkpoint_chart(const nlohmann::json& s) {
+std::string checkpoint_chart(const analysis::checkpoint_series_document& s) {
   svg_chart c("Checkpoint bandwidth against ranks", "ranks", "MB/s");
-  for (const char* path : {"write", "read"}) {
-    const auto& p = s[path];
-    if (!p.is_object())
+  for (const bool w : {true, false}) {
+    const auto& p = w ? s.write : s.read;
+    if (!p)
       continue;
-    const bool w = path[0] == 'w';
-    add_fit(c, p["fit"], p["knee"], "ranks", p["measured"].back()["ranks"], w ? "write" : "restore",
+    add_fit(c, p->fit, p->knee, p->measured.back().ranks, w ? "write" : "restore",
             w ? kBlue : kGreen);
     std::vector<xy> runs;
-    const std::string field = std::string(path) + "_bytes_per_s";
-    for (const auto& r : s["runs"])
-      if (r[field].is_number())
-        runs.push_back({r["ranks"].get<double>(), r[field].get<double>() / 1e6});
+    for (const auto& r : s.runs) {
+      const double v = w ? r.write_bytes_per_s : r.read_bytes_per_s;
+      if (std::isfinite(v))
+        runs.push_back({r.ranks, v / 1e6});
+    }
     c.points(w ? "write runs" : "restore runs", runs, w ? kGrey : kGreen);
   }
   return c.render();
 }
 
-std::string bandwidth_chart(const nlohmann::json& s) {
+std::string bandwidth_chart(const sizing_series& s) {
   svg_chart c("Bandwidth against accelerators", "accelerators", "MB/s");
-  const auto& k = s["knee"];
-  const double x_hi = s["measured"].back()["accelerators"];
-  add_fit(c, s["fit"], k, "accelerators", x_hi, "", kBlue);
-  if (k["chosen"].get<bool>()) {
-    const auto& r = s["requirement"]["fit"];
-    if (r.is_object()) {
-      const double ri = r["intercept"], rs = r["slope"];
-      c.line("requirement (fit below the knee)", {{0, ri / 1e6}, {x_hi, (ri + rs * x_hi) / 1e6}},
-             kGreen, true);
-    }
+  const double x_hi = s.measured.back().row.accelerators;
+  add_fit(c, s.fit, s.knee, x_hi, "", kBlue);
+  if (s.knee.chosen && s.limits.requirement_fit) {
+    const double ri = s.limits.requirement_fit->intercept, rs = s.limits.requirement_fit->slope;
+    c.line("requirement (fit below the knee)", {{0, ri / 1e6}, {x_hi, (ri + rs * x_hi) / 1e6}},
+           kGreen, true);
   }
-  c.points("runs", runs_of(s, "read_bytes_per_s", 1e-6), kGrey);
+  c.points("runs", runs_of(s, &analysis::run_point::read_bytes_per_s, 1e-6), kGrey);
   return c.render();
 }
 
 // The median per count as a line and every run as a point, of one summary field.
-svg_chart per_count_chart(const nlohmann::json& s, const char* field, std::string title,
+svg_chart per_count_chart(const sizing_series& s, analysis::value_stats analysis::count_row::*stats,
+                          double analysis::run_point::*field, std::string title,
                           std::string y_label, const char* color) {
   svg_chart c(std::move(title), "accelerators", std::move(y_label));
   std::vector<xy> med;
-  for (const auto& m : s["measured"])
-    if (!m[field].is_null())
-      med.push_back({m["accelerators"].get<double>(), m[field]["median"].get<double>()});
+  for (const auto& m : s.measured)
+    if ((m.row.*stats).count > 0)
+      med.push_back({m.row.accelerators, (m.row.*stats).median});
   c.line("median", med, color);
   c.points("runs", runs_of(s, field, 1), kGrey);
   return c;
 }
 
-std::string au_chart(const nlohmann::json& s) {
-  svg_chart c = per_count_chart(s, "accelerator_utilization",
+std::string au_chart(const sizing_series& s) {
+  svg_chart c = per_count_chart(s, &analysis::count_row::accelerator_utilization,
+                                &analysis::run_point::accelerator_utilization,
                                 "Accelerator utilization against accelerators", "AU", kGreen);
-  c.hline(fmt::format("threshold {:.2f}", s["au_threshold"].get<double>()),
-          s["au_threshold"].get<double>(), kRed);
+  c.hline(fmt::format("threshold {:.2f}", s.au_threshold), s.au_threshold, kRed);
   return c.render();
 }
 
-std::string throughput_chart(const nlohmann::json& s) {
-  return per_count_chart(s, "samples_per_s_per_accelerator", "Samples/s per accelerator",
-                         "samples/s per accelerator", kBlue)
+std::string throughput_chart(const sizing_series& s) {
+  return per_count_chart(s, &analysis::count_row::samples_per_s_per_accelerator,
+                         &analysis::run_point::samples_per_s_per_accelerator,
+                         "Samples/s per accelerator", "samples/s per accelerator", kBlue)
       .render();
+}
+
+void add_series(html_page& page, const sizing_series& s) {
+  page.heading(2, series_title(s));
+  page.figure(bandwidth_chart(s), "Every run's bandwidth, the least-squares line with its 95 % "
+                                  "prediction band, and the hinge where a knee was found.");
+  page.figure(au_chart(s), "AU of every run and the median per count, against the threshold.");
+  page.figure(throughput_chart(s), "Samples/s per accelerator: flat while storage keeps up.");
+  page.heading(3, "Measured");
+  page.table(measured_table(s));
+  if (const auto layouts = layout_table(s); !layouts.rows.empty()) {
+    page.heading(3, "Scale-up against scale-out");
+    page.table(layouts);
+  }
+  page.heading(3, "Model");
+  page.table(model_table(s));
+  page.heading(3, "Projections");
+  page.table(projection_table(s));
+  page.list(projection_notes(s), "warnings");
+  if (s.objects) {
+    page.heading(3, "Object store requests");
+    page.table(object_table(s));
+    page.list(object_notes(s));
+  }
+  page.heading(3, "Runs");
+  page.table(runs_table(s));
+  page.list(s.warnings, "warnings");
+}
+
+void add_write_path(html_page& page, const analysis::sizing_document& z) {
+  page.heading(2, "Write path: checkpoints");
+  if (z.checkpoint_series.empty()) {
+    page.paragraph(write_path_note(z));
+    return;
+  }
+  for (const auto& s : z.checkpoint_series) {
+    page.heading(3, checkpoint_title(s));
+    page.figure(checkpoint_chart(s), "Every run's write and restore bandwidth (all ranks: bytes "
+                                     "over time) against the ranks, with each line fit and its "
+                                     "95 % prediction band.");
+    page.table(checkpoint_measured_table(s));
+    page.table(checkpoint_model_table(s));
+    page.table(checkpoint_runs_table(s));
+    page.list(s.warnings, "warnings");
+  }
 }
 
 } // namespace
 
-std::string sizing_html(const nlohmann::json& z) {
+std::string sizing_html(const analysis::sizing_document& z) {
   html_page page("Storage sizing report");
   page.paragraph(fmt::format("Made {} by dlsize {} from {} reports. Bandwidth is in MB/s (10⁶ "
                              "bytes per second); the tables give MiB/s too.",
-                             z["created_at"].get<std::string>(),
-                             z["tool"]["version"].get<std::string>(),
-                             z["inputs"]["reports"].size()));
+                             z.created_at, z.tool_version, z.reports.size()));
   page.heading(2, "Summary");
   auto summary = summary_lines(z);
   for (auto& l : checkpoint_summary_lines(z))
     summary.push_back(std::move(l));
   page.list(summary);
-  for (const auto& s : z["series"]) {
-    page.heading(2, series_title(s));
-    page.figure(bandwidth_chart(s), "Every run's bandwidth, the least-squares line with its 95 % "
-                                    "prediction band, and the hinge where a knee was found.");
-    page.figure(au_chart(s), "AU of every run and the median per count, against the threshold.");
-    page.figure(throughput_chart(s), "Samples/s per accelerator: flat while storage keeps up.");
-    page.heading(3, "Measured");
-    page.table(measured_table(s));
-    if (const auto layouts = layout_table(s); !layouts.rows.empty()) {
-      page.heading(3, "Scale-up against scale-out");
-      page.table(layouts);
-    }
-    page.heading(3, "Model");
-    page.table(model_table(s));
-    page.heading(3, "Projections");
-    page.table(projection_table(s));
-    page.list(projection_notes(s), "warnings");
-    if (s.contains("objects")) {
-      page.heading(3, "Object store requests");
-      page.table(object_table(s));
-      page.list(object_notes(s));
-    }
-    page.heading(3, "Runs");
-    page.table(runs_table(s));
-    page.list(s["warnings"], "warnings");
-  }
-  if (z["series"].empty() && z.contains("paths"))
-    page.paragraph("Read path: " + z["paths"]["read"]["note"].get<std::string>());
-  page.heading(2, "Write path: checkpoints");
-  if (z.contains("checkpoint_series") && !z["checkpoint_series"].empty()) {
-    for (const auto& s : z["checkpoint_series"]) {
-      page.heading(3, checkpoint_title(s));
-      page.figure(checkpoint_chart(s), "Every run's write and restore bandwidth (all ranks: bytes "
-                                       "over time) against the ranks, with each line fit and its "
-                                       "95 % prediction band.");
-      page.table(checkpoint_measured_table(s));
-      page.table(checkpoint_model_table(s));
-      page.table(checkpoint_runs_table(s));
-      page.list(s["warnings"], "warnings");
-    }
-  } else {
-    page.paragraph(write_path_note(z));
-  }
-  for (const auto& c : z.value("cache_curves", nlohmann::json::array())) {
+  for (const auto& s : z.series)
+    add_series(page, s);
+  if (z.series.empty())
+    page.paragraph("Read path: " + z.read_path.note);
+  add_write_path(page, z);
+  for (const auto& c : z.cache_curves) {
     page.heading(2, cache_curve_title(c));
     page.figure(cache_curve_chart(c), "Every run's hit ratio in the warm epochs, the fitted "
                                       "curve, and the two cache models.");
@@ -189,10 +195,10 @@ std::string sizing_html(const nlohmann::json& z) {
   page.list(assumption_lines(z));
   page.heading(2, "Reproduce");
   std::string cmds;
-  for (const auto& c : z["reproduce"])
-    cmds += c.get<std::string>() + "\n";
+  for (const auto& c : z.reproduce)
+    cmds += c + "\n";
   page.code(cmds);
-  page.list(z["warnings"], "warnings");
+  page.list(z.warnings, "warnings");
   return page.render();
 }
 

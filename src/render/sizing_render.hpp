@@ -4,11 +4,11 @@
 // prediction band; AU against accelerators with the threshold; samples/s per accelerator).
 #include <string>
 
-#include <nlohmann/json.hpp>
+#include "analysis/sizing_document.hpp"
 
 namespace dlsize::render {
 
-std::string sizing_markdown(const nlohmann::json& sizing);
-std::string sizing_html(const nlohmann::json& sizing);
+std::string sizing_markdown(const analysis::sizing_document& sizing);
+std::string sizing_html(const analysis::sizing_document& sizing);
 
 } // namespace dlsize::render

@@ -24,6 +24,12 @@ using Catch::Matchers::Contains;
 
 namespace {
 
+// The sizing document of the inputs, as its JSON.
+nlohmann::json sizing_json(const analysis::report_inputs& in, const analysis::sizing_request& req,
+                           const nlohmann::json& command_line) {
+  return to_json(analysis::make_sizing(in, req, command_line));
+}
+
 // A complete training report of n accelerators at /data on ext4, labelled `label` ("": none).
 analysis::loaded_report run_at(const std::string& file, const std::string& label, double n,
                                int seed) {
@@ -193,18 +199,19 @@ TEST_CASE("two labelled backends at one path are two series in size", "[label]")
     for (double n : {1, 2, 3, 4})
       for (const char* label : {"a", "b"})
         in.reports.push_back(run_at(fmt::format("{}-n{}-r{}", label, n, seed), label, n, seed));
-  const auto z = analysis::make_sizing(in, {}, {"dlsize", "size"});
+  const auto z = sizing_json(in, {}, {"dlsize", "size"});
   REQUIRE(z["series"].size() == 2);
   CHECK(z["series"][0]["backend"] == "a");
   CHECK(z["series"][1]["backend"] == "b");
   CHECK(z["series"][0]["runs"].size() == 12);
-  CHECK_THAT(render::sizing_markdown(z), Contains("resnet50 on h100, b, direct I/O"));
+  CHECK_THAT(render::sizing_markdown(analysis::make_sizing(in, {}, {"dlsize", "size"})),
+             Contains("resnet50 on h100, b, direct I/O"));
   // Without labels the same reports are one backend, as they were before labels existed.
   for (auto& r : in.reports) {
     r.report["config"]["label"] = nullptr;
     r.report.erase("backend");
   }
-  CHECK(analysis::make_sizing(in, {}, {"dlsize", "size"})["series"].size() == 1);
+  CHECK(sizing_json(in, {}, {"dlsize", "size"})["series"].size() == 1);
 }
 
 TEST_CASE("reports of one run_id are named as copies, not repeats", "[label]") {

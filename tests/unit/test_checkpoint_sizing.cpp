@@ -59,7 +59,9 @@ nlohmann::json series_of(const std::vector<analysis::loaded_report>& reports) {
   std::vector<const analysis::loaded_report*> p;
   for (const auto& r : reports)
     p.push_back(&r);
-  return analysis::checkpoint_series(p);
+  analysis::sizing_document d;
+  d.checkpoint_series = analysis::checkpoint_series(p);
+  return to_json(d)["checkpoint_series"];
 }
 
 const std::vector<std::string> kCheckpointKeys = {"workload", "dir",   "scale", "writes",
@@ -159,8 +161,9 @@ TEST_CASE("an incomplete checkpoint report is left out, with why", "[sizing][che
   CHECK(analysis::is_checkpoint_report(r));
   CHECK_FALSE(analysis::has_training_checkpoints(r));
   const auto p = analysis::sizing_paths(true, false);
-  CHECK(p["write"]["measured"] == false);
-  CHECK_THAT(p["write"]["note"].get<std::string>(), Contains("not measured"));
+  CHECK(p.first.measured);
+  CHECK_FALSE(p.second.measured);
+  CHECK_THAT(p.second.note, Contains("not measured"));
 }
 
 TEST_CASE("a checkpoint sweep runs dlsize checkpoint at every rank count through its launcher",

@@ -51,5 +51,5 @@ TEST_CASE("thin evidence is not judged: one run, one storage-limited run, none, 
   const auto no_figures = size_objects({}, 3, {{16, 1e9}});
   CHECK(no_figures.limit == "not judged");
   CHECK(no_figures.targets.empty());
-  CHECK(to_json(no_figures)["runs_without_figures"] == 3);
+  CHECK(no_figures.runs_without_figures == 3);
 }

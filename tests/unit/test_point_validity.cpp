@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 
 #include "analysis/point_validity.hpp"
+#include "render/point_validity_text.hpp"
 
 using namespace dlsize;
 using analysis::judge_point;
@@ -247,4 +248,31 @@ TEST_CASE("under v3 of more than 6 complete runs the last 6 in time are judged",
   const auto v2 = judge_point(runs, "dlsize size", report::rules_edition::v2);
   CHECK(v2.counted.size() == 7);
   CHECK(v2.left_out.empty());
+}
+
+TEST_CASE("the mlperf_validity block reads back as the verdict it was written from, and its text",
+          "[point_validity]") {
+  auto runs = runs_of({500, 600, 700, 1000, 1010, 1040, 1020, 1005});
+  std::swap(runs[0], runs[7]);
+  runs[4].complete = false;
+  for (const auto edition : {report::rules_edition::v2, report::rules_edition::v3}) {
+    const auto p = judge_point(runs, "dlsize size", edition);
+    const nlohmann::json block = analysis::to_json(p);
+    const auto back = analysis::point_validity_from_json(block);
+    CHECK(analysis::to_json(back).dump(2) == block.dump(2));
+    CHECK(back.qualifies() == block["qualifies"].get<bool>());
+    CHECK(render::point_validity_cell(back) == render::point_validity_cell(p));
+    CHECK(render::rules_edition_of(back) == block["rules_edition"].get<std::string>());
+  }
+  const auto p = judge_point(runs_of({1000, 1010, 1040, 1020, 1005, 990}), "dlsize size",
+                             report::rules_edition::v2);
+  CHECK(render::point_validity_cell(p) == "VALID");
+  auto failed = p;
+  failed.rules.rules[1].verdict = rule_verdict::fail;
+  CHECK(render::point_validity_cell(failed) == "INVALID (FAIL: " + p.rules.rules[1].rule + ")");
+  const auto lines = render::point_validity_lines(failed);
+  REQUIRE(lines.size() == p.rules.rules.size());
+  CHECK(lines[1].rfind("FAIL " + p.rules.rules[1].rule + ": ", 0) == 0);
+  CHECK_THAT(lines[1], Catch::Contains("(source: ") && Catch::Contains("; judged by: dlsize size"));
+  CHECK_THROWS(analysis::point_validity_from_json(nlohmann::json::object()));
 }

@@ -169,13 +169,13 @@ TEST_CASE("layouts put equal counts on different node counts side by side", "[si
   add(4, 1, 400); // one layout only: no row
   const auto rows = analysis::layout_rows(runs);
   REQUIRE(rows.size() == 2);
-  CHECK(rows[0]["nodes"] == 1);
-  CHECK(rows[1]["nodes"] == 2);
-  CHECK(rows[1]["accelerators_per_node"] == 4);
-  CHECK(rows[1]["runs"] == 2);
-  CHECK(rows[1]["samples_per_s"]["median"].get<double>() == Approx(730));
-  CHECK(rows[0]["efficiency_vs_linear"].get<double>() == Approx(780.0 / 800));
-  CHECK(rows[1]["difference_vs_fewest_nodes"].get<double>() == Approx(730.0 / 780 - 1));
+  CHECK(rows[0].nodes == 1);
+  CHECK(rows[1].nodes == 2);
+  CHECK(rows[1].accelerators_per_node == 4);
+  CHECK(rows[1].runs == 2);
+  CHECK(rows[1].samples_per_s.median == Approx(730));
+  CHECK(rows[0].efficiency_vs_linear.value() == Approx(780.0 / 800));
+  CHECK(rows[1].difference_vs_fewest_nodes.value() == Approx(730.0 / 780 - 1));
   CHECK(analysis::layout_rows({}).empty());
 }
 
@@ -199,16 +199,16 @@ TEST_CASE("a layout declared on one host is never put beside real hosts", "[sizi
   add(4, 2, true, 380);
   const auto rows = analysis::layout_rows(runs);
   REQUIRE(rows.size() == 4);
-  CHECK(rows[0]["declared"] == false);
-  CHECK(rows[1]["declared"] == false);
-  CHECK(rows[1]["nodes"] == 2);
-  CHECK(rows[1]["samples_per_s"]["median"].get<double>() == Approx(720));
-  CHECK(rows[1]["difference_vs_fewest_nodes"].get<double>() == Approx(720.0 / 780 - 1));
+  CHECK(rows[0].declared == false);
+  CHECK(rows[1].declared == false);
+  CHECK(rows[1].nodes == 2);
+  CHECK(rows[1].samples_per_s.median == Approx(720));
+  CHECK(rows[1].difference_vs_fewest_nodes.value() == Approx(720.0 / 780 - 1));
   // The declared 2-node run is its own kind's reference, not the real 1-node run.
-  CHECK(rows[2]["declared"] == true);
-  CHECK(rows[2]["nodes"] == 2);
-  CHECK(rows[2]["runs"] == 1);
-  CHECK(rows[2]["difference_vs_fewest_nodes"].get<double>() == Approx(0));
-  CHECK(rows[3]["declared"] == true);
-  CHECK(rows[3]["difference_vs_fewest_nodes"].get<double>() == Approx(650.0 / 700 - 1));
+  CHECK(rows[2].declared == true);
+  CHECK(rows[2].nodes == 2);
+  CHECK(rows[2].runs == 1);
+  CHECK(rows[2].difference_vs_fewest_nodes.value() == Approx(0));
+  CHECK(rows[3].declared == true);
+  CHECK(rows[3].difference_vs_fewest_nodes.value() == Approx(650.0 / 700 - 1));
 }

@@ -18,6 +18,12 @@ using Catch::Matchers::Contains;
 
 namespace {
 
+// The sizing document of the inputs, as its JSON.
+nlohmann::json sizing_json(const analysis::report_inputs& in, const analysis::sizing_request& req,
+                           const nlohmann::json& command_line) {
+  return to_json(analysis::make_sizing(in, req, command_line));
+}
+
 // A training report of n accelerators on a backend capped at `cap` bytes/s (1e12: no cap),
 // demand 40 MB/s each.
 analysis::loaded_report run(double n, int seed, double cap, const std::string& path = "/data/r50") {
@@ -67,8 +73,7 @@ TEST_CASE("size finds the knee of a capped backend and projects past it with war
   req.nic_bandwidth = 100e6;
   req.nic_efficiency = 1;
   req.clients = 4;
-  const auto z =
-      analysis::make_sizing(sweep_of(200e6, {1, 2, 3, 4, 6, 8}), req, {"dlsize", "size"});
+  const auto z = sizing_json(sweep_of(200e6, {1, 2, 3, 4, 6, 8}), req, {"dlsize", "size"});
   CHECK(z["schema"] == analysis::kSizingSchema);
   REQUIRE(z["series"].size() == 1);
   const auto& s = z["series"][0];
@@ -105,7 +110,7 @@ TEST_CASE("size groups reports by backend and leaves out runs it cannot size", "
   broken.report["status"] = "incomplete";
   broken.report["reason"] = "interrupted by signal 2";
   in.reports.push_back(broken);
-  const auto z = analysis::make_sizing(in, {}, {"dlsize", "size"});
+  const auto z = sizing_json(in, {}, {"dlsize", "size"});
   REQUIRE(z["series"].size() == 2);
   CHECK(z["series"][1]["backend"] == "/nfs/r50 (ext4)");
   CHECK(z["series"][1]["fit"].is_null());
@@ -203,7 +208,7 @@ TEST_CASE("a linear series gives no knee and a ceiling at or above the best run"
                                        {"mean_in_flight", 8.0}};
       in.reports.push_back(r);
     }
-  const auto z = analysis::make_sizing(in, {}, {"dlsize", "size"});
+  const auto z = sizing_json(in, {}, {"dlsize", "size"});
   const auto& s = z["series"][0];
   CHECK(s["knee"]["chosen"] == false);
   CHECK_THAT(s["knee"]["reason"].get<std::string>(), Contains("no knee in practice"));
@@ -227,7 +232,7 @@ TEST_CASE("two labelled backends at one path stay two series", "[sizing]") {
           r.report["summary"]["read_bytes_per_s"] = std::min(n * 40e6, 60e6);
         in.reports.push_back(r);
       }
-  const auto z = analysis::make_sizing(in, {}, {"dlsize", "size"});
+  const auto z = sizing_json(in, {}, {"dlsize", "size"});
   REQUIRE(z["series"].size() == 2);
   CHECK_THAT(z["series"][0]["backend"].get<std::string>(), Contains("local"));
   CHECK_THAT(z["series"][1]["backend"].get<std::string>(), Contains("throttled"));
@@ -238,7 +243,7 @@ TEST_CASE("repeats of one point that spread beyond 5 % get a two-cluster warning
           "[sizing]") {
   auto in = sweep_of(1e12, {1, 2, 4});
   in.reports[1].report["summary"]["read_bytes_per_s"] = 2 * 40e6 * 0.8;
-  const auto z = analysis::make_sizing(in, {}, {"dlsize", "size"});
+  const auto z = sizing_json(in, {}, {"dlsize", "size"});
   const std::string w = z["series"][0]["warnings"].dump();
   CHECK_THAT(w, Contains("two clusters"));
   CHECK_THAT(w, Contains(in.reports[1].file));
@@ -253,7 +258,7 @@ TEST_CASE("runs limited by the client stay out of the requirement and the ceilin
       r.report["summary"]["au_pass"] = false;
       r.report["io"]["reader_time"] = {{"busiest_cpu_share", 0.98}};
     }
-  const auto z = analysis::make_sizing(in, {}, {"dlsize", "size"});
+  const auto z = sizing_json(in, {}, {"dlsize", "size"});
   const auto& s = z["series"][0];
   CHECK(s["ceiling"]["bytes_per_s"].is_null());
   CHECK(s["ceiling"]["client_limited_runs"] == 3);
@@ -263,7 +268,7 @@ TEST_CASE("runs limited by the client stay out of the requirement and the ceilin
 
 TEST_CASE("prediction intervals widen with the repeats' spread and the model's error", "[sizing]") {
   auto in = sweep_of(1e12, {1, 2, 4, 8});
-  const auto z = analysis::make_sizing(in, {}, {"dlsize", "size"});
+  const auto z = sizing_json(in, {}, {"dlsize", "size"});
   const auto& s = z["series"][0];
   CHECK(s["requirement"]["model_error_cv"].get<double>() >= 0.005);
   CHECK(s["requirement"]["repeat_cv"].get<double>() > 0);
