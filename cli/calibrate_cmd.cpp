@@ -72,20 +72,19 @@ int run_calibrate(const calibrate_cli& o) {
   c.steps = o.steps;
   c.warmup = o.warmup;
   c.progress = o.verbose;
-  const nlohmann::json cal = accel::calibrate(c);
+  const config::calibration_document cal = accel::calibrate(c);
   if (!out)
-    out.emplace(fmt::format("calibration-{}-{}-{}.json", c.workload.name,
-                            cal["accelerator"].get<std::string>(), o.precision),
-                "--out");
-  const output_place where = out->commit(cal.dump(2) + "\n");
+    out.emplace(
+        fmt::format("calibration-{}-{}-{}.json", c.workload.name, cal.accelerator, o.precision),
+        "--out");
+  const output_place where = out->commit(to_json(cal).dump(2) + "\n");
   std::printf("%s on cuda:%d %s (%s, batch %llu): %.4f s per batch (stdev %.4f, p95 %.4f), "
               "%.1f samples/s; loss %.4f -> %.4f\n",
-              c.workload.name.c_str(), o.device, cal["gpu_name"].get<std::string>().c_str(),
-              o.precision.c_str(),
-              static_cast<unsigned long long>(cal["batch_size"].get<std::uint64_t>()),
-              cal["compute_time_s"].get<double>(), cal["compute_time_stdev_s"].get<double>(),
-              cal["compute_time_p95_s"].get<double>(), cal["samples_per_s"].get<double>(),
-              cal["loss"]["first"].get<double>(), cal["loss"]["last"].get<double>());
+              c.workload.name.c_str(), o.device, cal.gpu_name.value_or("").c_str(),
+              o.precision.c_str(), static_cast<unsigned long long>(cal.batch_size),
+              cal.compute_time_s, cal.compute_time_stdev_s.value_or(0),
+              cal.compute_time_p95_s.value_or(0), cal.samples_per_s.value_or(0), cal.loss->first,
+              cal.loss->last);
   if (!where.path.empty())
     std::printf("calibration: %s (use: --accelerator emulated:%s)\n", where.path.c_str(),
                 where.path.c_str());

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstdio>
+#include <map>
 
 #include <fmt/format.h>
 
@@ -102,7 +103,7 @@ timed_steps run_steps(cuda_accelerator& gpu, const calibrate_options& opt) {
 
 // Where a step's GPU time goes, per layer kind, from a few more steps timed layer by layer
 // (an event pair per layer, kept out of the figures of run_steps).
-nlohmann::json op_time_json(cuda_accelerator& gpu) {
+std::map<std::string, double> op_times(cuda_accelerator& gpu) {
   gpu.time_ops(true);
   std::vector<double> op_ms(DLSIZE_CUDA_OP_KINDS, 0.0);
   for (std::uint64_t i = 0; i < kOpTimedSteps; ++i) {
@@ -111,7 +112,7 @@ nlohmann::json op_time_json(cuda_accelerator& gpu) {
       op_ms[k] += gpu.last().op_ms[k] / static_cast<double>(kOpTimedSteps);
   }
   gpu.time_ops(false);
-  nlohmann::json op_time = nlohmann::json::object();
+  std::map<std::string, double> op_time;
   for (std::size_t k = 0; k < op_ms.size(); ++k)
     if (op_ms[k] > 0)
       op_time[model::to_string(static_cast<model::op>(k))] = op_ms[k];
@@ -120,7 +121,7 @@ nlohmann::json op_time_json(cuda_accelerator& gpu) {
 
 } // namespace
 
-nlohmann::json calibrate(const calibrate_options& opt) {
+config::calibration_document calibrate(const calibrate_options& opt) {
   if (opt.steps < 1 || opt.steps > 1'000'000)
     throw usage_error("--steps: valid: 1 to 1,000,000");
   if (opt.warmup > 1'000'000)
@@ -135,54 +136,50 @@ nlohmann::json calibrate(const calibrate_options& opt) {
   gpu.use_synthetic(opt.cuda.seed + 1);
 
   const timed_steps t = run_steps(gpu, opt);
-  const double loss_first = t.loss_first, loss_last = t.loss_last, wall_total = t.wall_total;
-  const std::uint64_t skipped = t.skipped;
   const time_summary b = summarize(t.busy), w = summarize(t.wall);
-  const nlohmann::json op_time = op_time_json(gpu);
+  std::map<std::string, double> op_time = op_times(gpu);
   const auto& info = gpu.info();
   const std::string gpu_name = info.device_name;
   const std::string precision = to_string(opt.cuda.precision);
   const std::uint32_t batch = gpu.batch_size();
-  nlohmann::json cal = {
-      {"schema", config::kCalibrationSchema},
-      {"workload", opt.workload.name},
-      {"accelerator", accelerator_slug(gpu_name)},
-      {"batch_size", batch},
-      {"compute_time_s", b.mean},
-      {"compute_time_stdev_s", b.stdev},
-      {"compute_time_min_s", b.min},
-      {"compute_time_median_s", b.median},
-      {"compute_time_p95_s", b.p95},
-      {"compute_time_max_s", b.max},
-      {"samples_per_s", b.mean > 0 ? batch / b.mean : 0.0},
-      {"gpu_name", gpu_name},
-      {"precision", precision},
-      {"steps", opt.steps},
-      {"warmup_steps", opt.warmup},
-      {"loss", {{"first", loss_first}, {"last", loss_last}, {"falling", loss_last < loss_first}}},
-      {"source", fmt::format("dlsize calibrate on cuda:{} {}, {}, batch {}, {} steps after {} "
-                             "warm-up, {}",
-                             opt.cuda.device, gpu_name, precision, batch, opt.steps, opt.warmup,
-                             report::utc_now())},
-      {"measured",
-       {{"model", m.name},
-        {"parameters", m.params()},
-        {"forward_macs_per_sample", m.forward_macs()},
-        {"wall_time_per_step_s", w.mean},
-        {"samples_per_s_wall",
-         wall_total > 0 ? static_cast<double>(batch * opt.steps) / wall_total : 0.0},
-        {"samples_per_s_event", b.mean > 0 ? batch / b.mean : 0.0},
-        {"op_time_ms", op_time},
-        {"op_time_steps", kOpTimedSteps},
-        {"wall_time_per_step_stdev_s", w.stdev},
-        {"overflow_skipped_steps", skipped},
-        {"learning_rate",
-         opt.cuda.learning_rate > 0 ? opt.cuda.learning_rate : 0.1 * batch / 256.0},
-        {"algorithms", opt.cuda.search_algorithms ? "search" : "heuristic"},
-        {"pci_bus_id", info.pci_bus_id},
-        {"device_memory_used_bytes", info.device_memory_used},
-        {"backend", gpu.build()},
-        {"tool", report::tool_json()}}}};
+  config::calibration_document cal;
+  cal.workload = opt.workload.name;
+  cal.accelerator = accelerator_slug(gpu_name);
+  cal.batch_size = batch;
+  cal.compute_time_s = b.mean;
+  cal.compute_time_stdev_s = b.stdev;
+  cal.compute_time_min_s = b.min;
+  cal.compute_time_median_s = b.median;
+  cal.compute_time_p95_s = b.p95;
+  cal.compute_time_max_s = b.max;
+  cal.samples_per_s = b.mean > 0 ? batch / b.mean : 0.0;
+  cal.gpu_name = gpu_name;
+  cal.precision = precision;
+  cal.steps = opt.steps;
+  cal.warmup_steps = opt.warmup;
+  cal.loss = config::calibration_loss{t.loss_first, t.loss_last, t.loss_last < t.loss_first};
+  cal.source = fmt::format("dlsize calibrate on cuda:{} {}, {}, batch {}, {} steps after {} "
+                           "warm-up, {}",
+                           opt.cuda.device, gpu_name, precision, batch, opt.steps, opt.warmup,
+                           report::utc_now());
+  config::calibration_measured& me = cal.measured.emplace();
+  me.model = m.name;
+  me.parameters = m.params();
+  me.forward_macs_per_sample = m.forward_macs();
+  me.wall_time_per_step_s = w.mean;
+  me.samples_per_s_wall =
+      t.wall_total > 0 ? static_cast<double>(batch * opt.steps) / t.wall_total : 0.0;
+  me.samples_per_s_event = b.mean > 0 ? batch / b.mean : 0.0;
+  me.op_time_ms = std::move(op_time);
+  me.op_time_steps = kOpTimedSteps;
+  me.wall_time_per_step_stdev_s = w.stdev;
+  me.overflow_skipped_steps = t.skipped;
+  me.learning_rate = opt.cuda.learning_rate > 0 ? opt.cuda.learning_rate : 0.1 * batch / 256.0;
+  me.algorithms = opt.cuda.search_algorithms ? "search" : "heuristic";
+  me.pci_bus_id = info.pci_bus_id;
+  me.device_memory_used_bytes = info.device_memory_used;
+  me.backend = gpu.build();
+  me.tool = report::tool_json();
   return cal;
 }
 

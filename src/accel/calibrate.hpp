@@ -7,9 +7,8 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "accel/cuda_accelerator.hpp"
+#include "config/calibration_document.hpp"
 #include "config/workload.hpp"
 
 namespace dlsize::accel {
@@ -34,6 +33,6 @@ std::string accelerator_slug(const std::string& gpu_name);
 
 // Runs the calibration; throws usage_error when the backend, driver or device is missing, the
 // workload has no model.layers or an option is out of range; run_error on CUDA failures.
-nlohmann::json calibrate(const calibrate_options& opt);
+config::calibration_document calibrate(const calibrate_options& opt);
 
 } // namespace dlsize::accel

@@ -8,7 +8,6 @@
 
 namespace dlsize::config {
 
-using core::json_checker;
 using core::names_a_file;
 using core::parse_json;
 namespace {
@@ -37,52 +36,16 @@ void require_trainable(const workload_profile& w) {
 
 accelerator_preset parse_calibration(const std::string& json_text, const std::string& source,
                                      const std::string& workload) {
-  json_checker c(source);
-  const nlohmann::json j = parse_json(json_text, source, core::kCalibrationJson);
-  if (!j.is_object())
-    c.fail("", "must be a JSON object");
-  c.only_keys(j, "",
-              {"schema", "workload", "accelerator", "batch_size", "compute_time_s",
-               "compute_time_stdev_s", "source", "measured", "gpu_name", "precision", "steps",
-               "warmup_steps", "compute_time_min_s", "compute_time_median_s", "compute_time_p95_s",
-               "compute_time_max_s", "samples_per_s", "loss"});
-  const std::string schema = c.string(j, "", "schema");
-  if (schema != kCalibrationSchema)
-    c.fail("schema",
-           fmt::format("'{}' is not a calibration. valid: {}", schema, kCalibrationSchema));
-  const std::string wl = c.string(j, "", "workload");
-  if (wl != workload)
-    c.fail("workload",
-           fmt::format("calibrated for '{}', but the run's workload is '{}'", wl, workload));
+  const calibration_document d =
+      from_json(parse_json(json_text, source, core::kCalibrationJson), source, workload);
   accelerator_preset p;
-  p.name = c.string(j, "", "accelerator");
-  p.batch_size = c.integer(j, "", "batch_size", 1, 1'000'000);
-  p.compute_time_s = c.number(j, "", "compute_time_s", 0, 3600);
-  p.compute_time_stdev_s = c.number_or(j, "", "compute_time_stdev_s", 0, 3600, 0);
-  p.source = j.contains("source") ? c.string(j, "", "source") : "calibration " + source;
-  if (j.contains("gpu_name"))
-    p.gpu_name = c.string(j, "", "gpu_name");
-  if (j.contains("precision")) {
-    p.precision = c.string(j, "", "precision");
-    if (p.precision != "fp16" && p.precision != "tf32" && p.precision != "fp32")
-      c.fail("precision",
-             fmt::format("'{}' is not a precision. valid: fp16, tf32, fp32", p.precision));
-  }
-  c.integer_or(j, "", "steps", 1, 1'000'000'000, 1);
-  c.integer_or(j, "", "warmup_steps", 0, 1'000'000'000, 0);
-  double lo = 0, hi = 3600;
-  for (const char* k :
-       {"compute_time_min_s", "compute_time_median_s", "compute_time_p95_s", "compute_time_max_s"})
-    lo = c.number_or(j, "", k, lo, hi, lo);
-  if (j.contains("compute_time_min_s") && j.contains("compute_time_max_s") &&
-      !(j["compute_time_min_s"].get<double>() <= p.compute_time_s &&
-        p.compute_time_s <= j["compute_time_max_s"].get<double>()))
-    c.fail("compute_time_s", "lies outside compute_time_min_s to compute_time_max_s");
-  c.number_or(j, "", "samples_per_s", 0, 1e12, 0);
-  if (j.contains("loss")) {
-    const auto& l = c.object(j, "", "loss");
-    c.only_keys(l, "loss", {"first", "last", "falling"});
-  }
+  p.name = d.accelerator;
+  p.batch_size = d.batch_size;
+  p.compute_time_s = d.compute_time_s;
+  p.compute_time_stdev_s = d.compute_time_stdev_s.value_or(0);
+  p.source = d.source.value_or("calibration " + source);
+  p.gpu_name = d.gpu_name.value_or("");
+  p.precision = d.precision.value_or("");
   return p;
 }
 

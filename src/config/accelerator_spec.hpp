@@ -8,11 +8,10 @@
 #include <optional>
 #include <string>
 
+#include "config/calibration_document.hpp"
 #include "config/workload.hpp"
 
 namespace dlsize::config {
-
-inline constexpr const char* kCalibrationSchema = "dlsize.calibration/1";
 
 enum class accelerator_kind { none, emulated, cuda };
 

@@ -4,10 +4,13 @@
 // from one policy, each point a `dlsize bench` process started directly or through a launcher
 // (mpirun, srun) without a shell.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
+
+#include "io/engine.hpp"
 
 namespace dlsize::sweep {
 
@@ -25,7 +28,7 @@ struct sweep_config {
   std::vector<std::uint64_t> accelerators;
   std::vector<std::uint64_t> ranks;    // checkpoint sweeps: the rank counts
   std::vector<sweep_dataset> datasets; // empty: the dataset of `bench`
-  std::vector<std::string> caches;     // empty: the cache mode of `bench`
+  std::vector<io::cache_mode> caches;  // empty: the cache mode of `bench`
   std::uint64_t repeats = 3;
   std::uint64_t seed = 1;
   std::string seed_policy = "per-repeat";  // per-repeat: seed + repeat; fixed: seed
@@ -37,8 +40,11 @@ struct sweep_point {
   std::string id; // "n4-r2", with the dataset variant and cache mode when swept
   std::uint64_t accelerators = 0, repeat = 0, seed = 0, ranks = 1; // accelerators 0: checkpoint
   bool seeded = true;                                              // a checkpoint run takes no seed
-  std::string dataset, cache; // empty when that axis is not swept
-  nlohmann::json options;     // bench options of this point, --out left out
+  std::string dataset;                 // empty when that axis is not swept
+  std::optional<io::cache_mode> cache; // none when that axis is not swept
+  // The options the config gives this point (bench's, then its dataset variant's); point_argv
+  // adds those the sweep sets (cache, accelerators, seed, accelerators-per-rank).
+  nlohmann::json options;
 };
 
 // Checks a config. bench_keys, checkpoint_keys: the long option names of dlsize bench and dlsize
@@ -52,6 +58,10 @@ sweep_config parse_sweep_config(const nlohmann::json& j, const std::string& sour
 // Every point, repeats outermost (so that a slow drift of the machine spreads over all
 // counts), then dataset variants, cache modes and accelerator (or, checkpoint, rank) counts.
 std::vector<sweep_point> expand_points(const sweep_config& c);
+
+// The variables a launcher's arguments may hold: {ranks}, {accelerators},
+// {accelerators-per-rank}, {point}.
+const std::vector<std::string>& launcher_variables();
 
 // The point's command: the launcher (variables {ranks}, {accelerators},
 // {accelerators-per-rank} and {point} substituted in its arguments only), then self, the command,

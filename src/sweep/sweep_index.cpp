@@ -8,36 +8,27 @@
 
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
-#include "core/json_checks.hpp"
 #include "core/json_input.hpp"
 #include "core/output_file.hpp"
-#include "report/bench_report.hpp"
 #include "report/report_io.hpp"
 
 namespace dlsize::sweep {
 namespace fs = std::filesystem;
 namespace {
 
-nlohmann::json point_entry(const sweep_point& p) {
-  return {
-      {"id", p.id},
-      {"accelerators", p.accelerators ? nlohmann::json(p.accelerators) : nlohmann::json(nullptr)},
-      {"ranks", p.ranks},
-      {"dataset", p.dataset.empty() ? nlohmann::json(nullptr) : nlohmann::json(p.dataset)},
-      {"cache", p.cache.empty() ? nlohmann::json(nullptr) : nlohmann::json(p.cache)},
-      {"repeat", p.repeat},
-      {"seed", p.seeded ? nlohmann::json(p.seed) : nlohmann::json(nullptr)},
-      {"status", "pending"},
-      {"attempts", 0},
-      {"report", nullptr},
-      {"log", nullptr},
-      {"argv", nullptr},
-      {"exit_code", nullptr},
-      {"signal", nullptr},
-      {"started_at", nullptr},
-      {"ended_at", nullptr},
-      {"wall_s", nullptr},
-      {"summary", nullptr}};
+point_record record_of(const sweep_point& p) {
+  point_record r;
+  r.id = p.id;
+  if (p.accelerators)
+    r.accelerators = p.accelerators;
+  r.ranks = p.ranks;
+  if (!p.dataset.empty())
+    r.dataset = p.dataset;
+  r.cache = p.cache;
+  r.repeat = p.repeat;
+  if (p.seeded)
+    r.seed = p.seed;
+  return r;
 }
 
 // Whether a report file exists and says its run completed.
@@ -45,14 +36,8 @@ bool complete_report(const fs::path& p) {
   std::error_code ec;
   if (!fs::exists(p, ec))
     return false;
-  try {
-    const auto j = core::read_json_file(p, core::kReportJson);
-    if (j.is_object() && j.value("kind", nlohmann::json()) == "checkpoint")
-      return j.value("status", nlohmann::json()) == "complete";
-    return report::is_bench_report(j) && report::bench_report::from_json(j).complete();
-  } catch (const usage_error&) {
-    return false;
-  }
+  const auto s = read_point_summary(p);
+  return s && s->complete();
 }
 
 std::string first_difference(const nlohmann::json& a, const nlohmann::json& b) {
@@ -66,14 +51,6 @@ std::string first_difference(const nlohmann::json& a, const nlohmann::json& b) {
 }
 
 } // namespace
-
-std::vector<std::string> done_reports(const nlohmann::json& index) {
-  std::vector<std::string> out;
-  for (const auto& p : index.value("points", nlohmann::json::array()))
-    if (p.value("status", "") == "done" && p["report"].is_string())
-      out.push_back(p["report"]);
-  return out;
-}
 
 sweep_index::sweep_index(const fs::path& dir, const sweep_config& config,
                          const std::vector<sweep_point>& points, const nlohmann::json& command_line)
@@ -100,48 +77,38 @@ sweep_index::sweep_index(const fs::path& dir, const sweep_config& config,
   m_lock = std::make_unique<core::folder_lock>(dir, "--out", "sweep");
 
   if (!resume) {
-    m_index = {{"schema", kSweepSchema},
-               {"created_at", report::utc_now()},
-               {"tool", report::tool_json()},
-               {"command_line", command_line},
-               {"config_source", config.source},
-               {"config", config.given},
-               {"status", "running"},
-               {"points", nlohmann::json::array()}};
+    m_doc.created_at = report::utc_now();
+    m_doc.tool = report::tool_json();
+    m_doc.command_line = command_line;
+    m_doc.config_source = config.source;
+    m_doc.config = config.given;
     for (const auto& p : points)
-      m_index["points"].push_back(point_entry(p));
+      m_doc.points.push_back(record_of(p));
     save();
     return;
   }
-  m_index = core::read_json_file(index, core::kIndexJson);
+  m_doc = from_json(core::read_json_file(index, core::kIndexJson), index.string());
   m_written = identity_of(index);
-  if (!m_index.is_object() || m_index.value("schema", "") != kSweepSchema)
-    throw usage_error(
-        fmt::format("{}: not a dlsize sweep index (schema {})", index.string(), kSweepSchema));
-  if (m_index["config"] != config.given)
+  if (m_doc.config != config.given)
     throw usage_error(fmt::format("--config: the sweep in '{}' was made from another config ('{}' "
                                   "differs). valid: the same config to resume it, or a new --out",
-                                  dir.string(), first_difference(m_index["config"], config.given)));
-  auto& entries = m_index["points"];
-  if (entries.size() != points.size())
+                                  dir.string(), first_difference(m_doc.config, config.given)));
+  if (m_doc.points.size() != points.size())
     throw usage_error(fmt::format("{}: {} points, the config makes {}", index.string(),
-                                  entries.size(), points.size()));
+                                  m_doc.points.size(), points.size()));
   for (std::size_t i = 0; i < points.size(); ++i) {
-    auto& e = entries[i];
-    if (e.value("id", "") != points[i].id)
+    auto& e = m_doc.points[i];
+    if (e.id != points[i].id)
       throw usage_error(fmt::format("{}: point {} is '{}', the config makes '{}'", index.string(),
-                                    i, e.value("id", ""), points[i].id));
-    const bool has_report =
-        e["report"].is_string() && complete_report(dir / e["report"].get<std::string>());
-    if (e["status"] == "done" && !has_report) {
-      e["status"] = "pending";
-    } else if (e["status"] != "done" && has_report && e["status"] == "running") {
-      e["status"] = "done"; // the run ended after the sweep that started it was killed
-    }
+                                    i, e.id, points[i].id));
+    const bool has_report = e.report && complete_report(dir / *e.report);
+    if (e.status == point_status::done && !has_report)
+      e.status = point_status::pending;
+    else if (e.status == point_status::running && has_report)
+      e.status = point_status::done; // the run ended after the sweep that started it was killed
   }
-  m_index["resumed_at"] = report::utc_now();
-  m_index["status"] = "running";
-  m_index.erase("reason");
+  m_doc.resumed_at = report::utc_now();
+  set_status(sweep_status::running);
   save();
 }
 
@@ -149,28 +116,24 @@ sweep_index::~sweep_index() = default;
 
 void sweep_index::begin_attempt(std::size_t i) {
   auto& e = point(i);
-  const int attempt = e.value("attempts", 0) + 1;
-  const std::string id = e["id"];
-  const std::string stem = attempt == 1 ? id : fmt::format("{}.try{}", id, attempt);
-  e["attempts"] = attempt;
-  e["report"] = "reports/" + stem + ".json";
-  e["log"] = "logs/" + stem + ".log";
-  e["argv"] = nullptr;
-  e["status"] = "running";
-  e["exit_code"] = nullptr;
-  e["signal"] = nullptr;
-  e["started_at"] = report::utc_now();
-  e["ended_at"] = nullptr;
-  e["wall_s"] = nullptr;
-  e["summary"] = nullptr;
+  const std::uint64_t attempt = e.attempts + 1;
+  const std::string stem = attempt == 1 ? e.id : fmt::format("{}.try{}", e.id, attempt);
+  e.attempts = attempt;
+  e.report = "reports/" + stem + ".json";
+  e.log = "logs/" + stem + ".log";
+  e.argv.reset();
+  e.status = point_status::running;
+  e.exit_code.reset();
+  e.signal.reset();
+  e.started_at = report::utc_now();
+  e.ended_at.reset();
+  e.wall_s.reset();
+  e.summary.reset();
 }
 
-void sweep_index::set_status(const std::string& status, const std::string& reason) {
-  m_index["status"] = status;
-  if (reason.empty())
-    m_index.erase("reason");
-  else
-    m_index["reason"] = reason;
+void sweep_index::set_status(sweep_status status, const std::string& reason) {
+  m_doc.status = status;
+  m_doc.reason = reason.empty() ? std::nullopt : std::optional<std::string>(reason);
 }
 
 std::optional<sweep_index::file_identity> sweep_index::identity_of(const fs::path& p) {
@@ -191,7 +154,7 @@ void sweep_index::write_to(const fs::path& target, const std::string& text) {
 }
 
 void sweep_index::save() {
-  m_index["updated_at"] = report::utc_now();
+  m_doc.updated_at = report::utc_now();
   const std::string content = text();
   const fs::path index = m_dir / kSweepIndexName;
   std::string why;

@@ -12,14 +12,9 @@
 
 #include "core/folder_lock.hpp"
 #include "sweep/sweep_config.hpp"
+#include "sweep/sweep_document.hpp"
 
 namespace dlsize::sweep {
-
-inline constexpr const char* kSweepSchema = "dlsize.sweep/1";
-inline constexpr const char* kSweepIndexName = "index.json";
-
-// Report paths (relative to the folder) of the points an index lists as done.
-std::vector<std::string> done_reports(const nlohmann::json& index);
 
 class sweep_index {
 public:
@@ -34,15 +29,15 @@ public:
   sweep_index(const sweep_index&) = delete;
   sweep_index& operator=(const sweep_index&) = delete;
 
-  std::size_t size() const { return m_index["points"].size(); }
-  nlohmann::json& point(std::size_t i) { return m_index["points"][i]; }
-  bool done(std::size_t i) const { return m_index["points"][i]["status"] == "done"; }
+  std::size_t size() const { return m_doc.points.size(); }
+  point_record& point(std::size_t i) { return m_doc.points.at(i); }
+  bool done(std::size_t i) const { return m_doc.points.at(i).status == point_status::done; }
   // Starts a new attempt of point i: new report and log names (relative to the folder, so that
   // an earlier attempt's files stay), state "running".
   void begin_attempt(std::size_t i);
   std::filesystem::path path_of(const std::string& relative) const { return m_dir / relative; }
-  // status of the whole sweep: "running", "complete" or "incomplete" (with reason).
-  void set_status(const std::string& status, const std::string& reason = "");
+  // status of the whole sweep: running, complete or incomplete (with a reason).
+  void set_status(sweep_status status, const std::string& reason = "");
   // Writes the index atomically, never over a file this sweep did not write: when index.json
   // cannot be written (the folder is gone or unwritable, the disk is full, another program put
   // a file there), the index goes under a new name beside it or in the current folder
@@ -54,7 +49,7 @@ public:
   // could write none.
   const std::filesystem::path& saved_at() const { return m_saved_at; }
   bool fell_back() const { return m_saved_at != m_dir / kSweepIndexName; }
-  std::string text() const { return m_index.dump(2) + "\n"; }
+  std::string text() const { return to_json(m_doc).dump(2) + "\n"; }
 
 private:
   // Which file a save last wrote (device and inode), to tell it from one another program put in
@@ -67,7 +62,7 @@ private:
   void write_to(const std::filesystem::path& target, const std::string& text);
 
   std::filesystem::path m_dir;
-  nlohmann::json m_index;
+  sweep_document m_doc;
   std::unique_ptr<core::folder_lock> m_lock;
   std::filesystem::path m_saved_at;       // empty: the last save wrote no file
   std::filesystem::path m_fallback;       // the file saves go to after a fallback

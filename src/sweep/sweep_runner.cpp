@@ -10,11 +10,9 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
-#include "core/json_checks.hpp"
 #include "core/json_input.hpp"
 #include "core/stop.hpp"
 #include "core/units.hpp"
-#include "report/bench_report.hpp"
 #include "report/report_io.hpp"
 #include "sweep/child_process.hpp"
 #include "sweep/sweep_config.hpp"
@@ -46,49 +44,22 @@ std::string log_tail(const std::filesystem::path& log, std::size_t lines = 5) {
   return out;
 }
 
-// The figures a point's report gives, for the progress line and the index.
-nlohmann::json summary_of(const std::filesystem::path& report) {
-  try {
-    if (const auto j = core::read_json_file(report, core::kReportJson);
-        j.is_object() && j.value("kind", nlohmann::json()) == "checkpoint") {
-      const auto rate = [&](const char* phase) {
-        const auto& p = j["checkpoint"][phase];
-        return p.value("count", 0) > 0 ? p["bytes_per_s"] : nlohmann::json(nullptr);
-      };
-      return {{"status", j.value("status", "")},
-              {"write_bytes_per_s", rate("write")},
-              {"read_bytes_per_s", rate("read")}};
-    }
-    const auto r = report::bench_report::from_json(core::read_json_file(report, core::kReportJson));
-    const auto& s = report::or_empty(r.summary);
-    const auto value = [](const auto& f) {
-      return f.has_value() ? nlohmann::json(*f) : nlohmann::json(nullptr);
-    };
-    return {{"status", r.status.has_value() ? report::to_string(*r.status) : ""},
-            {"accelerator_utilization", value(s.accelerator_utilization)},
-            {"au_pass", value(s.au_pass)},
-            {"read_bytes_per_s", value(s.read_bytes_per_s)},
-            {"samples_per_s", value(s.samples_per_s)}};
-  } catch (const usage_error&) {
-    return nullptr;
-  }
-}
-
-std::string summary_text(const nlohmann::json& s) {
-  if (!s.is_object())
+std::string summary_text(const std::optional<point_summary>& s) {
+  if (!s)
     return "no report";
+  const auto mb = [](const std::optional<double>& rate) { return *rate / 1e6; };
   std::string out;
-  if (s.contains("write_bytes_per_s")) { // a checkpoint run: write, then restore
-    for (const char* k : {"write_bytes_per_s", "read_bytes_per_s"})
-      if (s[k].is_number())
-        out += fmt::format("{}{} {:.1f} MB/s", out.empty() ? "" : ", ",
-                           k[0] == 'w' ? "write" : "restore", s[k].get<double>() / 1e6);
+  if (s->checkpoint) { // a checkpoint run: write, then restore
+    if (s->write_bytes_per_s)
+      out += fmt::format("write {:.1f} MB/s", mb(s->write_bytes_per_s));
+    if (s->read_bytes_per_s)
+      out += fmt::format("{}restore {:.1f} MB/s", out.empty() ? "" : ", ", mb(s->read_bytes_per_s));
     return out;
   }
-  if (s.contains("accelerator_utilization") && s["accelerator_utilization"].is_number())
-    out += fmt::format("AU {:.3f}, ", s["accelerator_utilization"].get<double>());
-  if (s["read_bytes_per_s"].is_number())
-    out += fmt::format("{:.1f} MB/s", s["read_bytes_per_s"].get<double>() / 1e6);
+  if (s->accelerator_utilization)
+    out += fmt::format("AU {:.3f}, ", *s->accelerator_utilization);
+  if (s->read_bytes_per_s)
+    out += fmt::format("{:.1f} MB/s", mb(s->read_bytes_per_s));
   return out;
 }
 
@@ -146,38 +117,37 @@ point_outcome run_point(sweep_index& index, const sweep_config& c,
                         const sweep_options& o, child_result& r) {
   index.begin_attempt(i);
   auto& e = index.point(i);
-  const auto report = index.path_of(e["report"]);
+  const auto report = index.path_of(*e.report);
+  const auto log = index.path_of(*e.log);
   const auto argv = point_argv(c, points[i], o.self, report.string());
-  e["argv"] = argv;
+  e.argv = argv;
   index.save();
   std::printf("[%zu/%zu] %s: %s\n", i + 1, points.size(), points[i].id.c_str(),
               shown(argv).c_str());
   std::fflush(stdout);
 
-  r = run_child(argv, index.path_of(e["log"]));
-  e["ended_at"] = report::utc_now();
-  e["wall_s"] = r.wall_s;
-  e["exit_code"] = r.exit_code >= 0 ? nlohmann::json(r.exit_code) : nlohmann::json(nullptr);
-  e["signal"] = r.signal ? nlohmann::json(r.signal) : nlohmann::json(nullptr);
-  e["summary"] = summary_of(report);
-  const bool complete = e["summary"].is_object() && e["summary"]["status"] == "complete";
+  r = run_child(argv, log);
+  e.ended_at = report::utc_now();
+  e.wall_s = r.wall_s;
+  e.exit_code = r.exit_code >= 0 ? std::optional<std::int64_t>(r.exit_code) : std::nullopt;
+  e.signal = r.signal ? std::optional<std::int64_t>(r.signal) : std::nullopt;
+  e.summary = read_point_summary(report);
   std::string verdict;
   point_outcome outcome;
-  if (r.exit_code == 0 && complete) {
-    e["status"] = "done";
+  if (r.exit_code == 0 && e.summary && e.summary->complete()) {
+    e.status = point_status::done;
     outcome = point_outcome::done;
-    verdict = fmt::format("done in {:.1f} s: {}", r.wall_s, summary_text(e["summary"]));
+    verdict = fmt::format("done in {:.1f} s: {}", r.wall_s, summary_text(e.summary));
   } else if (r.forwarded_stop || stop_requested()) {
-    e["status"] = "interrupted";
+    e.status = point_status::interrupted;
     outcome = point_outcome::interrupted;
     verdict = "interrupted";
   } else {
-    e["status"] = "failed";
+    e.status = point_status::failed;
     outcome = point_outcome::failed;
     verdict = r.signal ? fmt::format("failed: ended by signal {}", r.signal)
                        : fmt::format("failed: exit {}", r.exit_code);
-    verdict += fmt::format("; log {}\n{}", index.path_of(e["log"]).string(),
-                           log_tail(index.path_of(e["log"])));
+    verdict += fmt::format("; log {}\n{}", log.string(), log_tail(log));
   }
   index.save();
   std::printf("[%zu/%zu] %s: %s\n", i + 1, points.size(), points[i].id.c_str(), verdict.c_str());
@@ -189,12 +159,12 @@ point_outcome run_point(sweep_index& index, const sweep_config& c,
 int finish_sweep(sweep_index& index, std::size_t done, std::size_t points, bool interrupted,
                  std::size_t failed, int exit_code, const std::filesystem::path& dir) {
   if (done == points) {
-    index.set_status("complete");
+    index.set_status(sweep_status::complete);
   } else {
     std::string why = interrupted      ? fmt::format("interrupted by signal {}", stop_signal())
                       : exit_code == 2 ? "a point's options were refused (exit 2)"
                                        : fmt::format("{} points failed", failed);
-    index.set_status("incomplete", why);
+    index.set_status(sweep_status::incomplete, why);
     if (exit_code == 0)
       exit_code = 1;
   }

@@ -199,7 +199,7 @@ TEST_CASE("calibrate writes a calibration that --accelerator emulated:FILE accep
   c.workload = dlsize::config::load_workload("resnet50");
   c.steps = 5;
   c.warmup = 2;
-  const auto cal = calibrate(c);
+  const auto cal = to_json(calibrate(c));
   CHECK(cal["schema"] == "dlsize.calibration/1");
   CHECK(cal["accelerator"] == "fake-gpu");
   CHECK(cal["gpu_name"] == "Fake GPU");
@@ -217,6 +217,8 @@ TEST_CASE("calibrate writes a calibration that --accelerator emulated:FILE accep
   CHECK(m["op_time_ms"]["conv"].get<double>() == Approx(6.0));
   CHECK(m["op_time_ms"]["batch_norm"].get<double>() == Approx(2.0));
   CHECK_FALSE(m["op_time_ms"].contains("fc"));
+  // Read back typed and written again, the calibration is the same bytes.
+  CHECK(to_json(dlsize::config::from_json(cal, "cal.json")).dump(2) == cal.dump(2));
   const auto p = dlsize::config::parse_calibration(cal.dump(), "cal.json", "resnet50");
   CHECK(p.name == "fake-gpu");
   CHECK(p.compute_time_s == Approx(0.010));

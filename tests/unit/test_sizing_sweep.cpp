@@ -53,8 +53,14 @@ TEST_CASE("sweep points repeat the same seeds at every count, repeats outermost"
   CHECK(p[0].seed == 7);
   CHECK(p[2].seed == 7);
   CHECK(p[3].seed == 8);
-  CHECK(p[4].options["accelerators"] == 2);
-  CHECK(p[4].options["seed"] == 8);
+  CHECK(p[4].accelerators == 2);
+  CHECK(p[4].seed == 8);
+  const auto argv = sweep::point_argv(c, p[4], "dlsize", "r.json");
+  for (const auto& [option, value] : {std::pair{"--accelerators", "2"}, std::pair{"--seed", "8"}}) {
+    const auto at = std::find(argv.begin(), argv.end(), option);
+    REQUIRE(at + 1 < argv.end());
+    CHECK(*(at + 1) == value);
+  }
   j["seed-policy"] = "fixed";
   const auto fixed = sweep::expand_points(sweep::parse_sweep_config(j, "sweep.json", kBenchKeys));
   CHECK(fixed[5].seed == 7);
@@ -74,7 +80,8 @@ TEST_CASE("sweep points cross dataset variants and cache modes", "[sweep]") {
   CHECK(p[6].id == "n1-large-direct-r1");
   CHECK(p[6].options["dataset"] == "ds4");
   CHECK(p[6].options["generate"] == "4GiB");
-  CHECK(p[3].options["cache"] == "buffered");
+  CHECK(p[3].cache == io::cache_mode::buffered);
+  CHECK_FALSE(p[3].options.contains("cache"));
 }
 
 TEST_CASE("a point's command is the launcher, then dlsize bench with its options, no shell",
@@ -176,12 +183,12 @@ TEST_CASE("a sweep index resumes, refuses another config and foreign folders", "
     sweep::sweep_index index(dir, c, points, nlohmann::json::array({"dlsize", "sweep"}));
     REQUIRE(index.size() == 9);
     index.begin_attempt(0);
-    CHECK(index.point(0)["report"] == "reports/n1-r1.json");
+    CHECK(index.point(0).report == "reports/n1-r1.json");
     std::ofstream(dir / "reports/n1-r1.json")
         << R"({"schema": "dlsize.report/1", "kind": "bench", "status": "complete"})";
-    index.point(0)["status"] = "done";
+    index.point(0).status = sweep::point_status::done;
     index.begin_attempt(1);
-    index.point(1)["status"] = "failed";
+    index.point(1).status = sweep::point_status::failed;
     index.save();
     // A second sweep in the same folder at the same time is refused.
     CHECK_THAT(test::usage_error_message([&] { sweep::sweep_index again(dir, c, points, {}); }),
@@ -191,9 +198,10 @@ TEST_CASE("a sweep index resumes, refuses another config and foreign folders", "
   CHECK(resumed.done(0));
   CHECK_FALSE(resumed.done(1));
   resumed.begin_attempt(1);
-  CHECK(resumed.point(1)["report"] == "reports/n2-r1.try2.json");
-  const auto done =
-      sweep::done_reports(nlohmann::json{{"points", {resumed.point(0), resumed.point(1)}}});
+  CHECK(resumed.point(1).report == "reports/n2-r1.try2.json");
+  sweep::sweep_document two;
+  two.points = {resumed.point(0), resumed.point(1)};
+  const auto done = sweep::done_reports(two);
   CHECK(done == std::vector<std::string>{"reports/n1-r1.json"});
 
   auto other = base();
