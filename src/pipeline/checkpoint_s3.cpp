@@ -285,8 +285,10 @@ rank_phase s3_read_rank(const s3_checkpoint&, const checkpoint_set&, unsigned, s
 
 #endif
 
-json s3_checkpoint_json(const s3_checkpoint& c, const std::vector<json>& writes,
-                        const std::vector<json>& reads, unsigned queue_depth) {
+report::checkpoint_s3_section s3_checkpoint_section(const s3_checkpoint& c,
+                                                    const std::vector<json>& writes,
+                                                    const std::vector<json>& reads,
+                                                    unsigned queue_depth) {
   const auto merged = [](const std::vector<json>& parts, histogram* upload_time) {
     s3::transfer_stats all;
     for (const auto& p : parts) {
@@ -305,18 +307,19 @@ json s3_checkpoint_json(const s3_checkpoint& c, const std::vector<json>& writes,
   const s3::transfer_stats w = merged(writes, &upload_time);
   const s3::transfer_stats r = merged(reads, nullptr);
   const auto& st = c.place.settings;
-  json j = {{"endpoints", st.endpoints},
-            {"bucket", c.place.where.bucket},
-            {"prefix", c.place.where.prefix},
-            {"region", st.region},
-            {"addressing", std::string(s3::addressing_name(st.style))},
-            {"server", w.server.empty() ? r.server : w.server}};
-  j["part_size"] = c.part_size;
-  j["parts_in_flight"] = queue_depth;
-  j["write"] = report::to_json(s3_section_of(c.place, w));
-  j["read"] = report::to_json(s3_section_of(c.place, r));
-  j["upload_time"] = report::to_json(report::latency_summary_of(upload_time));
-  return j;
+  report::checkpoint_s3_section s;
+  s.endpoints = st.endpoints;
+  s.bucket = c.place.where.bucket;
+  s.prefix = c.place.where.prefix;
+  s.region = st.region;
+  s.addressing = std::string(s3::addressing_name(st.style));
+  s.server = w.server.empty() ? r.server : w.server;
+  s.part_size = c.part_size;
+  s.parts_in_flight = queue_depth;
+  s.write = s3_section_of(c.place, w);
+  s.read = s3_section_of(c.place, r);
+  s.upload_time = report::latency_summary_of(upload_time);
+  return s;
 }
 
 } // namespace dlsize::pipeline
