@@ -494,17 +494,19 @@ report::checkpoint_facts rules_facts(const checkpoint_options& opt,
   return f;
 }
 
-// What every rank's requests to the bucket did, over the runs.
-std::vector<json> s3_figures_of(const std::vector<phase_run>& runs,
-                                const std::vector<phase_run>& unfinished, bool writes) {
-  std::vector<json> figures;
+// What every rank's requests to the bucket did, over the runs, and over the writes (or reads)
+// that failed or were cut short.
+std::vector<rank_s3_figures> s3_figures_of(const std::vector<phase_run>& runs,
+                                           const std::vector<phase_run>& unfinished, bool writes) {
+  std::vector<rank_s3_figures> figures;
   for (const auto& run : runs)
     for (const auto& r : run.ranks)
-      figures.push_back(r.s3);
+      if (r.s3)
+        figures.push_back(*r.s3);
   for (const auto& run : unfinished)
     for (const auto& r : run.ranks)
-      if (r.s3.is_object() && r.s3.contains("upload_time") == writes)
-        figures.push_back(r.s3);
+      if (r.s3 && r.s3->upload_time.has_value() == writes)
+        figures.push_back(*r.s3);
   return figures;
 }
 

@@ -57,8 +57,8 @@ rank_phase s3_read_rank(const s3_checkpoint& c, const dataset::checkpoint_set& s
 // The report's checkpoint.s3 block: the bucket and the write's and read's requests (each a
 // storage.s3 block), the part size and the time each upload took.
 report::checkpoint_s3_section s3_checkpoint_section(const s3_checkpoint& c,
-                                                    const std::vector<nlohmann::json>& writes,
-                                                    const std::vector<nlohmann::json>& reads,
+                                                    const std::vector<rank_s3_figures>& writes,
+                                                    const std::vector<rank_s3_figures>& reads,
                                                     unsigned queue_depth);
 
 } // namespace dlsize::pipeline
