@@ -78,15 +78,16 @@ output_file reserve_report(const checkpoint_job_options& o, checkpoint_options& 
 // Rank 0 prints the summary and writes the report; the exit status of the job.
 int finish(const checkpoint_job_options& o, const checkpoint_result& res,
            std::optional<output_file>& out) {
-  const auto& r = res.report;
+  const report::checkpoint_document& r = *res.report;
   if (!o.quiet)
     std::fputs(render::checkpoint_summary(r).c_str(), stdout);
-  const bool fell_back = commit_output(out, r.dump(2) + "\n", "report");
-  for (const auto& p : r["checkpoint"]["read"]["verify"]["problems"])
-    std::fprintf(stderr, "mismatch: %s\n", p.get<std::string>().c_str());
-  if (r["status"] != "complete")
-    std::fprintf(stderr, "dlsize: checkpoint incomplete: %s\n", r.value("reason", "").c_str());
-  return res.failed || fell_back || r["status"] != "complete" ? 1 : 0;
+  const bool fell_back = commit_output(out, report::to_json(r).dump(2) + "\n", "report");
+  for (const auto& p : r.checkpoint.read.verify->problems)
+    std::fprintf(stderr, "mismatch: %s\n", p.c_str());
+  const bool complete = r.status == report::run_status::complete;
+  if (!complete)
+    std::fprintf(stderr, "dlsize: checkpoint incomplete: %s\n", r.reason.value_or("").c_str());
+  return res.failed || fell_back || !complete ? 1 : 0;
 }
 
 } // namespace

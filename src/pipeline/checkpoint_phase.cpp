@@ -146,52 +146,6 @@ rank_phase finish_write(rank_phase& out, const io::write_stats& st) {
 
 } // namespace
 
-nlohmann::json rank_phase::to_json() const {
-  return {{"bytes", bytes},
-          {"requests", requests},
-          {"seconds", seconds},
-          {"cpu_s", cpu_s},
-          {"fill_s", fill_s},
-          {"completion_wait_s", completion_wait_s},
-          {"starved_s", starved_s},
-          {"latency", latency.to_json()},
-          {"fsync_latency", fsync_latency.to_json()},
-          {"blocks", blocks},
-          {"mismatches", mismatches},
-          {"problems", problems},
-          {"outcome", io::to_string(outcome)},
-          {"registered_buffers", registered_buffers},
-          {"engine", engine},
-          {"stalled", stalled},
-          {"in_kernel", in_kernel},
-          {"error", error},
-          {"s3", s3}};
-}
-
-rank_phase rank_phase::from_json(const nlohmann::json& j) {
-  rank_phase p;
-  p.bytes = j.at("bytes").get<std::uint64_t>();
-  p.requests = j.at("requests").get<std::uint64_t>();
-  p.seconds = j.at("seconds").get<double>();
-  p.cpu_s = j.at("cpu_s").get<double>();
-  p.fill_s = j.at("fill_s").get<double>();
-  p.completion_wait_s = j.at("completion_wait_s").get<double>();
-  p.starved_s = j.at("starved_s").get<double>();
-  p.latency = histogram::from_json(j.at("latency"));
-  p.fsync_latency = histogram::from_json(j.at("fsync_latency"));
-  p.blocks = j.at("blocks").get<std::uint64_t>();
-  p.mismatches = j.at("mismatches").get<std::uint64_t>();
-  p.problems = j.at("problems").get<std::vector<std::string>>();
-  p.outcome = io::parse_job_outcome(j.at("outcome").get<std::string>());
-  p.registered_buffers = j.at("registered_buffers").get<bool>();
-  p.engine = j.at("engine").get<std::string>();
-  p.stalled = j.at("stalled").get<std::string>();
-  p.in_kernel = j.at("in_kernel").get<std::vector<std::string>>();
-  p.error = j.at("error").get<std::string>();
-  p.s3 = j.value("s3", nlohmann::json());
-  return p;
-}
-
 rank_phase write_rank_shards(const dataset::checkpoint_set& set, unsigned rank, std::uint64_t k,
                              const fs::path& folder, const phase_io& io,
                              const dataset::block_pool& pool) {

@@ -5,6 +5,7 @@
 #include <atomic>
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,7 @@
 #include "dataset/checkpoint_block.hpp"
 #include "dataset/checkpoint_folder.hpp"
 #include "io/engine.hpp"
+#include "s3/transfer_stats.hpp"
 
 namespace dlsize::pipeline {
 
@@ -26,6 +28,12 @@ struct phase_io {
   // --stall-timeout: a write, fsync or read that has not finished for this long ends the phase
   // (the rank's result says which, and what the kernel still holds); 0: never.
   double stall_timeout_s = 0;
+};
+
+// What one rank's requests to a bucket did in one write or read of a checkpoint.
+struct rank_s3_figures {
+  s3::transfer_stats requests;
+  std::optional<histogram> upload_time; // writes: per object, create to complete
 };
 
 // What one rank measured in one write or read of a checkpoint.
@@ -52,10 +60,10 @@ struct rank_phase {
   // in the words of the call that failed ("write failed: No space left on device. file: F;
   // offset: O; ..."); "" when none. The figures above are then what came before it.
   std::string error;
-  // Objects in a bucket: what the requests did (s3::transfer_stats as JSON, with the uploads'
-  // part_latency and upload_time); null for files.
-  nlohmann::json s3;
+  // Objects in a bucket: what the requests did; none for files (and a read of no object).
+  std::optional<rank_s3_figures> s3;
 
+  // The message that carries it to rank 0 (pipeline/checkpoint_phase_json.cpp).
   nlohmann::json to_json() const;
   static rank_phase from_json(const nlohmann::json& j);
 };

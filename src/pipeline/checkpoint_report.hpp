@@ -6,9 +6,8 @@
 #include <cstdint>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "pipeline/checkpoint_phase.hpp"
+#include "report/checkpoint_document.hpp"
 
 namespace dlsize::pipeline {
 
@@ -20,6 +19,7 @@ struct phase_run {
 
 // The `write` or `read` block: runs, per-rank and aggregate bandwidth, durations, latencies,
 // CPU per GiB, and for writes the data-generation share, for reads the verification.
-nlohmann::json phase_json(const std::vector<phase_run>& runs, std::uint64_t asked, bool writes);
+report::checkpoint_phase_figures phase_figures(const std::vector<phase_run>& runs,
+                                               std::uint64_t asked, bool writes);
 
 } // namespace dlsize::pipeline

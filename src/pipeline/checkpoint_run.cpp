@@ -252,29 +252,13 @@ void say(const checkpoint_options& opt, const char* what, const phase_run& run, 
                units::format_rate_both(s > 0 ? bytes / s : 0).c_str());
 }
 
-// A failure that ended the run, for the report: where (the phase, the checkpoint, the rank and
-// the file) and what failed.
-struct run_failure {
-  std::string phase; // "write" or "read"
-  std::uint64_t checkpoint = 0;
-  std::size_t rank = 0;
-  std::string file; // "" when the error names none
-  std::string error;
-  json to_json() const {
-    json j = {{"phase", phase}, {"checkpoint", checkpoint}, {"rank", rank}, {"error", error}};
-    if (!file.empty())
-      j["file"] = file;
-    return j;
-  }
-};
-
 struct run_state {
   std::vector<phase_run> writes, reads;
   // A write or read that failed or was cut short: not in the figures above, but its requests to a
   // bucket (retries included) are in checkpoint.s3.
   std::vector<phase_run> unfinished;
-  std::optional<run_failure> failure;      // the run ended on a failure
-  std::vector<std::uint64_t> written_here; // this run's checkpoints, for the clean-up
+  std::optional<report::checkpoint_failure> failure; // the run ended on a failure
+  std::vector<std::uint64_t> written_here;           // this run's checkpoints, for the clean-up
   stop_event stop;       // why no further checkpoint started (none: every one did)
   std::string stop_said; // a signal that cut a checkpoint short says which; "" says it from stop
   // A stall or a request the kernel still holds: --dir stays as it is (removing files on a hung
@@ -317,10 +301,10 @@ bool ended_early(const phase_run& run, const char* what, run_state& st) {
 }
 
 // The file an error message names ("what failed. file: PATH; offset: O"), or "".
-std::string file_named(const std::string& error) {
+std::optional<std::string> file_named(const std::string& error) {
   const auto at = error.find("file: ");
   if (at == std::string::npos)
-    return "";
+    return std::nullopt;
   const auto end = error.find(';', at);
   return error.substr(at + 6, end == std::string::npos ? std::string::npos : end - at - 6);
 }
@@ -330,7 +314,7 @@ bool failed_in(const phase_run& run, const char* phase, run_state& st) {
   for (std::size_t r = 0; r < run.ranks.size(); ++r) {
     const std::string& e = run.ranks[r].error;
     if (!e.empty()) {
-      st.failure = run_failure{phase, run.checkpoint, r, file_named(e), e};
+      st.failure = report::checkpoint_failure{phase, run.checkpoint, r, file_named(e), e};
       return true;
     }
   }
@@ -349,13 +333,14 @@ bool sealed(const checkpoint_options& opt, checkpoint_set& set, cluster::communi
     } catch (const usage_error&) {
       throw;
     } catch (const std::exception& e) {
-      return {{"error", e.what()}};
+      return std::string(e.what()); // the failure; the checkpoints kept are an array
     }
     return set.checkpoints;
   })[0];
-  if (kept.is_object()) {
-    const std::string e = kept["error"].get<std::string>();
-    st.failure = run_failure{"write", k, 0, file_named(e), "sealing the checkpoint: " + e};
+  if (kept.is_string()) {
+    const auto e = kept.get<std::string>();
+    st.failure =
+        report::checkpoint_failure{"write", k, 0, file_named(e), "sealing the checkpoint: " + e};
     return false;
   }
   set.checkpoints = kept.get<std::vector<std::uint64_t>>();
@@ -460,10 +445,10 @@ void clean_up(const checkpoint_options& opt, const checkpoint_set& set, bool mad
     dataset::remove_empty_folder(opt.dir);
 }
 
-json read_json(const checkpoint_options& opt, const run_state& st) {
-  json j = phase_json(st.reads, opt.reads, false);
-  j["verify"]["enabled"] = opt.io.verify; // off: blocks 0, and the bandwidth is a plain read's
-  return j;
+report::checkpoint_phase_figures read_figures(const checkpoint_options& opt, const run_state& st) {
+  report::checkpoint_phase_figures r = phase_figures(st.reads, opt.reads, false);
+  r.verify->enabled = opt.io.verify; // off: blocks 0, and the bandwidth is a plain read's
+  return r;
 }
 
 // What the report says of the folder's host and mount, taken before any write or read: a stat
@@ -509,53 +494,57 @@ report::checkpoint_facts rules_facts(const checkpoint_options& opt,
   return f;
 }
 
-// What every rank's requests to the bucket did, over the runs.
-std::vector<json> s3_figures_of(const std::vector<phase_run>& runs,
-                                const std::vector<phase_run>& unfinished, bool writes) {
-  std::vector<json> figures;
+// What every rank's requests to the bucket did, over the runs, and over the writes (or reads)
+// that failed or were cut short.
+std::vector<rank_s3_figures> s3_figures_of(const std::vector<phase_run>& runs,
+                                           const std::vector<phase_run>& unfinished, bool writes) {
+  std::vector<rank_s3_figures> figures;
   for (const auto& run : runs)
     for (const auto& r : run.ranks)
-      figures.push_back(r.s3);
+      if (r.s3)
+        figures.push_back(*r.s3);
   for (const auto& run : unfinished)
     for (const auto& r : run.ranks)
-      if (r.s3.is_object() && r.s3.contains("upload_time") == writes)
-        figures.push_back(r.s3);
+      if (r.s3 && r.s3->upload_time.has_value() == writes)
+        figures.push_back(*r.s3);
   return figures;
 }
 
-json section_json(const checkpoint_options& opt, const config::checkpoint_layout& layout,
-                  const checkpoint_set& set, const run_state& st, const folder_facts& facts) {
-  const auto& mount = facts.mount;
+report::checkpoint_section section_of(const checkpoint_options& opt,
+                                      const config::checkpoint_layout& layout,
+                                      const checkpoint_set& set, const run_state& st,
+                                      const folder_facts& facts) {
   const dataset::written_content w = described(opt, set);
-  json j = {{"dir", opt.s3 ? opt.s3->place.where.url()
-                           : fs::absolute(opt.dir).lexically_normal().string()},
-            {"fs_type", mount.fs_type},
-            {"ranks", set.ranks()},
-            {"job_ranks", layout.job_ranks},
-            {"tensor_parallel", layout.tensor_parallel},
-            {"pipeline_parallel", layout.pipeline_parallel},
-            {"data_parallel", layout.data_parallel},
-            {"subset", w.subset},
-            {"scale", w.scale},
-            {"files_per_rank", set.files_per_rank},
-            {"request_size", set.request_size},
-            {"queue_depth", opt.io.queue_depth},
-            {"cache_mode", opt.s3 ? std::string("none") : io::to_string(opt.io.cache)},
-            {"registered_buffers", !st.writes.empty() && st.writes[0].ranks[0].registered_buffers},
-            {"bytes_per_rank", set.rank_bytes},
-            {"bytes_per_checkpoint", set.bytes()},
-            {"coexisting_checkpoints", opt.writes ? coexisting(opt) : set.checkpoints.size()},
-            {"kept", opt.keep || opt.writes == 0},
-            {"read_shift", opt.read_shift % set.ranks()},
-            {"caches_dropped", opt.drop_caches && !st.reads.empty()},
-            {"dedupe_percent", w.content.dedupe_percent},
-            {"compress_percent", w.content.compress_percent},
-            {"write", phase_json(st.writes, opt.writes, true)},
-            {"read", read_json(opt, st)}};
+  report::checkpoint_section c;
+  c.dir = opt.s3 ? opt.s3->place.where.url() : fs::absolute(opt.dir).lexically_normal().string();
+  c.fs_type = facts.mount.fs_type;
+  c.ranks = set.ranks();
+  c.job_ranks = layout.job_ranks;
+  c.tensor_parallel = layout.tensor_parallel;
+  c.pipeline_parallel = layout.pipeline_parallel;
+  c.data_parallel = layout.data_parallel;
+  c.subset = w.subset;
+  c.scale = w.scale;
+  c.files_per_rank = set.files_per_rank;
+  c.request_size = set.request_size;
+  c.queue_depth = opt.io.queue_depth;
+  c.cache_mode = opt.s3 ? std::string("none") : io::to_string(opt.io.cache);
+  c.registered_buffers = !st.writes.empty() && st.writes[0].ranks[0].registered_buffers;
+  c.bytes_per_rank = set.rank_bytes;
+  c.bytes_per_checkpoint = set.bytes();
+  c.coexisting_checkpoints = opt.writes ? coexisting(opt) : set.checkpoints.size();
+  c.kept = opt.keep || opt.writes == 0;
+  c.read_shift = opt.read_shift % set.ranks();
+  c.caches_dropped = opt.drop_caches && !st.reads.empty();
+  c.dedupe_percent = w.content.dedupe_percent;
+  c.compress_percent = w.content.compress_percent;
+  c.write = phase_figures(st.writes, opt.writes, true);
+  c.read = read_figures(opt, st);
   if (opt.s3)
-    j["s3"] = s3_checkpoint_json(*opt.s3, s3_figures_of(st.writes, st.unfinished, true),
+    c.s3 = s3_checkpoint_section(*opt.s3, s3_figures_of(st.writes, st.unfinished, true),
                                  s3_figures_of(st.reads, st.unfinished, false), opt.io.queue_depth);
-  return j;
+  c.failure = st.failure;
+  return c;
 }
 
 // The writes and reads, then the clean-up (skipped where the storage hung); a failure cleans up
@@ -594,7 +583,8 @@ run_state run_phases(const checkpoint_options& opt, checkpoint_set& set,
 
 // A stop that cut the run short (the time limit is a planned end: complete, with a warning),
 // then blocks that failed verification.
-report::status_decision checkpoint_status(const run_state& st, const json& verify) {
+report::status_decision checkpoint_status(const run_state& st,
+                                          const report::checkpoint_verify& verify) {
   report::status_inputs si;
   if (st.failure)
     si.failure = fmt::format("failed: {} checkpoint {}: rank {}: {}",
@@ -604,15 +594,14 @@ report::status_decision checkpoint_status(const run_state& st, const json& verif
   si.stop_said = st.stop_said;
   // A stop is taken before a checkpoint starts or when one ended early: it always stopped some.
   si.work_done = false;
-  const auto& problems = verify["problems"];
-  si.problems = {{verify["mismatches"].get<std::uint64_t>(), "blocks failed verification",
-                  problems.empty() ? std::string() : problems[0].get<std::string>()}};
+  si.problems = {{verify.mismatches, "blocks failed verification",
+                  verify.problems.empty() ? std::string() : verify.problems[0]}};
   return report::decide_status(si);
 }
 
-json warnings_json(const checkpoint_options& opt, const checkpoint_set& set, const run_state& st,
-                   bool time_limited) {
-  json warnings = json::array();
+std::vector<std::string> warnings_of(const checkpoint_options& opt, const checkpoint_set& set,
+                                     const run_state& st, bool time_limited) {
+  std::vector<std::string> warnings;
   if (time_limited)
     warnings.push_back("stopped at --time-limit before all checkpoints were written and read");
   if (opt.io.cache != io::cache_mode::direct && opt.reads > 0)
@@ -640,29 +629,31 @@ checkpoint_result checkpoint_report(const checkpoint_options& opt,
                                     const config::checkpoint_layout& shown_layout,
                                     const checkpoint_set& set, const run_state& st,
                                     const folder_facts& facts, const json& command_line) {
-  json r = report::report_header("checkpoint", command_line);
-  r["config"] = opt.config;
+  report::checkpoint_document d;
+  d.run_id = report::new_run_id();
+  d.created_at = report::utc_now();
+  d.created_unix_s = report::unix_now_s();
+  d.tool = report::tool_json();
+  d.command_line = command_line.get<std::vector<std::string>>();
+  d.config = opt.config;
   if (!opt.label.empty())
-    r["label"] = opt.label;
-  r["workload"] = {{"name", opt.workload.name},
-                   {"checkpoint", config::to_json(config::require_checkpoint(opt.workload))}};
+    d.label = opt.label;
+  d.workload = {opt.workload.name, config::require_checkpoint(opt.workload)};
   const telemetry::nvml gpus;
-  r["system"] = report::system_json(gpus.devices(), gpus.status(), facts.provenance);
-  r["checkpoint"] = section_json(opt, shown_layout, set, st, facts);
+  d.system = report::system_json(gpus.devices(), gpus.status(), facts.provenance);
+  d.checkpoint = section_of(opt, shown_layout, set, st, facts);
   if (!opt.fs_separation.is_null())
-    r["fs_separation"] = opt.fs_separation;
-  r["mlperf_validity"] = report::to_json(report::checkpoint_validity(facts.rules, opt.rules));
-  if (st.failure)
-    r["checkpoint"]["failure"] = st.failure->to_json();
-  const json& verify = r["checkpoint"]["read"]["verify"];
-  const report::status_decision d = checkpoint_status(st, verify);
-  r["warnings"] = warnings_json(opt, set, st, d.stopped_at_time_limit);
-  r["status"] = report::to_string(d.status);
-  if (!d.reason.empty())
-    r["reason"] = d.reason;
+    d.fs_separation = opt.fs_separation;
+  d.mlperf_validity = report::checkpoint_validity(facts.rules, opt.rules);
+  const report::checkpoint_verify& verify = *d.checkpoint.read.verify;
+  const report::status_decision decision = checkpoint_status(st, verify);
+  d.warnings = warnings_of(opt, set, st, decision.stopped_at_time_limit);
+  d.status = decision.status;
+  if (!decision.reason.empty())
+    d.reason = decision.reason;
   checkpoint_result res;
-  res.failed = verify["mismatches"].get<std::uint64_t>() > 0 || st.failure.has_value();
-  res.report = std::move(r);
+  res.failed = verify.mismatches > 0 || st.failure.has_value();
+  res.report = std::move(d);
   return res;
 }
 

@@ -14,6 +14,7 @@
 #include "config/workload.hpp"
 #include "pipeline/checkpoint_phase.hpp"
 #include "pipeline/checkpoint_s3.hpp"
+#include "report/checkpoint_document.hpp"
 #include "report/rules_edition.hpp"
 
 namespace dlsize::pipeline {
@@ -52,8 +53,8 @@ struct checkpoint_options {
 void check_checkpoint_options(const checkpoint_options& opt, unsigned ranks);
 
 struct checkpoint_result {
-  nlohmann::json report; // rank 0's; null on the other ranks
-  bool failed = false;   // a verification or a write or read failed (the report says where)
+  std::optional<report::checkpoint_document> report; // rank 0's; none on the other ranks
+  bool failed = false; // a verification or a write or read failed (the report says where)
 };
 
 // Runs the job's writes and reads. Throws usage_error for a folder it must refuse (before any

@@ -86,9 +86,7 @@ void fill_write_figures(rank_phase& out, const s3::upload_result& r) {
   out.fill_s = static_cast<double>(r.fill_ns) * 1e-9;
   out.latency = r.part_latency;
   out.engine = "s3";
-  out.s3 = r.xs.to_json();
-  out.s3["upload_time"] = r.upload_time.to_json();
-  out.s3["aborted"] = r.aborted;
+  out.s3 = rank_s3_figures{r.xs, r.upload_time};
 }
 
 } // namespace
@@ -242,7 +240,7 @@ rank_phase s3_read_rank(const s3_checkpoint& c, const checkpoint_set& set, unsig
   s3::engine engine(eo, files, target_of(c));
   range_jobs jobs(files, c.part_size); // a range GET per part
   rank_phase out = read_checked(set, rank, k, files, engine, jobs, io);
-  out.s3 = engine.stats().to_json();
+  out.s3 = rank_s3_figures{engine.stats(), std::nullopt};
   return out;
 }
 
@@ -285,38 +283,33 @@ rank_phase s3_read_rank(const s3_checkpoint&, const checkpoint_set&, unsigned, s
 
 #endif
 
-json s3_checkpoint_json(const s3_checkpoint& c, const std::vector<json>& writes,
-                        const std::vector<json>& reads, unsigned queue_depth) {
-  const auto merged = [](const std::vector<json>& parts, histogram* upload_time) {
-    s3::transfer_stats all;
-    for (const auto& p : parts) {
-      if (p.is_null())
-        continue;
-      json figures = p;
-      if (upload_time != nullptr && figures.contains("upload_time"))
-        upload_time->merge(histogram::from_json(figures["upload_time"]));
-      figures.erase("upload_time");
-      figures.erase("aborted");
-      all.merge(s3::transfer_stats::from_json(figures));
-    }
-    return all;
-  };
+report::checkpoint_s3_section s3_checkpoint_section(const s3_checkpoint& c,
+                                                    const std::vector<rank_s3_figures>& writes,
+                                                    const std::vector<rank_s3_figures>& reads,
+                                                    unsigned queue_depth) {
   histogram upload_time;
-  const s3::transfer_stats w = merged(writes, &upload_time);
-  const s3::transfer_stats r = merged(reads, nullptr);
+  s3::transfer_stats w, r;
+  for (const auto& f : writes) {
+    w.merge(f.requests);
+    if (f.upload_time)
+      upload_time.merge(*f.upload_time);
+  }
+  for (const auto& f : reads)
+    r.merge(f.requests);
   const auto& st = c.place.settings;
-  json j = {{"endpoints", st.endpoints},
-            {"bucket", c.place.where.bucket},
-            {"prefix", c.place.where.prefix},
-            {"region", st.region},
-            {"addressing", std::string(s3::addressing_name(st.style))},
-            {"server", w.server.empty() ? r.server : w.server}};
-  j["part_size"] = c.part_size;
-  j["parts_in_flight"] = queue_depth;
-  j["write"] = report::to_json(s3_section_of(c.place, w));
-  j["read"] = report::to_json(s3_section_of(c.place, r));
-  j["upload_time"] = report::to_json(report::latency_summary_of(upload_time));
-  return j;
+  report::checkpoint_s3_section s;
+  s.endpoints = st.endpoints;
+  s.bucket = c.place.where.bucket;
+  s.prefix = c.place.where.prefix;
+  s.region = st.region;
+  s.addressing = std::string(s3::addressing_name(st.style));
+  s.server = w.server.empty() ? r.server : w.server;
+  s.part_size = c.part_size;
+  s.parts_in_flight = queue_depth;
+  s.write = s3_section_of(c.place, w);
+  s.read = s3_section_of(c.place, r);
+  s.upload_time = report::latency_summary_of(upload_time);
+  return s;
 }
 
 } // namespace dlsize::pipeline

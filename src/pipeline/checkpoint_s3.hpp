@@ -17,6 +17,7 @@
 #include "dataset/checkpoint_folder.hpp"
 #include "pipeline/checkpoint_phase.hpp"
 #include "pipeline/dataset_access.hpp"
+#include "report/checkpoint_document.hpp"
 
 namespace dlsize::pipeline {
 
@@ -55,7 +56,9 @@ rank_phase s3_read_rank(const s3_checkpoint& c, const dataset::checkpoint_set& s
 
 // The report's checkpoint.s3 block: the bucket and the write's and read's requests (each a
 // storage.s3 block), the part size and the time each upload took.
-nlohmann::json s3_checkpoint_json(const s3_checkpoint& c, const std::vector<nlohmann::json>& writes,
-                                  const std::vector<nlohmann::json>& reads, unsigned queue_depth);
+report::checkpoint_s3_section s3_checkpoint_section(const s3_checkpoint& c,
+                                                    const std::vector<rank_s3_figures>& writes,
+                                                    const std::vector<rank_s3_figures>& reads,
+                                                    unsigned queue_depth);
 
 } // namespace dlsize::pipeline

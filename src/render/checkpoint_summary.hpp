@@ -4,10 +4,10 @@
 // MLPerf Storage verdict with the rules that did not pass, and the status.
 #include <string>
 
-#include <nlohmann/json.hpp>
+#include "report/checkpoint_document.hpp"
 
 namespace dlsize::render {
 
-std::string checkpoint_summary(const nlohmann::json& report);
+std::string checkpoint_summary(const report::checkpoint_document& report);
 
 } // namespace dlsize::render
