@@ -38,8 +38,8 @@ struct calibration_measured {
   std::string algorithms; // cuDNN's: "search" or "heuristic"
   std::string pci_bus_id;
   std::uint64_t device_memory_used_bytes = 0;
-  std::string backend;     // the CUDA module's build
-  nlohmann::json tool;     // the dlsize that measured (report::tool_json)
+  std::string backend; // the CUDA module's build
+  nlohmann::json tool; // the dlsize that measured (report::tool_json)
 };
 
 struct calibration_document {

@@ -107,8 +107,7 @@ text_table compare_validity_table(const compare_document& c) {
   for (const auto& sec : c.sections)
     for (const auto& b : sec.backends) {
       const auto& v = b.mlperf_validity;
-      t.rows.push_back({fmt::format("{}", sec.accelerators), b.backend,
-                                          point_validity_cell(v),
+      t.rows.push_back({fmt::format("{}", sec.accelerators), b.backend, point_validity_cell(v),
                         fmt::format("{}", v.counted.size()), v.warm_up.value_or("–"),
                         std::isfinite(v.spread) ? fmt::format("{:.1f} %", 100 * v.spread) : "–"});
     }

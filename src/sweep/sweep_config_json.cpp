@@ -77,7 +77,8 @@ void parse_axes(const core::json_checker& ck, const nlohmann::json& j, sweep_con
       const std::string v = m[i];
       const auto mode = core::find_enum<io::cache_mode>(v);
       if (!mode)
-        ck.fail(at, fmt::format("'{}' is not valid. valid: {}", v, core::name_list<io::cache_mode>()));
+        ck.fail(at,
+                fmt::format("'{}' is not valid. valid: {}", v, core::name_list<io::cache_mode>()));
       if (std::find(c.caches.begin(), c.caches.end(), *mode) != c.caches.end())
         ck.fail(at, fmt::format("'{}' is listed twice", v));
       c.caches.push_back(*mode);

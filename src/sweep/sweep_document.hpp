@@ -49,7 +49,7 @@ struct point_summary {
   std::string status;      // the report's status ("complete", ...; "" when it says none)
   bool checkpoint = false; // a checkpoint run's rates; else a bench run's figures
   std::optional<double> accelerator_utilization, read_bytes_per_s, samples_per_s; // bench
-  std::optional<bool> au_pass;                                                   // bench
+  std::optional<bool> au_pass;                                                    // bench
   std::optional<double> write_bytes_per_s; // checkpoint; its restore is read_bytes_per_s
   nlohmann::json extra = nlohmann::json::object();
 
@@ -61,9 +61,9 @@ struct point_record {
   std::string id;
   std::optional<std::uint64_t> accelerators; // none: a checkpoint point
   std::uint64_t ranks = 1, repeat = 0;
-  std::optional<std::string> dataset;   // the dataset variant; none when not swept
-  std::optional<io::cache_mode> cache;  // none when not swept
-  std::optional<std::uint64_t> seed;    // none: a checkpoint point takes no seed
+  std::optional<std::string> dataset;  // the dataset variant; none when not swept
+  std::optional<io::cache_mode> cache; // none when not swept
+  std::optional<std::uint64_t> seed;   // none: a checkpoint point takes no seed
   point_status status = point_status::pending;
   std::uint64_t attempts = 0;
   std::optional<std::string> report, log; // relative to the sweep folder

@@ -62,8 +62,8 @@ public:
       return std::nullopt;
     if (const auto e = core::find_enum<E>(*text))
       return *e;
-    m_ck.fail(at(key), fmt::format("'{}' is not valid. valid: {}, or null", *text,
-                                   core::name_list<E>()));
+    m_ck.fail(at(key),
+              fmt::format("'{}' is not valid. valid: {}, or null", *text, core::name_list<E>()));
   }
   std::string at(const char* key) const { return core::join_path(m_path, key); }
   const core::json_checker& checker() const { return m_ck; }
@@ -90,9 +90,8 @@ private:
       if (!v.is_number_integer())
         m_ck.fail(at(key), "must be an integer");
     } else if constexpr (std::is_same_v<T, std::vector<std::string>>) {
-      if (!v.is_array() || !std::all_of(v.begin(), v.end(), [](const auto& a) {
-            return a.is_string();
-          }))
+      if (!v.is_array() ||
+          !std::all_of(v.begin(), v.end(), [](const auto& a) { return a.is_string(); }))
         m_ck.fail(at(key), "must be an array of strings");
     }
     return v.get<T>();
@@ -237,7 +236,8 @@ nlohmann::json to_json(const sweep_document& d) {
 sweep_document from_json(const nlohmann::json& j, const std::string& source) {
   const auto schema = j.is_object() ? j.find("schema") : j.end();
   if (!j.is_object() || schema == j.end() || *schema != kSweepSchema)
-    throw usage_error(fmt::format("{}: not a dlsize sweep index (schema {})", source, kSweepSchema));
+    throw usage_error(
+        fmt::format("{}: not a dlsize sweep index (schema {})", source, kSweepSchema));
   const core::json_checker ck(source);
   reader r(ck, j, "");
   r.rest.erase("schema");

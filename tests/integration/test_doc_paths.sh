@@ -2,7 +2,8 @@
 # labels: lint
 # Paths the project names stay true: every row of docs/architecture.md's "Where is…" table names
 # files that exist and hold the row's symbol, each function of docs/metrics.md's formula table is
-# in the file its row names, scripts/README.md groups every script, and every repository path
+# in the file its row names, scripts/README.md groups every script, every unit test file is named
+# after a file of src/ or cli/, and every repository path
 # named in README.md, docs/*.md and the comments of src/, cli/, scripts/ and tests/ exists (a path may name a file
 # without its extension, or the start of several). A few names are not ours (a file of
 # mlcommons/storage or NCCL) or stand for any file in an example message; the set `foreign` names them.
@@ -50,8 +51,17 @@ for f in sorted(present - listed):
     problems.append(f"scripts/README.md does not group scripts/{f}")
 for f in sorted(listed - present):
     problems.append(f"scripts/README.md names scripts/{f}, which does not exist")
+# Unit tests are named after the file they test: tests/unit/test_X.cpp for src/D/X or cli/X, or
+# test_D_X.cpp where the stem alone is ambiguous (test_s3_client.cpp for src/s3/client.cpp).
+stems = {os.path.splitext(os.path.basename(f))[0] for f in glob.glob("src/**/*.[ch]pp", recursive=True) + glob.glob("cli/*.cpp")}
+stems |= {os.path.basename(os.path.dirname(f)) + "_" + os.path.splitext(os.path.basename(f))[0]
+          for f in glob.glob("src/**/*.[ch]pp", recursive=True)}
+for t in sorted(glob.glob("tests/unit/test_*.cpp")):
+    name = os.path.basename(t)[len("test_"):-len(".cpp")]
+    if name not in stems and name != "support":
+        problems.append(f"{t} is named after no file of src/ or cli/ (valid: test_X.cpp for src/D/X.cpp, or test_D_X.cpp)")
 # Paths named anywhere.
-foreign = {"configs/dlio/workload", "src/graph/tuning.cc", "src/FILE.cpp", "src/NAME", "src/href",
+foreign = {"configs/dlio/workload", "cli/X", "src/D/X", "src/D/X.cpp", "tests/unit/test_X.cpp", "src/graph/tuning.cc", "src/FILE.cpp", "src/NAME", "src/href",
            "workloads/x.json"}
 sources = ["README.md"] + glob.glob("docs/*.md")
 for d in ("src", "cli", "scripts", "tests"):

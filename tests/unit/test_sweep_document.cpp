@@ -30,8 +30,7 @@ std::string index_text_of(const fs::path& p) {
 
 // The index text read by from_json and written by to_json as sweep_index writes it.
 std::string index_round_trip(const std::string& text) {
-  return sweep::to_json(sweep::from_json(nlohmann::json::parse(text), "index.json")).dump(2) +
-         "\n";
+  return sweep::to_json(sweep::from_json(nlohmann::json::parse(text), "index.json")).dump(2) + "\n";
 }
 
 } // namespace
@@ -58,7 +57,8 @@ TEST_CASE("a sweep's index saved, resumed and left incomplete reads back to the 
       {"accelerators", {1, 2, 4}},
       {"repeats", 1}};
   const auto c = sweep::parse_sweep_config(
-      config, "sweep.json", {"workload", "accelerator", "dataset", "cache", "accelerators", "seed"});
+      config, "sweep.json",
+      {"workload", "accelerator", "dataset", "cache", "accelerators", "seed"});
   const auto points = sweep::expand_points(c);
   const auto dir = tmp.path / "sw";
   {

@@ -1,5 +1,5 @@
-// Unit tests for src/sweep/sweep_config and sweep_index: configs checked key by key, points
-// expanded with their seeds, commands built without a shell, an index that resumes.
+// Unit tests for src/sweep/sweep_config (and the index it opens): configs checked key by key,
+// points expanded with their seeds, commands built without a shell, an index that resumes.
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
