@@ -11,6 +11,7 @@
 #include "core/json_input.hpp"
 #include "report/bench_report.hpp"
 #include "report/report_io.hpp"
+#include "sweep/sweep_document.hpp"
 #include "sweep/sweep_index.hpp"
 
 namespace dlsize::analysis {
@@ -34,18 +35,15 @@ void load_folder(const fs::path& dir, report_inputs& in) {
   const fs::path index = dir / sweep::kSweepIndexName;
   std::size_t found = 0;
   if (fs::exists(index)) {
-    const nlohmann::json j = core::read_json_file(index, core::kIndexJson);
-    if (!j.is_object() || j.value("schema", "") != sweep::kSweepSchema)
-      throw usage_error(fmt::format("{}: not a dlsize sweep index (schema {})", index.string(),
-                                    sweep::kSweepSchema));
-    for (const auto& rel : sweep::done_reports(j)) {
+    const sweep::sweep_document sweep =
+        sweep::from_json(core::read_json_file(index, core::kIndexJson), index.string());
+    for (const auto& rel : sweep::done_reports(sweep)) {
       const fs::path p = dir / rel;
       in.reports.push_back(read_report(p));
       ++found;
     }
-    in.sweeps.push_back({{"folder", dir.string()},
-                         {"command_line", j.value("command_line", nlohmann::json::array())}});
-    const auto all = j.value("points", nlohmann::json::array()).size();
+    in.sweeps.push_back({{"folder", dir.string()}, {"command_line", sweep.command_line}});
+    const auto all = sweep.points.size();
     if (found < all)
       in.notes.push_back(fmt::format("{}: {} of {} points are done; the others are left out",
                                      dir.string(), found, all));

@@ -99,7 +99,5 @@ std::optional<point_summary> read_point_summary(const std::filesystem::path& rep
 
 // Report paths (relative to the folder) of the points an index lists as done.
 std::vector<std::string> done_reports(const sweep_document& index);
-// The same of an index's JSON (read with from_json).
-std::vector<std::string> done_reports(const nlohmann::json& index);
 
 } // namespace dlsize::sweep

@@ -287,8 +287,4 @@ std::vector<std::string> done_reports(const sweep_document& index) {
   return out;
 }
 
-std::vector<std::string> done_reports(const nlohmann::json& index) {
-  return done_reports(from_json(index, kSweepIndexName));
-}
-
 } // namespace dlsize::sweep
