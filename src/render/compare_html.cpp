@@ -32,7 +32,9 @@ std::string compare_html(const analysis::compare_document& c) {
       v.push_back(bar{labels[i], m ? m->median * scale : 0.0});
     }
     page.figure(svg_bar_chart(title, unit, v, std::nullopt),
-                fmt::format("{}: median per backend, the runs' range as error bars.", title));
+                fmt::format("{}: median per backend (the table below gives each backend's "
+                            "run-to-run spread).",
+                            title));
   };
   bars("samples_per_s", "Samples/s", "samples/s", 1);
   bars("accelerator_utilization", "Accelerator utilization", "AU", 1);
