@@ -45,7 +45,9 @@ digests() { json "$1" "[a['sample_digest'] for a in sorted(r['accelerators'], ke
 one=$(digests "$SCRATCH/one.json")
 [[ $one == "$(digests "$SCRATCH/four.json")" && $one == "$(digests "$SCRATCH/two.json")" && $one == *0* ]] \
   && pass "each accelerator reads the same samples in 1, 2 or 4 ranks" || fail "sample digests differ: $(digests "$SCRATCH/one.json") $(digests "$SCRATCH/four.json")"
-[[ $(json "$SCRATCH/four.json" "r['summary']['accelerator_utilization'] >= 0.8") == True ]] && pass "page-cached AU over ranks" \
+# The job's AU merges the ranks' accelerators (a mean, not a sum: at most 1; not a rank's share:
+# well over 1/4). Not a speed check: 4 ranks share 2 loaded cores, so the bound is loose.
+[[ $(json "$SCRATCH/four.json" "0.6 <= r['summary']['accelerator_utilization'] <= 1") == True ]] && pass "page-cached AU over ranks" \
   || fail "AU over ranks $(json "$SCRATCH/four.json" "r['summary']['accelerator_utilization']")"
 
 # Reading only, over ranks: --accelerator none is one process, and says what runs over ranks
