@@ -97,26 +97,25 @@ void report_stopped(const dataset::index_summary& r) {
 
 // The line a finished scan prints: what it found, how fast, where the index went.
 void print_done(const dataset::index_summary& r, const std::string& out, bool objects) {
-  const auto& c = r.header["counts"];
+  const auto& c = r.header.counts;
   std::uint64_t skipped = 0;
-  for (const auto& [k, v] : c["skipped"].items())
-    skipped += v.get<std::uint64_t>();
+  for (const auto& [k, v] : c.skipped)
+    skipped += v;
   std::string requests;
-  if (objects) {
-    const auto& n = r.header["requests"];
-    requests = fmt::format("; requests: {} LIST, {} HEAD, {} GET, {} retried",
-                           n["list"].get<std::uint64_t>(), n["head"].get<std::uint64_t>(),
-                           n["get"].get<std::uint64_t>(), n["retries"].get<std::uint64_t>());
+  if (objects && r.header.requests) {
+    const auto& n = *r.header.requests;
+    requests = fmt::format("; requests: {} LIST, {} HEAD, {} GET, {} retried", n.list, n.head,
+                           n.get, n.retries);
   }
   std::printf(
       "index %s: %llu %s (%s), %llu samples, %llu %s, %llu skipped, %llu excluded in %.1f s "
       "(%.0f %s/s)%s%s: %s\n",
-      r.header["dir"].get<std::string>().c_str(), c["files"].get<unsigned long long>(),
-      objects ? "objects" : "files", bytes_text(c["bytes"]).c_str(),
-      c["samples"].get<unsigned long long>(), c["dirs"].get<unsigned long long>(),
+      r.header.dir.c_str(), static_cast<unsigned long long>(c.files), objects ? "objects" : "files",
+      units::format_bytes_binary(static_cast<double>(c.bytes)).c_str(),
+      static_cast<unsigned long long>(c.samples), static_cast<unsigned long long>(c.dirs),
       objects ? "prefixes" : "folders", static_cast<unsigned long long>(skipped),
-      c["excluded"].get<unsigned long long>(), r.seconds,
-      r.seconds > 0 ? c["files"].get<double>() / r.seconds : 0.0, objects ? "objects" : "files",
+      static_cast<unsigned long long>(c.excluded), r.seconds,
+      r.seconds > 0 ? static_cast<double>(c.files) / r.seconds : 0.0, objects ? "objects" : "files",
       r.resumed ? fmt::format(", resumed ({} {} not read again)", r.units_resumed,
                               objects ? "prefixes or key batches" : "folders or batches")
                       .c_str()

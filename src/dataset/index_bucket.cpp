@@ -373,11 +373,14 @@ void check_out(const fs::path& out) {
         fmt::format("--out: '{}' exists; dlsize never overwrites a file", out.string()));
 }
 
-nlohmann::json options_json(const bucket_index_options& opt) {
-  return {{"exclude", opt.scan.exclude},
-          {"keys", opt.keys.empty() ? nlohmann::json(nullptr)
-                                    : nlohmann::json(fs::absolute(opt.keys).string())},
-          {"metadata_only", opt.scan.metadata_only}};
+index_scan_options options_of(const bucket_index_options& opt) {
+  index_scan_options o;
+  o.exclude = opt.scan.exclude;
+  o.metadata_only = opt.scan.metadata_only;
+  o.bucket = true;
+  if (!opt.keys.empty())
+    o.keys = fs::absolute(opt.keys).string();
+  return o;
 }
 
 } // namespace
@@ -385,9 +388,9 @@ nlohmann::json options_json(const bucket_index_options& opt) {
 index_summary build_bucket_index(const bucket_index_options& opt) {
   check_out(opt.scan.out);
   const std::uint64_t t0 = now_ns();
-  const nlohmann::json where = bucket_identity(opt.where, opt.settings);
-  const auto held = open_journal(
-      opt.scan.out, {{"dir", opt.where.url()}, {"s3", where}, {"options", options_json(opt)}});
+  const index_scan_identity identity{opt.where.url(), bucket_identity(opt.where, opt.settings),
+                                     options_of(opt)};
+  const auto held = open_journal(opt.scan.out, identity);
   index_journal& journal = *held;
   index_summary out = summary_of(journal, "prefixes or key batches");
   bucket_scanner s(opt, journal);
@@ -404,22 +407,10 @@ index_summary build_bucket_index(const bucket_index_options& opt) {
   out.seconds = static_cast<double>(now_ns() - t0) * 1e-9;
   if (scan_stopped(ran, s.interrupted(), opt.scan.stall_timeout_s, "S3 request", journal, out))
     return out;
-  auto options = options_json(opt);
-  options["threads"] = opt.scan.threads;
   const auto& n = s.requests();
-  out.header = {{"schema", kIndexSchema},
-                {"tool", opt.scan.tool},
-                {"dir", opt.where.url()},
-                {"s3", where},
-                {"created_at", opt.scan.created_at},
-                {"scan_s", out.seconds},
-                {"resumed", out.resumed},
-                {"options", options},
-                {"requests",
-                 {{"list", n.list.load()},
-                  {"head", n.head.load()},
-                  {"get", n.get.load()},
-                  {"retries", n.retries.load()}}}};
+  out.header = scan_header(opt.scan, identity, out);
+  out.header.requests =
+      index_requests{n.list.load(), n.head.load(), n.get.load(), n.retries.load()};
   write_index(opt.scan.out, opt.where.url(), journal, out.header, s.totals());
   journal.remove();
   return out;

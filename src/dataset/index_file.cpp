@@ -30,15 +30,14 @@ index_reader::index_reader(const fs::path& path) : m_source(path.string()) {
   std::string line;
   if (!read_line(line))
     throw usage_error(fmt::format("{}: empty; not a dlsize index", m_source));
-  m_header = core::parse_json(line, m_source + " (header line)", kIndexLine);
-  if (!m_header.is_object() || m_header.value("schema", "") != kIndexSchema ||
-      !m_header.value("dir", nlohmann::json()).is_string() ||
-      !m_header.value("digest", nlohmann::json()).is_string() ||
-      !m_header.value("counts", nlohmann::json()).is_object())
+  const auto header =
+      header_from_json(core::parse_json(line, m_source + " (header line)", kIndexLine));
+  if (!header)
     throw usage_error(fmt::format("{}: not a dlsize index (the first line must be an object with "
                                   "schema '{}', dir, counts and digest)",
                                   m_source, kIndexSchema));
-  m_dir = m_header["dir"].get<std::string>();
+  m_header = *header;
+  m_dir = m_header.dir;
   m_digest.add(m_dir.string());
   m_digest.add("\n");
 }
@@ -63,31 +62,29 @@ bool index_reader::read_line(std::string& line) {
   }
 }
 
-bool index_reader::next(nlohmann::json& out) {
+bool index_reader::next(index_line& out) {
   std::string line;
   core::note_input_progress(); // under a pre-run watch, each line read is progress
   if (!read_line(line)) {
-    const auto& counts = m_header["counts"];
-    const std::uint64_t lines = counts.value("lines", std::uint64_t{0});
-    const std::uint64_t files = counts.value("files", std::uint64_t{0});
-    if (m_digest.text() != m_header["digest"].get<std::string>() || lines != m_lines ||
-        files != m_files)
+    const std::uint64_t lines = m_header.counts.lines, files = m_header.counts.files;
+    if (m_digest.text() != m_header.digest || lines != m_lines || files != m_files)
       throw usage_error(fmt::format(
           "{}: the index does not match its digest or counts (header: {} lines, {} files, {}; "
           "read: {} lines, {} files, {}): edited by hand or truncated. valid: an index as "
           "`dlsize index` wrote it; index the folder again",
-          m_source, lines, files, m_header["digest"].get<std::string>(), m_lines, m_files,
-          m_digest.text()));
+          m_source, lines, files, m_header.digest, m_lines, m_files, m_digest.text()));
     return false;
   }
   ++m_lines;
   m_digest.add(line);
   m_digest.add("\n");
-  out = core::parse_json(line, fmt::format("{} (line {})", m_source, m_lines + 1), kIndexLine);
-  if (!out.is_object() || !out.value("path", nlohmann::json()).is_string())
+  auto parsed = line_from_json(
+      core::parse_json(line, fmt::format("{} (line {})", m_source, m_lines + 1), kIndexLine));
+  if (!parsed)
     throw usage_error(
         fmt::format("{}: line {}: expected an object with a path", m_source, m_lines + 1));
-  if (!out.contains("skipped"))
+  out = std::move(*parsed);
+  if (!out.skipped)
     ++m_files;
   return true;
 }

@@ -12,11 +12,10 @@
 #include <string>
 #include <string_view>
 
-#include <nlohmann/json.hpp>
+#include "dataset/index_document.hpp"
 
 namespace dlsize::dataset {
 
-inline constexpr const char* kIndexSchema = "dlsize.index/1";
 // A line longer than this is refused (a shard of a million records is about 25 MB).
 inline constexpr std::size_t kMaxIndexLine = 64u << 20;
 
@@ -57,17 +56,17 @@ public:
   index_reader(const index_reader&) = delete;
   index_reader& operator=(const index_reader&) = delete;
 
-  const nlohmann::json& header() const { return m_header; }
+  const index_header& header() const { return m_header; }
   const std::filesystem::path& dir() const { return m_dir; }
   // The next line after the header; false at the end (after the checks passed).
-  bool next(nlohmann::json& line);
+  bool next(index_line& line);
   const std::string& source() const { return m_source; }
 
 private:
   bool read_line(std::string& line);
   std::FILE* m_f = nullptr;
   std::string m_source;
-  nlohmann::json m_header;
+  index_header m_header;
   std::filesystem::path m_dir;
   index_digest m_digest;
   std::uint64_t m_lines = 0, m_files = 0;

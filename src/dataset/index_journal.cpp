@@ -52,7 +52,7 @@ nlohmann::json trailer_json(const index_chunk& c, std::uint64_t lines, std::uint
             {"final", c.final},
             {"lines", lines},
             {"hash", fmt::format("{:016x}", hash)},
-            {"counts", c.counts.to_json()},
+            {"counts", to_json(c.counts)},
             {"subdirs", subdirs},
             {"links", links},
             {"followed", c.followed}}}};
@@ -62,7 +62,7 @@ index_chunk chunk_of(const nlohmann::json& t) {
   index_chunk c;
   c.unit = unhex(t.at("unit").get<std::string>());
   c.final = t.at("final").get<bool>();
-  c.counts = index_counts::from_json(t.at("counts"));
+  c.counts = counts_from_json(t.at("counts"), true);
   for (const auto& d : t.at("subdirs"))
     c.subdirs.push_back(unhex(d.get<std::string>()));
   for (const auto& l : t.at("links"))
@@ -166,52 +166,13 @@ int rewrite_state(const fs::path& path, std::FILE* f, const nlohmann::json& firs
 
 } // namespace
 
-void index_counts::add(const index_counts& o) {
-  lines += o.lines, files += o.files, bytes += o.bytes, samples += o.samples;
-  sample_bytes += o.sample_bytes, dirs += o.dirs, excluded += o.excluded;
-  problems += o.problems, content_bytes += o.content_bytes;
-  for (const auto& [k, v] : o.skipped)
-    skipped[k] += v;
-  for (const auto& [k, v] : o.formats)
-    for (std::size_t i = 0; i < 3; ++i)
-      formats[k][i] += v[i];
-}
-
-nlohmann::json index_counts::to_json() const {
-  nlohmann::json f = nlohmann::json::object();
-  for (const auto& [k, v] : formats)
-    f[k] = {{"files", v[0]}, {"bytes", v[1]}, {"samples", v[2]}};
-  return {{"lines", lines},
-          {"files", files},
-          {"bytes", bytes},
-          {"samples", samples},
-          {"sample_bytes", sample_bytes},
-          {"dirs", dirs},
-          {"excluded", excluded},
-          {"problems", problems},
-          {"content_bytes_read", content_bytes},
-          {"skipped", skipped},
-          {"formats", f}};
-}
-
-index_counts index_counts::from_json(const nlohmann::json& j) {
-  index_counts n;
-  n.lines = j.at("lines"), n.files = j.at("files"), n.bytes = j.at("bytes");
-  n.samples = j.at("samples"), n.sample_bytes = j.at("sample_bytes"), n.dirs = j.at("dirs");
-  n.excluded = j.at("excluded"), n.problems = j.at("problems");
-  n.content_bytes = j.at("content_bytes_read");
-  n.skipped = j.at("skipped").get<std::map<std::string, std::uint64_t>>();
-  for (const auto& [k, v] : j.at("formats").items())
-    n.formats[k] = {v.at("files"), v.at("bytes"), v.at("samples")};
-  return n;
-}
-
 fs::path index_journal::path_for(const fs::path& out) {
   return fs::path(out.string() + ".resume");
 }
 
-index_journal::index_journal(const fs::path& out, const nlohmann::json& identity)
+index_journal::index_journal(const fs::path& out, const index_scan_identity& scan)
     : m_path(path_for(out)) {
+  const nlohmann::json identity = to_json(scan);
   const nlohmann::json first = {{"schema", kStateSchema}, {"scan", identity}};
   std::error_code ec;
   if (!fs::exists(fs::symlink_status(m_path, ec))) {
@@ -348,7 +309,7 @@ void index_journal::remove() {
 }
 
 void write_index(const fs::path& out, const std::string& dir, const index_journal& journal,
-                 nlohmann::json& header, const index_counts& totals) {
+                 index_header& header, const index_counts& totals) {
   index_digest digest;
   digest.add(dir + "\n");
   digest.add_sum(journal.lines_digest().sum());
@@ -356,10 +317,10 @@ void write_index(const fs::path& out, const std::string& dir, const index_journa
     throw run_error(fmt::format("index: the resume state holds {} lines, its chunks count {}. "
                                 "path: {}",
                                 journal.lines(), totals.lines, journal.path().string()));
-  header["counts"] = totals.to_json();
-  header["digest"] = digest.text();
+  header.counts = totals;
+  header.digest = digest.text();
   atomic_writer index(out);
-  index.write(header.dump() + "\n");
+  index.write(to_json(header).dump() + "\n");
   std::string chunk;
   journal.for_each_line([&](std::string_view l) {
     chunk += l;

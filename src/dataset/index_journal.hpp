@@ -19,20 +19,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "dataset/index_document.hpp"
 #include "dataset/index_file.hpp"
 
 namespace dlsize::dataset {
-
-// What a scan counted (the index header's counts); added up over threads and chunks.
-struct index_counts {
-  std::uint64_t lines = 0, files = 0, bytes = 0, samples = 0, sample_bytes = 0, dirs = 0;
-  std::uint64_t excluded = 0, problems = 0, content_bytes = 0;
-  std::map<std::string, std::uint64_t> skipped;
-  std::map<std::string, std::array<std::uint64_t, 3>> formats; // files, bytes, samples
-  void add(const index_counts& o);
-  nlohmann::json to_json() const;
-  static index_counts from_json(const nlohmann::json& j);
-};
 
 // A file with several hard links, as found in a unit (indexed once after the walk).
 struct index_link {
@@ -55,7 +45,7 @@ public:
   static std::filesystem::path path_for(const std::filesystem::path& out);
   // Opens (resumes) or creates the state for `identity` (DIR and options). Throws usage_error
   // naming the state file when it belongs to another scan or another dlsize index holds it.
-  index_journal(const std::filesystem::path& out, const nlohmann::json& identity);
+  index_journal(const std::filesystem::path& out, const index_scan_identity& identity);
   ~index_journal();
   index_journal(const index_journal&) = delete;
   index_journal& operator=(const index_journal&) = delete;
@@ -92,6 +82,6 @@ private:
 // of DIR, or the bucket's URL, and every line), then the lines, into place atomically. Throws
 // run_error when the state's lines and the counts disagree, and the writer's errors.
 void write_index(const std::filesystem::path& out, const std::string& dir,
-                 const index_journal& journal, nlohmann::json& header, const index_counts& totals);
+                 const index_journal& journal, index_header& header, const index_counts& totals);
 
 } // namespace dlsize::dataset

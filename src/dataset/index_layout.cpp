@@ -19,38 +19,26 @@ namespace {
 
 constexpr std::size_t kNamedChanges = 100;
 
-std::uint64_t whole(const nlohmann::json& j, const char* key, const std::string& where) {
-  const auto it = j.find(key);
-  if (it == j.end() || !it->is_number_unsigned())
-    throw usage_error(fmt::format("{}: {}: expected a whole number", where, key));
-  return it->get<std::uint64_t>();
-}
-
 // One file line into the listing, its records checked against its size.
-void add_file(file_listing& l, const nlohmann::json& line, const std::string& where, bool objects) {
-  const std::string path = line["path"].get<std::string>();
+void add_file(file_listing& l, const index_line& line, const std::string& where, bool objects) {
+  const std::string& path = line.path;
   if (path.empty() || path.front() == '/' || path.find("..") != std::string::npos)
     throw usage_error(fmt::format("{}: path '{}' is not inside DIR", where, path));
-  const std::uint64_t size = whole(line, "size", where);
-  const auto mt = line.find("mtime_ns");
-  const bool dated = mt != line.end() && mt->is_number_integer();
-  if (!dated && !objects) // an object's line has its ETag instead
+  if (!line.size)
+    throw usage_error(fmt::format("{}: size: expected a whole number", where));
+  const std::uint64_t size = *line.size;
+  if (!line.mtime_ns && !objects) // an object's line has its ETag instead
     throw usage_error(fmt::format("{}: mtime_ns: expected a whole number", where));
   l.paths.push_back(path);
   l.sizes.push_back(size);
-  l.mtime_ns.push_back(dated ? mt->get<std::int64_t>() : 0);
-  const auto rec = line.find("records");
-  if (rec == line.end()) {
+  l.mtime_ns.push_back(line.mtime_ns.value_or(0));
+  if (!line.has_records) {
     l.record_offset.push_back(0);
     l.record_bytes.push_back(size);
   } else {
-    if (!rec->is_array() || rec->empty())
+    if (!line.records)
       throw usage_error(fmt::format("{}: records: expected [[offset, length], ...]", where));
-    for (const auto& r : *rec) {
-      if (!r.is_array() || r.size() != 2 || !r[0].is_number_unsigned() ||
-          !r[1].is_number_unsigned())
-        throw usage_error(fmt::format("{}: records: expected [[offset, length], ...]", where));
-      const auto off = r[0].get<std::uint64_t>(), len = r[1].get<std::uint64_t>();
+    for (const auto& [off, len] : *line.records) {
       if (len == 0 || off > size || len > size - off)
         throw usage_error(fmt::format("{}: records: [{}, {}] lies outside the file's {} bytes",
                                       where, off, len, size));
@@ -63,14 +51,13 @@ void add_file(file_listing& l, const nlohmann::json& line, const std::string& wh
 
 // Why a file line's samples are not whole TFRecord records (what --verify checks); empty when
 // they are.
-std::string not_tfrecord(const nlohmann::json& line) {
-  const std::string format = line.value("format", "");
-  if (format != "tfrecord")
-    return fmt::format("{} (format {}) is not a TFRecord", line["path"].get<std::string>(),
-                       format.empty() ? "unknown" : format);
-  if (!line.contains("records") || line.contains("problem"))
-    return fmt::format("{} is a TFRecord whose records the index could not locate ({})",
-                       line["path"].get<std::string>(), line.value("problem", "no records"));
+std::string not_tfrecord(const index_line& line) {
+  if (line.format != "tfrecord")
+    return fmt::format("{} (format {}) is not a TFRecord", line.path,
+                       line.format.empty() ? "unknown" : line.format);
+  if (!line.has_records || line.problem)
+    return fmt::format("{} is a TFRecord whose records the index could not locate ({})", line.path,
+                       line.problem.value_or("no records"));
   return {};
 }
 
@@ -79,19 +66,19 @@ std::string not_tfrecord(const nlohmann::json& line) {
 file_listing read_listing(index_reader& in, std::string& first_other) {
   file_listing l;
   l.first_record.push_back(0);
-  const auto files = in.header()["counts"].value("files", std::uint64_t{0});
-  const auto samples = in.header()["counts"].value("samples", std::uint64_t{0});
+  const auto files = in.header().counts.files;
+  const auto samples = in.header().counts.samples;
   core::check_memory_budget(
       files * 96 + samples * 20,
       fmt::format("the file table of {} indexed files and {} samples", files, samples),
       "an index of fewer files (dlsize index --exclude, or a subfolder)");
-  nlohmann::json line;
+  index_line line;
   std::uint64_t n = 1;
   while (in.next(line)) {
     ++n;
-    if (line.contains("skipped"))
+    if (line.skipped)
       continue;
-    add_file(l, line, fmt::format("{} (line {})", in.source(), n), in.header().contains("s3"));
+    add_file(l, line, fmt::format("{} (line {})", in.source(), n), in.header().s3.has_value());
     if (first_other.empty())
       first_other = not_tfrecord(line);
   }
@@ -195,24 +182,24 @@ dataset_layout indexed_layout(const index_reader& in, const index_request& req,
   p.sample_bytes_stdev = sizes.stdev();
   l.watch = std::make_shared<io::change_watch>(l.sizes, l.mtime_ns, l.paths,
                                                req.change == on_change::skip);
-  const std::string digest = h["digest"].get<std::string>();
+  const std::string& digest = h.digest;
   l.id = std::stoull(digest.substr(digest.find(':') + 1), nullptr, 16);
   l.origin = {{"path", fs::absolute(req.index).string()},
               {"digest", digest},
-              {"created_at", h.value("created_at", "")},
+              {"created_at", h.created_at},
               {"files_indexed", all.paths.size()},
               {"files_read", l.paths.size()},
               {"on_change", core::name_of(req.change)},
               {"changed", changed},
-              {"skipped_when_indexed", h["counts"].value("skipped", nlohmann::json::object())},
-              {"formats", h["counts"].value("formats", nlohmann::json::object())},
+              {"skipped_when_indexed", h.counts.skipped},
+              {"formats", formats_json(h.counts)},
               {"sample_bytes", sizes.to_json()}};
   return dataset_layout(in.dir(), p, std::move(l));
 }
 
 // An index must be of what it is read as: a folder's for a folder, a bucket's for s3://.
 void check_index_kind(const index_reader& in, const index_request& req, bool objects) {
-  if (in.header().contains("s3") == objects)
+  if (in.header().s3.has_value() == objects)
     return;
   throw usage_error(
       objects ? fmt::format("--index: '{}' is an index of the folder '{}', not of a bucket. "
@@ -268,30 +255,34 @@ dataset_layout open_indexed_bucket(const index_request& req, const s3::location&
   return indexed_layout(in, req, workload, all, all, changed);
 }
 
-void check_bucket_index(const nlohmann::json& header, const std::string& index,
+void check_bucket_index(const index_header& header, const std::string& index,
                         const s3::location& where, const s3::settings& settings) {
-  const nlohmann::json made = header.value("s3", nlohmann::json::object());
-  const nlohmann::json now = bucket_identity(where, settings);
-  auto as_set = [](const nlohmann::json& v) {
-    return v.is_array() ? v.get<std::set<std::string>>() : std::set<std::string>{};
+  const index_bucket_identity made = header.s3.value_or(index_bucket_identity{});
+  const index_bucket_identity now = bucket_identity(where, settings);
+  auto as_set = [](const std::vector<std::string>& v) {
+    return std::set<std::string>(v.begin(), v.end());
   };
-  const std::pair<const char*, const char*> fields[] = {{"bucket", "--dataset"},
-                                                        {"prefix", "--dataset"},
-                                                        {"endpoints", "--s3-endpoint"},
-                                                        {"region", "--s3-region"},
-                                                        {"addressing", "--s3-addressing"}};
-  for (const auto& [field, option] : fields) {
-    const bool same = std::string(field) == "endpoints"
-                          ? as_set(made.value(field, nlohmann::json())) == as_set(now[field])
-                          : made.value(field, nlohmann::json()) == now[field];
-    if (!same)
+  struct field {
+    const char* name;
+    const char* option;
+    bool same;
+    nlohmann::json made, now;
+  };
+  const field fields[] = {
+      {"bucket", "--dataset", made.bucket == now.bucket, made.bucket, now.bucket},
+      {"prefix", "--dataset", made.prefix == now.prefix, made.prefix, now.prefix},
+      {"endpoints", "--s3-endpoint", as_set(made.endpoints) == as_set(now.endpoints),
+       made.endpoints, now.endpoints},
+      {"region", "--s3-region", made.region == now.region, made.region, now.region},
+      {"addressing", "--s3-addressing", made.addressing == now.addressing, made.addressing,
+       now.addressing}};
+  for (const auto& f : fields)
+    if (!f.same)
       throw usage_error(fmt::format("{}: the index '{}' was made of {} with {} {}; this run has "
                                     "{}. valid: {} as the index was made, or an index made with "
                                     "this {}",
-                                    option, index, header.value("dir", "?"), field,
-                                    made.value(field, nlohmann::json()).dump(), now[field].dump(),
-                                    option, option));
-  }
+                                    f.option, index, header.dir, f.name, f.made.dump(),
+                                    f.now.dump(), f.option, f.option));
 }
 
 } // namespace dlsize::dataset

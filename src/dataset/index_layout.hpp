@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/enum_names.hpp"
+#include "dataset/index_document.hpp"
 #include "dataset/layout.hpp"
 #include "s3/location.hpp"
 
@@ -50,7 +51,7 @@ dataset_layout open_indexed_bucket(const index_request& req, const s3::location&
 // Throws usage_error naming the option (--dataset for the bucket or prefix, --s3-endpoint,
 // --s3-region, --s3-addressing) whose value differs from what the index header's "s3" records.
 // The endpoints are compared as a set.
-void check_bucket_index(const nlohmann::json& header, const std::string& index,
+void check_bucket_index(const index_header& header, const std::string& index,
                         const s3::location& where, const s3::settings& settings);
 
 // DIR through its manifest (dlsize datagen's datasets) when req.index is empty, else through

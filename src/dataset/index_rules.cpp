@@ -53,12 +53,9 @@ bucket_index_options bucket_index_options_of(const index_scan_request& r, s3::lo
   return opt;
 }
 
-nlohmann::json bucket_identity(const s3::location& where, const s3::settings& settings) {
-  return {{"endpoints", settings.endpoints},
-          {"bucket", where.bucket},
-          {"prefix", where.prefix},
-          {"region", settings.region},
-          {"addressing", std::string(s3::addressing_name(settings.style))}};
+index_bucket_identity bucket_identity(const s3::location& where, const s3::settings& settings) {
+  return {settings.endpoints, where.bucket, where.prefix, settings.region,
+          std::string(s3::addressing_name(settings.style))};
 }
 
 std::optional<key_line> parse_key_line(std::string_view line, const std::string& root,

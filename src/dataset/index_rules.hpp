@@ -35,7 +35,7 @@ bucket_index_options bucket_index_options_of(const index_scan_request& r, s3::lo
 
 // The bucket's identity an index records ("s3" in its header) and bench --index checks: the
 // endpoints, bucket, prefix, region and addressing.
-nlohmann::json bucket_identity(const s3::location& where, const s3::settings& settings);
+index_bucket_identity bucket_identity(const s3::location& where, const s3::settings& settings);
 
 // A line of --keys: the whole key (under PREFIX/) and its size when given. A line is `KEY`, or
 // `KEY SIZE` (a tab or a space, then digits: the last word of a line is its size when it is a

@@ -387,17 +387,20 @@ void check_paths(const index_options& opt) {
                                   opt.out.string(), opt.dir.string()));
 }
 
-nlohmann::json options_json(const index_options& opt) {
-  return {{"exclude", opt.exclude},
-          {"symlinks", core::name_of(opt.symlinks)},
-          {"files_from", opt.files_from.empty() ? nlohmann::json(nullptr)
-                                                : nlohmann::json(opt.files_from.string())},
-          {"metadata_only", opt.metadata_only}};
+index_scan_options options_of(const index_options& opt) {
+  index_scan_options o;
+  o.exclude = opt.exclude;
+  o.metadata_only = opt.metadata_only;
+  o.symlinks = core::name_of(opt.symlinks);
+  if (!opt.files_from.empty())
+    o.files_from = opt.files_from.string();
+  return o;
 }
 
 } // namespace
 
-std::unique_ptr<index_journal> open_journal(const fs::path& out, const nlohmann::json& identity) {
+std::unique_ptr<index_journal> open_journal(const fs::path& out,
+                                            const index_scan_identity& identity) {
   return core::watched_call(index_journal::path_for(out), core::watched_action{}, [out, identity] {
     return std::make_unique<index_journal>(out, identity);
   });
@@ -432,6 +435,20 @@ bool scan_stopped(const io::watched_result& ran, bool interrupted, double stall_
   return out.stopped();
 }
 
+index_header scan_header(const index_options& opt, const index_scan_identity& identity,
+                         const index_summary& out) {
+  index_header h;
+  h.tool = opt.tool;
+  h.dir = identity.dir;
+  h.s3 = identity.s3;
+  h.created_at = opt.created_at;
+  h.scan_s = out.seconds;
+  h.resumed = out.resumed;
+  h.options = identity.options;
+  h.options.threads = opt.threads;
+  return h;
+}
+
 index_summary build_index(const index_options& given) {
   index_options opt = given;
   // DIR looked up and the resume state read before the scan: under the pre-run watch, as every
@@ -443,7 +460,7 @@ index_summary build_index(const index_options& given) {
   });
   const std::uint64_t t0 = now_ns();
   // What a rerun must match to continue: DIR and what changes the lines (not --threads).
-  const nlohmann::json identity = {{"dir", opt.dir.string()}, {"options", options_json(opt)}};
+  const index_scan_identity identity{opt.dir.string(), std::nullopt, options_of(opt)};
   const auto held = open_journal(opt.out, identity);
   index_journal& journal = *held;
   index_summary out = summary_of(journal, "folders or list batches");
@@ -464,12 +481,7 @@ index_summary build_index(const index_options& given) {
   if (scan_stopped(ran, s.interrupted(), opt.stall_timeout_s, "metadata call or probe read",
                    journal, out))
     return out;
-  auto options = options_json(opt);
-  options["threads"] = opt.threads;
-  out.header = {{"schema", kIndexSchema},  {"tool", opt.tool},
-                {"dir", opt.dir.string()}, {"created_at", opt.created_at},
-                {"scan_s", out.seconds},   {"resumed", out.resumed},
-                {"options", options}};
+  out.header = scan_header(opt, identity, out);
   write_index(opt.out, opt.dir.string(), journal, out.header, s.totals());
   journal.remove();
   return out;

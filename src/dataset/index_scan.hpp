@@ -15,6 +15,7 @@
 
 #include "core/defaults.hpp"
 #include "core/enum_names.hpp"
+#include "dataset/index_document.hpp"
 #include "io/watched_workers.hpp"
 
 namespace dlsize::dataset {
@@ -44,7 +45,7 @@ struct index_options {
 };
 
 struct index_summary {
-  nlohmann::json header; // the index's header line
+  index_header header; // the index's header line
   double seconds = 0;
   bool interrupted = false;           // a signal stopped the scan; no index was written
   std::string stalled;                // set when --stall-timeout stopped it: who waited on what
@@ -68,7 +69,11 @@ index_summary summary_of(const index_journal& journal, const char* units);
 // Opens (or resumes) the scan's journal beside OUT under the pre-run watch: its resume state is
 // read before any worker runs, so a hung mount there ends the command as any input does.
 std::unique_ptr<index_journal> open_journal(const std::filesystem::path& out,
-                                            const nlohmann::json& identity);
+                                            const index_scan_identity& identity);
+
+// The header of a finished scan, its counts and digest not yet set (write_index does).
+index_header scan_header(const index_options& opt, const index_scan_identity& identity,
+                         const index_summary& out);
 
 // Scans and writes the index atomically. An interrupted or stalled scan leaves its resume state
 // (dataset/index_journal.hpp) beside --out, and the same command continues from it. Throws

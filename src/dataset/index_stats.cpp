@@ -40,17 +40,15 @@ nlohmann::json index_stats(const fs::path& index, const sample_visitor& visit) {
   histogram per_file;
   std::map<std::string, std::uint64_t> folders; // grows with folders, not files
   std::uint64_t records_files = 0;
-  nlohmann::json line;
+  index_line line;
   while (in.next(line)) {
-    if (line.contains("skipped"))
+    if (line.skipped)
       continue;
-    const auto size = line.value("size", std::uint64_t{0});
+    const auto size = line.size.value_or(0);
     files.add(size);
-    const std::string path = line["path"].get<std::string>();
-    const auto slash = path.rfind('/');
-    ++folders[slash == std::string::npos ? "" : path.substr(0, slash)];
-    const auto it = line.find("records");
-    if (it == line.end() || !it->is_array()) {
+    const auto slash = line.path.rfind('/');
+    ++folders[slash == std::string::npos ? "" : line.path.substr(0, slash)];
+    if (!line.records) {
       samples.add(size);
       per_file.record(1);
       if (visit)
@@ -58,9 +56,9 @@ nlohmann::json index_stats(const fs::path& index, const sample_visitor& visit) {
       continue;
     }
     ++records_files;
-    per_file.record(it->size());
-    for (const auto& r : *it) {
-      const indexed_sample s{size, r.at(0).get<std::uint64_t>(), r.at(1).get<std::uint64_t>()};
+    per_file.record(line.records->size());
+    for (const auto& [offset, length] : *line.records) {
+      const indexed_sample s{size, offset, length};
       samples.add(s.length);
       if (visit)
         visit(s);
@@ -69,12 +67,12 @@ nlohmann::json index_stats(const fs::path& index, const sample_visitor& visit) {
   histogram per_folder;
   for (const auto& [k, n] : folders)
     per_folder.record(n);
-  const auto& counts = in.header()["counts"];
+  const auto& counts = in.header().counts;
   return {{"index", fs::absolute(index).string()},
           {"dir", in.dir().string()},
-          {"digest", in.header()["digest"]},
+          {"digest", in.header().digest},
           {"files", files.count()},
-          {"bytes", counts.value("bytes", std::uint64_t{0})},
+          {"bytes", counts.bytes},
           {"samples", samples.count()},
           {"files_with_records", records_files},
           {"bytes_per_sample", samples.mean()},
@@ -87,8 +85,8 @@ nlohmann::json index_stats(const fs::path& index, const sample_visitor& visit) {
             {"mean", per_folder.mean()},
             {"p50", per_folder.quantile(0.5)},
             {"max", per_folder.max()}}},
-          {"formats", counts.value("formats", nlohmann::json::object())},
-          {"skipped", counts.value("skipped", nlohmann::json::object())}};
+          {"formats", formats_json(counts)},
+          {"skipped", counts.skipped}};
 }
 
 nlohmann::json workload_of_shape(const nlohmann::json& stats, const std::string& name) {

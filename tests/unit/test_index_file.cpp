@@ -35,7 +35,7 @@ fs::path write_index(const std::string& name, const std::vector<std::string>& li
 
 std::uint64_t read_all(const fs::path& p) {
   index_reader in(p);
-  nlohmann::json line;
+  index_line line;
   std::uint64_t n = 0;
   while (in.next(line))
     ++n;

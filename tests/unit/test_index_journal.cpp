@@ -19,7 +19,13 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const nlohmann::json kScan = {{"dir", "/data"}, {"options", {{"exclude", {"*.txt"}}}}};
+const index_scan_identity kScan = [] {
+  index_scan_identity s;
+  s.dir = "/data";
+  s.options.exclude = {"*.txt"};
+  s.options.symlinks = "skip";
+  return s;
+}();
 
 struct journal_dir {
   fs::path path = fs::temp_directory_path() / ("journal-" + std::to_string(getpid()));
@@ -114,8 +120,8 @@ TEST_CASE("a journal of another scan, or one in use, is refused naming the file"
   const auto state = index_journal::path_for(out).string();
   CHECK_THAT(usage_error_message([&] { index_journal other(out, kScan); }),
              Contains("another dlsize index is using the resume state '" + state + "'"));
-  nlohmann::json moved = kScan;
-  moved["dir"] = "/elsewhere";
+  index_scan_identity moved = kScan;
+  moved.dir = "/elsewhere";
   j.remove();
   { index_journal again(out, kScan); }
   CHECK_THAT(usage_error_message([&] { index_journal other(out, moved); }),
