@@ -9,6 +9,7 @@
 
 #include "analysis/bandwidth_fit.hpp"
 #include "report/backend_identity.hpp"
+#include "report/checkpoint_document.hpp"
 #include "report/run_identity.hpp"
 
 namespace dlsize::analysis {
@@ -53,48 +54,65 @@ struct checkpoint_group {
 
 // A phase's figures when it ran at least once: aggregate bytes/s (total bytes over total time),
 // the slowest rank's mean rate (MLPerf Storage's), the mean duration.
-void phase_of(const nlohmann::json& phase, double& bytes_per_s, double& throughput,
-              double& duration) {
-  if (!(number_at(phase, "count") > 0))
+void phase_of(const report::checkpoint_phase_figures& phase, double& bytes_per_s,
+              double& throughput, double& duration) {
+  if (phase.count == 0)
     return;
-  bytes_per_s = number_at(phase, "bytes_per_s");
-  throughput = number_at(phase, "throughput_bytes_per_s");
-  duration = number_at(section(phase, "duration_s"), "mean");
+  bytes_per_s = phase.bytes_per_s;
+  throughput = phase.throughput_bytes_per_s;
+  duration = phase.duration_s.mean;
+}
+
+// The --label the run was given (the effective options'), or "".
+std::string given_label(const loaded_report& lr) {
+  const nlohmann::json label = lr.fields.option("label");
+  return label.is_string() ? label.get<std::string>() : "";
+}
+
+// A dlsize checkpoint report, read as its typed document: a write and a restore at a rank count.
+checkpoint_group standalone_group(const loaded_report& lr, checkpoint_run& run) {
+  const report::checkpoint_document d = report::checkpoint_document_from_json(lr.report, lr.file);
+  const report::checkpoint_section& c = d.checkpoint;
+  checkpoint_group g;
+  g.source = kStandalone;
+  g.workload = d.workload.name;
+  g.scale = c.scale;
+  g.subset = c.subset;
+  g.identity.fs_type = c.fs_type;
+  g.identity.cache_mode = c.cache_mode;
+  const std::string label = given_label(lr);
+  g.identity.label = !label.empty()
+                         ? label
+                         : fmt::format("{} ({})", c.dir, c.fs_type.empty() ? "unknown" : c.fs_type);
+  run.ranks = static_cast<double>(c.ranks);
+  run.bytes_per_checkpoint = static_cast<double>(c.bytes_per_checkpoint);
+  phase_of(c.write, run.write_bytes_per_s, run.write_throughput, run.write_duration_s);
+  phase_of(c.read, run.read_bytes_per_s, run.read_throughput, run.read_duration_s);
+  return g;
+}
+
+// A bench report's `checkpoints` block (bench --checkpoint-every): writes only, at its ranks.
+checkpoint_group training_group(const loaded_report& lr, checkpoint_run& run) {
+  const auto& r = lr.report;
+  const auto& c = section(r, "checkpoints");
+  checkpoint_group g;
+  g.source = kTraining;
+  g.workload = string_at(section(r, "workload"), "name");
+  g.scale = number_at(c, "scale");
+  g.identity.cache_mode = section(r, "io").value("cache_mode", "direct");
+  const std::string label = given_label(lr);
+  g.identity.label = !label.empty() ? label : string_at(c, "dir");
+  const double ranks = number_at(section(r, "topology"), "ranks");
+  run.ranks = std::isfinite(ranks) ? ranks : 1;
+  run.bytes_per_checkpoint = number_at(c, "bytes_per_checkpoint");
+  run.write_bytes_per_s = number_at(c, "write_bytes_per_s");
+  run.write_duration_s = number_at(c, "mean_seconds");
+  return g;
 }
 
 checkpoint_group group_of(const loaded_report& lr, checkpoint_run& run) {
-  const auto& r = lr.report;
-  checkpoint_group g;
-  g.workload = string_at(section(r, "workload"), "name");
-  const std::string label = string_at(section(r, "config"), "label");
-  if (is_checkpoint_report(r)) {
-    const auto& c = section(r, "checkpoint");
-    g.source = kStandalone;
-    g.scale = number_at(c, "scale");
-    g.subset = c.value("subset", false);
-    g.identity.fs_type = string_at(c, "fs_type");
-    g.identity.cache_mode = string_at(c, "cache_mode");
-    g.identity.label =
-        !label.empty() ? label
-                       : fmt::format("{} ({})", string_at(c, "dir"),
-                                     g.identity.fs_type.empty() ? "unknown" : g.identity.fs_type);
-    run.ranks = number_at(c, "ranks");
-    run.bytes_per_checkpoint = number_at(c, "bytes_per_checkpoint");
-    phase_of(section(c, "write"), run.write_bytes_per_s, run.write_throughput,
-             run.write_duration_s);
-    phase_of(section(c, "read"), run.read_bytes_per_s, run.read_throughput, run.read_duration_s);
-  } else {
-    const auto& c = section(r, "checkpoints");
-    g.source = kTraining;
-    g.scale = number_at(c, "scale");
-    g.identity.cache_mode = section(r, "io").value("cache_mode", "direct");
-    g.identity.label = !label.empty() ? label : string_at(c, "dir");
-    const double ranks = number_at(section(r, "topology"), "ranks");
-    run.ranks = std::isfinite(ranks) ? ranks : 1;
-    run.bytes_per_checkpoint = number_at(c, "bytes_per_checkpoint");
-    run.write_bytes_per_s = number_at(c, "write_bytes_per_s");
-    run.write_duration_s = number_at(c, "mean_seconds");
-  }
+  checkpoint_group g =
+      is_checkpoint_report(lr.report) ? standalone_group(lr, run) : training_group(lr, run);
   run.from = &lr;
   return g;
 }

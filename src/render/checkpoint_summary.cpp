@@ -21,11 +21,13 @@ std::string checkpoint_summary(const report::checkpoint_document& r) {
                      p->duration_s.mean, units::format_rate_both(p->throughput_bytes_per_s),
                      units::format_rate_both(p->bytes_per_s));
   }
-  const auto& m = r.mlperf_validity;
-  s += fmt::format("MLPerf Storage {} rules: {}\n", report::to_string(m.edition), m.verdict());
-  for (const auto& rule : m.rules)
-    if (rule.verdict != report::rule_verdict::pass)
-      s += fmt::format("  {}: {}: {}\n", report::to_string(rule.verdict), rule.rule, rule.measured);
+  if (const auto& m = r.mlperf_validity) {
+    s += fmt::format("MLPerf Storage {} rules: {}\n", report::to_string(m->edition), m->verdict());
+    for (const auto& rule : m->rules)
+      if (rule.verdict != report::rule_verdict::pass)
+        s += fmt::format("  {}: {}: {}\n", report::to_string(rule.verdict), rule.rule,
+                         rule.measured);
+  }
   s += fmt::format("status {}{}\n", report::to_string(r.status), r.reason ? ": " + *r.reason : "");
   return s;
 }

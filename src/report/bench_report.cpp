@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "report/latency_keys.hpp"
 
 namespace dlsize::report {
 namespace {
@@ -176,13 +177,7 @@ concept section_of = std::is_same_v<std::remove_const_t<S>, T>;
 
 // One list of keys per section, for reading and writing alike.
 void visit(section_of<latency_summary> auto& s, auto& op) {
-  op("count", s.count);
-  op("mean_s", s.mean_s);
-  op("p50_s", s.p50_s);
-  op("p90_s", s.p90_s);
-  op("p99_s", s.p99_s);
-  op("p999_s", s.p999_s);
-  op("max_s", s.max_s);
+  latency_keys(s, op);
 }
 
 void visit(section_of<cpu_summary> auto& s, auto& op) {

@@ -100,9 +100,11 @@ struct checkpoint_section {
   std::vector<std::uint64_t> bytes_per_rank;
   std::uint64_t bytes_per_checkpoint = 0, coexisting_checkpoints = 0;
   bool kept = false;
-  std::uint64_t read_shift = 0;
-  bool caches_dropped = false;
-  std::uint64_t dedupe_percent = 0, compress_percent = 0;
+  // Absent from reports made before --read-shift, --drop-caches and --dedupe-percent and
+  // --compress-percent existed.
+  std::optional<std::uint64_t> read_shift;
+  std::optional<bool> caches_dropped;
+  std::optional<std::uint64_t> dedupe_percent, compress_percent;
   checkpoint_phase_figures write, read;
   std::optional<checkpoint_s3_section> s3;
   std::optional<checkpoint_failure> failure;
@@ -126,7 +128,7 @@ struct checkpoint_document {
   nlohmann::json system; // report::system_json()
   checkpoint_section checkpoint;
   std::optional<nlohmann::json> fs_separation; // report/fs_separation.hpp
-  validity mlperf_validity;
+  std::optional<validity> mlperf_validity;     // absent from reports made before --rules
   std::vector<std::string> warnings;
   run_status status = run_status::complete;
   std::optional<std::string> reason;

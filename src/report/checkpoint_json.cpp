@@ -9,6 +9,7 @@
 #include "core/enum_names.hpp"
 #include "core/error.hpp"
 #include "report/checkpoint_document.hpp"
+#include "report/latency_keys.hpp"
 #include "report/report_io.hpp"
 
 namespace dlsize::report {
@@ -269,11 +270,7 @@ latency_summary read_latency_summary(const json& v, const place& at) {
     read_value(*it, at.at(key), x);
     f = x;
   };
-  get("count", l.count);
-  for (const auto& [key, f] :
-       {std::pair{"mean_s", &l.mean_s}, std::pair{"p50_s", &l.p50_s}, std::pair{"p90_s", &l.p90_s},
-        std::pair{"p99_s", &l.p99_s}, std::pair{"p999_s", &l.p999_s}, std::pair{"max_s", &l.max_s}})
-    get(key, *f);
+  latency_keys(l, get);
   return l;
 }
 

@@ -1,7 +1,8 @@
 // Unit tests for the typed checkpoint report (report/checkpoint_document.hpp): a real report
 // read by from_json and written by to_json is the same bytes; the parts a folder run leaves out
-// (a bucket, a failure, a reason) survive the trip too; a bad report is refused naming the key;
-// and render/checkpoint_summary prints the typed value as dlsize checkpoint always has.
+// (a bucket, a failure, a reason) survive the trip too, and the keys older reports lack stay
+// absent; a bad report is refused naming the key; and render/checkpoint_summary prints the
+// typed value as dlsize checkpoint always has.
 //
 // data/checkpoint_report.json was written by dlsize checkpoint before the report was typed:
 //   dlsize checkpoint --workload llama3-8b --scale 0.00005 --dir ckpt --writes 2 --reads 1
@@ -99,6 +100,22 @@ TEST_CASE("a checkpoint report's bucket, failure and reason survive a round trip
   CHECK_FALSE(j.contains("label"));
   CHECK_FALSE(j.contains("fs_separation"));
   CHECK(written(report::checkpoint_document_from_json(j)) == j.dump(2) + "\n");
+}
+
+TEST_CASE("a checkpoint report from before the later keys reads back without them",
+          "[checkpoint]") {
+  nlohmann::json j = nlohmann::json::parse(fixture_text());
+  for (const char* key : {"read_shift", "caches_dropped", "dedupe_percent", "compress_percent"})
+    j["checkpoint"].erase(key);
+  j.erase("mlperf_validity");
+  const report::checkpoint_document d = report::checkpoint_document_from_json(j, "older.json");
+  CHECK_FALSE(d.checkpoint.read_shift);
+  CHECK_FALSE(d.checkpoint.caches_dropped);
+  CHECK_FALSE(d.checkpoint.dedupe_percent);
+  CHECK_FALSE(d.checkpoint.compress_percent);
+  CHECK_FALSE(d.mlperf_validity);
+  CHECK(written(d) == j.dump(2) + "\n");
+  CHECK(render::checkpoint_summary(d).find("MLPerf Storage") == std::string::npos);
 }
 
 TEST_CASE("a checkpoint report with a key missing or of another type is refused, naming it",

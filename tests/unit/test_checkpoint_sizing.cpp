@@ -1,15 +1,18 @@
 // Unit tests for the write path of size and sweep: analysis/bandwidth_fit (the fit code both
 // paths share), analysis/checkpoint_sizing (checkpoint reports into series fitted against
 // ranks) and a sweep config of "command": "checkpoint".
+#include <filesystem>
 #include <string>
 #include <vector>
 
 #include <catch2/catch.hpp>
+#include <fmt/format.h>
 
 #include "test_support.hpp"
 
 #include "analysis/bandwidth_fit.hpp"
 #include "analysis/checkpoint_sizing.hpp"
+#include "core/json_input.hpp"
 #include "sweep/sweep_config.hpp"
 
 using namespace dlsize;
@@ -17,34 +20,37 @@ using Catch::Matchers::Contains;
 
 namespace {
 
-// A complete checkpoint report with the figures size reads.
-nlohmann::json checkpoint_report(double ranks, double write_bps, double read_bps,
+// A checkpoint report dlsize wrote (data/checkpoint_report.json: one rank, complete).
+nlohmann::json fixture_report() {
+  return core::read_json_file(std::filesystem::path(DLSIZE_SOURCE_DIR) /
+                                  "tests/unit/data/checkpoint_report.json",
+                              core::kReportJson);
+}
+
+// The fixture with the figures size reads set: a run of its own (run_id) at `ranks`, at /ck on
+// xfs at --scale 0.5, writing 1 GB checkpoints twice and restoring once (none at read_bps 0).
+nlohmann::json checkpoint_report(std::uint64_t ranks, double write_bps, double read_bps,
                                  const std::string& label = "") {
-  nlohmann::json r = {{"schema", "dlsize.report/1"},
-                      {"kind", "checkpoint"},
-                      {"status", "complete"},
-                      {"config", {{"workload", "llama3-8b"}, {"scale", 0.5}}},
-                      {"workload", {{"name", "llama3-8b"}}},
-                      {"checkpoint",
-                       {{"ranks", ranks},
-                        {"dir", "/ck"},
-                        {"fs_type", "xfs"},
-                        {"cache_mode", "direct"},
-                        {"scale", 0.5},
-                        {"subset", false},
-                        {"bytes_per_checkpoint", 1e9},
-                        {"write",
-                         {{"count", 2},
-                          {"bytes_per_s", write_bps},
-                          {"throughput_bytes_per_s", write_bps / ranks},
-                          {"duration_s", {{"mean", 1e9 / write_bps}}}}},
-                        {"read",
-                         {{"count", read_bps > 0 ? 1 : 0},
-                          {"bytes_per_s", read_bps},
-                          {"throughput_bytes_per_s", read_bps},
-                          {"duration_s", {{"mean", 1.0}}}}}}}};
-  if (!label.empty())
-    r["config"]["label"] = label;
+  static int runs = 0;
+  nlohmann::json r = fixture_report();
+  r["run_id"] = fmt::format("{:032x}", ++runs);
+  r.erase("label");
+  r["config"]["label"] = label.empty() ? nlohmann::json() : nlohmann::json(label);
+  auto& c = r["checkpoint"];
+  c["ranks"] = ranks;
+  c["dir"] = "/ck";
+  c["fs_type"] = "xfs";
+  c["scale"] = 0.5;
+  c["bytes_per_checkpoint"] = std::uint64_t{1000000000};
+  const auto phase = [](nlohmann::json& p, std::uint64_t count, double bps, double throughput,
+                        double mean_s) {
+    p["count"] = count;
+    p["bytes_per_s"] = bps;
+    p["throughput_bytes_per_s"] = throughput;
+    p["duration_s"]["mean"] = mean_s;
+  };
+  phase(c["write"], 2u, write_bps, write_bps / static_cast<double>(ranks), 1e9 / write_bps);
+  phase(c["read"], read_bps > 0 ? 1u : 0u, read_bps, read_bps, 1.0);
   return r;
 }
 
@@ -141,6 +147,28 @@ TEST_CASE("checkpoint reports become series against ranks, one per backend",
   CHECK(s[1]["read"].is_null());
   CHECK_THAT(s[1]["warnings"].dump(), Contains("restore not measured"));
   CHECK_THAT(s[1]["warnings"].dump(), Contains("write: every run has 1 ranks: no fit"));
+}
+
+TEST_CASE("a checkpoint report from before the later keys is sized as a full one",
+          "[sizing][checkpoint]") {
+  // Reports written before --read-shift, --drop-caches, --dedupe-percent, --compress-percent
+  // and --rules lack their keys.
+  const auto full = checkpoint_report(1, 100e6, 200e6);
+  auto older = full;
+  for (const char* key : {"read_shift", "caches_dropped", "dedupe_percent", "compress_percent"})
+    older["checkpoint"].erase(key);
+  older.erase("mlperf_validity");
+  for (const char* option :
+       {"read-shift", "drop-caches", "dedupe-percent", "compress-percent", "rules"})
+    older["config"].erase(option);
+  const auto s = series_of(loaded({older}));
+  REQUIRE(s.size() == 1);
+  CHECK(s[0]["source"] == "dlsize checkpoint");
+  CHECK(s[0]["label"] == "/ck (xfs)");
+  CHECK(s[0]["runs"][0]["write_bytes_per_s"] == 100e6);
+  CHECK(s[0]["runs"][0]["read_bytes_per_s"] == 200e6);
+  CHECK(s[0]["runs"][0]["read_duration_s"] == 1.0);
+  CHECK(s == series_of(loaded({full})));
 }
 
 TEST_CASE("two copies of one checkpoint run are refused, by run_id", "[sizing][checkpoint]") {
