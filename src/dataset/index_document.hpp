@@ -38,10 +38,10 @@ struct index_scan_options {
   std::vector<std::string> exclude;
   bool metadata_only = false;
   bool bucket = false;
-  std::string symlinks;                   // a folder's
-  std::optional<std::string> files_from;  // a folder's; null when not given
-  std::optional<std::string> keys;        // a bucket's; null when not given
-  std::optional<std::uint64_t> threads;   // the header's only
+  std::string symlinks;                  // a folder's
+  std::optional<std::string> files_from; // a folder's; null when not given
+  std::optional<std::string> keys;       // a bucket's; null when not given
+  std::optional<std::uint64_t> threads;  // the header's only
 };
 
 // What a scan is (the resume state's first line, "scan"): a rerun continues only the same.

@@ -149,10 +149,14 @@ json to_json(const index_scan_identity& s) {
 }
 
 json to_json(const index_header& h) {
-  json j = {{"schema", h.schema},         {"tool", h.tool},
-            {"dir", h.dir},               {"created_at", h.created_at},
-            {"scan_s", h.scan_s},         {"resumed", h.resumed},
-            {"options", to_json(h.options)}, {"counts", to_json(h.counts)},
+  json j = {{"schema", h.schema},
+            {"tool", h.tool},
+            {"dir", h.dir},
+            {"created_at", h.created_at},
+            {"scan_s", h.scan_s},
+            {"resumed", h.resumed},
+            {"options", to_json(h.options)},
+            {"counts", to_json(h.counts)},
             {"digest", h.digest}};
   if (h.s3)
     j["s3"] = to_json(*h.s3);
@@ -210,8 +214,7 @@ std::optional<index_line> line_from_json(const json& j) {
   std::vector<std::pair<std::uint64_t, std::uint64_t>> records;
   records.reserve(rec->size());
   for (const auto& r : *rec) {
-    if (!r.is_array() || r.size() != 2 || !r[0].is_number_unsigned() ||
-        !r[1].is_number_unsigned())
+    if (!r.is_array() || r.size() != 2 || !r[0].is_number_unsigned() || !r[1].is_number_unsigned())
       return l;
     records.emplace_back(r[0].get<std::uint64_t>(), r[1].get<std::uint64_t>());
   }

@@ -97,13 +97,13 @@ TEST_CASE("every line of an index dlsize wrote reads back typed", "[index]") {
 
 TEST_CASE("what is not an index header or line reads as nothing", "[index]") {
   CHECK_FALSE(header_from_json(nlohmann::json::array()));
-  CHECK_FALSE(header_from_json({{"schema", "dlsize.index/2"}, {"dir", "/d"}, {"digest", "x"},
+  CHECK_FALSE(header_from_json({{"schema", "dlsize.index/2"},
+                                {"dir", "/d"},
+                                {"digest", "x"},
                                 {"counts", nlohmann::json::object()}}));
   CHECK_FALSE(header_from_json({{"schema", kIndexSchema}, {"dir", "/d"}, {"digest", "x"}}));
-  const auto lenient = header_from_json({{"schema", kIndexSchema},
-                                         {"dir", "/d"},
-                                         {"digest", "x"},
-                                         {"counts", {{"lines", 2}}}});
+  const auto lenient = header_from_json(
+      {{"schema", kIndexSchema}, {"dir", "/d"}, {"digest", "x"}, {"counts", {{"lines", 2}}}});
   REQUIRE(lenient);
   CHECK(lenient->counts.lines == 2);
   CHECK(lenient->counts.files == 0);
