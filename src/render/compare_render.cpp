@@ -91,7 +91,7 @@ std::string compare_summary(const compare_document& c) {
     for (const auto& b : sec.backends) {
       ++points;
       qualifying += b.mlperf_validity.qualifies() ? 1 : 0;
-      edition = report::to_string(b.mlperf_validity.rules.edition);
+      edition = rules_edition_of(b.mlperf_validity);
     }
   if (points > 0)
     out += "- " + qualifying_line(qualifying, points, edition) + "\n";

@@ -45,13 +45,6 @@ void html_page::list(const std::vector<std::string>& items, std::string_view css
   m_body += "</ul>\n";
 }
 
-void html_page::list(const nlohmann::json& items, std::string_view css_class) {
-  std::vector<std::string> text;
-  for (const auto& i : items)
-    text.push_back(i.is_string() ? i.get<std::string>() : i.dump());
-  list(text, css_class);
-}
-
 void html_page::table(const text_table& t) {
   m_body += "<table>\n<thead><tr>";
   for (const auto& h : t.header)

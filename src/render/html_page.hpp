@@ -6,8 +6,6 @@
 #include <string_view>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "render/text_table.hpp"
 
 namespace dlsize::render {
@@ -23,8 +21,6 @@ public:
   void paragraph(std::string_view text);
   // Items as a bulleted list; css_class "warnings" shows them as warnings.
   void list(const std::vector<std::string>& items, std::string_view css_class = "");
-  // The same for a JSON array of strings (a report's warnings).
-  void list(const nlohmann::json& items, std::string_view css_class = "");
   void table(const text_table& t);
   // svg: markup made by svg_chart (trusted, not escaped).
   void figure(const std::string& svg, std::string_view caption);
