@@ -198,20 +198,6 @@ private:
 
 } // namespace
 
-nlohmann::json manifest_json(const dataset_layout& layout, const char* state) {
-  return {{"schema", "dlsize.dataset/1"},
-          {"state", state},
-          {"dataset_id", fmt::format("{:016x}", layout.params().dataset_id())},
-          {"params", layout.params().to_json()},
-          {"files", layout.files()},
-          {"records", layout.records()},
-          {"bytes", layout.total_bytes()},
-          {"files_per_dir", kFilesPerDir},
-          {"record_format", "dlsize record v1: 32-byte header (magic DLSR, version, header "
-                            "bytes, dataset id, record index, payload bytes, payload crc32c)"},
-          {"created_by", "dlsize " DLSIZE_VERSION}};
-}
-
 core::folder_lock claim_dataset_folder(const datagen_options& opt) {
   const std::uint64_t have = sysinfo::available_bytes(opt.dir.string());
   const room_need need = bytes_to_write(opt.dir, opt.params, have);
