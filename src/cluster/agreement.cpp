@@ -11,26 +11,22 @@
 namespace dlsize::cluster {
 namespace {
 
-std::vector<nlohmann::json> exchange_results(communicator& c, const nlohmann::json& mine) {
+std::vector<nlohmann::json> exchange_results(communicator& c, const rank_answer& mine) {
   // Counted before the exchange: if it times out, the job is past agreeing.
   c.count_agreement();
-  std::vector<nlohmann::json> all;
-  for (const auto& s : c.allgather(mine.dump()))
-    all.push_back(nlohmann::json::parse(s));
+  std::vector<rank_answer> all;
+  for (const auto& s : c.allgather(mine.to_json().dump()))
+    all.push_back(rank_answer::from_json(nlohmann::json::parse(s)));
   int code = 0;
   for (const auto& r : all)
-    if (!r.value("ok", false))
-      code = std::max(code, r.value("code", 1));
+    if (!r.ok)
+      code = std::max(code, r.code);
   if (code)
     throw job_error(code, combine_failures(c, all));
   std::vector<nlohmann::json> values;
   for (auto& r : all)
-    values.push_back(std::move(r["value"]));
+    values.push_back(std::move(r.value));
   return values;
-}
-
-nlohmann::json failure_json(int code, const std::string& message) {
-  return {{"ok", false}, {"code", code}, {"message", message}};
 }
 
 // "a.b": value for every leaf of a JSON object.
@@ -96,11 +92,11 @@ std::vector<nlohmann::json> agree(communicator& c, const std::function<nlohmann:
     c.count_agreement();
     return {part()};
   }
-  nlohmann::json mine;
+  rank_answer mine;
   try {
-    mine = {{"ok", true}, {"value", part()}};
+    mine = rank_answer::success(part());
   } catch (const std::exception& e) {
-    mine = failure_json(exit_code_of(e), e.what());
+    mine = rank_answer::failure(exit_code_of(e), e.what());
   }
   return exchange_results(c, mine);
 }
@@ -110,15 +106,15 @@ void agree_failure(communicator& c, int exit_code, const std::string& message) {
     c.count_agreement();
     throw job_error(exit_code, message);
   }
-  exchange_results(c, failure_json(exit_code, message));
+  exchange_results(c, rank_answer::failure(exit_code, message));
   throw job_error(exit_code, message); // not reached: the exchange throws for this failure
 }
 
-std::string combine_failures(const communicator& c, const std::vector<nlohmann::json>& results) {
+std::string combine_failures(const communicator& c, const std::vector<rank_answer>& results) {
   std::map<std::string, std::vector<int>> by_message;
   for (std::size_t r = 0; r < results.size(); ++r)
-    if (!results[r].value("ok", false))
-      by_message[results[r].value("message", "failed")].push_back(static_cast<int>(r));
+    if (!results[r].ok)
+      by_message[results[r].message].push_back(static_cast<int>(r));
   if (by_message.size() == 1 && by_message.begin()->second.size() == results.size())
     return by_message.begin()->first;
   std::vector<std::string> parts;

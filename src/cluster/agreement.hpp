@@ -27,6 +27,20 @@ private:
 // Exit code of an exception: 2 for usage_error (and CLI parse errors, by their code), 1 else.
 int exit_code_of(const std::exception& e);
 
+// What one rank answers in an agreement: its part (ok), or its failure's exit code and message.
+// Its JSON (what allgather carries) is made and read only in cluster/agreement_json.cpp.
+struct rank_answer {
+  bool ok = false;
+  int code = 1;
+  std::string message = "failed";
+  nlohmann::json value; // the rank's part, when ok
+
+  static rank_answer success(nlohmann::json value);
+  static rank_answer failure(int code, std::string message);
+  nlohmann::json to_json() const;
+  static rank_answer from_json(const nlohmann::json& j);
+};
+
 // Runs part on this rank, then agrees with the others. Returns every rank's value of part, by
 // rank. With one rank the part's own exception passes through unchanged (so a single process
 // behaves as it always did).
@@ -44,6 +58,6 @@ void require_same(const communicator& c, const std::vector<nlohmann::json>& valu
 
 // The message of the failures gathered from every rank: one message when every failing rank
 // says the same, else "rank 1 (host a): ...; rank 3 (host b): ...". Exposed for tests.
-std::string combine_failures(const communicator& c, const std::vector<nlohmann::json>& results);
+std::string combine_failures(const communicator& c, const std::vector<rank_answer>& results);
 
 } // namespace dlsize::cluster

@@ -34,11 +34,11 @@ public:
   }
 };
 
-nlohmann::json ok() {
-  return {{"ok", true}, {"value", nullptr}};
+cluster::rank_answer ok() {
+  return cluster::rank_answer::success(nullptr);
 }
-nlohmann::json failed(const std::string& m, int code = 2) {
-  return {{"ok", false}, {"code", code}, {"message", m}};
+cluster::rank_answer failed(const std::string& m, int code = 2) {
+  return cluster::rank_answer::failure(code, m);
 }
 
 } // namespace
@@ -115,4 +115,19 @@ TEST_CASE("a single rank's run link halts at once, and a failure outranks an ear
   CHECK(out.reason == "accelerator 1 step 3: 2 samples could not be read");
   CHECK(out.payloads == std::vector<std::string>{"payload"});
   CHECK(out.missing.empty());
+}
+
+TEST_CASE("a rank's answer travels as JSON and back; a bare answer is a failure", "[agreement]") {
+  const auto part = cluster::rank_answer::from_json(
+      cluster::rank_answer::success({{"dataset_id", "ab"}}).to_json());
+  CHECK(part.ok);
+  CHECK(part.value == nlohmann::json({{"dataset_id", "ab"}}));
+  const auto f = cluster::rank_answer::from_json(failed("disk full", 3).to_json());
+  CHECK_FALSE(f.ok);
+  CHECK(f.code == 3);
+  CHECK(f.message == "disk full");
+  const auto bare = cluster::rank_answer::from_json(nlohmann::json::object());
+  CHECK_FALSE(bare.ok);
+  CHECK(bare.code == 1);
+  CHECK(bare.message == "failed");
 }
