@@ -225,9 +225,9 @@ bool prepare_dataset_folder(const datagen_options& opt) {
   dataset_layout layout(opt.dir, opt.params);
   // The state file comes first: from here on the folder is ours, and a rerun resumes.
   // A new id each time, so that ranks can tell this generation's state file from a stale one.
-  nlohmann::json state = manifest_json(layout, "generating");
   std::random_device rd;
-  state["generation"] = fmt::format("{:08x}{:08x}", rd(), rd());
+  const nlohmann::json state =
+      manifest_json(layout, "generating", fmt::format("{:08x}{:08x}", rd(), rd()));
   write_file_atomic(opt.dir / kStateName, state.dump(2) + "\n", true);
   std::error_code ec;
   for (std::uint64_t d = 0; d * kFilesPerDir < layout.files(); ++d) {
@@ -325,7 +325,7 @@ std::string generation_of(const fs::path& dir) {
   if (!fs::exists(dir / kStateName, ec))
     return "";
   try {
-    return core::read_json_file(dir / kStateName, core::kManifestJson).value("generation", "");
+    return generation_from_json(core::read_json_file(dir / kStateName, core::kManifestJson));
   } catch (const std::exception&) {
     return "";
   }

@@ -8,6 +8,9 @@
 #include <cstdint>
 #include <filesystem>
 #include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 #include "core/defaults.hpp"
 #include "core/folder_lock.hpp"
@@ -34,8 +37,27 @@ struct datagen_result {
   bool interrupted = false;
 };
 
-// The manifest of a dataset (state "generating" or "complete"), as datagen writes it.
-nlohmann::json manifest_json(const dataset_layout& layout, const char* state);
+// The manifest of a dataset (state "generating" or "complete"), as datagen writes it; the state
+// file of a generation in progress also carries its generation id.
+nlohmann::json manifest_json(const dataset_layout& layout, const char* state,
+                             const std::string& generation = "");
+// The generation id a state file holds ("" when none).
+std::string generation_from_json(const nlohmann::json& state);
+// The params of a manifest read from source; throws usage_error "not a dlsize manifest" when it
+// has none.
+dataset_params params_of_manifest(const nlohmann::json& manifest, const std::string& source);
+
+// A generation into a bucket records the files whose objects are complete, as ranges
+// [from, to), in a journal object beside the dataset (schema dlsize.s3-datagen-journal/1).
+struct object_journal_document {
+  dataset_params params;
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> written;
+};
+std::string object_journal_text(const object_journal_document& d);
+// Throws usage_error naming source when the text is not a journal, or a range is not one of
+// `files` files.
+object_journal_document object_journal_from_text(std::string_view text, const std::string& source,
+                                                 std::uint64_t files);
 
 // Throws usage_error for a folder that holds foreign files or another dataset, run_error on
 // I/O failure.

@@ -47,18 +47,35 @@ dataset_params dataset_params::from_json(const nlohmann::json& j, const std::str
   return p;
 }
 
-nlohmann::json manifest_json(const dataset_layout& layout, const char* state) {
-  return {{"schema", "dlsize.dataset/1"},
-          {"state", state},
-          {"dataset_id", fmt::format("{:016x}", layout.params().dataset_id())},
-          {"params", layout.params().to_json()},
-          {"files", layout.files()},
-          {"records", layout.records()},
-          {"bytes", layout.total_bytes()},
-          {"files_per_dir", kFilesPerDir},
-          {"record_format", "dlsize record v1: 32-byte header (magic DLSR, version, header "
-                            "bytes, dataset id, record index, payload bytes, payload crc32c)"},
-          {"created_by", "dlsize " DLSIZE_VERSION}};
+nlohmann::json manifest_json(const dataset_layout& layout, const char* state,
+                             const std::string& generation) {
+  nlohmann::json j = {{"schema", "dlsize.dataset/1"},
+                      {"state", state},
+                      {"dataset_id", fmt::format("{:016x}", layout.params().dataset_id())},
+                      {"params", layout.params().to_json()},
+                      {"files", layout.files()},
+                      {"records", layout.records()},
+                      {"bytes", layout.total_bytes()},
+                      {"files_per_dir", kFilesPerDir},
+                      {"record_format",
+                       "dlsize record v1: 32-byte header (magic DLSR, version, header "
+                       "bytes, dataset id, record index, payload bytes, payload crc32c)"},
+                      {"created_by", "dlsize " DLSIZE_VERSION}};
+  if (!generation.empty())
+    j["generation"] = generation;
+  return j;
+}
+
+std::string generation_from_json(const nlohmann::json& state) {
+  return state.is_object() ? state.value("generation", "") : "";
+}
+
+dataset_params params_of_manifest(const nlohmann::json& manifest, const std::string& source) {
+  if (!manifest.is_object() || !manifest.contains("params"))
+    throw usage_error(
+        fmt::format("{}: not a dlsize manifest; dlsize will not touch this prefix", source));
+  return dataset_params::from_json(core::json_checker(source).object(manifest, "", "params"),
+                                   source);
 }
 
 namespace {

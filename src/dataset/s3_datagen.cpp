@@ -24,7 +24,6 @@
 namespace dlsize::dataset {
 namespace {
 
-constexpr const char* kJournalSchema = "dlsize.s3-datagen-journal/1";
 constexpr double kJournalEvery_s = 2;
 
 std::span<const std::byte> bytes_of(const std::string& text) {
@@ -40,29 +39,15 @@ public:
   // Takes an earlier run's journal; throws usage_error naming source when it is not a dlsize
   // journal or belongs to another dataset.
   void load(std::string_view text, const std::string& source) {
-    const nlohmann::json j = core::parse_json(text, source, core::kManifestJson);
-    if (!j.is_object() || j.value("schema", "") != kJournalSchema)
-      throw usage_error(fmt::format("{}: not a dlsize datagen journal (schema {}); dlsize will not "
-                                    "touch this prefix",
-                                    source, kJournalSchema));
-    const core::json_checker check(source);
-    if (!(dataset_params::from_json(check.object(j, "", "params"), source) == m_params))
+    const object_journal_document d = object_journal_from_text(text, source, m_done.size());
+    if (!(d.params == m_params))
       throw usage_error(fmt::format("--dataset: {} is the journal of a different dataset ({}); "
                                     "dlsize never overwrites one. valid: another prefix, or the "
                                     "same parameters to resume it",
-                                    source, j["params"].dump()));
-    const auto written = j.find("written");
-    if (written == j.end() || !written->is_array())
-      throw usage_error(fmt::format("{}: written: missing or not an array", source));
-    for (const auto& range : *written) {
-      if (!range.is_array() || range.size() != 2 || !range[0].is_number_unsigned() ||
-          !range[1].is_number_unsigned() || range[0] >= range[1] || range[1] > m_done.size())
-        throw usage_error(fmt::format("{}: written: {} is not a range of files [from, to) of the "
-                                      "{} files",
-                                      source, range.dump(), m_done.size()));
-      for (auto f = range[0].get<std::uint64_t>(); f < range[1].get<std::uint64_t>(); ++f)
+                                    source, d.params.to_json().dump()));
+    for (const auto& [from, to] : d.written)
+      for (auto f = from; f < to; ++f)
         m_done[f] = true;
-    }
   }
 
   void mark(std::uint64_t file) {
@@ -77,22 +62,18 @@ public:
   // The journal's text, and whether it changed since the last call.
   std::pair<std::string, bool> take_text() {
     std::lock_guard lk(m_mu);
-    nlohmann::json ranges = nlohmann::json::array();
+    object_journal_document d{m_params, {}};
     for (std::uint64_t f = 0; f < m_done.size(); ++f) {
       if (!m_done[f])
         continue;
       const std::uint64_t from = f;
       while (f < m_done.size() && m_done[f])
         ++f;
-      ranges.push_back({from, f});
+      d.written.emplace_back(from, f);
     }
     const bool changed = m_dirty;
     m_dirty = false;
-    return {nlohmann::json{
-                {"schema", kJournalSchema}, {"params", m_params.to_json()}, {"written", ranges}}
-                    .dump() +
-                "\n",
-            changed};
+    return {object_journal_text(d), changed};
   }
 
 private:
@@ -238,13 +219,9 @@ bool prepare_prefix(const s3_datagen_options& opt, s3::client& c, object_journal
     journal.load(*journal_text, url(journal_key));
   if (const auto manifest =
           get_text_object(c, opt.where.bucket, manifest_key, core::kManifestJson.max_bytes)) {
-    const nlohmann::json j = core::parse_json(*manifest, url(manifest_key), core::kManifestJson);
     const std::string source = url(manifest_key);
-    if (!j.is_object() || !j.contains("params"))
-      throw usage_error(
-          fmt::format("{}: not a dlsize manifest; dlsize will not touch this prefix", source));
-    const auto theirs =
-        dataset_params::from_json(core::json_checker(source).object(j, "", "params"), source);
+    const auto theirs = params_of_manifest(
+        core::parse_json(*manifest, url(manifest_key), core::kManifestJson), source);
     if (!(theirs == opt.params))
       throw usage_error(fmt::format("--dataset: '{}' holds a different dataset ({}: {}); dlsize "
                                     "never overwrites one. valid: another prefix, or the same "
