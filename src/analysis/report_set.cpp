@@ -42,7 +42,7 @@ void load_folder(const fs::path& dir, report_inputs& in) {
       in.reports.push_back(read_report(p));
       ++found;
     }
-    in.sweeps.push_back({{"folder", dir.string()}, {"command_line", sweep.command_line}});
+    in.sweeps.push_back({dir.string(), sweep.command_line});
     const auto all = sweep.points.size();
     if (found < all)
       in.notes.push_back(fmt::format("{}: {} of {} points are done; the others are left out",

@@ -25,10 +25,15 @@ struct loaded_report {
   static loaded_report of(std::string file, nlohmann::json report);
 };
 
+// A sweep folder read: its folder and the command that made it (report::command_line_json).
+struct sweep_read {
+  std::string folder;
+  nlohmann::json command_line;
+};
+
 struct report_inputs {
   std::vector<loaded_report> reports;
-  // The sweeps read: {"folder", "command_line"} each, for the commands that reproduce a report.
-  nlohmann::json sweeps = nlohmann::json::array();
+  std::vector<sweep_read> sweeps; // for the commands that reproduce a report
   std::vector<std::string> notes; // files passed over and why
 };
 

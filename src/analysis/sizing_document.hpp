@@ -211,7 +211,7 @@ struct sizing_document {
   std::string tool_version;    // this build's; to_json writes its whole tool block
   nlohmann::json command_line; // as given (report::command_line_json)
   std::vector<sizing_input> reports;
-  nlohmann::json sweeps; // the sweeps read, as report_inputs holds them
+  std::vector<sweep_read> sweeps;
   sizing_request options;
   std::vector<std::string> assumptions;
   std::vector<sizing_cache_curve> cache_curves;

@@ -24,6 +24,7 @@ json to_json(const checkpoint_run_row& r);
 json to_json(const checkpoint_count_row& c);
 json to_json(const checkpoint_series_document& s);
 json to_json(const sizing_input& i);
+json to_json(const sweep_read& s);
 
 // A number, or null when it is NaN or infinite.
 json number_or_null(double v) {
@@ -390,6 +391,10 @@ json to_json(const sizing_input& i) {
           {"reason", i.reason.empty() ? json(nullptr) : json(i.reason)}};
 }
 
+json to_json(const sweep_read& s) {
+  return {{"folder", s.folder}, {"command_line", s.command_line}};
+}
+
 json to_json(const sizing_path& p) {
   return {{"measured", p.measured}, {"note", p.note}};
 }
@@ -418,7 +423,7 @@ json to_json(const sizing_document& d) {
           {"command_line", d.command_line},
           {"inputs",
            {{"reports", array_of(d.reports)},
-            {"sweeps", d.sweeps},
+            {"sweeps", array_of(d.sweeps)},
             {"options", options_json(d.options)}}},
           {"assumptions", d.assumptions},
           {"cache_curves", array_of(d.cache_curves)},

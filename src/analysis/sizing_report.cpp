@@ -474,7 +474,7 @@ sizing_document make_sizing(const report_inputs& in, const sizing_request& req,
 
   d.reproduce = {command_text(command_line)};
   for (const auto& s : in.sweeps)
-    d.reproduce.push_back(command_text(s["command_line"]));
+    d.reproduce.push_back(command_text(s.command_line));
   if (in.sweeps.empty())
     for (const auto& c : run_commands)
       d.reproduce.push_back(
