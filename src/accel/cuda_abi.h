@@ -219,6 +219,15 @@ typedef struct dlsize_cuda_api {
 
 typedef const dlsize_cuda_api* (*dlsize_cuda_entry_fn)(void);
 
+/* A module's table, in the struct's order: its build text, then the functions of these names it
+ * defines (the real module and the tests' fake alike). */
+#define DLSIZE_CUDA_API_TABLE(build_text)                                                          \
+  {                                                                                                \
+    DLSIZE_CUDA_ABI_VERSION, sizeof(dlsize_cuda_api), (build_text), probe, create, destroy, info,  \
+        acquire_slot, stage_sample, submit_slot, fill_synthetic, step, nccl_unique_id, nccl_init,  \
+        read_params, write_params, read_grads                                                      \
+  }
+
 #ifdef __cplusplus
 }
 #endif

@@ -219,22 +219,6 @@ int32_t read_grads(dlsize_cuda_trainer* t, float* out, uint64_t count, dlsize_cu
 } // namespace
 
 extern "C" __attribute__((visibility("default"))) const dlsize_cuda_api* dlsize_cuda_module() {
-  static const dlsize_cuda_api api = {DLSIZE_CUDA_ABI_VERSION,
-                                      sizeof(dlsize_cuda_api),
-                                      build_text(),
-                                      probe,
-                                      create,
-                                      destroy,
-                                      info,
-                                      acquire_slot,
-                                      stage_sample,
-                                      submit_slot,
-                                      fill_synthetic,
-                                      step,
-                                      nccl_unique_id,
-                                      nccl_init,
-                                      read_params,
-                                      write_params,
-                                      read_grads};
+  static const dlsize_cuda_api api = DLSIZE_CUDA_API_TABLE(build_text());
   return &api;
 }
