@@ -13,45 +13,13 @@
 #include "dataset/index_rules.hpp"
 #include "dataset/index_scan.hpp"
 #include "dataset/index_stats.hpp"
+#include "dataset/index_stats_text.hpp"
 #include "dlsize/build_config.hpp"
 #include "report/report_io.hpp"
 #include "s3_options.hpp"
 
 namespace dlsize::cli {
 namespace {
-
-std::string bytes_text(const nlohmann::json& v) {
-  return units::format_bytes_binary(v.get<double>());
-}
-
-void print_stats(const nlohmann::json& s) {
-  std::printf("index %s of %s\n", s["index"].get<std::string>().c_str(),
-              s["dir"].get<std::string>().c_str());
-  std::printf("  files: %llu (%s), samples: %llu, bytes per sample: %.0f\n",
-              s["files"].get<unsigned long long>(), bytes_text(s["bytes"]).c_str(),
-              s["samples"].get<unsigned long long>(), s["bytes_per_sample"].get<double>());
-  for (const char* k : {"file_bytes", "sample_bytes"}) {
-    const auto& d = s[k];
-    std::printf("  %s: mean %s, stdev %s, p10 %s, p50 %s, p90 %s, p99 %s, max %s\n", k,
-                bytes_text(d["mean"]).c_str(), bytes_text(d["stdev"]).c_str(),
-                bytes_text(d["p10"]).c_str(), bytes_text(d["p50"]).c_str(),
-                bytes_text(d["p90"]).c_str(), bytes_text(d["p99"]).c_str(),
-                bytes_text(d["max"]).c_str());
-  }
-  const auto& f = s["files_per_folder"];
-  std::printf("  folders: %llu, files per folder: mean %.1f, p50 %.0f, max %llu\n",
-              f["folders"].get<unsigned long long>(), f["mean"].get<double>(),
-              f["p50"].get<double>(), f["max"].get<unsigned long long>());
-  std::printf("  sample size histogram (bytes):\n");
-  for (const auto& b : s["sample_bytes"]["histogram"]["buckets"])
-    std::printf("    [%s, %s): %llu\n", bytes_text(b[0]).c_str(), bytes_text(b[1]).c_str(),
-                b[2].get<unsigned long long>());
-  for (const auto& [k, v] : s["formats"].items())
-    std::printf("  format %s: %llu files, %llu samples\n", k.c_str(),
-                v["files"].get<unsigned long long>(), v["samples"].get<unsigned long long>());
-  for (const auto& [k, v] : s["skipped"].items())
-    std::printf("  skipped when indexed (%s): %llu\n", k.c_str(), v.get<unsigned long long>());
-}
 
 void setup_stats(CLI::App& index) {
   struct opts {
@@ -66,14 +34,15 @@ void setup_stats(CLI::App& index) {
                   "Write a workload profile of this shape (for dlsize datagen)");
   sub->add_flag("--json", o->json, "Print the statistics as JSON");
   sub->callback([o] {
-    const nlohmann::json s = dataset::index_stats(o->index);
+    const dataset::index_stats_document s = dataset::index_stats(o->index);
     if (o->json)
-      std::printf("%s\n", s.dump(2).c_str());
+      std::printf("%s\n", dataset::to_json(s).dump(2).c_str());
     else
-      print_stats(s);
+      dataset::print_index_stats(s);
     if (!o->workload.empty()) {
       const std::string name = std::filesystem::path(o->workload).stem().string();
-      write_file_atomic(o->workload, dataset::workload_of_shape(s, name).dump(2) + "\n");
+      write_file_atomic(o->workload,
+                        dataset::to_json(dataset::workload_of_shape(s, name)).dump(2) + "\n");
       std::fprintf(o->json ? stderr : stdout, "workload profile: %s\n", o->workload.c_str());
     }
   });

@@ -30,7 +30,7 @@ analysis::plan_reads read_plan(const plan_cli& o, const CLI::App& cmd, analysis:
   analysis::parse_read_inputs(o, in);
   analysis::parse_object_store(o, given_long_options(cmd), in);
   if (!o.index.empty())
-    in.measured = analysis::measured_dataset::from_json(
+    in.measured = analysis::measured_dataset::of(
         dataset::index_read_shape(o.index, in.request_size), "--index " + o.index);
   analysis::plan_reads reads = analysis::plan_read_side(in, o.allreduce, given_long_options(cmd));
   render::print_read_plan(in.workload.name, reads);

@@ -37,9 +37,9 @@ plan_index index_of(const measured_dataset& m, io::cache_mode cache) {
   i.sample_bytes = m.sample_bytes;
   i.samples_per_file = static_cast<double>(m.samples) / static_cast<double>(m.files);
   i.sample_bytes_distribution = m.sample_distribution;
-  i.p50 = m.p50;
-  i.p99 = m.p99;
-  i.max = m.max;
+  i.p50 = m.sample_distribution.p50;
+  i.p99 = m.sample_distribution.p99;
+  i.max = static_cast<double>(m.sample_distribution.max);
   i.request_size = m.request_size;
   i.read_bytes = direct ? m.direct_bytes : m.buffered_bytes;
   i.requests = direct ? m.direct_requests : m.buffered_requests;
@@ -94,25 +94,22 @@ read_amplification object_read_amplification() {
 
 } // namespace
 
-measured_dataset measured_dataset::from_json(const nlohmann::json& j, const std::string& where) {
+measured_dataset measured_dataset::of(const dataset::index_read_shape_result& s,
+                                      const std::string& where) {
   measured_dataset m;
-  m.index = j.at("index").get<std::string>();
-  m.dir = j.at("dir").get<std::string>();
-  m.digest = j.at("digest").get<std::string>();
-  m.files = j.at("files").get<std::uint64_t>();
-  m.samples = j.at("samples").get<std::uint64_t>();
-  m.file_bytes = j.at("bytes").get<double>();
-  m.sample_distribution = j.at("sample_bytes");
-  m.p50 = m.sample_distribution.at("p50").get<double>();
-  m.p99 = m.sample_distribution.at("p99").get<double>();
-  m.max = m.sample_distribution.at("max").get<double>();
-  const auto& r = j.at("reads");
-  m.request_size = r.at("request_size").get<std::uint32_t>();
-  m.sample_bytes = r.at("sample_bytes").get<double>();
-  m.direct_bytes = r.at("direct").at("bytes").get<double>();
-  m.direct_requests = r.at("direct").at("requests").get<double>();
-  m.buffered_bytes = r.at("buffered").at("bytes").get<double>();
-  m.buffered_requests = r.at("buffered").at("requests").get<double>();
+  m.index = s.stats.index;
+  m.dir = s.stats.dir;
+  m.digest = s.stats.digest;
+  m.files = s.stats.files;
+  m.samples = s.stats.samples;
+  m.file_bytes = static_cast<double>(s.stats.bytes);
+  m.sample_distribution = s.stats.sample_bytes;
+  m.request_size = s.reads.request_size;
+  m.sample_bytes = s.reads.sample_bytes;
+  m.direct_bytes = s.reads.direct.bytes;
+  m.direct_requests = s.reads.direct.requests;
+  m.buffered_bytes = s.reads.buffered.bytes;
+  m.buffered_requests = s.reads.buffered.requests;
   if (m.samples == 0 || m.files == 0 || !(m.sample_bytes > 0))
     throw usage_error(fmt::format("{}: the index lists no sample to read ({} files, {} samples). "
                                   "valid: an index of files that are not empty",

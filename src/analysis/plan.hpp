@@ -19,6 +19,7 @@
 #include "config/accelerator_spec.hpp"
 #include "config/workload.hpp"
 #include "core/defaults.hpp"
+#include "dataset/index_reads.hpp"
 #include "io/engine.hpp"
 #include "report/mlperf_validity.hpp"
 
@@ -38,12 +39,10 @@ struct measured_dataset {
   std::uint32_t request_size = 0;                   // the requests below are of at most this
   double direct_bytes = 0, direct_requests = 0;     // O_DIRECT reads of every sample
   double buffered_bytes = 0, buffered_requests = 0; // buffered and uncached reads
-  nlohmann::json sample_distribution;               // index stats' sample_bytes
-  double p50 = 0, p99 = 0, max = 0;                 // of sample_distribution
+  dataset::size_summary sample_distribution;        // index stats' sample_bytes
   double mean() const { return samples ? sample_bytes / static_cast<double>(samples) : 0; }
-  // From the JSON of dataset::index_read_shape; throws usage_error naming `where` when it holds
-  // no sample.
-  static measured_dataset from_json(const nlohmann::json& j, const std::string& where);
+  // From dataset::index_read_shape; throws usage_error naming `where` when it holds no sample.
+  static measured_dataset of(const dataset::index_read_shape_result& s, const std::string& where);
 };
 
 struct plan_inputs {

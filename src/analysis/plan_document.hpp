@@ -12,6 +12,7 @@
 
 #include "analysis/object_requests.hpp"
 #include "config/allreduce_config.hpp"
+#include "dataset/index_stats_document.hpp"
 #include "model/allreduce_model.hpp"
 
 namespace dlsize::analysis {
@@ -88,8 +89,8 @@ struct plan_index {
   std::string path, dir, digest;
   std::uint64_t files = 0, samples = 0;
   double file_bytes = 0, sample_bytes = 0, samples_per_file = 0;
-  nlohmann::json sample_bytes_distribution; // the index's own statistics, passed through
-  double p50 = 0, p99 = 0, max = 0;         // of the distribution, for the text
+  dataset::size_summary sample_bytes_distribution; // the index's own statistics
+  double p50 = 0, p99 = 0, max = 0;                // of the distribution, for the text
   std::uint32_t request_size = 0;
   double read_bytes = 0, requests = 0; // at the plan's cache mode
 };

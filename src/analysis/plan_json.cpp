@@ -63,7 +63,7 @@ nlohmann::json to_json(const plan_index& i) {
           {"file_bytes", i.file_bytes},
           {"sample_bytes", i.sample_bytes},
           {"samples_per_file", i.samples_per_file},
-          {"sample_bytes_distribution", i.sample_bytes_distribution},
+          {"sample_bytes_distribution", dataset::to_json(i.sample_bytes_distribution)},
           {"request_size", i.request_size},
           {"read_bytes", i.read_bytes},
           {"requests", i.requests}};

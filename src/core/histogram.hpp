@@ -29,6 +29,7 @@ public:
   std::uint64_t count() const { return m_total; }
   std::uint64_t min() const { return m_total ? m_min : 0; }
   std::uint64_t max() const { return m_max; }
+  std::uint64_t sum() const { return m_sum; }
   double mean() const {
     return m_total ? static_cast<double>(m_sum) / static_cast<double>(m_total) : 0.0;
   }
@@ -44,6 +45,12 @@ public:
   }
   static std::uint64_t bucket_low(int b);
   static std::uint64_t bucket_high(int b); // exclusive; the top bucket saturates at 2^64 - 1
+  // each(low, high, count) for every non-empty bucket, lowest first.
+  template <class F> void for_each_bucket(F&& each) const {
+    for (int b = 0; b < kBuckets; ++b)
+      if (const auto c = m_counts[static_cast<std::size_t>(b)])
+        each(bucket_low(b), bucket_high(b), c);
+  }
 
   // {"unit": "ns", "sub_buckets_per_octave": 16, "buckets": [[low, high, count], ...]} with
   // only non-empty buckets; from_json reverses it.

@@ -9,11 +9,9 @@ namespace dlsize {
 
 nlohmann::json histogram::to_json() const {
   nlohmann::json buckets = nlohmann::json::array();
-  for (int b = 0; b < kBuckets; ++b) {
-    const auto c = m_counts[static_cast<std::size_t>(b)];
-    if (c)
-      buckets.push_back({bucket_low(b), bucket_high(b), c});
-  }
+  for_each_bucket([&](std::uint64_t low, std::uint64_t high, std::uint64_t c) {
+    buckets.push_back({low, high, c});
+  });
   return {{"unit", "ns"},      {"sub_buckets_per_octave", kSub},
           {"count", m_total},  {"sum", m_sum},
           {"min", min()},      {"max", m_max},

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <optional>
 #include <set>
 
 #include <fmt/format.h>
@@ -19,58 +20,7 @@ namespace dlsize::dataset {
 namespace fs = std::filesystem;
 namespace {
 
-constexpr std::string_view kTrailer = "{\"~chunk\":";
 constexpr std::string_view kLine = "{\"path\":";
-constexpr const char* kStateSchema = "dlsize.index-resume/1";
-
-// Names in trailers as hex: a file name may be any bytes, JSON text only UTF-8.
-std::string hex(std::string_view s) {
-  std::string out;
-  out.reserve(s.size() * 2);
-  for (unsigned char c : s)
-    fmt::format_to(std::back_inserter(out), "{:02x}", c);
-  return out;
-}
-
-std::string unhex(const std::string& h) {
-  if (h.size() % 2)
-    throw std::invalid_argument("odd hex");
-  std::string out;
-  for (std::size_t i = 0; i < h.size(); i += 2)
-    out += static_cast<char>(std::stoi(h.substr(i, 2), nullptr, 16));
-  return out;
-}
-
-nlohmann::json trailer_json(const index_chunk& c, std::uint64_t lines, std::uint64_t hash) {
-  nlohmann::json subdirs = nlohmann::json::array(), links = nlohmann::json::array();
-  for (const auto& d : c.subdirs)
-    subdirs.push_back(hex(d));
-  for (const auto& l : c.links)
-    links.push_back({l.dev, l.ino, hex(l.name)});
-  return {{"~chunk",
-           {{"unit", hex(c.unit)},
-            {"final", c.final},
-            {"lines", lines},
-            {"hash", fmt::format("{:016x}", hash)},
-            {"counts", to_json(c.counts)},
-            {"subdirs", subdirs},
-            {"links", links},
-            {"followed", c.followed}}}};
-}
-
-index_chunk chunk_of(const nlohmann::json& t) {
-  index_chunk c;
-  c.unit = unhex(t.at("unit").get<std::string>());
-  c.final = t.at("final").get<bool>();
-  c.counts = counts_from_json(t.at("counts"), true);
-  for (const auto& d : t.at("subdirs"))
-    c.subdirs.push_back(unhex(d.get<std::string>()));
-  for (const auto& l : t.at("links"))
-    c.links.push_back({l.at(0).get<std::uint64_t>(), l.at(1).get<std::uint64_t>(),
-                       unhex(l.at(2).get<std::string>())});
-  c.followed = t.at("followed").get<std::vector<std::pair<std::uint64_t, std::uint64_t>>>();
-  return c;
-}
 
 void write_all(int fd, std::string_view bytes, const fs::path& path) {
   while (!bytes.empty()) {
@@ -173,7 +123,7 @@ fs::path index_journal::path_for(const fs::path& out) {
 index_journal::index_journal(const fs::path& out, const index_scan_identity& scan)
     : m_path(path_for(out)) {
   const nlohmann::json identity = to_json(scan);
-  const nlohmann::json first = {{"schema", kStateSchema}, {"scan", identity}};
+  const nlohmann::json first = to_json(index_resume_head{kIndexResumeSchema, scan});
   std::error_code ec;
   if (!fs::exists(fs::symlink_status(m_path, ec))) {
     m_fd = open_locked(m_path, O_CREAT | O_EXCL);
@@ -210,15 +160,16 @@ void index_journal::load(const nlohmann::json& identity) {
   nlohmann::json first;
   if (in.next(line))
     first = nlohmann::json::parse(line, nullptr, false);
-  if (!first.is_object() || first.value("schema", "") != kStateSchema)
+  const std::optional<nlohmann::json> state_scan = resume_scan_of(first);
+  if (!state_scan)
     throw usage_error(fmt::format("index: '{}' is not a dlsize index resume state. valid: "
                                   "another --out (dlsize never overwrites a file it did not make)",
                                   m_path.string()));
-  if (first["scan"] != identity)
+  if (*state_scan != identity)
     throw usage_error(fmt::format(
         "index: the resume state '{}' is of another scan ({}); this command scans {}. valid: "
         "the interrupted command's DIR and options, or remove '{}' to scan afresh",
-        m_path.string(), first["scan"].dump(), identity.dump(), m_path.string()));
+        m_path.string(), state_scan->dump(), identity.dump(), m_path.string()));
   std::vector<span> spans;
   std::set<std::string> done;
   long start = std::ftell(f), valid_end = start;
@@ -231,19 +182,17 @@ void index_journal::load(const nlohmann::json& identity) {
       ++lines, hash.add(line);
       continue;
     }
-    if (line.rfind(kTrailer, 0) != 0)
+    if (!is_trailer_line(line))
       break;
-    const auto t = nlohmann::json::parse(line, nullptr, false);
-    index_chunk c;
+    index_chunk_trailer t;
     try {
-      const auto& tc = t.at("~chunk");
-      if (tc.at("lines").get<std::uint64_t>() != lines ||
-          tc.at("hash").get<std::string>() != fmt::format("{:016x}", hash.sum()))
-        break;
-      c = chunk_of(tc);
+      t = trailer_from_json(nlohmann::json::parse(line, nullptr, false));
     } catch (const std::exception&) {
       break; // damaged: this chunk and what follows are read again
     }
+    if (t.lines != lines || t.hash != fmt::format("{:016x}", hash.sum()))
+      break;
+    index_chunk& c = t.chunk;
     valid_end = std::ftell(f);
     spans.push_back({start, valid_end, c.unit, lines, hash.sum()});
     if (c.final && done.insert(c.unit).second)
@@ -271,7 +220,7 @@ void index_journal::append(std::string_view lines, const index_chunk& chunk) {
   m_lines += n;
   m_digest.add_sum(d.sum());
   std::string bytes(lines);
-  bytes += trailer_json(chunk, n, d.sum()).dump();
+  bytes += to_json(index_chunk_trailer{chunk, n, fmt::format("{:016x}", d.sum())}).dump();
   bytes += '\n';
   write_all(m_fd, bytes, m_path);
   if (now_ns() - m_last_sync_ns > 1'000'000'000ull)
@@ -289,7 +238,7 @@ void index_journal::for_each_line(const std::function<void(std::string_view)>& e
   std::string_view line;
   in.next(line); // the scan's identity
   while (in.next(line))
-    if (line.rfind(kTrailer, 0) != 0)
+    if (!is_trailer_line(line))
       each(line);
 }
 

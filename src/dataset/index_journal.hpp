@@ -3,11 +3,12 @@
 // an interrupted scan of millions of files continues where it stopped. It is one append-only
 // file: a first line naming the scan (DIR and the options that change what is indexed), then
 // chunks, each the index lines a thread wrote for one unit of work (a folder, or a batch of
-// --files-from) followed by a trailer line {"~chunk": {unit, final, lines, hash, counts,
-// subdirs, links, followed}}. A unit is finished when a chunk of it says final. A SIGKILL at any
-// moment leaves a valid prefix: on open, the chunks are checked (line count, the index digest of
-// their lines) up to the first that is incomplete or damaged, and the chunks of units not finished
-// are dropped (those folders are read again). The file is flock'ed while a scan uses it.
+// --files-from) followed by a trailer line (dataset/index_journal_document.hpp: unit, final,
+// lines, hash, counts, subdirs, links, followed). A unit is finished when a chunk of it says final.
+// A SIGKILL at any moment leaves a valid prefix: on open, the chunks are checked (line count, the
+// index digest of their lines) up to the first that is incomplete or damaged, and the chunks of
+// units not finished are dropped (those folders are read again). The file is flock'ed while a scan
+// uses it.
 #include <array>
 #include <cstdint>
 #include <filesystem>
@@ -21,24 +22,9 @@
 
 #include "dataset/index_document.hpp"
 #include "dataset/index_file.hpp"
+#include "dataset/index_journal_document.hpp"
 
 namespace dlsize::dataset {
-
-// A file with several hard links, as found in a unit (indexed once after the walk).
-struct index_link {
-  std::uint64_t dev = 0, ino = 0;
-  std::string name;
-};
-
-// One unit's chunk trailer.
-struct index_chunk {
-  std::string unit; // "dir:REL" or "list:N"
-  bool final = false;
-  index_counts counts;
-  std::vector<std::string> subdirs; // folders found in it, to walk
-  std::vector<index_link> links;
-  std::vector<std::pair<std::uint64_t, std::uint64_t>> followed; // folders reached via symlinks
-};
 
 class index_journal {
 public:

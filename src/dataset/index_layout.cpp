@@ -193,7 +193,7 @@ dataset_layout indexed_layout(const index_reader& in, const index_request& req,
               {"changed", changed},
               {"skipped_when_indexed", h.counts.skipped},
               {"formats", formats_json(h.counts)},
-              {"sample_bytes", sizes.to_json()}};
+              {"sample_bytes", to_json(sizes.summary())}};
   return dataset_layout(in.dir(), p, std::move(l));
 }
 

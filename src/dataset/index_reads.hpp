@@ -5,14 +5,20 @@
 #include <cstdint>
 #include <filesystem>
 
-#include <nlohmann/json.hpp>
+#include "dataset/index_stats_document.hpp"
 
 namespace dlsize::dataset {
 
-// index_stats(index) with "reads": {"request_size", "sample_bytes", "direct": {"bytes",
-// "requests"}, "buffered": {"bytes", "requests"}}: the bytes the reads of every sample return
-// and the requests of at most request_size they take, with O_DIRECT (blocks) and without. One
-// pass over the index. Throws usage_error for a bad or edited index, naming the file.
-nlohmann::json index_read_shape(const std::filesystem::path& index, std::uint32_t request_size);
+// An index's statistics and the reads of its samples.
+struct index_read_shape_result {
+  index_stats_document stats;
+  index_reads reads;
+};
+
+// index_stats(index) with the reads: the bytes the reads of every sample return and the
+// requests of at most request_size they take, with O_DIRECT (blocks) and without. One pass over
+// the index. Throws usage_error for a bad or edited index, naming the file.
+index_read_shape_result index_read_shape(const std::filesystem::path& index,
+                                         std::uint32_t request_size);
 
 } // namespace dlsize::dataset

@@ -23,18 +23,25 @@ double size_distribution::stdev() const {
   return std::sqrt(std::max(0.0, m_sq / static_cast<double>(count()) - m * m));
 }
 
-nlohmann::json size_distribution::to_json() const {
-  nlohmann::json hist = m_h.to_json();
-  hist["unit"] = "bytes";
-  hist.erase("sub_buckets_per_octave");
-  return {{"count", count()},         {"mean", mean()},
-          {"stdev", stdev()},         {"min", m_h.min()},
-          {"p10", m_h.quantile(0.1)}, {"p50", m_h.quantile(0.5)},
-          {"p90", m_h.quantile(0.9)}, {"p99", m_h.quantile(0.99)},
-          {"max", m_h.max()},         {"histogram", hist}};
+size_summary size_distribution::summary() const {
+  size_summary s{count(),
+                 mean(),
+                 stdev(),
+                 m_h.min(),
+                 m_h.quantile(0.1),
+                 m_h.quantile(0.5),
+                 m_h.quantile(0.9),
+                 m_h.quantile(0.99),
+                 m_h.max(),
+                 m_h.sum(),
+                 {}};
+  m_h.for_each_bucket([&](std::uint64_t low, std::uint64_t high, std::uint64_t n) {
+    s.buckets.push_back({low, high, n});
+  });
+  return s;
 }
 
-nlohmann::json index_stats(const fs::path& index, const sample_visitor& visit) {
+index_stats_document index_stats(const fs::path& index, const sample_visitor& visit) {
   index_reader in(index);
   size_distribution files, samples;
   histogram per_file;
@@ -68,73 +75,61 @@ nlohmann::json index_stats(const fs::path& index, const sample_visitor& visit) {
   for (const auto& [k, n] : folders)
     per_folder.record(n);
   const auto& counts = in.header().counts;
-  return {{"index", fs::absolute(index).string()},
-          {"dir", in.dir().string()},
-          {"digest", in.header().digest},
-          {"files", files.count()},
-          {"bytes", counts.bytes},
-          {"samples", samples.count()},
-          {"files_with_records", records_files},
-          {"bytes_per_sample", samples.mean()},
-          {"file_bytes", files.to_json()},
-          {"sample_bytes", samples.to_json()},
-          {"samples_per_file",
-           {{"mean", per_file.mean()}, {"p50", per_file.quantile(0.5)}, {"max", per_file.max()}}},
-          {"files_per_folder",
-           {{"folders", folders.size()},
-            {"mean", per_folder.mean()},
-            {"p50", per_folder.quantile(0.5)},
-            {"max", per_folder.max()}}},
-          {"formats", formats_json(counts)},
-          {"skipped", counts.skipped}};
+  index_stats_document d;
+  d.index = fs::absolute(index).string();
+  d.dir = in.dir().string();
+  d.digest = in.header().digest;
+  d.files = files.count();
+  d.bytes = counts.bytes;
+  d.samples = samples.count();
+  d.files_with_records = records_files;
+  d.bytes_per_sample = samples.mean();
+  d.file_bytes = files.summary();
+  d.sample_bytes = samples.summary();
+  d.samples_per_file = {per_file.mean(), per_file.quantile(0.5), per_file.max()};
+  d.files_per_folder = {folders.size(), per_folder.mean(), per_folder.quantile(0.5),
+                        per_folder.max()};
+  for (const auto& [k, v] : counts.formats)
+    d.formats[k] = {v[0], v[1], v[2]};
+  d.skipped = counts.skipped;
+  return d;
 }
 
-nlohmann::json workload_of_shape(const nlohmann::json& stats, const std::string& name) {
-  const auto files = stats.at("files").get<std::uint64_t>();
-  const auto samples = stats.at("samples").get<std::uint64_t>();
-  const bool shards = stats.at("files_with_records").get<std::uint64_t>() > 0;
-  std::string format = "mixed";
+shape_workload workload_of_shape(const index_stats_document& stats, const std::string& name) {
+  const auto files = stats.files;
+  const auto samples = stats.samples;
+  shape_workload w;
+  w.shards = stats.files_with_records > 0;
+  w.format = "mixed";
   std::uint64_t most = 0;
-  for (const auto& [k, v] : stats.at("formats").items())
-    if (v.value("samples", std::uint64_t{0}) > most) { // the format most samples are in
-      most = v.value("samples", std::uint64_t{0});
-      format = k;
+  for (const auto& [k, v] : stats.formats)
+    if (v.samples > most) { // the format most samples are in
+      most = v.samples;
+      w.format = k;
     }
   const auto per_file =
       files ? std::max<std::uint64_t>(
                   1, static_cast<std::uint64_t>(
                          std::llround(static_cast<double>(samples) / static_cast<double>(files))))
             : 1;
-  const auto& sb = stats.at("sample_bytes");
-  nlohmann::json buckets = nlohmann::json::array();
-  for (const auto& b : sb.at("histogram").at("buckets"))
-    if (b.at(2).get<std::uint64_t>() > 0) // the profile's form: low >= 1, high <= 4e9
-      buckets.push_back({std::max(1.0, b.at(0).get<double>()),
-                         std::min(4e9, std::max(2.0, b.at(1).get<double>())), b.at(2)});
-  nlohmann::json out = {
-      {"name", name},
-      {"description", fmt::format("The shape of the dataset indexed in {} ({} files, {} "
-                                  "samples). Add the accelerators' compute times before "
-                                  "training runs.",
-                                  stats.at("index").get<std::string>(), files, samples)},
-      {"source",
-       fmt::format("dlsize index stats of {} (digest {})", stats.at("index").get<std::string>(),
-                   stats.at("digest").get<std::string>())},
-      {"dataset",
-       {{"layout", shards ? "shards" : "files"},
-        {"format", format},
-        {"records_per_file", shards ? per_file : 1},
-        {"files", std::max<std::uint64_t>(1, files)},
-        {"sample_bytes",
-         {{"mean", std::max(64.0, sb.at("mean").get<double>())},
-          {"stdev", sb.at("stdev").get<double>()},
-          {"source", "measured on the indexed files: the histogram (log buckets within "
-                     "6.25 %) gives datagen the shape; mean and stdev for what reads "
-                     "only those"}}}}},
-      {"au_threshold", 0.9}};
-  if (!buckets.empty() && buckets.size() <= config::size_histogram::kMaxBuckets)
-    out["dataset"]["sample_bytes"]["histogram"] = buckets;
-  return out;
+  const auto& sb = stats.sample_bytes;
+  for (const auto& b : sb.buckets)
+    if (b[2] > 0) // the profile's form: low >= 1, high <= 4e9
+      w.histogram.push_back({std::max(1.0, static_cast<double>(b[0])),
+                             std::min(4e9, std::max(2.0, static_cast<double>(b[1]))), b[2]});
+  if (w.histogram.size() > config::size_histogram::kMaxBuckets)
+    w.histogram.clear();
+  w.name = name;
+  w.description = fmt::format("The shape of the dataset indexed in {} ({} files, {} "
+                              "samples). Add the accelerators' compute times before "
+                              "training runs.",
+                              stats.index, files, samples);
+  w.source = fmt::format("dlsize index stats of {} (digest {})", stats.index, stats.digest);
+  w.records_per_file = w.shards ? per_file : 1;
+  w.files = std::max<std::uint64_t>(1, files);
+  w.sample_bytes_mean = std::max(64.0, sb.mean);
+  w.sample_bytes_stdev = sb.stdev;
+  return w;
 }
 
 } // namespace dlsize::dataset

@@ -7,9 +7,8 @@
 #include <functional>
 #include <string>
 
-#include <nlohmann/json.hpp>
-
 #include "core/histogram.hpp"
+#include "dataset/index_stats_document.hpp"
 
 namespace dlsize::dataset {
 
@@ -26,9 +25,8 @@ public:
   std::uint64_t count() const { return m_h.count(); }
   double mean() const;
   double stdev() const; // population
-  // {"count", "mean", "stdev", "min", "p10", "p50", "p90", "p99", "max", "histogram": {"unit":
-  // "bytes", "buckets": [[low, high, count], ...]}}
-  nlohmann::json to_json() const;
+  // Its figures: count, mean, stdev, min, p10, p50, p90, p99, max and the histogram's buckets.
+  size_summary summary() const;
 
 private:
   histogram m_h;
@@ -48,10 +46,11 @@ using sample_visitor = std::function<void(const indexed_sample&)>;
 // edited index. visit, when given, sees every sample as the statistics take it in, so that a
 // caller measuring something else of the samples (plan's read amplification) reads the index
 // the same way and in the same pass.
-nlohmann::json index_stats(const std::filesystem::path& index, const sample_visitor& visit = {});
+index_stats_document index_stats(const std::filesystem::path& index,
+                                 const sample_visitor& visit = {});
 
 // A workload profile (workloads/*.json form) of the indexed shape: layout, format, records per
 // file, files and the sample sizes' mean and stdev. The compute side is the user's to add.
-nlohmann::json workload_of_shape(const nlohmann::json& stats, const std::string& name);
+shape_workload workload_of_shape(const index_stats_document& stats, const std::string& name);
 
 } // namespace dlsize::dataset

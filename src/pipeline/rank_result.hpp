@@ -1,7 +1,8 @@
 #pragma once
-// What one rank measured in a training run, carried to rank 0 (as JSON) where the job's report
-// is made from every rank's. Everything in it merges across ranks without loss: sums, merged
-// histograms, epoch partials on the run's common time base (ns since the common start).
+// What one rank measured in a training run, carried to rank 0 (as JSON, written and read only by
+// pipeline/rank_result_json.cpp) where the job's report is made from every rank's. Everything
+// in it merges across ranks without loss: sums, merged histograms, epoch partials on the run's
+// common time base (ns since the common start).
 #include <cstdint>
 #include <optional>
 #include <string>

@@ -139,11 +139,11 @@ TEST_CASE("plan --index sizes from the index's real ranges, not the profile's me
       {R"({"path":"s.tfrecord","size":20000,"mtime_ns":1,"records":[[0,5000],[5000,7000],[12000,8000]]})",
        R"({"path":"a.jpg","size":100,"mtime_ns":1})"},
       2);
-  const nlohmann::json shape = dataset::index_read_shape(p, 8192);
-  CHECK(shape["reads"]["direct"]["bytes"] == 32768.0);
-  CHECK(shape["reads"]["direct"]["requests"] == 5.0);
-  CHECK(shape["reads"]["buffered"]["bytes"] == 20100.0);
-  CHECK(shape["reads"]["buffered"]["requests"] == 4.0);
+  const dataset::index_read_shape_result shape = dataset::index_read_shape(p, 8192);
+  CHECK(shape.reads.direct.bytes == 32768.0);
+  CHECK(shape.reads.direct.requests == 5.0);
+  CHECK(shape.reads.buffered.bytes == 20100.0);
+  CHECK(shape.reads.buffered.requests == 4.0);
 
   analysis::plan_options o = resnet_options();
   o.index = p.string();
@@ -153,7 +153,7 @@ TEST_CASE("plan --index sizes from the index's real ranges, not the profile's me
   in.workload = config::load_workload(o.workload);
   analysis::parse_shared_inputs(o, in);
   analysis::parse_read_inputs(o, in);
-  in.measured = analysis::measured_dataset::from_json(shape, "--index");
+  in.measured = analysis::measured_dataset::of(shape, "--index");
   const analysis::plan_reads plan = analysis::make_plan(in);
   const double samples_per_s = 400 / 0.224;
   CHECK(plan.sample_bytes_mean == Approx(20100.0 / 4));
@@ -163,7 +163,7 @@ TEST_CASE("plan --index sizes from the index's real ranges, not the profile's me
   REQUIRE(plan.epoch);
   CHECK(plan.epoch->dataset_bytes == 20100.0);
   REQUIRE(plan.index);
-  CHECK(plan.index->digest == shape["digest"]);
+  CHECK(plan.index->digest == shape.stats.digest);
   CHECK(plan.index->dir == "/data");
   REQUIRE(plan.dataset.indexed);
   CHECK(plan.dataset.indexed->is_enough == false);

@@ -1,3 +1,5 @@
+// The one place the JSON of a rank's results is written and read: the wire form each rank sends
+// to rank 0 (pipeline/rank_result.hpp), and its readers' figures (reader_stats_json).
 #include "pipeline/rank_result.hpp"
 
 #include <fmt/format.h>
