@@ -110,9 +110,9 @@ status_hook bench_output::partial_writer(double interval_s) {
   output_file* out = &*m_out;
   return {interval_s, [out, cmdline = m_opt.command_line, config = m_config,
                        interval_s](double el, const run_counters& c) {
-            const auto r = report::partial_report(report::report_header("bench", cmdline), config,
+            const auto r = report::partial_report(report::new_bench_report(cmdline), config,
                                                   {el, c.bytes, c.samples}, interval_s);
-            out->write_partial(r.dump(2) + "\n");
+            out->write_partial(r.to_json().dump(2) + "\n");
           }};
 }
 
@@ -158,14 +158,14 @@ int bench_output::finish(std::optional<report::bench_report> typed, bool failed,
 }
 
 int bench_output::stopped_before_run(const std::string& why) {
-  nlohmann::json r = report::stopped_before_run_report(
-      report::report_header("bench", m_opt.command_line), m_config, why);
-  r["config_given"] = m_opt.given_config;
-  const output_place where = m_out->commit(r.dump(2) + "\n");
+  report::bench_report r = report::stopped_before_run_report(
+      report::new_bench_report(m_opt.command_line), m_config, why);
+  r.config_given = m_opt.given_config;
+  const output_place where = m_out->commit(r.to_json().dump(2) + "\n");
   if (!where.path.empty())
     std::printf("report: %s\n", where.path.c_str());
   std::fflush(stdout);
-  std::fprintf(stderr, "dlsize: bench incomplete: %s\n", r["reason"].get<std::string>().c_str());
+  std::fprintf(stderr, "dlsize: bench incomplete: %s\n", r.reason.value_or("").c_str());
   return 1;
 }
 

@@ -412,6 +412,15 @@ void visit(section_of<validity_section> auto& s, auto& op) {
   op.rows("rules", s.rules);
 }
 
+void visit(section_of<progress_section> auto& s, auto& op) {
+  op("elapsed_s", s.elapsed_s);
+  op("read_bytes", s.read_bytes);
+  op("samples", s.samples);
+  op("read_bytes_per_s", s.read_bytes_per_s);
+  op("samples_per_s", s.samples_per_s);
+  op("updated_at", s.updated_at);
+}
+
 void visit(section_of<bench_report> auto& r, auto& op) {
   op.shape("schema", json_shape::string);
   op.shape("kind", json_shape::string);
@@ -445,6 +454,8 @@ void visit(section_of<bench_report> auto& r, auto& op) {
   op.section("fs_separation", r.fs_separation);
   op.section("workload_hash", r.workload_hash);
   op.section("mlperf_validity", r.mlperf_validity);
+  op("partial", r.partial);
+  op.section("progress", r.progress);
 }
 
 template <class S> void reader::section(const char* key, std::optional<S>& s) {

@@ -230,6 +230,14 @@ struct validity_section {
   nlohmann::json extra = nlohmann::json::object();
 };
 
+// How far a running bench got (a partial report's progress).
+struct progress_section {
+  field<double> elapsed_s, read_bytes_per_s, samples_per_s;
+  field<std::uint64_t> read_bytes, samples;
+  field<std::string> updated_at;
+  nlohmann::json extra = nlohmann::json::object();
+};
+
 struct accelerator_row {
   field<std::uint64_t> id;
   field<std::string> device;
@@ -264,6 +272,8 @@ struct bench_report {
   field<fs_separation_section> fs_separation; // null: not recorded (a dataset in a bucket)
   std::optional<workload_hash_section> workload_hash;
   std::optional<validity_section> mlperf_validity;
+  field<bool> partial; // a partial report, rewritten while the run goes on
+  std::optional<progress_section> progress;
   nlohmann::json extra = nlohmann::json::object(); // every other top-level key
 
   nlohmann::json to_json() const;

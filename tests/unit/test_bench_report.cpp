@@ -12,6 +12,7 @@
 #include "core/json_checks.hpp"
 #include "core/json_input.hpp"
 #include "report/bench_report.hpp"
+#include "report/partial_report.hpp"
 
 using namespace dlsize;
 using Catch::Matchers::Contains;
@@ -165,6 +166,28 @@ TEST_CASE("the run's blocks keep their JSON types and nulls", "[bench_report]") 
   j["tool"]["features"]["mpi"] = "no";
   CHECK_THAT(test::usage_error_message([&] { (void)bench_report::from_json(j); }),
              Contains("report: /tool/features/mpi: is a string. valid: true or false"));
+}
+
+TEST_CASE("a partial report is a typed report of the run so far", "[bench_report]") {
+  const nlohmann::json cmd = {"dlsize", "bench"};
+  const nlohmann::json j =
+      report::partial_report(report::new_bench_report(cmd), {{"seed", 1}}, {2.0, 100, 4}, 5)
+          .to_json();
+  CHECK(j.at("schema") == "dlsize.report/1");
+  CHECK(j.at("kind") == "bench");
+  CHECK(j.at("partial") == true);
+  CHECK(j.at("status") == "incomplete");
+  CHECK(j.at("warnings") == nlohmann::json::array());
+  CHECK(j.at("progress").at("read_bytes") == 100);
+  CHECK(j.at("progress").at("read_bytes_per_s") == 50.0);
+  CHECK(j.at("progress").at("samples_per_s") == 2.0);
+  CHECK(j.at("tool").at("name") == "dlsize");
+  CHECK(j.at("command_line") == cmd);
+  CHECK(bench_report::from_json(j).to_json() == j);
+  const auto stopped =
+      report::stopped_before_run_report(report::new_bench_report(cmd), nullptr, "a hung read");
+  CHECK(stopped.reason.value_or("") == "stopped before the run: a hung read");
+  CHECK(stopped.progress->elapsed_s.value_or(1) == 0.0);
 }
 
 TEST_CASE("a typed key of the wrong type is refused, naming the key", "[bench_report]") {
