@@ -14,6 +14,7 @@
 #include "pipeline/bench_job.hpp"
 #include "pipeline/cache_emulation.hpp"
 #include "pipeline/run_monitor.hpp"
+#include "report/bench_report.hpp"
 
 namespace dlsize::pipeline {
 
@@ -42,7 +43,11 @@ public:
   // Ends the job on this rank with its exit status (run_bench_job's): rank 0 (a report) adds the
   // figures from outside the run (the emulation is stopped first), prints the summary unless
   // --quiet, writes the report and says where; every rank names readers left in the kernel.
-  int finish(nlohmann::json report, bool failed, const std::vector<std::string>& abandoned,
+  // report: none on ranks other than 0.
+  int finish(std::optional<report::bench_report> report, bool failed,
+             const std::vector<std::string>& abandoned, cache_emulation* emulation);
+  // The same for a report made as JSON (null on ranks other than 0).
+  int finish(const nlohmann::json& report, bool failed, const std::vector<std::string>& abandoned,
              cache_emulation* emulation);
 
   // A stop (a signal, --stall-timeout, --time-limit) that ended a read of the manifest or the
@@ -52,7 +57,7 @@ public:
 private:
   const bench_job_options& m_opt;
   nlohmann::json m_config;
-  std::optional<nlohmann::json> m_fs_separation;
+  std::optional<report::field<report::fs_separation_section>> m_fs_separation;
   std::optional<output_file> m_out;
 };
 

@@ -28,6 +28,7 @@
 #include "pipeline/run_report.hpp"
 #include "pipeline/step_metrics.hpp"
 #include "pipeline/storage_rollup.hpp"
+#include "report/bench_report.hpp"
 #include "report/provenance.hpp"
 #include "report/report_io.hpp"
 #include "report/run_status.hpp"
@@ -314,7 +315,7 @@ storage_reads run_reads(const storage_context& c, telemetry::sampler& tele) {
 // A row for each epoch up to the last that read anything (a time limit or a stop leaves the
 // rest unrun); past kEpochRowsCap, one row holds the rest (last_epoch, epochs_in_row), as the
 // training report's.
-nlohmann::json epochs_json(const storage_rollup& r, std::uint64_t t0) {
+std::vector<report::epoch_row> epoch_rows(const storage_rollup& r, std::uint64_t t0) {
   std::size_t ran = r.epochs.size();
   while (ran > 0 && r.epochs[ran - 1].samples == 0)
     --ran;
@@ -330,17 +331,19 @@ nlohmann::json epochs_json(const storage_rollup& r, std::uint64_t t0) {
     }
     rows.push_back(rest);
   }
-  nlohmann::json epochs = nlohmann::json::array();
+  std::vector<report::epoch_row> epochs;
   for (std::size_t e = 0; e < rows.size(); ++e) {
     const epoch_counts& ec = rows[e];
-    epochs.push_back({{"epoch", e},
-                      {"samples", ec.samples},
-                      {"read_bytes", ec.read_bytes},
-                      {"end_s", ec.end_ns ? static_cast<double>(ec.end_ns - t0) * 1e-9 : 0.0}});
+    report::epoch_row row;
+    row.epoch = std::uint64_t{e};
+    row.samples = ec.samples;
+    row.read_bytes = ec.read_bytes;
+    row.end_s = ec.end_ns ? static_cast<double>(ec.end_ns - t0) * 1e-9 : 0.0;
     if (e == kEpochRowsCap) {
-      epochs.back()["last_epoch"] = ran - 1;
-      epochs.back()["epochs_in_row"] = ran - kEpochRowsCap;
+      row.last_epoch = std::uint64_t{ran - 1};
+      row.epochs_in_row = std::uint64_t{ran - kEpochRowsCap};
     }
+    epochs.push_back(std::move(row));
   }
   return epochs;
 }
@@ -361,7 +364,7 @@ report::status_decision storage_status(const storage_context& c, const storage_r
   return report::decide_status(si);
 }
 
-nlohmann::json storage_summary_json(const storage_context& c, const storage_reads& reads) {
+report::summary_section storage_summary(const storage_context& c, const storage_reads& reads) {
   const io::reader_stats& all = reads.all;
   const storage_rollup& r = reads.rollup;
   const double wall = reads.totals.wall_s;
@@ -371,28 +374,66 @@ nlohmann::json storage_summary_json(const storage_context& c, const storage_read
   const auto completed = static_cast<std::uint64_t>(
       std::count_if(r.epochs.begin(), r.epochs.end(),
                     [&](const epoch_counts& e) { return e.samples == per_epoch; }));
-  nlohmann::json summary = {
-      {"wall_s", wall},
-      {"epochs", c.opt.epochs},
-      {"epochs_completed", completed},
-      {"samples", r.samples},
-      {"read_bytes", all.bytes},
-      {"read_bytes_per_s", wall > 0 ? static_cast<double>(all.bytes) / wall : 0.0},
-      {"samples_per_s", wall > 0 ? static_cast<double>(r.samples) / wall : 0.0},
-      {"files_per_s", whole_files && wall > 0 ? nlohmann::json(static_cast<double>(all.jobs) / wall)
-                                              : nlohmann::json(nullptr)},
-      {"requests", all.requests},
-  };
-  add_cpu_cost(summary, reads.totals.cpu, all.bytes, r.samples);
-  return summary;
+  nlohmann::json cpu_cost = nlohmann::json::object();
+  add_cpu_cost(cpu_cost, reads.totals.cpu, all.bytes, r.samples);
+  auto s = report::section_from_json<report::summary_section>(cpu_cost, "summary");
+  s.wall_s = wall;
+  s.epochs = c.opt.epochs;
+  s.epochs_completed = completed;
+  s.samples = r.samples;
+  s.read_bytes = all.bytes;
+  s.read_bytes_per_s = wall > 0 ? static_cast<double>(all.bytes) / wall : 0.0;
+  s.samples_per_s = wall > 0 ? static_cast<double>(r.samples) / wall : 0.0;
+  s.files_per_s = report::field<double>::of(
+      whole_files && wall > 0 ? std::optional(static_cast<double>(all.jobs) / wall) : std::nullopt);
+  s.requests = all.requests;
+  return s;
 }
 
-nlohmann::json storage_document(const storage_context& c, storage_reads& reads,
-                                const telemetry::sampler& tele, const telemetry::nvml& gpus,
-                                const nlohmann::json& memory_start,
-                                const report::status_decision& decided) {
+report::storage_section storage_block(const storage_context& c, const storage_reads& reads,
+                                      const telemetry::sampler& tele,
+                                      const nlohmann::json& memory_start,
+                                      nlohmann::json& warnings) {
+  auto s = report::section_from_json<report::storage_section>(
+      storage_json(tele.storage().available(), tele.storage().source(), reads.totals.storage_bytes,
+                   reads.all.bytes, reads.totals.wall_s, memory_start, telemetry::memory_json(),
+                   c.mount.fs_type, warnings),
+      "storage");
+  if (c.opt.s3)
+    if (const auto figures = s3_figures(*c.eng))
+      s.s3 = s3_section_of(*c.opt.s3, *figures);
+  return s;
+}
+
+report::verify_section verify_block(const storage_rollup& r) {
+  report::verify_section v;
+  v.records_checked = r.verified;
+  v.mismatches = r.mismatches;
+  v.problems = r.problems;
+  v.content_digest = fmt::format("{:016x}", r.digest);
+  return v;
+}
+
+// The storage-only run's workload and topology: one rank on one node, no accelerators.
+void set_storage_shape(report::bench_report& rep, const dataset::dataset_params& params) {
+  report::workload_section w;
+  w.name = params.workload;
+  w.layout = std::string(config::to_string(params.layout));
+  w.format = params.format;
+  rep.workload = std::move(w);
+  report::topology_section t;
+  t.ranks = std::uint64_t{1};
+  t.nodes = std::uint64_t{1};
+  t.accelerators = std::uint64_t{0};
+  t.accelerators_per_node = std::uint64_t{0};
+  rep.topology = std::move(t);
+}
+
+report::bench_report storage_document(const storage_context& c, storage_reads& reads,
+                                      const telemetry::sampler& tele, const telemetry::nvml& gpus,
+                                      const nlohmann::json& memory_start,
+                                      const report::status_decision& decided) {
   const storage_bench_options& opt = c.opt;
-  const auto& params = c.layout.params();
   const io::reader_stats& all = reads.all;
   const storage_rollup& r = reads.rollup;
   nlohmann::json warnings = nlohmann::json::array();
@@ -401,40 +442,28 @@ nlohmann::json storage_document(const storage_context& c, storage_reads& reads,
     warnings.push_back(a);
   if (decided.stopped_at_time_limit)
     warnings.push_back(report::time_limit_warning(true));
-  nlohmann::json storage_sec = storage_json(
-      tele.storage().available(), tele.storage().source(), reads.totals.storage_bytes, all.bytes,
-      reads.totals.wall_s, memory_start, telemetry::memory_json(), c.mount.fs_type, warnings);
-  if (opt.s3)
-    if (const auto figures = s3_figures(*c.eng))
-      storage_sec["s3"] = report::to_json(s3_section_of(*opt.s3, *figures));
-  nlohmann::json report = report::report_header("bench", c.command_line);
-  report.update({
-      {"config", opt.config},
-      {"workload",
-       {{"name", params.workload},
-        {"layout", config::to_string(params.layout)},
-        {"format", params.format}}},
-      {"dataset", dataset_json(opt.dataset, c.layout, c.mount, opt.client_ram)},
-      {"system", report::system_json(gpus.devices(), gpus.status(), c.provenance)},
-      {"topology", {{"ranks", 1}, {"nodes", 1}, {"accelerators", 0}, {"accelerators_per_node", 0}}},
-      {"summary", storage_summary_json(c, reads)},
-      {"epochs", epochs_json(r, reads.t0)},
-      {"io", io_json(opt.io, c.eng->name(), c.eng->uncached_method(), all, r.sample_latency,
-                     c.plan.per_record ? "record" : "file")},
-      {"storage", storage_sec},
-      {"timeseries", std::move(reads.totals.timeseries)},
-      {"warnings", warnings},
-      {"status", report::to_string(decided.status)},
-  });
+  report::bench_report rep = report::new_bench_report(c.command_line);
+  rep.storage = storage_block(c, reads, tele, memory_start, warnings);
+  rep.config = opt.config;
+  set_storage_shape(rep, c.layout.params());
+  rep.dataset = report::section_from_json<report::dataset_section>(
+      dataset_json(opt.dataset, c.layout, c.mount, opt.client_ram), "dataset");
+  rep.system = report::system_json(gpus.devices(), gpus.status(), c.provenance);
+  rep.summary = storage_summary(c, reads);
+  rep.epochs = epoch_rows(r, reads.t0);
+  rep.io = report::section_from_json<report::io_section>(
+      io_json(opt.io, c.eng->name(), c.eng->uncached_method(), all, r.sample_latency,
+              c.plan.per_record ? "record" : "file"),
+      "io");
+  rep.timeseries = report::timeseries_from_json(reads.totals.timeseries);
+  rep.warnings = warnings.get<std::vector<std::string>>();
+  rep.status = decided.status;
   if (!decided.reason.empty())
-    report["reason"] = decided.reason;
-  report::add_provenance(report);
+    rep.reason = decided.reason;
+  report::add_provenance(rep);
   if (opt.verify)
-    report["verify"] = {{"records_checked", r.verified},
-                        {"mismatches", r.mismatches},
-                        {"problems", r.problems},
-                        {"content_digest", fmt::format("{:016x}", r.digest)}};
-  return report;
+    rep.verify = verify_block(r);
+  return rep;
 }
 
 } // namespace

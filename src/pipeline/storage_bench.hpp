@@ -15,6 +15,7 @@
 #include "pipeline/dataset_access.hpp"
 #include "pipeline/run_monitor.hpp"
 #include "pipeline/sampler.hpp"
+#include "report/bench_report.hpp"
 
 namespace dlsize::pipeline {
 
@@ -38,7 +39,7 @@ struct storage_bench_options {
 };
 
 struct storage_bench_result {
-  nlohmann::json report;              // the whole report, status included
+  report::bench_report report;        // the whole report, status included
   bool failed = false;                // read errors or checksum mismatches
   std::vector<std::string> abandoned; // readers left in the kernel (engine_result::abandoned)
 };

@@ -49,9 +49,9 @@ std::string stopped_line(const bench_report& r) {
 std::string validity_block(const bench_report& r) {
   // The edition bench judged the run by (the report's mlperf_validity); v3 for older reports.
   report::rules_edition edition = report::kDefaultRules;
-  if (r.extra.contains("mlperf_validity") && r.extra["mlperf_validity"].is_object())
-    edition = report::parse_rules_edition(
-        r.extra["mlperf_validity"].value("rules_edition", std::string("v3")), "mlperf_validity");
+  if (r.mlperf_validity)
+    edition = report::parse_rules_edition(r.mlperf_validity->rules_edition.value_or("v3"),
+                                          "mlperf_validity");
   const report::validity v = report::mlperf_validity(r, edition);
   const bool v3 = edition == report::rules_edition::v3;
   // The rules over a point's runs need the other runs: size and compare judge them, per point.

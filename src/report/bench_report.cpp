@@ -88,6 +88,17 @@ template <class T> T convert(const nlohmann::json& v, const place& at, bound b) 
     if (d < 0 || d != std::floor(d) || d >= 1.8e19)
       out_of_range(at.source, at.key, v, "out of range", "a whole number >= 0");
     return static_cast<std::uint64_t>(d);
+  } else if constexpr (std::is_same_v<T, count_or_number>) {
+    if (!v.is_number())
+      wrong_type(at.source, at.key, v, "a number");
+    check_bound(at, v, b);
+    count_or_number c;
+    c.whole = v.is_number_unsigned() || (v.is_number_integer() && v.get<std::int64_t>() >= 0);
+    if (c.whole)
+      c.count = v.get<std::uint64_t>();
+    else
+      c.number = v.get<double>();
+    return c;
   } else if constexpr (std::is_same_v<T, bool>) {
     if (!v.is_boolean())
       wrong_type(at.source, at.key, v, "true or false");
@@ -122,6 +133,8 @@ template <class T> T convert(const nlohmann::json& v, const place& at, bound b) 
 template <class T> nlohmann::json to_value(const T& v) {
   if constexpr (std::is_same_v<T, run_status>)
     return to_string(v);
+  else if constexpr (std::is_same_v<T, count_or_number>)
+    return v.whole ? nlohmann::json(v.count) : nlohmann::json(v.number);
   else
     return nlohmann::json(v);
 }
@@ -157,6 +170,8 @@ struct reader {
       wrong_type(source, at, v, "a string");
   }
   template <class S> void section(const char* key, std::optional<S>& s);
+  // A section a run writes as null when it has none.
+  template <class S> void section(const char* key, field<S>& s);
   template <class S> void rows(const char* key, std::optional<std::vector<S>>& rows);
 };
 
@@ -169,6 +184,7 @@ struct writer {
   }
   void shape(const char*, json_shape) const {}
   template <class S> void section(const char* key, const std::optional<S>& s);
+  template <class S> void section(const char* key, const field<S>& s);
   template <class S> void rows(const char* key, const std::optional<std::vector<S>>& rows);
 };
 
@@ -195,6 +211,8 @@ void visit(section_of<workload_section> auto& s, auto& op) {
   op("name", s.name);
   op("epochs", s.epochs);
   op("epochs_source", s.epochs_source);
+  op("layout", s.layout);
+  op("format", s.format);
   op("mean_sample_bytes", s.mean_sample_bytes, bound::nonneg);
   op.section("accelerator", s.accelerator);
   op.shape("model", json_shape::object);
@@ -218,6 +236,7 @@ void visit(section_of<topology_section> auto& s, auto& op) {
   op("accelerators", s.accelerators);
   op("accelerators_per_rank", s.accelerators_per_rank);
   op("ranks_per_node", s.ranks_per_node);
+  op("accelerators_per_node", s.accelerators_per_node);
   op("communicator", s.communicator);
   op("declared", s.declared);
 }
@@ -307,11 +326,99 @@ void visit(section_of<verify_section> auto& s, auto& op) {
   op("records_checked", s.records_checked);
   op("mismatches", s.mismatches);
   op("content_digest", s.content_digest);
+  op("problems", s.problems);
 }
 
 void visit(section_of<accelerator_row> auto& s, auto& op) {
   op("id", s.id);
   op("device", s.device);
+}
+
+void visit(section_of<epoch_row> auto& s, auto& op) {
+  op("epoch", s.epoch);
+  op("samples", s.samples);
+  op("read_bytes", s.read_bytes);
+  op("end_s", s.end_s);
+  op("last_epoch", s.last_epoch);
+  op("epochs_in_row", s.epochs_in_row);
+}
+
+void visit(section_of<timeseries_point> auto& s, auto& op) {
+  op("t_s", s.t_s);
+  op("read_bytes_per_s", s.read_bytes_per_s);
+  op("samples_per_s", s.samples_per_s);
+  op("accelerator_utilization", s.accelerator_utilization);
+  op("cpu_process", s.cpu_process);
+  op("cpu_host", s.cpu_host);
+  op("storage_read_bytes_per_s", s.storage_read_bytes_per_s);
+  op("device_busy", s.device_busy);
+  op("page_cache_bytes", s.page_cache_bytes);
+  op("available_bytes", s.available_bytes);
+}
+
+void visit(section_of<tool_features> auto& s, auto& op) {
+  op("io_uring", s.io_uring);
+  op("liburing", s.liburing);
+  op("psync", s.psync);
+  op("crc32c", s.crc32c);
+  op("mpi", s.mpi);
+  op("mpi_library", s.mpi_library);
+  op("cuda", s.cuda);
+}
+
+void visit(section_of<tool_section> auto& s, auto& op) {
+  op("name", s.name);
+  op("version", s.version);
+  op("commit", s.commit);
+  op("build_type", s.build_type);
+  op.section("features", s.features);
+}
+
+void visit(section_of<backend_section> auto& s, auto& op) {
+  op("label", s.label);
+  op("label_given", s.label_given);
+  op("identity", s.identity);
+}
+
+void visit(section_of<fs_separation_section> auto& s, auto& op) {
+  op("dataset", s.dataset);
+  op("dataset_device", s.dataset_device);
+  op("checkpoints", s.checkpoints);
+  op("checkpoints_device", s.checkpoints_device);
+  op("results", s.results);
+  op("results_device", s.results_device);
+  op("separate", s.separate);
+  op("method", s.method);
+}
+
+void visit(section_of<workload_hash_section> auto& s, auto& op) {
+  op("algorithm", s.algorithm);
+  op("allowlist", s.allowlist);
+  op("keys", s.keys);
+  op("sha256", s.sha256);
+}
+
+void visit(section_of<validity_rule_row> auto& s, auto& op) {
+  op("rule", s.rule);
+  op("verdict", s.verdict);
+  op("measured", s.measured);
+  op("source", s.source);
+  op("judged_by", s.judged_by);
+}
+
+void visit(section_of<validity_section> auto& s, auto& op) {
+  op("rules_edition", s.rules_edition);
+  op("verdict", s.verdict);
+  op.rows("rules", s.rules);
+}
+
+void visit(section_of<progress_section> auto& s, auto& op) {
+  op("elapsed_s", s.elapsed_s);
+  op("read_bytes", s.read_bytes);
+  op("samples", s.samples);
+  op("read_bytes_per_s", s.read_bytes_per_s);
+  op("samples_per_s", s.samples_per_s);
+  op("updated_at", s.updated_at);
 }
 
 void visit(section_of<bench_report> auto& r, auto& op) {
@@ -322,6 +429,7 @@ void visit(section_of<bench_report> auto& r, auto& op) {
   op("label", r.label);
   op("command_line", r.command_line);
   op("config", r.config);
+  op("config_given", r.config_given);
   op("status", r.status);
   op("reason", r.reason);
   op("run_id", r.run_id);
@@ -335,13 +443,19 @@ void visit(section_of<bench_report> auto& r, auto& op) {
   op.section("cache_emulation", r.cache_emulation);
   op.section("verify", r.verify);
   op.rows("accelerators", r.accelerators);
-  op.shape("epochs", json_shape::array);
-  op.shape("timeseries", json_shape::array);
+  op.rows("epochs", r.epochs);
+  op.rows("timeseries", r.timeseries);
   op.shape("preprocessing", json_shape::object);
   op.shape("system", json_shape::object);
   op.shape("system/hosts", json_shape::array);
-  op.shape("tool", json_shape::object);
-  op.shape("tool/features", json_shape::object);
+  op("system", r.system);
+  op.section("tool", r.tool);
+  op.section("backend", r.backend);
+  op.section("fs_separation", r.fs_separation);
+  op.section("workload_hash", r.workload_hash);
+  op.section("mlperf_validity", r.mlperf_validity);
+  op("partial", r.partial);
+  op.section("progress", r.progress);
 }
 
 template <class S> void reader::section(const char* key, std::optional<S>& s) {
@@ -357,6 +471,20 @@ template <class S> void reader::section(const char* key, std::optional<S>& s) {
   reader sub{sec.extra, where, source};
   visit(sec, sub);
   s = std::move(sec);
+}
+
+template <class S> void reader::section(const char* key, field<S>& s) {
+  const auto it = obj.find(key);
+  if (it == obj.end())
+    return;
+  if (it->is_null()) {
+    s = field<S>::null();
+    obj.erase(it);
+    return;
+  }
+  std::optional<S> sec;
+  section(key, sec);
+  s = field<S>::of(std::move(sec));
 }
 
 template <class S> void reader::rows(const char* key, std::optional<std::vector<S>>& rows) {
@@ -388,6 +516,15 @@ template <class S> void writer::section(const char* key, const std::optional<S>&
   writer sub{o};
   visit(*s, sub);
   obj[key] = std::move(o);
+}
+
+template <class S> void writer::section(const char* key, const field<S>& s) {
+  if (!s.present)
+    return;
+  if (!s.value)
+    obj[key] = nullptr;
+  else
+    section(key, std::optional<S>(*s.value));
 }
 
 template <class S> void writer::rows(const char* key, const std::optional<std::vector<S>>& rows) {
@@ -439,6 +576,59 @@ s3_section s3_section_from_json(const nlohmann::json& j, const std::string& sour
   if (!s)
     wrong_type(source, "/storage/s3", j, "an object");
   return *s;
+}
+
+template <class S> S section_from_json(const nlohmann::json& j, const std::string& where) {
+  nlohmann::json holder = nlohmann::json::object();
+  holder.emplace(where, j);
+  reader r{holder, "", "report"};
+  std::optional<S> s;
+  r.section(where.c_str(), s);
+  if (!s)
+    wrong_type("report", key_path("", where), j, "an object");
+  return *s;
+}
+
+template dataset_section section_from_json(const nlohmann::json&, const std::string&);
+template io_section section_from_json(const nlohmann::json&, const std::string&);
+template storage_section section_from_json(const nlohmann::json&, const std::string&);
+template summary_section section_from_json(const nlohmann::json&, const std::string&);
+template cache_emulation_section section_from_json(const nlohmann::json&, const std::string&);
+template fs_separation_section section_from_json(const nlohmann::json&, const std::string&);
+template warm_epochs_section section_from_json(const nlohmann::json&, const std::string&);
+
+std::vector<timeseries_point> timeseries_from_json(const nlohmann::json& series) {
+  nlohmann::json holder = nlohmann::json::object();
+  holder.emplace("timeseries", series);
+  reader r{holder, "", "timeseries"};
+  std::optional<std::vector<timeseries_point>> rows;
+  r.rows("timeseries", rows);
+  return rows.value_or(std::vector<timeseries_point>{});
+}
+
+void set_warm_epochs(storage_section& s, const nlohmann::json& warm) {
+  nlohmann::json holder = nlohmann::json::object();
+  holder.emplace("warm_epochs", warm);
+  reader r{holder, "/storage", "report"};
+  r.section("warm_epochs", s.warm_epochs);
+  s.extra.update(holder); // null (no warm epochs) stays as the report writes it
+}
+
+template <class S> nlohmann::json section_to_json(const S& s) {
+  nlohmann::json j = s.extra.is_object() ? s.extra : nlohmann::json::object();
+  writer w{j};
+  visit(s, w);
+  return j;
+}
+
+template nlohmann::json section_to_json(const fs_separation_section&);
+template nlohmann::json section_to_json(const workload_hash_section&);
+
+nlohmann::json to_json(const tool_section& t) {
+  nlohmann::json j = nlohmann::json::object();
+  writer w{j};
+  w.section("tool", std::optional<tool_section>(t));
+  return j.at("tool");
 }
 
 bool is_bench_report(const nlohmann::json& j) {

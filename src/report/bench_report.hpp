@@ -69,7 +69,7 @@ struct accelerator_section {
 };
 
 struct workload_section {
-  field<std::string> name, epochs_source;
+  field<std::string> name, epochs_source, layout, format;
   field<std::uint64_t> epochs; // what the workload trains; null: the profile names none
   field<double> mean_sample_bytes;
   std::optional<accelerator_section> accelerator; // absent: a storage-only run
@@ -85,6 +85,7 @@ struct dataset_section {
 
 struct topology_section {
   field<std::uint64_t> ranks, nodes, accelerators, accelerators_per_rank, ranks_per_node;
+  field<std::uint64_t> accelerators_per_node;
   field<std::string> communicator;
   field<nlohmann::json> declared; // nodes declared on one host (--ranks-per-node), or null
   nlohmann::json extra = nlohmann::json::object();
@@ -154,6 +155,86 @@ struct cache_emulation_section {
 struct verify_section {
   field<std::uint64_t> records_checked, mismatches;
   field<std::string> content_digest;
+  field<std::vector<std::string>> problems; // the first mismatches, as the verifier words them
+  nlohmann::json extra = nlohmann::json::object();
+};
+
+// A list of run points whose memory figures are counts on one host and sums (numbers) over
+// several: the value as the report holds it, a whole count or a number.
+struct count_or_number {
+  bool whole = true;
+  std::uint64_t count = 0;
+  double number = 0;
+};
+
+// One epoch of a run (a storage-only run writes these; a training run adds its figures).
+struct epoch_row {
+  field<std::uint64_t> epoch, samples, read_bytes;
+  field<double> end_s;
+  field<std::uint64_t> last_epoch, epochs_in_row; // the last row, holding the epochs past the cap
+  nlohmann::json extra = nlohmann::json::object();
+};
+
+// One telemetry point of the run (rates over the interval before t_s).
+struct timeseries_point {
+  field<double> t_s, read_bytes_per_s, samples_per_s, accelerator_utilization;
+  field<double> cpu_process, cpu_host, storage_read_bytes_per_s, device_busy;
+  field<count_or_number> page_cache_bytes, available_bytes;
+  nlohmann::json extra = nlohmann::json::object();
+};
+
+// The build that wrote the report.
+struct tool_features {
+  field<bool> io_uring, psync, mpi, cuda;
+  field<std::string> liburing, crc32c, mpi_library;
+  nlohmann::json extra = nlohmann::json::object();
+};
+
+struct tool_section {
+  field<std::string> name, version, commit, build_type;
+  std::optional<tool_features> features;
+  nlohmann::json extra = nlohmann::json::object();
+};
+
+// The backend the run measured (report/backend_identity.hpp).
+struct backend_section {
+  field<std::string> label, identity;
+  field<bool> label_given;
+  nlohmann::json extra = nlohmann::json::object();
+};
+
+// v3.0 §3.4.2's record (report/fs_separation.hpp): the devices of the data and of the results.
+struct fs_separation_section {
+  field<std::string> dataset, dataset_device, checkpoints, checkpoints_device;
+  field<std::string> results, results_device, method;
+  field<bool> separate;
+  nlohmann::json extra = nlohmann::json::object();
+};
+
+// The load's settings and their SHA-256 (report/workload_hash.hpp).
+struct workload_hash_section {
+  field<std::string> algorithm, allowlist, sha256;
+  field<nlohmann::json> keys; // {JSON pointer without its leading /: the value or null}
+  nlohmann::json extra = nlohmann::json::object();
+};
+
+// The MLPerf Storage verdict bench judged the run by (report/mlperf_validity.hpp).
+struct validity_rule_row {
+  field<std::string> rule, verdict, measured, source, judged_by;
+  nlohmann::json extra = nlohmann::json::object();
+};
+
+struct validity_section {
+  field<std::string> rules_edition, verdict;
+  std::optional<std::vector<validity_rule_row>> rules;
+  nlohmann::json extra = nlohmann::json::object();
+};
+
+// How far a running bench got (a partial report's progress).
+struct progress_section {
+  field<double> elapsed_s, read_bytes_per_s, samples_per_s;
+  field<std::uint64_t> read_bytes, samples;
+  field<std::string> updated_at;
   nlohmann::json extra = nlohmann::json::object();
 };
 
@@ -167,7 +248,9 @@ struct bench_report {
   std::string schema = "dlsize.report/1";
   std::string kind = "bench";
   field<std::vector<std::string>> command_line;
-  field<nlohmann::json> config; // the effective options, keyed by long option name
+  field<nlohmann::json> config;       // the effective options, keyed by long option name
+  field<nlohmann::json> config_given; // the options given on the command line, by long name
+  std::optional<tool_section> tool;
   field<run_status> status;
   field<std::string> reason, run_id, created_at;
   field<double> created_unix_s; // when the report was made, to the ms (absent before it existed)
@@ -182,6 +265,15 @@ struct bench_report {
   std::optional<cache_emulation_section> cache_emulation;
   std::optional<verify_section> verify;
   std::optional<std::vector<accelerator_row>> accelerators;
+  std::optional<std::vector<epoch_row>> epochs;
+  std::optional<std::vector<timeseries_point>> timeseries;
+  field<nlohmann::json> system; // the hosts' facts (report_io.hpp's system_json)
+  std::optional<backend_section> backend;
+  field<fs_separation_section> fs_separation; // null: not recorded (a dataset in a bucket)
+  std::optional<workload_hash_section> workload_hash;
+  std::optional<validity_section> mlperf_validity;
+  field<bool> partial; // a partial report, rewritten while the run goes on
+  std::optional<progress_section> progress;
   nlohmann::json extra = nlohmann::json::object(); // every other top-level key
 
   nlohmann::json to_json() const;
@@ -224,6 +316,23 @@ nlohmann::json to_json(const latency_summary& l);
 nlohmann::json to_json(const s3_section& s);
 // Reads a storage.s3 block; throws usage_error naming the field (source starts the message).
 s3_section s3_section_from_json(const nlohmann::json& j, const std::string& source = "report");
+
+// Sections of a report built from JSON made elsewhere (the pipeline's blocks not yet typed): each
+// typed key becomes its field, every other key stays in extra; throws usage_error as from_json.
+template <class S> S section_from_json(const nlohmann::json& j, const std::string& where);
+// storage.warm_epochs from pipeline/warm_storage.hpp's block (null: none).
+void set_warm_epochs(storage_section& s, const nlohmann::json& warm);
+// A run's timeseries (run_monitor's points) as the report holds it.
+std::vector<timeseries_point> timeseries_from_json(const nlohmann::json& series);
+// A section's JSON as the report holds it (its extra, the typed fields over it).
+template <class S> nlohmann::json section_to_json(const S& s);
+// The build's tool block as the report holds it.
+nlohmann::json to_json(const tool_section& t);
+
+// This build's tool block (report_io.cpp; tool_json() is its JSON).
+tool_section tool_of_build();
+// A bench report with what every report starts with (report_header's fields), typed.
+bench_report new_bench_report(const nlohmann::json& command_line);
 
 // Whether j is a report written by dlsize bench (schema dlsize.report/1, kind bench).
 bool is_bench_report(const nlohmann::json& j);

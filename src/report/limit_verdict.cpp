@@ -14,10 +14,10 @@ nlohmann::json num(double v) {
 double mean_device_busy(const bench_report& r) {
   double sum = 0;
   int n = 0;
-  for (const auto& p : r.extra.value("timeseries", nlohmann::json::array()))
-    if (p.contains("device_busy") && p["device_busy"].is_number()) {
+  for (const auto& p : r.timeseries.value_or(std::vector<timeseries_point>{}))
+    if (p.device_busy.has_value()) {
       // A multi-host timeseries adds host figures up: a share stays within 1.
-      sum += std::min(1.0, p["device_busy"].get<double>());
+      sum += std::min(1.0, *p.device_busy);
       ++n;
     }
   return n ? sum / n : std::nan("");

@@ -7,6 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "report/bench_report.hpp"
+
 namespace dlsize::report {
 
 struct run_progress {
@@ -15,14 +17,14 @@ struct run_progress {
   std::uint64_t samples = 0;
 };
 
-// header: report_header("bench", ...) of the run; config: its replayable options.
-nlohmann::json partial_report(const nlohmann::json& header, const nlohmann::json& config,
-                              const run_progress& p, double interval_s);
+// r: new_bench_report(...) of the run; config: its replayable options.
+bench_report partial_report(bench_report r, const nlohmann::json& config, const run_progress& p,
+                            double interval_s);
 
 // The report of a run that a stop ended before it read anything (a signal, --stall-timeout or
 // --time-limit during a hung read of its manifest or index): the same shape, nothing measured,
 // the reason given ("reading 'FILE': no progress for 2 s (--stall-timeout); ...").
-nlohmann::json stopped_before_run_report(const nlohmann::json& header, const nlohmann::json& config,
-                                         const std::string& reason);
+bench_report stopped_before_run_report(bench_report r, const nlohmann::json& config,
+                                       const std::string& reason);
 
 } // namespace dlsize::report

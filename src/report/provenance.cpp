@@ -119,4 +119,10 @@ void add_provenance(nlohmann::json& report) {
   report["backend"] = backend_json(report);
 }
 
+void add_provenance(bench_report& report) {
+  nlohmann::json j = report.to_json();
+  add_provenance(j);
+  report = bench_report::from_json(j);
+}
+
 } // namespace dlsize::report

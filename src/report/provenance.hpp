@@ -5,9 +5,12 @@
 // fact in which the hosts differ.
 #include <nlohmann/json.hpp>
 
+#include "report/bench_report.hpp"
+
 namespace dlsize::report {
 
 // Adds those fields to a bench report that already has config, dataset, system, io and storage.
 void add_provenance(nlohmann::json& report);
+void add_provenance(bench_report& report);
 
 } // namespace dlsize::report

@@ -10,6 +10,7 @@
 #include "core/sysinfo.hpp"
 #include "dlsize/build_config.hpp"
 #include "dlsize/git_commit.hpp"
+#include "report/bench_report.hpp"
 #include "report/run_id.hpp"
 
 namespace dlsize::report {
@@ -32,20 +33,37 @@ std::string tool_commit() {
   return DLSIZE_GIT_COMMIT;
 }
 
+tool_section tool_of_build() {
+  tool_features f;
+  f.io_uring = true;
+  f.liburing = std::string(DLSIZE_LIBURING_VERSION);
+  f.psync = true;
+  f.crc32c = std::string(crc32c_hardware() ? "sse4.2" : "table");
+  f.mpi = DLSIZE_HAVE_MPI != 0;
+  f.mpi_library =
+      DLSIZE_HAVE_MPI ? field<std::string>(DLSIZE_MPI_VERSION) : field<std::string>::null();
+  f.cuda = DLSIZE_HAVE_CUDA != 0;
+  tool_section t;
+  t.name = std::string("dlsize");
+  t.version = std::string(DLSIZE_VERSION);
+  t.commit = tool_commit();
+  t.build_type = std::string(DLSIZE_BUILD_TYPE);
+  t.features = f;
+  return t;
+}
+
 nlohmann::json tool_json() {
-  return {{"name", "dlsize"},
-          {"version", DLSIZE_VERSION},
-          {"commit", tool_commit()},
-          {"build_type", DLSIZE_BUILD_TYPE},
-          {"features",
-           {{"io_uring", true},
-            {"liburing", DLSIZE_LIBURING_VERSION},
-            {"psync", true},
-            {"crc32c", crc32c_hardware() ? "sse4.2" : "table"},
-            {"mpi", DLSIZE_HAVE_MPI != 0},
-            {"mpi_library",
-             DLSIZE_HAVE_MPI ? nlohmann::json(DLSIZE_MPI_VERSION) : nlohmann::json(nullptr)},
-            {"cuda", DLSIZE_HAVE_CUDA != 0}}}};
+  return to_json(tool_of_build());
+}
+
+bench_report new_bench_report(const nlohmann::json& command_line) {
+  bench_report r;
+  r.run_id = new_run_id();
+  r.created_at = utc_now();
+  r.created_unix_s = unix_now_s();
+  r.tool = tool_of_build();
+  r.command_line = command_line.get<std::vector<std::string>>();
+  return r;
 }
 
 std::vector<std::string> feature_lines(const std::string& uring_unusable) {

@@ -26,18 +26,29 @@ constexpr const char* kKeys[] = {"/workload/name",
                                  "/summary/epochs",
                                  "/summary/au_threshold"};
 
-} // namespace
-
-nlohmann::json workload_hash_json(const nlohmann::json& report) {
+// The keys' values in a report's JSON (null where it has none) and their hash.
+workload_hash_section workload_hash_from(const nlohmann::json& report) {
   nlohmann::json keys = nlohmann::json::object();
   for (const char* k : kKeys) {
     const nlohmann::json::json_pointer ptr(k);
     keys[std::string(k).substr(1)] = report.contains(ptr) ? report.at(ptr) : nlohmann::json();
   }
-  return {{"algorithm", "sha256"},
-          {"allowlist", kWorkloadHashKeys},
-          {"keys", keys},
-          {"sha256", sha256_hex(keys.dump())}};
+  workload_hash_section h;
+  h.algorithm = std::string("sha256");
+  h.allowlist = std::string(kWorkloadHashKeys);
+  h.sha256 = sha256_hex(keys.dump());
+  h.keys = std::move(keys);
+  return h;
+}
+
+} // namespace
+
+workload_hash_section workload_hash_of(const bench_report& r) {
+  return workload_hash_from(r.to_json());
+}
+
+nlohmann::json workload_hash_json(const nlohmann::json& report) {
+  return section_to_json(workload_hash_from(report));
 }
 
 } // namespace dlsize::report

@@ -6,6 +6,8 @@
 // can be recomputed from the report alone.
 #include <nlohmann/json.hpp>
 
+#include "report/bench_report.hpp"
+
 namespace dlsize::report {
 
 // The allowlist's name: which keys are hashed (docs/report-schema.md, workload_hash).
@@ -14,5 +16,7 @@ inline constexpr const char* kWorkloadHashKeys = "dlsize-load-v1";
 // {"algorithm": "sha256", "allowlist", "keys": {path: value or null}, "sha256"} for a bench
 // report's JSON; the hash is over keys.dump() (sorted keys, no spaces).
 nlohmann::json workload_hash_json(const nlohmann::json& report);
+// The same block, typed, for a bench report.
+workload_hash_section workload_hash_of(const bench_report& report);
 
 } // namespace dlsize::report

@@ -12,6 +12,7 @@
 #include "core/json_checks.hpp"
 #include "core/json_input.hpp"
 #include "report/bench_report.hpp"
+#include "report/partial_report.hpp"
 
 using namespace dlsize;
 using Catch::Matchers::Contains;
@@ -119,7 +120,11 @@ TEST_CASE("typed fields read what the report says", "[bench_report]") {
   // What is not typed rides in its section's extra.
   CHECK(r.summary->extra.at("steps_total") == 500);
   CHECK(r.summary->cpu_utilization->extra.at("process_user_s") == 1.0);
-  CHECK(r.extra.contains("timeseries"));
+  // The run's points are typed rows.
+  CHECK_FALSE(r.extra.contains("timeseries"));
+  REQUIRE(r.timeseries);
+  CHECK(r.timeseries->front().read_bytes_per_s.value_or(0) == Approx(3e8));
+  CHECK_FALSE(r.timeseries->front().device_busy.present);
   CHECK(r.extra.at("a_field_of_a_later_version").at("nested") == true);
 }
 
@@ -137,6 +142,52 @@ TEST_CASE("a typed field set by a writer is written, a null one as null", "[benc
   CHECK(j.at("summary").at("files_per_s").is_null());
   CHECK_FALSE(j.at("summary").contains("samples_per_s"));
   CHECK_FALSE(j.contains("reason"));
+}
+
+TEST_CASE("the run's blocks keep their JSON types and nulls", "[bench_report]") {
+  auto j = training_report();
+  // One host's memory is a count; a sum over hosts a number: each comes back as it was.
+  j["timeseries"] = {{{"t_s", 1.0}, {"available_bytes", 5}, {"page_cache_bytes", 2.5}},
+                     {{"t_s", 2.0}, {"available_bytes", 6.0}, {"gpus", {{{"util", 1}}}}}};
+  j["fs_separation"] = nullptr;
+  j["epochs"] = {{{"epoch", 0}, {"samples", 8}, {"end_s", 0.0}, {"wall_s", 1.0}}};
+  j["tool"] = {{"name", "dlsize"}, {"features", {{"mpi", false}, {"mpi_library", nullptr}}}};
+  j["mlperf_validity"] = {{"rules_edition", "v3"}, {"rules", {{{"rule", "r"}}}}};
+  const bench_report r = bench_report::from_json(j);
+  CHECK(r.to_json().dump() == j.dump());
+  REQUIRE(r.timeseries);
+  CHECK(r.timeseries->at(0).available_bytes.value->whole);
+  CHECK_FALSE(r.timeseries->at(1).available_bytes.value->whole);
+  CHECK(r.fs_separation.present);
+  CHECK_FALSE(r.fs_separation.has_value());
+  CHECK(r.epochs->front().samples.value_or(0) == 8);
+  CHECK(r.tool->features->mpi_library.present);
+  CHECK(r.mlperf_validity->rules->front().rule.value_or("") == "r");
+  j["tool"]["features"]["mpi"] = "no";
+  CHECK_THAT(test::usage_error_message([&] { (void)bench_report::from_json(j); }),
+             Contains("report: /tool/features/mpi: is a string. valid: true or false"));
+}
+
+TEST_CASE("a partial report is a typed report of the run so far", "[bench_report]") {
+  const nlohmann::json cmd = {"dlsize", "bench"};
+  const nlohmann::json j =
+      report::partial_report(report::new_bench_report(cmd), {{"seed", 1}}, {2.0, 100, 4}, 5)
+          .to_json();
+  CHECK(j.at("schema") == "dlsize.report/1");
+  CHECK(j.at("kind") == "bench");
+  CHECK(j.at("partial") == true);
+  CHECK(j.at("status") == "incomplete");
+  CHECK(j.at("warnings") == nlohmann::json::array());
+  CHECK(j.at("progress").at("read_bytes") == 100);
+  CHECK(j.at("progress").at("read_bytes_per_s") == 50.0);
+  CHECK(j.at("progress").at("samples_per_s") == 2.0);
+  CHECK(j.at("tool").at("name") == "dlsize");
+  CHECK(j.at("command_line") == cmd);
+  CHECK(bench_report::from_json(j).to_json() == j);
+  const auto stopped =
+      report::stopped_before_run_report(report::new_bench_report(cmd), nullptr, "a hung read");
+  CHECK(stopped.reason.value_or("") == "stopped before the run: a hung read");
+  CHECK(stopped.progress->elapsed_s.value_or(1) == 0.0);
 }
 
 TEST_CASE("a typed key of the wrong type is refused, naming the key", "[bench_report]") {
