@@ -53,7 +53,8 @@ struct accelerator_figures {
 
 // Figures of one accelerator from its records, in step order.
 accelerator_figures figures_of(const std::vector<step_record>& steps);
-// The figures as JSON (the data-wait histogram included) and back, to carry them between ranks.
+// The figures as JSON (the data-wait histogram included) and back, to carry them between ranks
+// (step_metrics_json.cpp).
 nlohmann::json figures_json(const accelerator_figures& f);
 accelerator_figures figures_from_json(const nlohmann::json& j);
 
