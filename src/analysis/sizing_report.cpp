@@ -102,9 +102,8 @@ analysis::run_point run_point_of(const loaded_report& lr) {
   p.accelerator_utilization = number(sm.accelerator_utilization);
   p.storage_au = number(sm.storage_au);
   const auto& tp = or_empty(t.topology);
-  const double declared = tp.declared.has_value() && tp.declared.value->is_object()
-                              ? tp.declared.value->value("nodes", 0.0)
-                              : 0.0;
+  const double declared =
+      tp.declared.has_value() ? report::bench_report::number(tp.declared->nodes) : 0.0;
   p.nodes = declared > 0 ? declared : std::max(1.0, number(tp.nodes));
   p.declared_nodes = declared > 0;
   p.au_pass = sm.au_pass.value_or(false);

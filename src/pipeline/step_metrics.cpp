@@ -128,71 +128,67 @@ epoch_partials(const std::vector<std::vector<step_record>>& per_accelerator, std
   return e;
 }
 
-nlohmann::json epoch_figures(const std::vector<epoch_partial>& partials, std::uint64_t accelerators,
-                             std::uint64_t t0_ns, std::uint64_t epochs_total) {
+std::vector<report::epoch_row> epoch_figures(const std::vector<epoch_partial>& partials,
+                                             std::uint64_t accelerators, std::uint64_t t0_ns,
+                                             std::uint64_t epochs_total) {
   const double accels = static_cast<double>(std::max<std::uint64_t>(1, accelerators));
-  nlohmann::json out = nlohmann::json::array();
+  std::vector<report::epoch_row> out;
   // Rows stop at the last epoch that ran: a time limit or a stop leaves the rest unrun.
   std::size_t rows = partials.size();
   while (rows > 0 && partials[rows - 1].steps == 0)
     --rows;
+  using figure = report::field<double>;
   for (std::size_t i = 0; i < rows; ++i) {
     const auto& a = partials[i];
     const bool measured = a.end_ns > a.begin_ns && a.begin_ns != UINT64_MAX;
     const double wall = measured ? sec(a.end_ns - a.begin_ns) : 0;
-    nlohmann::json j = {{"epoch", i},
-                        {"steps_total", a.steps},
-                        {"samples", a.samples},
-                        {"read_bytes", a.bytes},
-                        {"compute_s", sec(a.compute_ns)},
-                        {"data_wait_s", sec(a.wait_ns)}};
-    if (measured) {
-      j["start_s"] = sec(a.begin_ns - std::min(a.begin_ns, t0_ns));
-      j["end_s"] = sec(a.end_ns - std::min(a.end_ns, t0_ns));
-      j["wall_s"] = wall;
-      j["accelerator_utilization"] =
-          core::accelerator_utilization(sec(a.compute_ns), accels * wall);
-      j["samples_per_s"] = static_cast<double>(a.measured_samples) / wall;
-      j["read_bytes_per_s"] = static_cast<double>(a.measured_bytes) / wall;
-    } else {
-      j["start_s"] = nullptr;
-      j["end_s"] = nullptr;
-      j["wall_s"] = nullptr;
-      j["accelerator_utilization"] = nullptr;
-      j["samples_per_s"] = nullptr;
-      j["read_bytes_per_s"] = nullptr;
-    }
-    j["dlio_accelerator_utilization"] =
-        a.dlio_window_ns ? nlohmann::json(core::accelerator_utilization(sec(a.dlio_compute_ns),
-                                                                        sec(a.dlio_window_ns)))
-                         : nlohmann::json(nullptr);
+    report::epoch_row e;
+    e.epoch = i;
+    e.steps_total = a.steps;
+    e.samples = a.samples;
+    e.read_bytes = a.bytes;
+    e.compute_s = sec(a.compute_ns);
+    e.data_wait_s = sec(a.wait_ns);
+    auto measured_figure = [&](double v) { return measured ? figure(v) : figure::null(); };
+    e.start_s = measured_figure(sec(a.begin_ns - std::min(a.begin_ns, t0_ns)));
+    e.end_s = measured_figure(sec(a.end_ns - std::min(a.end_ns, t0_ns)));
+    e.wall_s = measured_figure(wall);
+    e.accelerator_utilization =
+        measured_figure(core::accelerator_utilization(sec(a.compute_ns), accels * wall));
+    e.samples_per_s = measured_figure(static_cast<double>(a.measured_samples) / wall);
+    e.read_bytes_per_s = measured_figure(static_cast<double>(a.measured_bytes) / wall);
+    e.dlio_accelerator_utilization =
+        a.dlio_window_ns
+            ? figure(core::accelerator_utilization(sec(a.dlio_compute_ns), sec(a.dlio_window_ns)))
+            : figure::null();
     if (i == kEpochRowsCap && epochs_total > kEpochRowsCap) {
-      j["last_epoch"] = epochs_total - 1;
-      j["epochs_in_row"] = epochs_total - kEpochRowsCap;
+      e.last_epoch = epochs_total - 1;
+      e.epochs_in_row = epochs_total - kEpochRowsCap;
     }
-    out.push_back(std::move(j));
+    out.push_back(std::move(e));
   }
   return out;
 }
 
-nlohmann::json epoch_figures(const std::vector<std::vector<step_record>>& per_accelerator,
-                             std::uint64_t epochs, std::uint64_t t0_ns) {
+std::vector<report::epoch_row>
+epoch_figures(const std::vector<std::vector<step_record>>& per_accelerator, std::uint64_t epochs,
+              std::uint64_t t0_ns) {
   return epoch_figures(epoch_partials(per_accelerator, epochs), per_accelerator.size(), t0_ns,
                        epochs);
 }
 
-nlohmann::json epoch_mean_au(const nlohmann::json& epochs) {
+std::optional<double> epoch_mean_au(const std::vector<report::epoch_row>& epochs) {
   double sum = 0, n = 0;
   for (const auto& e : epochs) {
-    const auto& v = e["dlio_accelerator_utilization"];
     // The rest row (epochs past kEpochRowsCap) counts for the epochs it holds.
-    const double w = e.contains("epochs_in_row") ? e["epochs_in_row"].get<double>() : 1.0;
-    if (v.is_number()) {
-      sum += w * v.get<double>();
+    const double w =
+        e.epochs_in_row.present ? static_cast<double>(e.epochs_in_row.value_or(0)) : 1.0;
+    if (e.dlio_accelerator_utilization.has_value()) {
+      sum += w * *e.dlio_accelerator_utilization;
       n += w;
     }
   }
-  return n != 0 ? nlohmann::json(sum / n) : nlohmann::json(nullptr);
+  return n != 0 ? std::optional<double>(sum / n) : std::nullopt;
 }
 
 } // namespace dlsize::pipeline
