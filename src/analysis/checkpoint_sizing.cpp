@@ -209,9 +209,8 @@ bool is_checkpoint_report(const nlohmann::json& r) {
   return r.is_object() && string_at(r, "kind") == "checkpoint";
 }
 
-bool has_training_checkpoints(const nlohmann::json& r) {
-  return r.is_object() && string_at(r, "kind") == "bench" &&
-         number_at(section(r, "checkpoints"), "count") > 0;
+bool has_training_checkpoints(const report::bench_report& r) {
+  return r.checkpoints && report::bench_report::number(r.checkpoints->count) > 0;
 }
 
 std::string checkpoint_exclusion(const nlohmann::json& r) {

@@ -359,7 +359,7 @@ grouped_reports group_reports(const std::vector<loaded_report>& reports) {
     }
     const std::string why = exclusion(lr);
     const bench_report& t = *lr.typed;
-    if (t.complete() && has_training_checkpoints(lr.report))
+    if (t.complete() && has_training_checkpoints(t))
       out.checkpoints.push_back(&lr);
     out.inputs.push_back({lr.file, why});
     if (!why.empty())
