@@ -93,20 +93,22 @@ checkpoint_group standalone_group(const loaded_report& lr, checkpoint_run& run) 
 
 // A bench report's `checkpoints` block (bench --checkpoint-every): writes only, at its ranks.
 checkpoint_group training_group(const loaded_report& lr, checkpoint_run& run) {
-  const auto& r = lr.report;
-  const auto& c = section(r, "checkpoints");
+  using report::bench_report;
+  using report::or_empty;
+  const bench_report& r = lr.fields;
+  const report::checkpoints_section& c = or_empty(r.checkpoints);
   checkpoint_group g;
   g.source = kTraining;
-  g.workload = string_at(section(r, "workload"), "name");
-  g.scale = number_at(c, "scale");
-  g.identity.cache_mode = section(r, "io").value("cache_mode", "direct");
+  g.workload = or_empty(r.workload).name.value_or("");
+  g.scale = bench_report::number(c.scale);
+  g.identity.cache_mode = or_empty(r.io).cache_mode.value_or("direct");
   const std::string label = given_label(lr);
-  g.identity.label = !label.empty() ? label : string_at(c, "dir");
-  const double ranks = number_at(section(r, "topology"), "ranks");
+  g.identity.label = !label.empty() ? label : c.dir.value_or("");
+  const double ranks = bench_report::number(or_empty(r.topology).ranks);
   run.ranks = std::isfinite(ranks) ? ranks : 1;
-  run.bytes_per_checkpoint = number_at(c, "bytes_per_checkpoint");
-  run.write_bytes_per_s = number_at(c, "write_bytes_per_s");
-  run.write_duration_s = number_at(c, "mean_seconds");
+  run.bytes_per_checkpoint = bench_report::number(c.bytes_per_checkpoint);
+  run.write_bytes_per_s = bench_report::number(c.write_bytes_per_s);
+  run.write_duration_s = bench_report::number(c.mean_seconds);
   return g;
 }
 
@@ -207,9 +209,8 @@ bool is_checkpoint_report(const nlohmann::json& r) {
   return r.is_object() && string_at(r, "kind") == "checkpoint";
 }
 
-bool has_training_checkpoints(const nlohmann::json& r) {
-  return r.is_object() && string_at(r, "kind") == "bench" &&
-         number_at(section(r, "checkpoints"), "count") > 0;
+bool has_training_checkpoints(const report::bench_report& r) {
+  return r.checkpoints && report::bench_report::number(r.checkpoints->count) > 0;
 }
 
 std::string checkpoint_exclusion(const nlohmann::json& r) {

@@ -20,7 +20,7 @@ namespace dlsize::analysis {
 // Whether a report is of kind checkpoint (dlsize checkpoint), of any status.
 bool is_checkpoint_report(const nlohmann::json& report);
 // Whether a bench report wrote checkpoints during training (a checkpoints block, count > 0).
-bool has_training_checkpoints(const nlohmann::json& report);
+bool has_training_checkpoints(const report::bench_report& report);
 // Why a checkpoint report cannot be sized (not complete, nothing written or read), or "" when
 // it can.
 std::string checkpoint_exclusion(const nlohmann::json& report);

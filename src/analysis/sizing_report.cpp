@@ -102,9 +102,8 @@ analysis::run_point run_point_of(const loaded_report& lr) {
   p.accelerator_utilization = number(sm.accelerator_utilization);
   p.storage_au = number(sm.storage_au);
   const auto& tp = or_empty(t.topology);
-  const double declared = tp.declared.has_value() && tp.declared.value->is_object()
-                              ? tp.declared.value->value("nodes", 0.0)
-                              : 0.0;
+  const double declared =
+      tp.declared.has_value() ? report::bench_report::number(tp.declared->nodes) : 0.0;
   p.nodes = declared > 0 ? declared : std::max(1.0, number(tp.nodes));
   p.declared_nodes = declared > 0;
   p.au_pass = sm.au_pass.value_or(false);
@@ -360,7 +359,7 @@ grouped_reports group_reports(const std::vector<loaded_report>& reports) {
     }
     const std::string why = exclusion(lr);
     const bench_report& t = *lr.typed;
-    if (t.complete() && has_training_checkpoints(lr.report))
+    if (t.complete() && has_training_checkpoints(t))
       out.checkpoints.push_back(&lr);
     out.inputs.push_back({lr.file, why});
     if (!why.empty())

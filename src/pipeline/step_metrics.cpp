@@ -1,8 +1,6 @@
 #include "pipeline/step_metrics.hpp"
 
 #include <algorithm>
-#include <iterator>
-#include <stdexcept>
 
 #include "core/figures.hpp"
 
@@ -103,48 +101,6 @@ overall_figures overall_of(const std::vector<accelerator_figures>& per_accelerat
   return o;
 }
 
-nlohmann::json figures_json(const accelerator_figures& f) {
-  return {{"steps", f.steps},
-          {"measured_steps", f.measured_steps},
-          {"compute_s", f.compute_s},
-          {"window_s", f.window_s},
-          {"utilization", f.utilization},
-          {"measured", f.measured},
-          {"data_wait_s", f.data_wait_s},
-          {"sync_wait_s", f.sync_wait_s},
-          {"comm_s", f.comm_s},
-          {"storage_au", f.storage_au},
-          {"first_step_wait_s", f.first_step_wait_s},
-          {"samples", f.samples},
-          {"bytes", f.bytes},
-          {"total_samples", f.total_samples},
-          {"total_bytes", f.total_bytes},
-          {"samples_per_s", f.samples_per_s},
-          {"data_wait", f.data_wait.to_json()}};
-}
-
-accelerator_figures figures_from_json(const nlohmann::json& j) {
-  accelerator_figures f;
-  f.steps = j.at("steps").get<std::uint64_t>();
-  f.measured_steps = j.at("measured_steps").get<std::uint64_t>();
-  f.compute_s = j.at("compute_s").get<double>();
-  f.window_s = j.at("window_s").get<double>();
-  f.utilization = j.at("utilization").get<double>();
-  f.measured = j.at("measured").get<bool>();
-  f.data_wait_s = j.at("data_wait_s").get<double>();
-  f.sync_wait_s = j.at("sync_wait_s").get<double>();
-  f.comm_s = j.value("comm_s", 0.0);
-  f.storage_au = j.value("storage_au", f.utilization);
-  f.first_step_wait_s = j.at("first_step_wait_s").get<double>();
-  f.samples = j.at("samples").get<std::uint64_t>();
-  f.bytes = j.at("bytes").get<std::uint64_t>();
-  f.total_samples = j.at("total_samples").get<std::uint64_t>();
-  f.total_bytes = j.at("total_bytes").get<std::uint64_t>();
-  f.samples_per_s = j.at("samples_per_s").get<double>();
-  f.data_wait = histogram::from_json(j.at("data_wait"));
-  return f;
-}
-
 void epoch_partial::merge(const epoch_partial& o) {
   steps += o.steps;
   samples += o.samples;
@@ -157,23 +113,6 @@ void epoch_partial::merge(const epoch_partial& o) {
   end_ns = std::max(end_ns, o.end_ns);
   dlio_compute_ns += o.dlio_compute_ns;
   dlio_window_ns += o.dlio_window_ns;
-}
-
-nlohmann::json epoch_partial::to_json() const {
-  return nlohmann::json::array({steps, samples, bytes, compute_ns, wait_ns, measured_samples,
-                                measured_bytes, begin_ns, end_ns, dlio_compute_ns, dlio_window_ns});
-}
-
-epoch_partial epoch_partial::from_json(const nlohmann::json& j) {
-  epoch_partial p;
-  std::uint64_t* fields[] = {&p.steps,   &p.samples,          &p.bytes,          &p.compute_ns,
-                             &p.wait_ns, &p.measured_samples, &p.measured_bytes, &p.begin_ns,
-                             &p.end_ns,  &p.dlio_compute_ns,  &p.dlio_window_ns};
-  if (!j.is_array() || j.size() != std::size(fields))
-    throw std::invalid_argument("epoch partial: 11 numbers expected");
-  for (std::size_t i = 0; i < std::size(fields); ++i)
-    *fields[i] = j[i].get<std::uint64_t>();
-  return p;
 }
 
 std::vector<epoch_partial>
@@ -189,71 +128,67 @@ epoch_partials(const std::vector<std::vector<step_record>>& per_accelerator, std
   return e;
 }
 
-nlohmann::json epoch_figures(const std::vector<epoch_partial>& partials, std::uint64_t accelerators,
-                             std::uint64_t t0_ns, std::uint64_t epochs_total) {
+std::vector<report::epoch_row> epoch_figures(const std::vector<epoch_partial>& partials,
+                                             std::uint64_t accelerators, std::uint64_t t0_ns,
+                                             std::uint64_t epochs_total) {
   const double accels = static_cast<double>(std::max<std::uint64_t>(1, accelerators));
-  nlohmann::json out = nlohmann::json::array();
+  std::vector<report::epoch_row> out;
   // Rows stop at the last epoch that ran: a time limit or a stop leaves the rest unrun.
   std::size_t rows = partials.size();
   while (rows > 0 && partials[rows - 1].steps == 0)
     --rows;
+  using figure = report::field<double>;
   for (std::size_t i = 0; i < rows; ++i) {
     const auto& a = partials[i];
     const bool measured = a.end_ns > a.begin_ns && a.begin_ns != UINT64_MAX;
     const double wall = measured ? sec(a.end_ns - a.begin_ns) : 0;
-    nlohmann::json j = {{"epoch", i},
-                        {"steps_total", a.steps},
-                        {"samples", a.samples},
-                        {"read_bytes", a.bytes},
-                        {"compute_s", sec(a.compute_ns)},
-                        {"data_wait_s", sec(a.wait_ns)}};
-    if (measured) {
-      j["start_s"] = sec(a.begin_ns - std::min(a.begin_ns, t0_ns));
-      j["end_s"] = sec(a.end_ns - std::min(a.end_ns, t0_ns));
-      j["wall_s"] = wall;
-      j["accelerator_utilization"] =
-          core::accelerator_utilization(sec(a.compute_ns), accels * wall);
-      j["samples_per_s"] = static_cast<double>(a.measured_samples) / wall;
-      j["read_bytes_per_s"] = static_cast<double>(a.measured_bytes) / wall;
-    } else {
-      j["start_s"] = nullptr;
-      j["end_s"] = nullptr;
-      j["wall_s"] = nullptr;
-      j["accelerator_utilization"] = nullptr;
-      j["samples_per_s"] = nullptr;
-      j["read_bytes_per_s"] = nullptr;
-    }
-    j["dlio_accelerator_utilization"] =
-        a.dlio_window_ns ? nlohmann::json(core::accelerator_utilization(sec(a.dlio_compute_ns),
-                                                                        sec(a.dlio_window_ns)))
-                         : nlohmann::json(nullptr);
+    report::epoch_row e;
+    e.epoch = i;
+    e.steps_total = a.steps;
+    e.samples = a.samples;
+    e.read_bytes = a.bytes;
+    e.compute_s = sec(a.compute_ns);
+    e.data_wait_s = sec(a.wait_ns);
+    auto measured_figure = [&](double v) { return measured ? figure(v) : figure::null(); };
+    e.start_s = measured_figure(sec(a.begin_ns - std::min(a.begin_ns, t0_ns)));
+    e.end_s = measured_figure(sec(a.end_ns - std::min(a.end_ns, t0_ns)));
+    e.wall_s = measured_figure(wall);
+    e.accelerator_utilization =
+        measured_figure(core::accelerator_utilization(sec(a.compute_ns), accels * wall));
+    e.samples_per_s = measured_figure(static_cast<double>(a.measured_samples) / wall);
+    e.read_bytes_per_s = measured_figure(static_cast<double>(a.measured_bytes) / wall);
+    e.dlio_accelerator_utilization =
+        a.dlio_window_ns
+            ? figure(core::accelerator_utilization(sec(a.dlio_compute_ns), sec(a.dlio_window_ns)))
+            : figure::null();
     if (i == kEpochRowsCap && epochs_total > kEpochRowsCap) {
-      j["last_epoch"] = epochs_total - 1;
-      j["epochs_in_row"] = epochs_total - kEpochRowsCap;
+      e.last_epoch = epochs_total - 1;
+      e.epochs_in_row = epochs_total - kEpochRowsCap;
     }
-    out.push_back(std::move(j));
+    out.push_back(std::move(e));
   }
   return out;
 }
 
-nlohmann::json epoch_figures(const std::vector<std::vector<step_record>>& per_accelerator,
-                             std::uint64_t epochs, std::uint64_t t0_ns) {
+std::vector<report::epoch_row>
+epoch_figures(const std::vector<std::vector<step_record>>& per_accelerator, std::uint64_t epochs,
+              std::uint64_t t0_ns) {
   return epoch_figures(epoch_partials(per_accelerator, epochs), per_accelerator.size(), t0_ns,
                        epochs);
 }
 
-nlohmann::json epoch_mean_au(const nlohmann::json& epochs) {
+std::optional<double> epoch_mean_au(const std::vector<report::epoch_row>& epochs) {
   double sum = 0, n = 0;
   for (const auto& e : epochs) {
-    const auto& v = e["dlio_accelerator_utilization"];
     // The rest row (epochs past kEpochRowsCap) counts for the epochs it holds.
-    const double w = e.contains("epochs_in_row") ? e["epochs_in_row"].get<double>() : 1.0;
-    if (v.is_number()) {
-      sum += w * v.get<double>();
+    const double w =
+        e.epochs_in_row.present ? static_cast<double>(e.epochs_in_row.value_or(0)) : 1.0;
+    if (e.dlio_accelerator_utilization.has_value()) {
+      sum += w * *e.dlio_accelerator_utilization;
       n += w;
     }
   }
-  return n != 0 ? nlohmann::json(sum / n) : nlohmann::json(nullptr);
+  return n != 0 ? std::optional<double>(sum / n) : std::nullopt;
 }
 
 } // namespace dlsize::pipeline

@@ -6,11 +6,13 @@
 // the measured window runs from the end of its first step to the end of its last; the
 // overall AU is the sum of compute over the sum of windows.
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "core/histogram.hpp"
+#include "report/bench_report.hpp"
 
 namespace dlsize::pipeline {
 
@@ -53,7 +55,8 @@ struct accelerator_figures {
 
 // Figures of one accelerator from its records, in step order.
 accelerator_figures figures_of(const std::vector<step_record>& steps);
-// The figures as JSON (the data-wait histogram included) and back, to carry them between ranks.
+// The figures as JSON (the data-wait histogram included) and back, to carry them between ranks
+// (step_metrics_json.cpp).
 nlohmann::json figures_json(const accelerator_figures& f);
 accelerator_figures figures_from_json(const nlohmann::json& j);
 
@@ -120,19 +123,21 @@ private:
 // The per-epoch figures (below) from merged partials of `accelerators` accelerators, a row for
 // each epoch up to the last that ran (epochs_total: how many started); with epochs past
 // kEpochRowsCap the last row is the rest ("epoch" kEpochRowsCap, "last_epoch", "epochs_in_row").
-nlohmann::json epoch_figures(const std::vector<epoch_partial>& partials, std::uint64_t accelerators,
-                             std::uint64_t t0_ns, std::uint64_t epochs_total = 0);
+std::vector<report::epoch_row> epoch_figures(const std::vector<epoch_partial>& partials,
+                                             std::uint64_t accelerators, std::uint64_t t0_ns,
+                                             std::uint64_t epochs_total = 0);
 
 // Per-epoch figures over all accelerators: steps, samples, bytes, wall (from the end of the
 // step before the epoch's first measured step to the epoch's last step end), AU (compute /
 // (accelerators × wall), run step 0 excluded), samples/s, and DLIO's per-epoch AU (each
 // accelerator's first step of every epoch excluded, Σ compute / Σ windows). t0_ns anchors
 // start_s/end_s.
-nlohmann::json epoch_figures(const std::vector<std::vector<step_record>>& per_accelerator,
-                             std::uint64_t epochs, std::uint64_t t0_ns);
+std::vector<report::epoch_row>
+epoch_figures(const std::vector<std::vector<step_record>>& per_accelerator, std::uint64_t epochs,
+              std::uint64_t t0_ns);
 
 // The mean over epochs of DLIO's per-epoch AU (epochs without a measured window skipped);
 // null when no epoch was measured. DLIO and MLPerf Storage's reports pass on this figure.
-nlohmann::json epoch_mean_au(const nlohmann::json& epochs);
+std::optional<double> epoch_mean_au(const std::vector<report::epoch_row>& epochs);
 
 } // namespace dlsize::pipeline

@@ -143,27 +143,29 @@ void training_checkpointer::seal(std::uint64_t k) {
     dataset::remove_empty_folder(dataset::partial_checkpoint_path(m_opt.dir, k));
 }
 
-nlohmann::json training_checkpointer::to_json(double wall_s, double au) const {
+report::checkpoints_section training_checkpointer::section(double wall_s, double au) const {
   const double total = std::accumulate(m_pause_s.begin(), m_pause_s.end(), 0.0);
   const auto count = static_cast<std::uint64_t>(m_pause_s.size());
   const std::uint64_t bytes = m_set.bytes() * count;
   const checkpoint_au_split s = split_checkpoint_au(au, total, wall_s);
-  return {{"every", m_opt.every.text()},
-          {"every_steps", m_every},
-          {"dir", m_opt.s3 ? m_opt.s3->place.where.url()
-                           : fs::absolute(m_opt.dir).lexically_normal().string()},
-          {"scale", m_opt.scale},
-          {"count", count},
-          {"bytes_per_checkpoint", m_set.bytes()},
-          {"bytes_per_rank", m_set.rank_bytes},
-          {"bytes", bytes},
-          {"seconds", total},
-          {"seconds_per_checkpoint", m_pause_s},
-          {"mean_seconds", count ? total / static_cast<double>(count) : 0.0},
-          {"write_bytes_per_s", total > 0 ? static_cast<double>(bytes) / total : 0.0},
-          {"au_lost_to_checkpoints", s.lost_to_checkpoints},
-          {"au_lost_other", s.lost_other},
-          {"accelerator_utilization_excluding_checkpoints", s.excluding_checkpoints}};
+  report::checkpoints_section c;
+  c.every = m_opt.every.text();
+  c.every_steps = m_every;
+  c.dir =
+      m_opt.s3 ? m_opt.s3->place.where.url() : fs::absolute(m_opt.dir).lexically_normal().string();
+  c.scale = m_opt.scale;
+  c.count = count;
+  c.bytes_per_checkpoint = m_set.bytes();
+  c.bytes_per_rank = m_set.rank_bytes;
+  c.bytes = bytes;
+  c.seconds = total;
+  c.seconds_per_checkpoint = m_pause_s;
+  c.mean_seconds = count ? total / static_cast<double>(count) : 0.0;
+  c.write_bytes_per_s = total > 0 ? static_cast<double>(bytes) / total : 0.0;
+  c.au_lost_to_checkpoints = s.lost_to_checkpoints;
+  c.au_lost_other = s.lost_other;
+  c.accelerator_utilization_excluding_checkpoints = s.excluding_checkpoints;
+  return c;
 }
 
 } // namespace dlsize::pipeline

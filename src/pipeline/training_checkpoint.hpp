@@ -17,6 +17,7 @@
 #include "dataset/checkpoint_folder.hpp"
 #include "pipeline/checkpoint_phase.hpp"
 #include "pipeline/checkpoint_s3.hpp"
+#include "report/bench_report.hpp"
 
 namespace dlsize::pipeline {
 
@@ -67,7 +68,7 @@ public:
   // The job's pause for one checkpoint, as every rank saw it (from the slowest writer).
   void add_pause(double seconds) { m_pause_s.push_back(seconds); }
   // The report's "checkpoints" block; au is the run's accelerator utilization.
-  nlohmann::json to_json(double wall_s, double au) const;
+  report::checkpoints_section section(double wall_s, double au) const;
 
 private:
   training_checkpoint_options m_opt;

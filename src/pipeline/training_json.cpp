@@ -2,18 +2,20 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 #include <fmt/format.h>
 
 #include "core/figures.hpp"
 #include "pipeline/run_report.hpp"
+#include "report/report_io.hpp"
 #include "report/run_status.hpp"
 
 namespace dlsize::pipeline {
 namespace {
 
-nlohmann::json measured_or_null(bool measured, double v) {
-  return measured ? nlohmann::json(v) : nlohmann::json(nullptr);
+report::field<double> measured_or_null(bool measured, double v) {
+  return measured ? report::field<double>(v) : report::field<double>::null();
 }
 
 report::rank_status rank_status(const rank_result& r, std::uint64_t total_steps) {
@@ -61,123 +63,134 @@ job_figures figures_of_job(const report_context& c, const job_rollup& job) {
   return f;
 }
 
-nlohmann::json accelerator_json(const rank_result& r, std::size_t a) {
+report::accelerator_row accelerator_row_of(const rank_result& r, std::size_t a) {
   const auto& f = r.accelerators[a];
-  return {{"id", r.first_accelerator + a},
-          {"rank", r.rank},
-          {"host", r.host},
-          {"device", r.devices[a]},
-          {"steps", f.steps},
-          {"measured_steps", f.measured_steps},
-          {"samples", f.total_samples},
-          {"read_bytes", f.total_bytes},
-          {"measured_samples", f.samples},
-          {"measured_read_bytes", f.bytes},
-          {"samples_per_s", f.samples_per_s},
-          {"utilization", f.measured ? nlohmann::json(f.utilization) : nlohmann::json(nullptr)},
-          {"compute_s", f.compute_s},
-          {"window_s", f.window_s},
-          {"data_wait_s", f.data_wait_s},
-          {"sync_wait_s", f.sync_wait_s},
-          {"comm_s", f.comm_s},
-          {"storage_au", f.measured ? nlohmann::json(f.storage_au) : nlohmann::json(nullptr)},
-          {"first_step_wait_s", f.first_step_wait_s},
-          {"data_wait", percentiles_json(f.data_wait)},
-          {"sample_digest", fmt::format("{:016x}", r.sample_digests[a])},
-          {"gpu", a < r.details.size() ? r.details[a] : nlohmann::json(nullptr)}};
-}
-
-nlohmann::json rank_row(const rank_result& r, std::uint64_t total_steps) {
-  const overall_figures o = overall_of(r.accelerators);
-  nlohmann::json ids = nlohmann::json::array();
-  for (std::size_t a = 0; a < r.accelerators.size(); ++a)
-    ids.push_back(r.first_accelerator + a);
-  nlohmann::json row = {
-      {"rank", r.rank},
-      {"host", r.host},
-      {"node", r.node},
-      {"local_rank", r.local_rank},
-      {"accelerators", ids},
-      {"samples", r.samples},
-      {"read_bytes", r.io.bytes},
-      {"samples_per_s", o.samples_per_s},
-      {"read_bytes_per_s", r.wall_s > 0 ? static_cast<double>(r.io.bytes) / r.wall_s : 0.0},
-      {"accelerator_utilization",
-       o.measured_accelerators ? nlohmann::json(o.utilization) : nlohmann::json(nullptr)},
-      {"data_wait_s", o.data_wait_s},
-      {"sync_wait_s", o.sync_wait_s},
-      {"comm_s", o.comm_s},
-      {"cpu_utilization", r.cpu.process_utilization},
-      {"cpu_s", cpu_seconds(r.cpu)},
-      {"requests", r.io.requests},
-      {"read_latency", percentiles_json(r.io.read_latency)},
-      {"failed_samples", r.failed_samples},
-      {"wall_s", r.wall_s},
-      {"status", report::to_string(rank_status(r, total_steps))}};
-  if (!r.fail_reason.empty())
-    row["reason"] = r.fail_reason;
+  report::accelerator_row row;
+  row.id = r.first_accelerator + a;
+  row.rank = static_cast<std::uint64_t>(r.rank);
+  row.host = r.host;
+  row.device = r.devices[a];
+  row.steps = f.steps;
+  row.measured_steps = f.measured_steps;
+  row.samples = f.total_samples;
+  row.read_bytes = f.total_bytes;
+  row.measured_samples = f.samples;
+  row.measured_read_bytes = f.bytes;
+  row.samples_per_s = f.samples_per_s;
+  row.utilization = measured_or_null(f.measured, f.utilization);
+  row.compute_s = f.compute_s;
+  row.window_s = f.window_s;
+  row.data_wait_s = f.data_wait_s;
+  row.sync_wait_s = f.sync_wait_s;
+  row.comm_s = f.comm_s;
+  row.storage_au = measured_or_null(f.measured, f.storage_au);
+  row.first_step_wait_s = f.first_step_wait_s;
+  row.data_wait = report::latency_summary_of(f.data_wait);
+  row.sample_digest = fmt::format("{:016x}", r.sample_digests[a]);
+  row.gpu = report::field<nlohmann::json>::null();
+  if (a < r.details.size() && !r.details[a].is_null())
+    row.gpu = r.details[a];
   return row;
 }
 
-nlohmann::json host_row(const host_rollup& h) {
+report::rank_row rank_row_of(const rank_result& r, std::uint64_t total_steps) {
+  const overall_figures o = overall_of(r.accelerators);
+  report::rank_row row;
+  row.rank = static_cast<std::uint64_t>(r.rank);
+  row.host = r.host;
+  row.node = static_cast<std::uint64_t>(r.node);
+  row.local_rank = static_cast<std::uint64_t>(r.local_rank);
+  std::vector<std::uint64_t> ids;
+  for (std::size_t a = 0; a < r.accelerators.size(); ++a)
+    ids.push_back(r.first_accelerator + a);
+  row.accelerators = ids;
+  row.samples = r.samples;
+  row.read_bytes = r.io.bytes;
+  row.samples_per_s = o.samples_per_s;
+  row.read_bytes_per_s = r.wall_s > 0 ? static_cast<double>(r.io.bytes) / r.wall_s : 0.0;
+  row.accelerator_utilization = measured_or_null(o.measured_accelerators > 0, o.utilization);
+  row.data_wait_s = o.data_wait_s;
+  row.sync_wait_s = o.sync_wait_s;
+  row.comm_s = o.comm_s;
+  row.cpu_utilization = r.cpu.process_utilization;
+  row.cpu_s = cpu_seconds(r.cpu);
+  row.requests = r.io.requests;
+  row.read_latency = report::latency_summary_of(r.io.read_latency);
+  row.failed_samples = r.failed_samples;
+  row.wall_s = r.wall_s;
+  row.status = report::to_string(rank_status(r, total_steps));
+  if (!r.fail_reason.empty())
+    row.reason = r.fail_reason;
+  return row;
+}
+
+report::rank_row missing_rank_row(int rank, const std::string& host) {
+  report::rank_row row;
+  row.rank = static_cast<std::uint64_t>(rank);
+  row.host = host;
+  row.status = report::to_string(report::rank_status::missing);
+  return row;
+}
+
+report::host_row host_row_of(const host_rollup& h) {
   const overall_figures o = overall_of(h.accelerators);
   const rank_result& f = *h.first;
-  return {{"host", f.host},
-          {"node", h.node},
-          {"ranks", h.ranks},
-          {"accelerators", h.accelerators.size()},
-          {"samples", h.samples},
-          {"samples_per_s", o.samples_per_s},
-          {"read_bytes", h.read_bytes},
-          {"read_bytes_per_s", f.wall_s > 0 ? static_cast<double>(h.read_bytes) / f.wall_s : 0.0},
-          {"accelerator_utilization", measured_or_null(o.measured_accelerators > 0, o.utilization)},
-          {"storage_read_bytes",
-           f.storage_counter ? nlohmann::json(f.storage_bytes) : nlohmann::json(nullptr)},
-          {"hit_ratio", f.storage_counter && h.read_bytes
-                            ? nlohmann::json(std::clamp(1.0 - static_cast<double>(f.storage_bytes) /
-                                                                  static_cast<double>(h.read_bytes),
-                                                        0.0, 1.0))
-                            : nlohmann::json(nullptr)},
-          {"cpu_host_utilization", f.cpu.host_utilization},
-          {"memory_end", f.memory_end}};
+  report::host_row row;
+  row.host = f.host;
+  row.node = static_cast<std::uint64_t>(h.node);
+  std::vector<std::uint64_t> ranks;
+  for (int r : h.ranks)
+    ranks.push_back(static_cast<std::uint64_t>(r));
+  row.ranks = ranks;
+  row.accelerators = h.accelerators.size();
+  row.samples = h.samples;
+  row.samples_per_s = o.samples_per_s;
+  row.read_bytes = h.read_bytes;
+  row.read_bytes_per_s = f.wall_s > 0 ? static_cast<double>(h.read_bytes) / f.wall_s : 0.0;
+  row.accelerator_utilization = measured_or_null(o.measured_accelerators > 0, o.utilization);
+  row.storage_read_bytes = f.storage_counter ? report::field<std::uint64_t>(f.storage_bytes)
+                                             : report::field<std::uint64_t>::null();
+  row.hit_ratio = measured_or_null(
+      f.storage_counter && h.read_bytes,
+      std::clamp(1.0 - static_cast<double>(f.storage_bytes) / static_cast<double>(h.read_bytes),
+                 0.0, 1.0));
+  row.cpu_host_utilization = f.cpu.host_utilization;
+  row.memory_end = report::field<nlohmann::json>::null();
+  if (!f.memory_end.is_null())
+    row.memory_end = f.memory_end;
+  return row;
 }
 
-nlohmann::json training_summary_json(const report_context& c, const job_rollup& job,
-                                     const job_figures& f) {
+void fill_training_summary(report::summary_section& s, const report_context& c,
+                           const job_rollup& job, const job_figures& f) {
   const overall_figures& o = f.overall;
-  const std::uint64_t spe = c.smp.steps_per_epoch();
-  const double demand_total = f.demand_per_accelerator * static_cast<double>(c.opt.accelerators);
-  nlohmann::json summary = {
-      {"samples_per_s", o.samples_per_s},
-      {"samples_per_s_per_accelerator", o.samples_per_s / f.accelerators_present},
-      {"read_bytes_per_s", f.read_rate},
-      {"read_bytes", job.io.bytes},
-      {"accelerator_utilization", measured_or_null(f.measured, o.utilization)},
-      {"accelerator_utilization_min", measured_or_null(f.measured, o.min_utilization)},
-      {"accelerator_utilization_epoch_mean", epoch_mean_au(f.epochs)},
-      {"au_threshold", f.threshold},
-      {"au_pass", f.au_pass},
-      {"demand_bytes_per_s_per_accelerator", f.demand_per_accelerator},
-      {"demand_bytes_per_s", demand_total},
-      {"wall_s", job.wall_s},
-      {"epochs", c.opt.epochs},
-      {"epochs_completed", c.smp.epochs_done(job.steps_min)},
-      {"steps_per_epoch", spe},
-      {"steps", job.steps_min},
-      {"steps_total", job.steps_run},
-      {"samples", job.samples},
-      {"data_wait", percentiles_json(o.data_wait)},
-      {"data_wait_s", o.data_wait_s},
-      {"sync_wait_s", o.sync_wait_s},
-      {"comm_s", o.comm_s},
-      {"comm_time_fraction", measured_or_null(f.measured, o.comm_fraction)},
-      {"storage_au", measured_or_null(f.measured, o.storage_au)},
-  };
-  add_cpu_cost(summary, job.cpu, job.io.bytes, job.samples);
-  return summary;
+  s.samples_per_s = o.samples_per_s;
+  s.samples_per_s_per_accelerator = o.samples_per_s / f.accelerators_present;
+  s.read_bytes_per_s = f.read_rate;
+  s.read_bytes = job.io.bytes;
+  s.accelerator_utilization = measured_or_null(f.measured, o.utilization);
+  s.accelerator_utilization_min = measured_or_null(f.measured, o.min_utilization);
+  s.accelerator_utilization_epoch_mean = report::field<double>::of(epoch_mean_au(f.epochs));
+  s.au_threshold = f.threshold;
+  s.au_pass = f.au_pass;
+  s.demand_bytes_per_s_per_accelerator = f.demand_per_accelerator;
+  s.demand_bytes_per_s = f.demand_per_accelerator * static_cast<double>(c.opt.accelerators);
+  s.wall_s = job.wall_s;
+  s.epochs = c.opt.epochs;
+  s.epochs_completed = c.smp.epochs_done(job.steps_min);
+  s.steps_per_epoch = c.smp.steps_per_epoch();
+  s.steps = job.steps_min;
+  s.steps_total = job.steps_run;
+  s.samples = job.samples;
+  s.data_wait = report::latency_summary_of(o.data_wait);
+  s.data_wait_s = o.data_wait_s;
+  s.sync_wait_s = o.sync_wait_s;
+  s.comm_s = o.comm_s;
+  s.comm_time_fraction = measured_or_null(f.measured, o.comm_fraction);
+  s.storage_au = measured_or_null(f.measured, o.storage_au);
 }
 
-nlohmann::json topology_json(const report_context& c, bool cuda) {
+report::topology_section topology_of(const report_context& c, bool cuda) {
   const training_options& opt = c.opt;
   const auto& w = c.comm.where();
   const std::uint64_t per_rank = opt.accelerators / static_cast<std::uint64_t>(c.comm.size());
@@ -187,64 +200,149 @@ nlohmann::json topology_json(const report_context& c, bool cuda) {
   const bool uniform = std::all_of(ranks_on.begin(), ranks_on.end(),
                                    [&](auto& kv) { return kv.second == ranks_on.begin()->second; });
   const std::uint64_t rpn = ranks_on.begin()->second;
-  return {
-      {"ranks", c.comm.size()},
-      {"nodes", w.nodes},
-      {"accelerators", opt.accelerators},
-      {"accelerators_per_rank", per_rank},
-      {"ranks_per_node", uniform ? nlohmann::json(rpn) : nlohmann::json(nullptr)},
-      {"accelerators_per_node", uniform ? nlohmann::json(rpn * per_rank) : nlohmann::json(nullptr)},
-      {"accelerator_kind", cuda ? "cuda" : "emulated"},
-      {"communicator", c.comm.name()},
-      {"sync_steps", opt.step_sync()},
-      {"declared", opt.declared_layout
-                       ? nlohmann::json{{"nodes", opt.layout.nodes},
-                                        {"accelerators_per_node", opt.layout.per_node},
-                                        {"hosts", w.nodes}}
-                       : nlohmann::json(nullptr)},
-      {"allreduce", opt.allreduce.active()
-                        ? opt.allreduce.to_json(opt.layout, opt.accelerator.preset.compute_time_s)
-                        : nlohmann::json(nullptr)},
-      {"epoch_sync", true},
-      {"prefetch", opt.prefetch}};
+  report::topology_section t;
+  t.ranks = static_cast<std::uint64_t>(c.comm.size());
+  t.nodes = static_cast<std::uint64_t>(w.nodes);
+  t.accelerators = opt.accelerators;
+  t.accelerators_per_rank = per_rank;
+  using count = report::field<std::uint64_t>;
+  t.ranks_per_node = uniform ? count(rpn) : count::null();
+  t.accelerators_per_node = uniform ? count(rpn * per_rank) : count::null();
+  t.accelerator_kind = std::string(cuda ? "cuda" : "emulated");
+  t.communicator = std::string(c.comm.name());
+  t.sync_steps = opt.step_sync();
+  t.declared = report::field<report::declared_topology>::null();
+  if (opt.declared_layout) {
+    report::declared_topology d;
+    d.nodes = static_cast<std::uint64_t>(opt.layout.nodes);
+    d.accelerators_per_node = static_cast<std::uint64_t>(opt.layout.per_node);
+    d.hosts = static_cast<std::uint64_t>(w.nodes);
+    t.declared = d;
+  }
+  t.allreduce = report::field<nlohmann::json>::null();
+  if (opt.allreduce.active())
+    t.allreduce = opt.allreduce.to_json(opt.layout, opt.accelerator.preset.compute_time_s);
+  t.epoch_sync = true;
+  t.prefetch = static_cast<std::uint64_t>(opt.prefetch);
+  return t;
 }
 
-nlohmann::json training_workload_json(const report_context& c, const job_figures& f) {
+report::workload_section training_workload(const report_context& c, const job_figures& f) {
   const training_options& opt = c.opt;
   const auto& preset = opt.accelerator.preset;
   const auto& params = c.layout.params();
-  return {
-      {"name", opt.workload.name},
-      {"origin", opt.workload.origin},
-      {"layout", config::to_string(params.layout)},
-      {"format", params.format},
-      {"au_threshold", f.threshold},
-      // The epochs the workload trains (MLPerf Storage's run length), with where that is from.
-      {"epochs",
-       opt.workload.epochs ? nlohmann::json(opt.workload.epochs) : nlohmann::json(nullptr)},
-      {"epochs_source", opt.workload.epochs_source.empty()
-                            ? nlohmann::json(nullptr)
-                            : nlohmann::json(opt.workload.epochs_source)},
-      {"accelerator",
-       {{"type", opt.accelerator.type},
-        {"origin", opt.accelerator.origin},
-        {"batch_size", preset.batch_size},
-        {"compute_time_s", f.step_s}, // a real GPU's: measured
-        {"compute_time_stdev_s", preset.compute_time_stdev_s},
-        {"source", preset.source}}},
-      {"mean_sample_bytes", f.mean_sample_bytes},
-      {"model", opt.workload.model.is_null() ? nlohmann::json::object() : opt.workload.model},
-  };
+  report::workload_section w;
+  w.name = opt.workload.name;
+  w.origin = opt.workload.origin;
+  w.layout = config::to_string(params.layout);
+  w.format = params.format;
+  w.au_threshold = f.threshold;
+  // The epochs the workload trains (MLPerf Storage's run length), with where that is from.
+  w.epochs = opt.workload.epochs ? report::field<std::uint64_t>(opt.workload.epochs)
+                                 : report::field<std::uint64_t>::null();
+  w.epochs_source = opt.workload.epochs_source.empty()
+                        ? report::field<std::string>::null()
+                        : report::field<std::string>(opt.workload.epochs_source);
+  report::accelerator_section a;
+  a.type = opt.accelerator.type;
+  a.origin = opt.accelerator.origin;
+  a.batch_size = preset.batch_size;
+  a.compute_time_s = f.step_s; // a real GPU's: measured
+  a.compute_time_stdev_s = preset.compute_time_stdev_s;
+  a.source = preset.source;
+  w.accelerator = a;
+  w.mean_sample_bytes = f.mean_sample_bytes;
+  w.model = opt.workload.model.is_null() ? nlohmann::json::object() : opt.workload.model;
+  return w;
 }
 
-nlohmann::json preprocessing_json(const training_options& opt, const job_rollup& job) {
-  return {{"enabled", opt.preprocess_s > 0},
-          {"cost_per_sample_s", opt.preprocess_s},
-          {"samples", job.pre_samples},
-          {"bytes", job.pre_bytes},
-          {"cpu_s", static_cast<double>(job.pre_cpu_ns) * 1e-9},
-          {"extra_passes", job.pre_passes},
-          {"digest", fmt::format("{:016x}", job.pre_digest)}};
+report::preprocessing_section preprocessing_of(const training_options& opt, const job_rollup& job) {
+  report::preprocessing_section p;
+  p.enabled = opt.preprocess_s > 0;
+  p.cost_per_sample_s = opt.preprocess_s;
+  p.samples = job.pre_samples;
+  p.bytes = job.pre_bytes;
+  p.cpu_s = static_cast<double>(job.pre_cpu_ns) * 1e-9;
+  p.extra_passes = job.pre_passes;
+  p.digest = fmt::format("{:016x}", job.pre_digest);
+  return p;
+}
+
+nlohmann::json merge_timeseries(const std::vector<rank_result>& ranks) {
+  if (ranks.empty())
+    return nlohmann::json::array();
+  if (ranks.size() == 1)
+    return ranks[0].timeseries;
+  std::size_t points = SIZE_MAX;
+  for (const auto& r : ranks)
+    points = std::min(points, r.timeseries.size());
+  const auto nodes = ranks_by_node(ranks);
+  static const std::set<std::string> per_rank = {"read_bytes_per_s", "samples_per_s",
+                                                 "cpu_process"};
+  nlohmann::json out = nlohmann::json::array();
+  for (std::size_t i = 0; i < points; ++i) {
+    nlohmann::json p = ranks[0].timeseries[i];
+    for (auto it = p.begin(); it != p.end(); ++it) {
+      const std::string& key = it.key();
+      if (key == "t_s" || !it.value().is_number())
+        continue;
+      double sum = 0, weight = 0;
+      if (key == "accelerator_utilization") {
+        for (const auto& r : ranks) {
+          const auto k = static_cast<double>(r.accelerators.size());
+          sum += r.timeseries[i].value(key, 0.0) * k;
+          weight += k;
+        }
+        it.value() = weight > 0 ? sum / weight : 0.0;
+      } else if (per_rank.count(key)) {
+        for (const auto& r : ranks)
+          sum += r.timeseries[i].value(key, 0.0);
+        it.value() = sum;
+      } else { // a host's figure: once per host; host CPU is a mean, the rest add up
+        for (const auto& [node, idx] : nodes)
+          sum += ranks[idx.front()].timeseries[i].value(key, 0.0);
+        it.value() = key == "cpu_host" ? sum / static_cast<double>(nodes.size()) : sum;
+      }
+    }
+    if (p.contains("gpus")) {
+      nlohmann::json gpus = nlohmann::json::array();
+      for (const auto& [node, idx] : nodes)
+        for (const auto& g :
+             ranks[idx.front()].timeseries[i].value("gpus", nlohmann::json::array()))
+          gpus.push_back(g);
+      p["gpus"] = gpus;
+    }
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
+report::bench_report shared_sections(const report_context& c, const std::vector<rank_result>& ranks,
+                                     const job_rollup& job, nlohmann::json warnings) {
+  const training_options& opt = c.opt;
+  const rank_result* first = ranks.empty() ? nullptr : &ranks.front();
+  nlohmann::json storage_sec =
+      storage_json(job.storage_everywhere, first ? first->storage_source : "", job.storage_bytes,
+                   job.io.bytes, job.wall_s, first ? first->memory_start : nlohmann::json(nullptr),
+                   first ? first->memory_end : nlohmann::json(nullptr), c.mount.fs_type, warnings);
+  nlohmann::json host_facts = nlohmann::json::array();
+  for (const auto& h : job.hosts)
+    host_facts.push_back(h.first->host_facts);
+  nlohmann::json summary = nlohmann::json::object();
+  add_cpu_cost(summary, job.cpu, job.io.bytes, job.samples);
+  nlohmann::json j = report::report_header("bench", c.command_line);
+  j.update({
+      {"dataset", dataset_json(opt.dataset, c.layout, c.mount, opt.client_ram)},
+      {"system", {{"hosts", host_facts}}},
+      {"summary", summary},
+      {"io", io_json(opt.io, first ? first->engine : opt.io.engine,
+                     first ? first->uncached_method : "", job.io, job.sample_latency,
+                     c.layout.params().layout == config::file_layout::shards ? "record" : "file")},
+      {"storage", storage_sec},
+      {"timeseries", merge_timeseries(ranks)},
+      {"warnings", warnings},
+  });
+  return report::bench_report::from_json(j);
 }
 
 } // namespace dlsize::pipeline

@@ -98,31 +98,37 @@ nlohmann::json job_warnings(const report_context& c, const job_rollup& job, cons
   return warnings;
 }
 
-// Rows per accelerator, per rank (missing ones too) and per host.
-struct job_rows {
-  nlohmann::json accelerators = nlohmann::json::array(), ranks = nlohmann::json::array();
-  nlohmann::json hosts = nlohmann::json::array(), host_facts = nlohmann::json::array();
-};
-
-job_rows rows_of(const report_context& c, const std::vector<rank_result>& ranks,
-                 const job_rollup& job) {
-  job_rows rows;
-  for (const auto& r : ranks) {
-    for (std::size_t a = 0; a < r.accelerators.size(); ++a)
-      rows.accelerators.push_back(accelerator_json(r, a));
-    rows.ranks.push_back(rank_row(r, c.smp.total_steps()));
+// Rows per accelerator, per rank (missing ones too, in rank order) and per host.
+void add_rows(report::bench_report& r, const report_context& c,
+              const std::vector<rank_result>& ranks, const job_rollup& job) {
+  std::vector<report::accelerator_row> accelerators;
+  std::vector<report::rank_row> rank_rows;
+  for (const auto& rr : ranks) {
+    for (std::size_t a = 0; a < rr.accelerators.size(); ++a)
+      accelerators.push_back(accelerator_row_of(rr, a));
+    rank_rows.push_back(rank_row_of(rr, c.smp.total_steps()));
   }
   for (int m : c.outcome.missing)
-    rows.ranks.push_back({{"rank", m},
-                          {"host", c.comm.where().rank_hosts.at(static_cast<std::size_t>(m))},
-                          {"status", report::to_string(report::rank_status::missing)}});
-  std::sort(rows.ranks.begin(), rows.ranks.end(),
-            [](const auto& a, const auto& b) { return a["rank"] < b["rank"]; });
-  for (const auto& h : job.hosts) {
-    rows.hosts.push_back(host_row(h));
-    rows.host_facts.push_back(h.first->host_facts);
-  }
-  return rows;
+    rank_rows.push_back(
+        missing_rank_row(m, c.comm.where().rank_hosts.at(static_cast<std::size_t>(m))));
+  std::stable_sort(rank_rows.begin(), rank_rows.end(),
+                   [](const auto& a, const auto& b) { return *a.rank < *b.rank; });
+  std::vector<report::host_row> hosts;
+  for (const auto& h : job.hosts)
+    hosts.push_back(host_row_of(h));
+  r.accelerators = std::move(accelerators);
+  r.ranks = std::move(rank_rows);
+  r.hosts = std::move(hosts);
+}
+
+report::phases_section phases_of(const report_context& c) {
+  report::phases_section p;
+  p.startup_s = c.process_start_ns && c.start_ns > c.process_start_ns
+                    ? report::field<double>(sec(c.start_ns - c.process_start_ns))
+                    : report::field<double>::null();
+  p.run_s = sec(c.end_ns - c.start_ns);
+  p.gather_s = sec(c.gathered_ns - c.end_ns);
+  return p;
 }
 
 // The report's document: the envelope, every section, the status and the provenance.
@@ -130,105 +136,35 @@ nlohmann::json training_document(const report_context& c, const std::vector<rank
                                  const job_rollup& job, const job_figures& f,
                                  nlohmann::json warnings, const report::status_decision& decided) {
   const training_options& opt = c.opt;
-  const rank_result* first = ranks.empty() ? nullptr : &ranks.front();
-  const job_rows rows = rows_of(c, ranks, job);
-  nlohmann::json storage_sec =
-      storage_json(job.storage_everywhere, first ? first->storage_source : "", job.storage_bytes,
-                   job.io.bytes, job.wall_s, first ? first->memory_start : nlohmann::json(nullptr),
-                   first ? first->memory_end : nlohmann::json(nullptr), c.mount.fs_type, warnings);
-  if (opt.s3 && job.s3)
-    storage_sec["s3"] = report::to_json(s3_section_of(*opt.s3, *job.s3));
-  nlohmann::json report = report::report_header("bench", c.command_line);
-  report.update({
-      {"config", opt.config},
-      {"workload", training_workload_json(c, f)},
-      {"dataset", dataset_json(opt.dataset, c.layout, c.mount, opt.client_ram)},
-      {"system", {{"hosts", rows.host_facts}}},
-      {"topology", topology_json(c, f.cuda)},
-      {"summary", training_summary_json(c, job, f)},
-      {"accelerators", rows.accelerators},
-      {"ranks", rows.ranks},
-      {"hosts", rows.hosts},
-      {"epochs", f.epochs},
-      {"io", io_json(opt.io, first ? first->engine : opt.io.engine,
-                     first ? first->uncached_method : "", job.io, job.sample_latency,
-                     c.layout.params().layout == config::file_layout::shards ? "record" : "file")},
-      {"preprocessing", preprocessing_json(opt, job)},
-      {"storage", storage_sec},
-      {"timeseries", merge_timeseries(ranks)},
-      {"phases",
-       {{"startup_s", c.process_start_ns && c.start_ns > c.process_start_ns
-                          ? nlohmann::json(sec(c.start_ns - c.process_start_ns))
-                          : nlohmann::json(nullptr)},
-        {"run_s", sec(c.end_ns - c.start_ns)},
-        {"gather_s", sec(c.gathered_ns - c.end_ns)}}},
-      {"warnings", warnings},
-      {"status", report::to_string(decided.status)},
-  });
+  report::bench_report r = shared_sections(c, ranks, job, std::move(warnings));
+  if (opt.s3 && job.s3 && r.storage)
+    r.storage->s3 = s3_section_of(*opt.s3, *job.s3);
+  r.config = opt.config;
+  r.workload = training_workload(c, f);
+  r.topology = topology_of(c, f.cuda);
+  if (!r.summary)
+    r.summary.emplace();
+  fill_training_summary(*r.summary, c, job, f);
+  add_rows(r, c, ranks, job);
+  r.epochs = f.epochs;
+  r.preprocessing = preprocessing_of(opt, job);
+  r.phases = phases_of(c);
+  r.status = decided.status;
   if (!decided.reason.empty())
-    report["reason"] = decided.reason;
+    r.reason = decided.reason;
   if (c.checkpoints) {
-    report["checkpoints"] = c.checkpoints->to_json(job.wall_s, f.overall.utilization);
-    report["summary"]["accelerator_utilization_excluding_checkpoints"] =
-        f.measured ? report["checkpoints"]["accelerator_utilization_excluding_checkpoints"]
-                   : nlohmann::json(nullptr);
+    r.checkpoints = c.checkpoints->section(job.wall_s, f.overall.utilization);
+    r.summary->accelerator_utilization_excluding_checkpoints =
+        f.measured ? r.checkpoints->accelerator_utilization_excluding_checkpoints
+                   : report::field<double>::null();
   }
-  report["summary"]["limited_by"] =
-      report::limited_by_block(report::bench_report::from_json(report));
+  r.summary->limited_by = report::limited_by_block(r);
+  nlohmann::json report = r.to_json();
   report::add_provenance(report);
   return report;
 }
 
 } // namespace
-
-nlohmann::json merge_timeseries(const std::vector<rank_result>& ranks) {
-  if (ranks.empty())
-    return nlohmann::json::array();
-  if (ranks.size() == 1)
-    return ranks[0].timeseries;
-  std::size_t points = SIZE_MAX;
-  for (const auto& r : ranks)
-    points = std::min(points, r.timeseries.size());
-  const auto nodes = ranks_by_node(ranks);
-  static const std::set<std::string> per_rank = {"read_bytes_per_s", "samples_per_s",
-                                                 "cpu_process"};
-  nlohmann::json out = nlohmann::json::array();
-  for (std::size_t i = 0; i < points; ++i) {
-    nlohmann::json p = ranks[0].timeseries[i];
-    for (auto it = p.begin(); it != p.end(); ++it) {
-      const std::string& key = it.key();
-      if (key == "t_s" || !it.value().is_number())
-        continue;
-      double sum = 0, weight = 0;
-      if (key == "accelerator_utilization") {
-        for (const auto& r : ranks) {
-          const auto k = static_cast<double>(r.accelerators.size());
-          sum += r.timeseries[i].value(key, 0.0) * k;
-          weight += k;
-        }
-        it.value() = weight > 0 ? sum / weight : 0.0;
-      } else if (per_rank.count(key)) {
-        for (const auto& r : ranks)
-          sum += r.timeseries[i].value(key, 0.0);
-        it.value() = sum;
-      } else { // a host's figure: once per host; host CPU is a mean, the rest add up
-        for (const auto& [node, idx] : nodes)
-          sum += ranks[idx.front()].timeseries[i].value(key, 0.0);
-        it.value() = key == "cpu_host" ? sum / static_cast<double>(nodes.size()) : sum;
-      }
-    }
-    if (p.contains("gpus")) {
-      nlohmann::json gpus = nlohmann::json::array();
-      for (const auto& [node, idx] : nodes)
-        for (const auto& g :
-             ranks[idx.front()].timeseries[i].value("gpus", nlohmann::json::array()))
-          gpus.push_back(g);
-      p["gpus"] = gpus;
-    }
-    out.push_back(std::move(p));
-  }
-  return out;
-}
 
 training_result build_training_report(const report_context& c,
                                       const std::vector<rank_result>& ranks) {

@@ -116,18 +116,18 @@ std::string training_header(const bench_report& r) {
     out += fmt::format("  topology    {} nodes, {} ranks, {} accelerators per rank ({})\n",
                        t.nodes.value_or(1), t.ranks.value_or(1),
                        t.accelerators_per_rank.value_or(0), t.communicator.value_or("?"));
-  const nlohmann::json ar = t.extra.value("allreduce", nlohmann::json(nullptr));
+  const nlohmann::json ar = t.allreduce.value_or(nullptr);
   if (ar.is_object())
     out += fmt::format("  allreduce   {} over {} x {}: {:.3f} ms exposed per step, {:.1f} % of "
                        "the time; storage AU {:.1f} % (the verdict's)\n",
                        ar.value("algorithm", "?"), ar.value("nodes", 0),
                        ar.value("accelerators_per_node", 0), 1e3 * ar.value("exposed_s", 0.0),
-                       100 * s.extra.value("comm_time_fraction", 0.0), percent(s.storage_au));
+                       100 * s.comm_time_fraction.value_or(0.0), percent(s.storage_au));
   return out;
 }
 
 bool allreduce_modelled(const bench_report& r) {
-  return r.topology && r.topology->extra.value("allreduce", nlohmann::json(nullptr)).is_object();
+  return r.topology && r.topology->allreduce.has_value();
 }
 
 // Samples over the run's wall: the window the read rate is over.

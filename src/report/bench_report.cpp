@@ -114,6 +114,15 @@ template <class T> T convert(const nlohmann::json& v, const place& at, bound b) 
       if (!v[i].is_string())
         wrong_type(at.source, fmt::format("{}/{}", at.key, i), v[i], "a string");
     return v.get<std::vector<std::string>>();
+  } else if constexpr (std::is_same_v<T, std::vector<std::uint64_t>> ||
+                       std::is_same_v<T, std::vector<double>>) {
+    if (!v.is_array())
+      wrong_type(at.source, at.key, v, "an array of numbers");
+    T out;
+    for (std::size_t i = 0; i < v.size(); ++i)
+      out.push_back(convert<typename T::value_type>(
+          v[i], place{at.source, fmt::format("{}/{}", at.key, i)}, b));
+    return out;
   } else if constexpr (std::is_same_v<T, run_status>) {
     if (v == "complete")
       return run_status::complete;
@@ -129,6 +138,12 @@ template <class T> T convert(const nlohmann::json& v, const place& at, bound b) 
     return v;
   }
 }
+
+// A struct of fields with its own extra (a section), held in a field: absent, null or an object.
+template <class T>
+concept typed_section = requires(const T& t) {
+  t.extra;
+};
 
 template <class T> nlohmann::json to_value(const T& v) {
   if constexpr (std::is_same_v<T, run_status>)
@@ -150,10 +165,15 @@ struct reader {
     if (it == obj.end())
       return;
     f.present = true;
-    if (!it->is_null())
+    if (it->is_null())
+      ;
+    else if constexpr (typed_section<T>)
+      f.value = nested<T>(*it, key_path(path, key));
+    else
       f.value = convert<T>(*it, place{source, key_path(path, key)}, b);
     obj.erase(it);
   }
+  template <class S> S nested(nlohmann::json& v, const std::string& where) const;
   // An untyped key (or a path of them, "system/hosts"), checked in place; absent or null (not
   // measured) is fine. A parent of the wrong type is named by its own entry, which comes first.
   void shape(const char* key, json_shape s) const {
@@ -179,9 +199,14 @@ struct reader {
 struct writer {
   nlohmann::json& obj;
   template <class T> void operator()(const char* key, const field<T>& f, bound = bound::none) {
-    if (f.present)
+    if (!f.present)
+      return;
+    if constexpr (typed_section<T>)
+      obj[key] = f.value ? nested(*f.value) : nlohmann::json(nullptr);
+    else
       obj[key] = f.value ? to_value(*f.value) : nlohmann::json(nullptr);
   }
+  template <class S> static nlohmann::json nested(const S& s);
   void shape(const char*, json_shape) const {}
   template <class S> void section(const char* key, const std::optional<S>& s);
   template <class S> void section(const char* key, const field<S>& s);
@@ -203,19 +228,24 @@ void visit(section_of<cpu_summary> auto& s, auto& op) {
 
 void visit(section_of<accelerator_section> auto& s, auto& op) {
   op("type", s.type);
+  op("origin", s.origin);
+  op("source", s.source);
   op("batch_size", s.batch_size);
   op("compute_time_s", s.compute_time_s);
+  op("compute_time_stdev_s", s.compute_time_stdev_s);
 }
 
 void visit(section_of<workload_section> auto& s, auto& op) {
   op("name", s.name);
-  op("epochs", s.epochs);
-  op("epochs_source", s.epochs_source);
+  op("origin", s.origin);
   op("layout", s.layout);
   op("format", s.format);
+  op("au_threshold", s.au_threshold, bound::share);
+  op("epochs", s.epochs);
+  op("epochs_source", s.epochs_source);
   op("mean_sample_bytes", s.mean_sample_bytes, bound::nonneg);
   op.section("accelerator", s.accelerator);
-  op.shape("model", json_shape::object);
+  op("model", s.model);
 }
 
 void visit(section_of<dataset_section> auto& s, auto& op) {
@@ -237,8 +267,19 @@ void visit(section_of<topology_section> auto& s, auto& op) {
   op("accelerators_per_rank", s.accelerators_per_rank);
   op("ranks_per_node", s.ranks_per_node);
   op("accelerators_per_node", s.accelerators_per_node);
+  op("accelerator_kind", s.accelerator_kind);
   op("communicator", s.communicator);
+  op("sync_steps", s.sync_steps);
+  op("epoch_sync", s.epoch_sync);
+  op("prefetch", s.prefetch);
   op("declared", s.declared);
+  op("allreduce", s.allreduce);
+}
+
+void visit(section_of<declared_topology> auto& s, auto& op) {
+  op("nodes", s.nodes);
+  op("accelerators_per_node", s.accelerators_per_node);
+  op("hosts", s.hosts);
 }
 
 void visit(section_of<summary_section> auto& s, auto& op) {
@@ -253,6 +294,9 @@ void visit(section_of<summary_section> auto& s, auto& op) {
   op("accelerator_utilization", s.accelerator_utilization, bound::share);
   op("accelerator_utilization_min", s.accelerator_utilization_min, bound::share);
   op("au_threshold", s.au_threshold, bound::share);
+  op("accelerator_utilization_epoch_mean", s.accelerator_utilization_epoch_mean, bound::share);
+  op("accelerator_utilization_excluding_checkpoints",
+     s.accelerator_utilization_excluding_checkpoints, bound::share);
   op("au_pass", s.au_pass);
   op("demand_bytes_per_s_per_accelerator", s.demand_bytes_per_s_per_accelerator, bound::nonneg);
   op("demand_bytes_per_s", s.demand_bytes_per_s, bound::nonneg);
@@ -260,7 +304,12 @@ void visit(section_of<summary_section> auto& s, auto& op) {
   op("epochs_completed", s.epochs_completed);
   op("steps_per_epoch", s.steps_per_epoch);
   op("steps", s.steps);
+  op("steps_total", s.steps_total);
   op("storage_au", s.storage_au, bound::share);
+  op("data_wait_s", s.data_wait_s, bound::nonneg);
+  op("sync_wait_s", s.sync_wait_s, bound::nonneg);
+  op("comm_s", s.comm_s, bound::nonneg);
+  op("comm_time_fraction", s.comm_time_fraction, bound::share);
   op("limited_by", s.limited_by);
   op.section("data_wait", s.data_wait);
   op.section("cpu_utilization", s.cpu_utilization);
@@ -331,16 +380,120 @@ void visit(section_of<verify_section> auto& s, auto& op) {
 
 void visit(section_of<accelerator_row> auto& s, auto& op) {
   op("id", s.id);
+  op("rank", s.rank);
+  op("host", s.host);
   op("device", s.device);
+  op("steps", s.steps);
+  op("measured_steps", s.measured_steps);
+  op("samples", s.samples);
+  op("read_bytes", s.read_bytes);
+  op("measured_samples", s.measured_samples);
+  op("measured_read_bytes", s.measured_read_bytes);
+  op("samples_per_s", s.samples_per_s);
+  op("utilization", s.utilization);
+  op("compute_s", s.compute_s);
+  op("window_s", s.window_s);
+  op("data_wait_s", s.data_wait_s);
+  op("sync_wait_s", s.sync_wait_s);
+  op("comm_s", s.comm_s);
+  op("storage_au", s.storage_au);
+  op("first_step_wait_s", s.first_step_wait_s);
+  op.section("data_wait", s.data_wait);
+  op("sample_digest", s.sample_digest);
+  op("gpu", s.gpu);
+}
+
+void visit(section_of<rank_row> auto& s, auto& op) {
+  op("rank", s.rank);
+  op("host", s.host);
+  op("node", s.node);
+  op("local_rank", s.local_rank);
+  op("accelerators", s.accelerators);
+  op("samples", s.samples);
+  op("read_bytes", s.read_bytes);
+  op("samples_per_s", s.samples_per_s);
+  op("read_bytes_per_s", s.read_bytes_per_s);
+  op("accelerator_utilization", s.accelerator_utilization);
+  op("data_wait_s", s.data_wait_s);
+  op("sync_wait_s", s.sync_wait_s);
+  op("comm_s", s.comm_s);
+  op("cpu_utilization", s.cpu_utilization);
+  op("cpu_s", s.cpu_s);
+  op("requests", s.requests);
+  op.section("read_latency", s.read_latency);
+  op("failed_samples", s.failed_samples);
+  op("wall_s", s.wall_s);
+  op("status", s.status);
+  op("reason", s.reason);
+}
+
+void visit(section_of<host_row> auto& s, auto& op) {
+  op("host", s.host);
+  op("node", s.node);
+  op("ranks", s.ranks);
+  op("accelerators", s.accelerators);
+  op("samples", s.samples);
+  op("samples_per_s", s.samples_per_s);
+  op("read_bytes", s.read_bytes);
+  op("read_bytes_per_s", s.read_bytes_per_s);
+  op("accelerator_utilization", s.accelerator_utilization);
+  op("storage_read_bytes", s.storage_read_bytes);
+  op("hit_ratio", s.hit_ratio);
+  op("cpu_host_utilization", s.cpu_host_utilization);
+  op("memory_end", s.memory_end);
 }
 
 void visit(section_of<epoch_row> auto& s, auto& op) {
   op("epoch", s.epoch);
+  op("steps_total", s.steps_total);
   op("samples", s.samples);
   op("read_bytes", s.read_bytes);
+  op("compute_s", s.compute_s);
+  op("data_wait_s", s.data_wait_s);
+  op("start_s", s.start_s);
   op("end_s", s.end_s);
+  op("wall_s", s.wall_s);
+  op("accelerator_utilization", s.accelerator_utilization);
+  op("samples_per_s", s.samples_per_s);
+  op("read_bytes_per_s", s.read_bytes_per_s);
+  op("dlio_accelerator_utilization", s.dlio_accelerator_utilization);
   op("last_epoch", s.last_epoch);
   op("epochs_in_row", s.epochs_in_row);
+}
+
+void visit(section_of<preprocessing_section> auto& s, auto& op) {
+  op("enabled", s.enabled);
+  op("cost_per_sample_s", s.cost_per_sample_s);
+  op("samples", s.samples);
+  op("bytes", s.bytes);
+  op("cpu_s", s.cpu_s);
+  op("extra_passes", s.extra_passes);
+  op("digest", s.digest);
+}
+
+void visit(section_of<phases_section> auto& s, auto& op) {
+  op("startup_s", s.startup_s);
+  op("run_s", s.run_s);
+  op("gather_s", s.gather_s);
+}
+
+void visit(section_of<checkpoints_section> auto& s, auto& op) {
+  op("every", s.every);
+  op("every_steps", s.every_steps);
+  op("dir", s.dir);
+  op("scale", s.scale);
+  op("count", s.count);
+  op("bytes_per_checkpoint", s.bytes_per_checkpoint);
+  op("bytes_per_rank", s.bytes_per_rank);
+  op("bytes", s.bytes);
+  op("seconds", s.seconds);
+  op("seconds_per_checkpoint", s.seconds_per_checkpoint);
+  op("mean_seconds", s.mean_seconds);
+  op("write_bytes_per_s", s.write_bytes_per_s);
+  op("au_lost_to_checkpoints", s.au_lost_to_checkpoints);
+  op("au_lost_other", s.au_lost_other);
+  op("accelerator_utilization_excluding_checkpoints",
+     s.accelerator_utilization_excluding_checkpoints);
 }
 
 void visit(section_of<timeseries_point> auto& s, auto& op) {
@@ -443,9 +596,13 @@ void visit(section_of<bench_report> auto& r, auto& op) {
   op.section("cache_emulation", r.cache_emulation);
   op.section("verify", r.verify);
   op.rows("accelerators", r.accelerators);
+  op.rows("ranks", r.ranks);
+  op.rows("hosts", r.hosts);
   op.rows("epochs", r.epochs);
   op.rows("timeseries", r.timeseries);
-  op.shape("preprocessing", json_shape::object);
+  op.section("preprocessing", r.preprocessing);
+  op.section("phases", r.phases);
+  op.section("checkpoints", r.checkpoints);
   op.shape("system", json_shape::object);
   op.shape("system/hosts", json_shape::array);
   op("system", r.system);
@@ -458,19 +615,22 @@ void visit(section_of<bench_report> auto& r, auto& op) {
   op.section("progress", r.progress);
 }
 
+template <class S> S reader::nested(nlohmann::json& v, const std::string& where) const {
+  if (!v.is_object())
+    wrong_type(source, where, v, "an object");
+  S sec;
+  sec.extra = std::move(v);
+  reader sub{sec.extra, where, source};
+  visit(sec, sub);
+  return sec;
+}
+
 template <class S> void reader::section(const char* key, std::optional<S>& s) {
   const auto it = obj.find(key);
   if (it == obj.end() || it->is_null()) // null: not measured; it stays untyped, in extra
     return;
-  const std::string where = key_path(path, key);
-  if (!it->is_object())
-    wrong_type(source, where, *it, "an object");
-  S sec;
-  sec.extra = std::move(*it);
+  s = nested<S>(*it, key_path(path, key));
   obj.erase(it);
-  reader sub{sec.extra, where, source};
-  visit(sec, sub);
-  s = std::move(sec);
 }
 
 template <class S> void reader::section(const char* key, field<S>& s) {
@@ -495,27 +655,22 @@ template <class S> void reader::rows(const char* key, std::optional<std::vector<
   if (!it->is_array())
     wrong_type(source, where, *it, "an array of objects");
   std::vector<S> out;
-  for (std::size_t i = 0; i < it->size(); ++i) {
-    const std::string row_key = fmt::format("{}/{}", where, i);
-    if (!(*it)[i].is_object())
-      wrong_type(source, row_key, (*it)[i], "an object");
-    S row;
-    row.extra = std::move((*it)[i]);
-    reader sub{row.extra, row_key, source};
-    visit(row, sub);
-    out.push_back(std::move(row));
-  }
+  for (std::size_t i = 0; i < it->size(); ++i)
+    out.push_back(nested<S>((*it)[i], fmt::format("{}/{}", where, i)));
   obj.erase(it);
   rows = std::move(out);
 }
 
-template <class S> void writer::section(const char* key, const std::optional<S>& s) {
-  if (!s)
-    return;
-  nlohmann::json o = s->extra.is_object() ? s->extra : nlohmann::json::object();
+template <class S> nlohmann::json writer::nested(const S& s) {
+  nlohmann::json o = s.extra.is_object() ? s.extra : nlohmann::json::object();
   writer sub{o};
-  visit(*s, sub);
-  obj[key] = std::move(o);
+  visit(s, sub);
+  return o;
+}
+
+template <class S> void writer::section(const char* key, const std::optional<S>& s) {
+  if (s)
+    obj[key] = nested(*s);
 }
 
 template <class S> void writer::section(const char* key, const field<S>& s) {
@@ -531,12 +686,8 @@ template <class S> void writer::rows(const char* key, const std::optional<std::v
   if (!rows)
     return;
   nlohmann::json a = nlohmann::json::array();
-  for (const auto& row : *rows) {
-    nlohmann::json o = row.extra.is_object() ? row.extra : nlohmann::json::object();
-    writer sub{o};
-    visit(row, sub);
-    a.push_back(std::move(o));
-  }
+  for (const auto& row : *rows)
+    a.push_back(nested(row));
   obj[key] = std::move(a);
 }
 

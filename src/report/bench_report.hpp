@@ -46,6 +46,7 @@ template <class T> struct field {
   }
   bool has_value() const { return value.has_value(); }
   const T& operator*() const { return *value; }
+  const T* operator->() const { return &*value; }
   T value_or(T fallback) const { return value.value_or(std::move(fallback)); }
 };
 
@@ -62,17 +63,18 @@ struct cpu_summary {
 };
 
 struct accelerator_section {
-  field<std::string> type;
+  field<std::string> type, origin, source;
   field<std::uint64_t> batch_size;
-  field<double> compute_time_s;
+  field<double> compute_time_s, compute_time_stdev_s; // a real GPU's compute time: measured
   nlohmann::json extra = nlohmann::json::object();
 };
 
 struct workload_section {
-  field<std::string> name, epochs_source, layout, format;
+  field<std::string> name, origin, layout, format, epochs_source;
   field<std::uint64_t> epochs; // what the workload trains; null: the profile names none
-  field<double> mean_sample_bytes;
+  field<double> mean_sample_bytes, au_threshold;
   std::optional<accelerator_section> accelerator; // absent: a storage-only run
+  field<nlohmann::json> model;                    // the profile's model summary, as written
   nlohmann::json extra = nlohmann::json::object();
 };
 
@@ -83,11 +85,20 @@ struct dataset_section {
   nlohmann::json extra = nlohmann::json::object();
 };
 
+// Nodes declared on one host (--ranks-per-node): the layout the run stands for.
+struct declared_topology {
+  field<std::uint64_t> nodes, accelerators_per_node, hosts;
+  nlohmann::json extra = nlohmann::json::object();
+};
+
 struct topology_section {
   field<std::uint64_t> ranks, nodes, accelerators, accelerators_per_rank, ranks_per_node;
-  field<std::uint64_t> accelerators_per_node;
-  field<std::string> communicator;
-  field<nlohmann::json> declared; // nodes declared on one host (--ranks-per-node), or null
+  field<std::uint64_t> accelerators_per_node; // null: ranks differ from node to node
+  field<std::string> communicator, accelerator_kind;
+  field<bool> sync_steps, epoch_sync;
+  field<std::uint64_t> prefetch;
+  field<declared_topology> declared; // null: no nodes declared
+  field<nlohmann::json> allreduce;   // the modelled allreduce (config/allreduce_config), or null
   nlohmann::json extra = nlohmann::json::object();
 };
 
@@ -95,10 +106,12 @@ struct summary_section {
   field<double> wall_s, samples_per_s, samples_per_s_per_accelerator, read_bytes_per_s, files_per_s;
   field<std::uint64_t> read_bytes, samples, requests;
   field<double> accelerator_utilization, accelerator_utilization_min, au_threshold;
+  field<double> accelerator_utilization_epoch_mean; // DLIO's per-epoch AU, averaged
+  field<double> accelerator_utilization_excluding_checkpoints;
   field<bool> au_pass;
   field<double> demand_bytes_per_s_per_accelerator, demand_bytes_per_s;
-  field<std::uint64_t> epochs, epochs_completed, steps_per_epoch, steps;
-  field<double> storage_au;
+  field<std::uint64_t> epochs, epochs_completed, steps_per_epoch, steps, steps_total;
+  field<double> storage_au, data_wait_s, sync_wait_s, comm_s, comm_time_fraction;
   field<nlohmann::json> limited_by; // the limit verdict (report/limit_verdict.hpp)
   std::optional<latency_summary> data_wait;
   std::optional<cpu_summary> cpu_utilization;
@@ -167,14 +180,6 @@ struct count_or_number {
   double number = 0;
 };
 
-// One epoch of a run (a storage-only run writes these; a training run adds its figures).
-struct epoch_row {
-  field<std::uint64_t> epoch, samples, read_bytes;
-  field<double> end_s;
-  field<std::uint64_t> last_epoch, epochs_in_row; // the last row, holding the epochs past the cap
-  nlohmann::json extra = nlohmann::json::object();
-};
-
 // One telemetry point of the run (rates over the interval before t_s).
 struct timeseries_point {
   field<double> t_s, read_bytes_per_s, samples_per_s, accelerator_utilization;
@@ -238,9 +243,75 @@ struct progress_section {
   nlohmann::json extra = nlohmann::json::object();
 };
 
+// A training run's figures per accelerator (docs/metrics.md).
 struct accelerator_row {
-  field<std::uint64_t> id;
-  field<std::string> device;
+  field<std::uint64_t> id, rank;
+  field<std::string> host, device, sample_digest;
+  field<std::uint64_t> steps, measured_steps, samples, read_bytes, measured_samples;
+  field<std::uint64_t> measured_read_bytes;
+  field<double> samples_per_s, utilization, storage_au; // null: fewer than two steps
+  field<double> compute_s, window_s, data_wait_s, sync_wait_s, comm_s, first_step_wait_s;
+  std::optional<latency_summary> data_wait;
+  field<nlohmann::json> gpu; // a real GPU's details as its driver gave them; null: emulated
+  nlohmann::json extra = nlohmann::json::object();
+};
+
+// A training run's figures per rank; a rank whose results never came has rank, host, status.
+struct rank_row {
+  field<std::uint64_t> rank, node, local_rank;
+  field<std::string> host, status, reason;
+  field<std::vector<std::uint64_t>> accelerators; // the ids of its accelerators
+  field<std::uint64_t> samples, read_bytes, requests, failed_samples;
+  field<double> samples_per_s, read_bytes_per_s, accelerator_utilization;
+  field<double> data_wait_s, sync_wait_s, comm_s, cpu_utilization, cpu_s, wall_s;
+  std::optional<latency_summary> read_latency;
+  nlohmann::json extra = nlohmann::json::object();
+};
+
+// A training run's figures per host (its ranks together).
+struct host_row {
+  field<std::string> host;
+  field<std::uint64_t> node, accelerators, samples, read_bytes, storage_read_bytes;
+  field<std::vector<std::uint64_t>> ranks;
+  field<double> samples_per_s, read_bytes_per_s, accelerator_utilization, hit_ratio;
+  field<double> cpu_host_utilization;
+  field<nlohmann::json> memory_end; // the host's memory figures at the end (telemetry)
+  nlohmann::json extra = nlohmann::json::object();
+};
+
+// A training run's figures per epoch; past the row cap one row holds the rest (last_epoch,
+// epochs_in_row). The measured figures are null for an epoch without a measured window.
+struct epoch_row {
+  field<std::uint64_t> epoch, steps_total, samples, read_bytes, last_epoch, epochs_in_row;
+  field<double> compute_s, data_wait_s, start_s, end_s, wall_s, accelerator_utilization;
+  field<double> samples_per_s, read_bytes_per_s, dlio_accelerator_utilization;
+  nlohmann::json extra = nlohmann::json::object();
+};
+
+// The per-sample CPU work a training run emulated (--preprocess).
+struct preprocessing_section {
+  field<bool> enabled;
+  field<double> cost_per_sample_s, cpu_s;
+  field<std::uint64_t> samples, bytes, extra_passes;
+  field<std::string> digest;
+  nlohmann::json extra = nlohmann::json::object();
+};
+
+// Where rank 0's time went: start-up (null when not known), the run, gathering the results.
+struct phases_section {
+  field<double> startup_s, run_s, gather_s;
+  nlohmann::json extra = nlohmann::json::object();
+};
+
+// The checkpoints a training run wrote (bench --checkpoint-every) and the AU they cost.
+struct checkpoints_section {
+  field<std::string> every, dir;
+  field<std::uint64_t> every_steps, count, bytes_per_checkpoint, bytes;
+  field<std::vector<std::uint64_t>> bytes_per_rank;
+  field<double> scale, seconds, mean_seconds, write_bytes_per_s;
+  field<std::vector<double>> seconds_per_checkpoint;
+  field<double> au_lost_to_checkpoints, au_lost_other;
+  field<double> accelerator_utilization_excluding_checkpoints;
   nlohmann::json extra = nlohmann::json::object();
 };
 
@@ -274,6 +345,11 @@ struct bench_report {
   std::optional<validity_section> mlperf_validity;
   field<bool> partial; // a partial report, rewritten while the run goes on
   std::optional<progress_section> progress;
+  std::optional<std::vector<rank_row>> ranks;
+  std::optional<std::vector<host_row>> hosts;
+  std::optional<preprocessing_section> preprocessing;
+  std::optional<phases_section> phases;
+  std::optional<checkpoints_section> checkpoints;
   nlohmann::json extra = nlohmann::json::object(); // every other top-level key
 
   nlohmann::json to_json() const;

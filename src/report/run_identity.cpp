@@ -8,12 +8,13 @@ std::string topology_label(const bench_report& r) {
   const topology_section& t = or_empty(r.topology);
   const std::uint64_t ranks = t.ranks.value_or(1), nodes = t.nodes.value_or(1);
   // Nodes declared on one host (--ranks-per-node) are never grouped with real ones.
-  const nlohmann::json declared = t.declared.value_or(nullptr);
+  auto shown = [](const field<std::uint64_t>& f) {
+    return f.has_value() ? fmt::format("{}", *f) : std::string("null");
+  };
   const std::string suffix =
-      declared.is_object()
-          ? fmt::format(", declared {} × {} on one host",
-                        declared.value("nodes", nlohmann::json()).dump(),
-                        declared.value("accelerators_per_node", nlohmann::json()).dump())
+      t.declared.has_value()
+          ? fmt::format(", declared {} × {} on one host", shown(t.declared->nodes),
+                        shown(t.declared->accelerators_per_node))
           : "";
   if (ranks <= 1 && nodes <= 1)
     return "1 process" + suffix;

@@ -187,7 +187,12 @@ TEST_CASE("an incomplete checkpoint report is left out, with why", "[sizing][che
   r["reason"] = "interrupted";
   CHECK(analysis::checkpoint_exclusion(r) == "status incomplete: interrupted");
   CHECK(analysis::is_checkpoint_report(r));
-  CHECK_FALSE(analysis::has_training_checkpoints(r));
+  CHECK_FALSE(analysis::has_training_checkpoints(report::bench_report::fields_of(r, "r.json")));
+  report::bench_report bench;
+  CHECK_FALSE(analysis::has_training_checkpoints(bench));
+  bench.checkpoints.emplace();
+  bench.checkpoints->count = std::uint64_t{2};
+  CHECK(analysis::has_training_checkpoints(bench));
   const auto p = analysis::sizing_paths(true, false);
   CHECK(p.first.measured);
   CHECK_FALSE(p.second.measured);
