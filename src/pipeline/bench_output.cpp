@@ -29,10 +29,10 @@ void name_abandoned(const std::vector<std::string>& abandoned) {
 void add_outside_figures(nlohmann::json& report, cache_emulation* emulation) {
   if (emulation) {
     emulation->stop();
-    report["cache_emulation"] = emulation->to_json();
+    report["cache_emulation"] = report::to_json(emulation->figures());
   }
   if (report.contains("storage"))
-    report["storage"]["warm_epochs"] = warm_storage_json(report);
+    report["storage"]["warm_epochs"] = report::to_json(warm_storage_json(report));
 }
 
 // The report records which rules judged it; the summary prints that verdict.

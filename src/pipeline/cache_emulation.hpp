@@ -17,6 +17,7 @@
 
 #include "cluster/communicator.hpp"
 #include "io/engine.hpp"
+#include "report/bench_report.hpp"
 #include "telemetry/memory_cgroup.hpp"
 
 namespace dlsize::pipeline {
@@ -66,7 +67,7 @@ public:
   // the owner cannot remove the child. Idempotent.
   void stop();
   // The report's cache_emulation block (docs/report-schema.md); after stop() for final figures.
-  nlohmann::json to_json() const;
+  report::cache_emulation_section figures() const;
 
 private:
   void follow();

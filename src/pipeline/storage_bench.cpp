@@ -383,7 +383,9 @@ nlohmann::json storage_summary_json(const storage_context& c, const storage_read
                                               : nlohmann::json(nullptr)},
       {"requests", all.requests},
   };
-  add_cpu_cost(summary, reads.totals.cpu, all.bytes, r.samples);
+  report::summary_section cost;
+  add_cpu_cost(cost, reads.totals.cpu, all.bytes, r.samples);
+  summary.update(report::to_json(cost));
   return summary;
 }
 
@@ -401,12 +403,12 @@ nlohmann::json storage_document(const storage_context& c, storage_reads& reads,
     warnings.push_back(a);
   if (decided.stopped_at_time_limit)
     warnings.push_back(report::time_limit_warning(true));
-  nlohmann::json storage_sec = storage_json(
+  report::storage_section storage_sec = storage_json(
       tele.storage().available(), tele.storage().source(), reads.totals.storage_bytes, all.bytes,
       reads.totals.wall_s, memory_start, telemetry::memory_json(), c.mount.fs_type, warnings);
   if (opt.s3)
     if (const auto figures = s3_figures(*c.eng))
-      storage_sec["s3"] = report::to_json(s3_section_of(*opt.s3, *figures));
+      storage_sec.s3 = s3_section_of(*opt.s3, *figures);
   nlohmann::json report = report::report_header("bench", c.command_line);
   report.update({
       {"config", opt.config},
@@ -414,14 +416,14 @@ nlohmann::json storage_document(const storage_context& c, storage_reads& reads,
        {{"name", params.workload},
         {"layout", config::to_string(params.layout)},
         {"format", params.format}}},
-      {"dataset", dataset_json(opt.dataset, c.layout, c.mount, opt.client_ram)},
+      {"dataset", report::to_json(dataset_json(opt.dataset, c.layout, c.mount, opt.client_ram))},
       {"system", report::system_json(gpus.devices(), gpus.status(), c.provenance)},
       {"topology", {{"ranks", 1}, {"nodes", 1}, {"accelerators", 0}, {"accelerators_per_node", 0}}},
       {"summary", storage_summary_json(c, reads)},
       {"epochs", epochs_json(r, reads.t0)},
-      {"io", io_json(opt.io, c.eng->name(), c.eng->uncached_method(), all, r.sample_latency,
-                     c.plan.per_record ? "record" : "file")},
-      {"storage", storage_sec},
+      {"io", report::to_json(io_json(opt.io, c.eng->name(), c.eng->uncached_method(), all,
+                                     r.sample_latency, c.plan.per_record ? "record" : "file"))},
+      {"storage", report::to_json(storage_sec)},
       {"timeseries", std::move(reads.totals.timeseries)},
       {"warnings", warnings},
       {"status", report::to_string(decided.status)},
@@ -429,11 +431,14 @@ nlohmann::json storage_document(const storage_context& c, storage_reads& reads,
   if (!decided.reason.empty())
     report["reason"] = decided.reason;
   report::add_provenance(report);
-  if (opt.verify)
-    report["verify"] = {{"records_checked", r.verified},
-                        {"mismatches", r.mismatches},
-                        {"problems", r.problems},
-                        {"content_digest", fmt::format("{:016x}", r.digest)}};
+  if (opt.verify) {
+    report::verify_section v;
+    v.records_checked = r.verified;
+    v.mismatches = r.mismatches;
+    v.problems = r.problems;
+    v.content_digest = fmt::format("{:016x}", r.digest);
+    report["verify"] = report::to_json(v);
+  }
   return report;
 }
 

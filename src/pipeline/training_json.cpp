@@ -173,7 +173,9 @@ nlohmann::json training_summary_json(const report_context& c, const job_rollup& 
       {"comm_time_fraction", measured_or_null(f.measured, o.comm_fraction)},
       {"storage_au", measured_or_null(f.measured, o.storage_au)},
   };
-  add_cpu_cost(summary, job.cpu, job.io.bytes, job.samples);
+  report::summary_section cost;
+  add_cpu_cost(cost, job.cpu, job.io.bytes, job.samples);
+  summary.update(report::to_json(cost));
   return summary;
 }
 

@@ -132,17 +132,17 @@ nlohmann::json training_document(const report_context& c, const std::vector<rank
   const training_options& opt = c.opt;
   const rank_result* first = ranks.empty() ? nullptr : &ranks.front();
   const job_rows rows = rows_of(c, ranks, job);
-  nlohmann::json storage_sec =
+  report::storage_section storage_sec =
       storage_json(job.storage_everywhere, first ? first->storage_source : "", job.storage_bytes,
                    job.io.bytes, job.wall_s, first ? first->memory_start : nlohmann::json(nullptr),
                    first ? first->memory_end : nlohmann::json(nullptr), c.mount.fs_type, warnings);
   if (opt.s3 && job.s3)
-    storage_sec["s3"] = report::to_json(s3_section_of(*opt.s3, *job.s3));
+    storage_sec.s3 = s3_section_of(*opt.s3, *job.s3);
   nlohmann::json report = report::report_header("bench", c.command_line);
   report.update({
       {"config", opt.config},
       {"workload", training_workload_json(c, f)},
-      {"dataset", dataset_json(opt.dataset, c.layout, c.mount, opt.client_ram)},
+      {"dataset", report::to_json(dataset_json(opt.dataset, c.layout, c.mount, opt.client_ram))},
       {"system", {{"hosts", rows.host_facts}}},
       {"topology", topology_json(c, f.cuda)},
       {"summary", training_summary_json(c, job, f)},
@@ -150,11 +150,12 @@ nlohmann::json training_document(const report_context& c, const std::vector<rank
       {"ranks", rows.ranks},
       {"hosts", rows.hosts},
       {"epochs", f.epochs},
-      {"io", io_json(opt.io, first ? first->engine : opt.io.engine,
-                     first ? first->uncached_method : "", job.io, job.sample_latency,
-                     c.layout.params().layout == config::file_layout::shards ? "record" : "file")},
+      {"io", report::to_json(io_json(
+                 opt.io, first ? first->engine : opt.io.engine, first ? first->uncached_method : "",
+                 job.io, job.sample_latency,
+                 c.layout.params().layout == config::file_layout::shards ? "record" : "file"))},
       {"preprocessing", preprocessing_json(opt, job)},
-      {"storage", storage_sec},
+      {"storage", report::to_json(storage_sec)},
       {"timeseries", merge_timeseries(ranks)},
       {"phases",
        {{"startup_s", c.process_start_ns && c.start_ns > c.process_start_ns
@@ -174,7 +175,7 @@ nlohmann::json training_document(const report_context& c, const std::vector<rank
                    : nlohmann::json(nullptr);
   }
   report["summary"]["limited_by"] =
-      report::limited_by_block(report::bench_report::from_json(report));
+      report::to_json(report::limited_by_block(report::bench_report::from_json(report)));
   report::add_provenance(report);
   return report;
 }
