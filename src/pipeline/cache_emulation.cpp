@@ -133,14 +133,15 @@ cache_emulation::cache_emulation(std::uint64_t client_ram, const std::filesystem
   // What a host's ranks must share: the memory cgroup they are in; the owner's pid names the
   // child.
   const auto facts = cluster::agree(comm, [&] {
-    return nlohmann::json{{"cgroup", loc.cgroup_path}, {"pid", ::getpid()}};
+    return to_json(cgroup_fact{loc.cgroup_path, ::getpid()});
   });
   std::vector<std::string> paths;
   std::string owner_pid;
   for (std::size_t r = 0; r < facts.size(); ++r) {
-    paths.push_back(facts[r]["cgroup"].get<std::string>());
+    const cgroup_fact f = cgroup_fact_from_json(facts[r]);
+    paths.push_back(f.cgroup);
     if (w.rank_nodes.at(r) == w.node && w.rank_local.at(r) == 0)
-      owner_pid = facts[r]["pid"].dump();
+      owner_pid = std::to_string(f.pid);
   }
   const std::string name = fmt::format("dlsize-{}", owner_pid);
   const auto make = [&](telemetry::cgroup_role role) {

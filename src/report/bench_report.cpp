@@ -582,6 +582,19 @@ s3_section s3_section_from_json(const nlohmann::json& j, const std::string& sour
   return *s;
 }
 
+std::vector<double> timeseries_numbers(const bench_report& r, const char* key) {
+  std::vector<double> out;
+  const auto series = r.extra.find("timeseries");
+  if (series == r.extra.end() || !series->is_array())
+    return out;
+  for (const auto& p : *series) {
+    const auto it = p.is_object() ? p.find(key) : p.end();
+    if (it != p.end() && it->is_number())
+      out.push_back(it->get<double>());
+  }
+  return out;
+}
+
 bool is_bench_report(const nlohmann::json& j) {
   // Never throws: a schema or kind that is not a string is not a bench report.
   auto text = [&](const char* key) {

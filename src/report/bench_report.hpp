@@ -291,6 +291,10 @@ nlohmann::json to_json(const s3_section& s);
 // Reads a storage.s3 block; throws usage_error naming the field (source starts the message).
 s3_section s3_section_from_json(const nlohmann::json& j, const std::string& source = "report");
 
+// The numbers under key in the report's timeseries points, in order (points without one, or
+// with null, left out).
+std::vector<double> timeseries_numbers(const bench_report& r, const char* key);
+
 // Whether j is a report written by dlsize bench (schema dlsize.report/1, kind bench).
 bool is_bench_report(const nlohmann::json& j);
 

@@ -14,12 +14,11 @@ field<double> num(double v) {
 double mean_device_busy(const bench_report& r) {
   double sum = 0;
   int n = 0;
-  for (const auto& p : r.extra.value("timeseries", nlohmann::json::array()))
-    if (p.contains("device_busy") && p["device_busy"].is_number()) {
-      // A multi-host timeseries adds host figures up: a share stays within 1.
-      sum += std::min(1.0, p["device_busy"].get<double>());
-      ++n;
-    }
+  for (const double busy : timeseries_numbers(r, "device_busy")) {
+    // A multi-host timeseries adds host figures up: a share stays within 1.
+    sum += std::min(1.0, busy);
+    ++n;
+  }
   return n ? sum / n : std::nan("");
 }
 
