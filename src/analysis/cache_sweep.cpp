@@ -15,7 +15,8 @@ std::map<std::string, cache_curve> cache_curves_of(const std::vector<const loade
     const auto& ram = report::or_empty(r.cache_emulation).client_ram_bytes;
     const auto& warm = report::or_empty(r.storage).warm_epochs;
     const auto& bytes = report::or_empty(r.dataset).bytes;
-    if (!ram.has_value() || !warm || !warm->storage_per_read_byte.has_value() || !bytes.has_value())
+    if (!ram.has_value() || !warm.has_value() || !warm->storage_per_read_byte.has_value() ||
+        !bytes.has_value())
       continue;
     cache_point p;
     p.file = lr->file;

@@ -29,11 +29,10 @@ void name_abandoned(const std::vector<std::string>& abandoned) {
 void add_outside_figures(report::bench_report& report, cache_emulation* emulation) {
   if (emulation) {
     emulation->stop();
-    report.cache_emulation = report::section_from_json<report::cache_emulation_section>(
-        emulation->to_json(), "cache_emulation");
+    report.cache_emulation = emulation->figures();
   }
   if (report.storage)
-    report::set_warm_epochs(*report.storage, warm_storage_json(report.to_json()));
+    report.storage->warm_epochs = warm_storage_json(report.to_json());
 }
 
 // The verdict as the report holds it.

@@ -133,14 +133,15 @@ cache_emulation::cache_emulation(std::uint64_t client_ram, const std::filesystem
   // What a host's ranks must share: the memory cgroup they are in; the owner's pid names the
   // child.
   const auto facts = cluster::agree(comm, [&] {
-    return nlohmann::json{{"cgroup", loc.cgroup_path}, {"pid", ::getpid()}};
+    return to_json(cgroup_fact{loc.cgroup_path, ::getpid()});
   });
   std::vector<std::string> paths;
   std::string owner_pid;
   for (std::size_t r = 0; r < facts.size(); ++r) {
-    paths.push_back(facts[r]["cgroup"].get<std::string>());
+    const cgroup_fact f = cgroup_fact_from_json(facts[r]);
+    paths.push_back(f.cgroup);
     if (w.rank_nodes.at(r) == w.node && w.rank_local.at(r) == 0)
-      owner_pid = facts[r]["pid"].dump();
+      owner_pid = std::to_string(f.pid);
   }
   const std::string name = fmt::format("dlsize-{}", owner_pid);
   const auto make = [&](telemetry::cgroup_role role) {
@@ -237,28 +238,30 @@ void cache_emulation::stop() {
   m_cgroup->release();
 }
 
-nlohmann::json cache_emulation::to_json() const {
+report::cache_emulation_section cache_emulation::figures() const {
   std::lock_guard lock(m_mutex);
-  return {{"client_ram_bytes", m_client_ram},
-          {"cgroup",
-           {{"version", m_cgroup->version()},
-            {"path", m_cgroup->cgroup_path()},
-            {"dir", m_cgroup->dir().string()},
-            {"removed", m_stopped},
-            {"ranks", m_local_ranks}}},
-          {"process_rss_bytes_start", m_rss_start},
-          {"footprint_bytes_start", m_own_start},
-          {"footprint_bytes_peak", m_own_peak},
-          {"limit_bytes_start", m_limit_start},
-          {"limit_bytes_peak", m_limit_peak},
-          {"limit_adjustments", m_adjustments},
-          {"limit_adjustments_refused", m_failed_adjustments},
-          {"page_cache_bytes_peak", m_cache_peak},
-          {"evicted",
-           {{"files", m_evicted.files},
-            {"bytes", m_evicted.bytes},
-            {"resident_bytes_before", m_evicted.resident_bytes_before},
-            {"resident_bytes_after", m_evicted.resident_bytes_after}}}};
+  report::cache_emulation_section s;
+  s.client_ram_bytes = m_client_ram;
+  report::cache_cgroup_section& g = s.cgroup.emplace();
+  g.version = static_cast<std::uint64_t>(m_cgroup->version());
+  g.path = m_cgroup->cgroup_path();
+  g.dir = m_cgroup->dir().string();
+  g.removed = m_stopped;
+  g.ranks = static_cast<std::uint64_t>(m_local_ranks);
+  s.process_rss_bytes_start = m_rss_start;
+  s.footprint_bytes_start = m_own_start;
+  s.footprint_bytes_peak = m_own_peak;
+  s.limit_bytes_start = m_limit_start;
+  s.limit_bytes_peak = m_limit_peak;
+  s.limit_adjustments = m_adjustments;
+  s.limit_adjustments_refused = m_failed_adjustments;
+  s.page_cache_bytes_peak = m_cache_peak;
+  report::eviction_section& e = s.evicted.emplace();
+  e.files = m_evicted.files;
+  e.bytes = m_evicted.bytes;
+  e.resident_bytes_before = m_evicted.resident_bytes_before;
+  e.resident_bytes_after = m_evicted.resident_bytes_after;
+  return s;
 }
 
 } // namespace dlsize::pipeline

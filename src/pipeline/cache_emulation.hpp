@@ -17,6 +17,7 @@
 
 #include "cluster/communicator.hpp"
 #include "io/engine.hpp"
+#include "report/bench_report.hpp"
 #include "telemetry/memory_cgroup.hpp"
 
 namespace dlsize::pipeline {
@@ -45,6 +46,16 @@ struct eviction_figures {
 // pages. Throws usage_error for a dataset that cannot be opened, run_error for a failed call.
 eviction_figures evict_dataset_pages(const std::filesystem::path& dataset);
 
+// What each rank tells the others before the emulation starts: the memory cgroup it is in (a
+// host's ranks must share it) and its pid (the owner's names the child).
+struct cgroup_fact {
+  std::string cgroup;
+  long pid = 0;
+};
+nlohmann::json to_json(const cgroup_fact& f);
+// Throws run_error when j is not what to_json writes.
+cgroup_fact cgroup_fact_from_json(const nlohmann::json& j);
+
 // One child cgroup per host, shared by the host's ranks: its local rank 0 (the owner) makes it
 // under the ranks' memory cgroup, evicts the dataset's pages and sets the limit; after that the
 // others join it. The limit is the RAM plus what every process in it holds of its own.
@@ -66,7 +77,7 @@ public:
   // the owner cannot remove the child. Idempotent.
   void stop();
   // The report's cache_emulation block (docs/report-schema.md); after stop() for final figures.
-  nlohmann::json to_json() const;
+  report::cache_emulation_section figures() const;
 
 private:
   void follow();

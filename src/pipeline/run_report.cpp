@@ -56,12 +56,6 @@ nlohmann::json percentiles_json(const histogram& h) {
   return report::to_json(report::latency_summary_of(h));
 }
 
-nlohmann::json latency_json(const histogram& h) {
-  nlohmann::json j = percentiles_json(h);
-  j["histogram"] = h.to_json();
-  return j;
-}
-
 io::reader_stats merge_stats(const std::vector<io::reader_stats>& stats) {
   io::reader_stats all;
   for (const auto& s : stats) {
@@ -106,72 +100,81 @@ nlohmann::json index_json(const dataset::dataset_layout& layout) {
 
 } // namespace
 
-nlohmann::json dataset_json(const std::filesystem::path& path,
-                            const dataset::dataset_layout& layout, const sysinfo::mount_info& mount,
-                            std::uint64_t client_ram) {
-  const auto& params = layout.params();
+report::dataset_section dataset_json(const std::filesystem::path& path,
+                                     const dataset::dataset_layout& layout,
+                                     const sysinfo::mount_info& mount, std::uint64_t client_ram) {
   const std::uint64_t ram = client_ram ? client_ram : sysinfo::ram_bytes();
-  nlohmann::json j = {
-      {"path", path.string()},
-      {"fs_type", mount.fs_type},
-      {"mount_point", mount.mount_point},
-      {"device", mount.source},
-      {"bytes", layout.total_bytes()},
-      {"files", layout.files()},
-      {"samples", layout.records()},
-      {"records_per_file", params.records_per_file},
-      {"client_ram_bytes", ram},
-      {"bytes_over_ram",
-       ram ? static_cast<double>(layout.total_bytes()) / static_cast<double>(ram) : 0.0},
-      {"dataset_id", fmt::format("{:016x}", layout.dataset_id())}};
+  report::dataset_section d;
+  d.path = path.string();
+  d.fs_type = mount.fs_type;
+  d.mount_point = mount.mount_point;
+  d.device = mount.source;
+  d.bytes = layout.total_bytes();
+  d.files = layout.files();
+  d.samples = layout.records();
+  d.records_per_file = layout.params().records_per_file;
+  d.client_ram_bytes = ram;
+  d.bytes_over_ram =
+      ram ? static_cast<double>(layout.total_bytes()) / static_cast<double>(ram) : 0.0;
+  d.dataset_id = fmt::format("{:016x}", layout.dataset_id());
   if (!layout.origin().is_null())
-    j["index"] = index_json(layout);
-  return j;
+    d.index = index_json(layout);
+  return d;
 }
 
-nlohmann::json reader_time_json(const io::reader_stats& all) {
+report::field<report::reader_time_section> reader_time_json(const io::reader_stats& all) {
   if (all.run_ns == 0)
-    return nullptr;
+    return report::field<report::reader_time_section>::null();
   const auto run = static_cast<double>(all.run_ns);
-  return {{"cpu_s", static_cast<double>(all.cpu_ns) * 1e-9},
-          {"run_s", run * 1e-9},
-          {"busiest_cpu_share", all.busiest_cpu_share},
-          {"cpu_share", static_cast<double>(all.cpu_ns) / run},
-          {"completion_wait_share", static_cast<double>(all.completion_wait_ns) / run},
-          {"queue_full_share", static_cast<double>(all.queue_full_ns) / run},
-          {"mean_in_flight", all.in_flight_ns / run}};
+  report::reader_time_section t;
+  t.cpu_s = static_cast<double>(all.cpu_ns) * 1e-9;
+  t.run_s = run * 1e-9;
+  t.busiest_cpu_share = all.busiest_cpu_share;
+  t.cpu_share = static_cast<double>(all.cpu_ns) / run;
+  t.completion_wait_share = static_cast<double>(all.completion_wait_ns) / run;
+  t.queue_full_share = static_cast<double>(all.queue_full_ns) / run;
+  t.mean_in_flight = all.in_flight_ns / run;
+  return t;
 }
 
-nlohmann::json io_json(const io::engine_options& opt, const std::string& engine,
-                       const std::string& uncached_method, const io::reader_stats& all,
-                       const histogram& sample_latency, const std::string& read_unit) {
-  auto or_null = [](bool has, auto v) { return has ? nlohmann::json(v) : nlohmann::json(nullptr); };
-  return {
-      {"engine", engine},
-      {"engine_requested", opt.engine},
-      // Objects have no client page cache: every byte of an s3 run comes from the server.
-      {"cache_mode", engine == "s3" ? std::string("none") : io::to_string(opt.cache)},
-      {"uncached_method", or_null(!uncached_method.empty(), uncached_method)},
-      {"queue_depth", opt.queue_depth},
-      {"request_size", opt.request_size},
-      {"readers", opt.readers},
-      {"open",
-       core::name_of(opt.keep_open ? config::open_mode::keep : config::open_mode::per_sample)},
-      {"read_unit", read_unit},
-      {"max_read_rate", or_null(opt.max_read_rate > 0, opt.max_read_rate)},
-      {"requests", all.requests},
-      {"read_bytes", all.bytes},
-      {"opens", all.opens},
-      {"short_reads", all.short_reads},
-      {"retries", all.retries},
-      {"errors", all.errors},
-      {"first_error", or_null(!all.first_error.empty(), all.first_error)},
-      {"latency", percentiles_json(all.read_latency)},
-      {"histogram", all.read_latency.to_json()},
-      {"sample_latency", latency_json(sample_latency)},
-      {"open_latency", all.opens ? latency_json(all.open_latency) : nlohmann::json(nullptr)},
-      {"reader_time", reader_time_json(all)},
-  };
+namespace {
+
+// A value, or null where the run has none.
+template <class T> report::field<T> or_null(bool has, T v) {
+  return has ? report::field<T>(std::move(v)) : report::field<T>::null();
+}
+
+} // namespace
+
+report::io_section io_json(const io::engine_options& opt, const std::string& engine,
+                           const std::string& uncached_method, const io::reader_stats& all,
+                           const histogram& sample_latency, const std::string& read_unit) {
+  report::io_section s;
+  s.engine = engine;
+  s.engine_requested = opt.engine;
+  // Objects have no client page cache: every byte of an s3 run comes from the server.
+  s.cache_mode = engine == "s3" ? std::string("none") : io::to_string(opt.cache);
+  s.uncached_method = or_null(!uncached_method.empty(), uncached_method);
+  s.queue_depth = opt.queue_depth;
+  s.request_size = opt.request_size;
+  s.readers = opt.readers;
+  s.open = std::string(
+      core::name_of(opt.keep_open ? config::open_mode::keep : config::open_mode::per_sample));
+  s.read_unit = read_unit;
+  s.max_read_rate = or_null(opt.max_read_rate > 0, opt.max_read_rate);
+  s.requests = all.requests;
+  s.read_bytes = all.bytes;
+  s.opens = all.opens;
+  s.short_reads = all.short_reads;
+  s.retries = all.retries;
+  s.errors = all.errors;
+  s.first_error = or_null(!all.first_error.empty(), all.first_error);
+  s.latency = report::latency_summary_of(all.read_latency);
+  s.histogram = all.read_latency.to_json();
+  s.sample_latency = report::latency_with_histogram(sample_latency);
+  s.open_latency = or_null(all.opens != 0, report::latency_with_histogram(all.open_latency));
+  s.reader_time = reader_time_json(all);
+  return s;
 }
 
 void add_run_warnings(nlohmann::json& warnings, const io::engine_options& opt,
@@ -191,42 +194,42 @@ void add_run_warnings(nlohmann::json& warnings, const io::engine_options& opt,
         "psync engine: one request at a time per reader; --queue-depth does not apply");
 }
 
-void add_cpu_cost(nlohmann::json& summary, const telemetry::cpu_usage& cpu, std::uint64_t bytes,
-                  std::uint64_t samples) {
+void add_cpu_cost(report::summary_section& summary, const telemetry::cpu_usage& cpu,
+                  std::uint64_t bytes, std::uint64_t samples) {
   const double cpu_s = cpu.process_user_s + cpu.process_system_s;
   const double gib = static_cast<double>(bytes) / (1024.0 * 1024.0 * 1024.0);
-  summary["cpu_utilization"] = cpu.to_json();
-  summary["cpu_s_per_gib"] = gib > 0 ? nlohmann::json(cpu_s / gib) : nlohmann::json(nullptr);
-  summary["cpu_s_per_1000_samples"] =
-      samples ? nlohmann::json(cpu_s * 1000.0 / static_cast<double>(samples))
-              : nlohmann::json(nullptr);
+  report::cpu_summary& u = summary.cpu_utilization.emplace();
+  u.process = cpu.process_utilization;
+  u.host = cpu.host_utilization;
+  u.process_user_s = cpu.process_user_s;
+  u.process_system_s = cpu.process_system_s;
+  summary.cpu_s_per_gib = or_null(gib > 0, cpu_s / gib);
+  summary.cpu_s_per_1000_samples =
+      or_null(samples != 0, cpu_s * 1000.0 / static_cast<double>(samples));
 }
 
-nlohmann::json storage_json(bool counter_available, const std::string& counter_source,
-                            std::uint64_t storage_bytes, std::uint64_t consumed_bytes,
-                            double wall_s, const nlohmann::json& memory_start,
-                            const nlohmann::json& memory_end, const std::string& fs_type,
-                            nlohmann::json& warnings) {
-  nlohmann::json s = {
-      {"counter", counter_available ? nlohmann::json(counter_source) : nlohmann::json(nullptr)},
-      {"memory_start", memory_start},
-      {"memory_end", memory_end}};
-  if (counter_available) {
-    s["read_bytes"] = storage_bytes;
-    s["read_bytes_per_s"] = wall_s > 0 ? static_cast<double>(storage_bytes) / wall_s : 0.0;
-    // Bytes consumed that the storage did not deliver came from a cache in front of it.
-    s["hit_ratio"] = consumed_bytes ? std::clamp(1.0 - static_cast<double>(storage_bytes) /
-                                                           static_cast<double>(consumed_bytes),
-                                                 0.0, 1.0)
-                                    : 0.0;
-  } else {
-    s["read_bytes"] = nullptr;
-    s["read_bytes_per_s"] = nullptr;
-    s["hit_ratio"] = nullptr;
+report::storage_section storage_json(bool counter_available, const std::string& counter_source,
+                                     std::uint64_t storage_bytes, std::uint64_t consumed_bytes,
+                                     double wall_s, const nlohmann::json& memory_start,
+                                     const nlohmann::json& memory_end, const std::string& fs_type,
+                                     nlohmann::json& warnings) {
+  report::storage_section s;
+  s.counter = or_null(counter_available, counter_source);
+  s.memory_start = memory_start;
+  s.memory_end = memory_end;
+  s.read_bytes = or_null(counter_available, storage_bytes);
+  s.read_bytes_per_s =
+      or_null(counter_available, wall_s > 0 ? static_cast<double>(storage_bytes) / wall_s : 0.0);
+  // Bytes consumed that the storage did not deliver came from a cache in front of it.
+  s.hit_ratio = or_null(counter_available,
+                        consumed_bytes ? std::clamp(1.0 - static_cast<double>(storage_bytes) /
+                                                              static_cast<double>(consumed_bytes),
+                                                    0.0, 1.0)
+                                       : 0.0);
+  if (!counter_available)
     warnings.push_back(fmt::format("no storage counters for the dataset's file system ({}); the "
                                    "cache hit ratio is not measured",
                                    fs_type));
-  }
   return s;
 }
 

@@ -12,6 +12,7 @@
 #include "core/sysinfo.hpp"
 #include "dataset/layout.hpp"
 #include "io/engine.hpp"
+#include "report/bench_report.hpp"
 #include "telemetry/cpu_usage.hpp"
 
 namespace dlsize::pipeline {
@@ -25,42 +26,43 @@ io::read_job unit_job(const dataset::dataset_layout& layout, bool per_record, st
 
 // count, mean, p50/p90/p99/p99.9, max (seconds) of a histogram of nanoseconds.
 nlohmann::json percentiles_json(const histogram& h);
-// The same with the histogram itself (mergeable across runs and ranks).
-nlohmann::json latency_json(const histogram& h);
 
 // The readers' figures added up.
 io::reader_stats merge_stats(const std::vector<io::reader_stats>& stats);
 
 // The report's dataset block. Its client RAM (and the dataset's bytes over it) is client_ram,
 // the emulated client's (--client-ram), or the host's when 0.
-nlohmann::json dataset_json(const std::filesystem::path& path,
-                            const dataset::dataset_layout& layout, const sysinfo::mount_info& mount,
-                            std::uint64_t client_ram);
+report::dataset_section dataset_json(const std::filesystem::path& path,
+                                     const dataset::dataset_layout& layout,
+                                     const sysinfo::mount_info& mount, std::uint64_t client_ram);
 
 // The `io` section: engine, cache mode, queue depth, request size, counters and latencies.
 // engine: the engine that ran (io_uring, or psync after a fallback); uncached_method: how
 // uncached mode was done ("" when not).
-nlohmann::json io_json(const io::engine_options& opt, const std::string& engine,
-                       const std::string& uncached_method, const io::reader_stats& all,
-                       const histogram& sample_latency, const std::string& read_unit);
+report::io_section io_json(const io::engine_options& opt, const std::string& engine,
+                           const std::string& uncached_method, const io::reader_stats& all,
+                           const histogram& sample_latency, const std::string& read_unit);
+
+// io.reader_time: where the readers' time went; null when no reader ran.
+report::field<report::reader_time_section> reader_time_json(const io::reader_stats& all);
 
 // Warnings on cache honesty and engine choices, appended to warnings.
 void add_run_warnings(nlohmann::json& warnings, const io::engine_options& opt,
                       const io::engine& eng, const dataset::dataset_layout& layout,
                       const std::string& fallback);
 
-// Adds cpu_utilization, cpu_s_per_gib and cpu_s_per_1000_samples (the harness's own cost) to
+// Sets cpu_utilization, cpu_s_per_gib and cpu_s_per_1000_samples (the harness's own cost) in
 // a summary.
-void add_cpu_cost(nlohmann::json& summary, const telemetry::cpu_usage& cpu, std::uint64_t bytes,
-                  std::uint64_t samples);
+void add_cpu_cost(report::summary_section& summary, const telemetry::cpu_usage& cpu,
+                  std::uint64_t bytes, std::uint64_t samples);
 
 // The `storage` section: counter source, bytes the storage delivered, hit ratio
 // (1 − storage bytes / bytes consumed), memory at start and end. Adds a warning when no
 // counter fits the file system.
-nlohmann::json storage_json(bool counter_available, const std::string& counter_source,
-                            std::uint64_t storage_bytes, std::uint64_t consumed_bytes,
-                            double wall_s, const nlohmann::json& memory_start,
-                            const nlohmann::json& memory_end, const std::string& fs_type,
-                            nlohmann::json& warnings);
+report::storage_section storage_json(bool counter_available, const std::string& counter_source,
+                                     std::uint64_t storage_bytes, std::uint64_t consumed_bytes,
+                                     double wall_s, const nlohmann::json& memory_start,
+                                     const nlohmann::json& memory_end, const std::string& fs_type,
+                                     nlohmann::json& warnings);
 
 } // namespace dlsize::pipeline

@@ -374,9 +374,8 @@ report::summary_section storage_summary(const storage_context& c, const storage_
   const auto completed = static_cast<std::uint64_t>(
       std::count_if(r.epochs.begin(), r.epochs.end(),
                     [&](const epoch_counts& e) { return e.samples == per_epoch; }));
-  nlohmann::json cpu_cost = nlohmann::json::object();
-  add_cpu_cost(cpu_cost, reads.totals.cpu, all.bytes, r.samples);
-  auto s = report::section_from_json<report::summary_section>(cpu_cost, "summary");
+  report::summary_section s;
+  add_cpu_cost(s, reads.totals.cpu, all.bytes, r.samples);
   s.wall_s = wall;
   s.epochs = c.opt.epochs;
   s.epochs_completed = completed;
@@ -394,11 +393,10 @@ report::storage_section storage_block(const storage_context& c, const storage_re
                                       const telemetry::sampler& tele,
                                       const nlohmann::json& memory_start,
                                       nlohmann::json& warnings) {
-  auto s = report::section_from_json<report::storage_section>(
+  report::storage_section s =
       storage_json(tele.storage().available(), tele.storage().source(), reads.totals.storage_bytes,
                    reads.all.bytes, reads.totals.wall_s, memory_start, telemetry::memory_json(),
-                   c.mount.fs_type, warnings),
-      "storage");
+                   c.mount.fs_type, warnings);
   if (c.opt.s3)
     if (const auto figures = s3_figures(*c.eng))
       s.s3 = s3_section_of(*c.opt.s3, *figures);
@@ -446,15 +444,12 @@ report::bench_report storage_document(const storage_context& c, storage_reads& r
   rep.storage = storage_block(c, reads, tele, memory_start, warnings);
   rep.config = opt.config;
   set_storage_shape(rep, c.layout.params());
-  rep.dataset = report::section_from_json<report::dataset_section>(
-      dataset_json(opt.dataset, c.layout, c.mount, opt.client_ram), "dataset");
+  rep.dataset = dataset_json(opt.dataset, c.layout, c.mount, opt.client_ram);
   rep.system = report::system_json(gpus.devices(), gpus.status(), c.provenance);
   rep.summary = storage_summary(c, reads);
   rep.epochs = epoch_rows(r, reads.t0);
-  rep.io = report::section_from_json<report::io_section>(
-      io_json(opt.io, c.eng->name(), c.eng->uncached_method(), all, r.sample_latency,
-              c.plan.per_record ? "record" : "file"),
-      "io");
+  rep.io = io_json(opt.io, c.eng->name(), c.eng->uncached_method(), all, r.sample_latency,
+                   c.plan.per_record ? "record" : "file");
   rep.timeseries = report::timeseries_from_json(reads.totals.timeseries);
   rep.warnings = warnings.get<std::vector<std::string>>();
   rep.status = decided.status;

@@ -321,28 +321,24 @@ report::bench_report shared_sections(const report_context& c, const std::vector<
                                      const job_rollup& job, nlohmann::json warnings) {
   const training_options& opt = c.opt;
   const rank_result* first = ranks.empty() ? nullptr : &ranks.front();
-  nlohmann::json storage_sec =
+  report::bench_report r = report::new_bench_report(c.command_line);
+  r.storage =
       storage_json(job.storage_everywhere, first ? first->storage_source : "", job.storage_bytes,
                    job.io.bytes, job.wall_s, first ? first->memory_start : nlohmann::json(nullptr),
                    first ? first->memory_end : nlohmann::json(nullptr), c.mount.fs_type, warnings);
   nlohmann::json host_facts = nlohmann::json::array();
   for (const auto& h : job.hosts)
     host_facts.push_back(h.first->host_facts);
-  nlohmann::json summary = nlohmann::json::object();
-  add_cpu_cost(summary, job.cpu, job.io.bytes, job.samples);
-  nlohmann::json j = report::report_header("bench", c.command_line);
-  j.update({
-      {"dataset", dataset_json(opt.dataset, c.layout, c.mount, opt.client_ram)},
-      {"system", {{"hosts", host_facts}}},
-      {"summary", summary},
-      {"io", io_json(opt.io, first ? first->engine : opt.io.engine,
-                     first ? first->uncached_method : "", job.io, job.sample_latency,
-                     c.layout.params().layout == config::file_layout::shards ? "record" : "file")},
-      {"storage", storage_sec},
-      {"timeseries", merge_timeseries(ranks)},
-      {"warnings", warnings},
-  });
-  return report::bench_report::from_json(j);
+  r.system = nlohmann::json{{"hosts", host_facts}};
+  r.summary.emplace();
+  add_cpu_cost(*r.summary, job.cpu, job.io.bytes, job.samples);
+  r.dataset = dataset_json(opt.dataset, c.layout, c.mount, opt.client_ram);
+  r.io = io_json(opt.io, first ? first->engine : opt.io.engine, first ? first->uncached_method : "",
+                 job.io, job.sample_latency,
+                 c.layout.params().layout == config::file_layout::shards ? "record" : "file");
+  r.timeseries = report::timeseries_from_json(merge_timeseries(ranks));
+  r.warnings = warnings.get<std::vector<std::string>>();
+  return r;
 }
 
 } // namespace dlsize::pipeline

@@ -42,17 +42,18 @@ double storage_bytes_before(const nlohmann::json& series, double t, double total
 
 } // namespace
 
-nlohmann::json warm_storage_json(const nlohmann::json& report) {
+report::field<report::warm_epochs_section> warm_storage_json(const nlohmann::json& report) {
+  const auto none = report::field<report::warm_epochs_section>::null();
   const auto& epochs = report.value("epochs", nlohmann::json::array());
   const auto& storage = report.value("storage", nlohmann::json::object());
   const auto& series = report.value("timeseries", nlohmann::json::array());
   const double nodes = number_or(report.value("topology", nlohmann::json::object()), "nodes", 1);
   if (!epochs.is_array() || epochs.size() < 2 || !series.is_array() || series.empty() ||
       !storage.contains("read_bytes") || !storage["read_bytes"].is_number() || nodes > 1)
-    return nullptr;
+    return none;
   const double t = first_epoch_end(epochs);
   if (t < 0)
-    return nullptr;
+    return none;
   double consumed = 0;
   for (std::size_t e = 1; e < epochs.size(); ++e)
     consumed += number_or(epochs[e], "read_bytes", 0);
@@ -60,13 +61,15 @@ nlohmann::json warm_storage_json(const nlohmann::json& report) {
   const double wall = number_or(report.value("summary", nlohmann::json::object()), "wall_s", t);
   const double after = std::max(0.0, total - storage_bytes_before(series, t, total, wall));
   const double per_read = consumed > 0 ? after / consumed : 0;
-  return {
-      {"from_s", t},
-      {"read_bytes", consumed},
-      {"storage_read_bytes", after},
-      {"hit_ratio",
-       consumed > 0 ? nlohmann::json(std::clamp(1 - per_read, 0.0, 1.0)) : nlohmann::json(nullptr)},
-      {"storage_per_read_byte", consumed > 0 ? nlohmann::json(per_read) : nlohmann::json(nullptr)}};
+  report::warm_epochs_section w;
+  w.from_s = t;
+  w.read_bytes = consumed;
+  w.storage_read_bytes = after;
+  w.hit_ratio = consumed > 0 ? report::field<double>(std::clamp(1 - per_read, 0.0, 1.0))
+                             : report::field<double>::null();
+  w.storage_per_read_byte =
+      consumed > 0 ? report::field<double>(per_read) : report::field<double>::null();
+  return w;
 }
 
 } // namespace dlsize::pipeline

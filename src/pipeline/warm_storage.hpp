@@ -5,13 +5,15 @@
 // to that time (linear within the --sample-interval that holds it).
 #include <nlohmann/json.hpp>
 
+#include "report/bench_report.hpp"
+
 namespace dlsize::pipeline {
 
-// {"from_s" (the first epoch's end), "read_bytes" (bytes the readers consumed after it),
-//  "storage_read_bytes" (what the storage delivered after it), "hit_ratio" (1 − storage ÷
-//  read, within [0, 1]), "storage_per_read_byte" (storage ÷ read, unclamped: above 1 is read
-//  amplification)} of a finished report; null for one epoch, no storage counter, a report of
-// several nodes (the timeseries is one host's), or no time for the first epoch's end.
-nlohmann::json warm_storage_json(const nlohmann::json& report);
+// The first epoch's end (from_s), the bytes the readers consumed after it (read_bytes), what the
+// storage delivered after it (storage_read_bytes), hit_ratio (1 − storage ÷ read, within
+// [0, 1]) and storage_per_read_byte (storage ÷ read, unclamped: above 1 is read amplification)
+// of a finished report; null for one epoch, no storage counter, a report of several nodes (the
+// timeseries is one host's), or no time for the first epoch's end.
+report::field<report::warm_epochs_section> warm_storage_json(const nlohmann::json& report);
 
 } // namespace dlsize::pipeline

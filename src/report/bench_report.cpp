@@ -190,8 +190,8 @@ struct reader {
       wrong_type(source, at, v, "a string");
   }
   template <class S> void section(const char* key, std::optional<S>& s);
-  // A section a run writes as null when it has none.
-  template <class S> void section(const char* key, field<S>& s);
+  // A section a run writes as null when it has none (operator() reads it).
+  template <class S> void section(const char* key, field<S>& s) { (*this)(key, s); }
   template <class S> void rows(const char* key, std::optional<std::vector<S>>& rows);
 };
 
@@ -209,7 +209,7 @@ struct writer {
   template <class S> static nlohmann::json nested(const S& s);
   void shape(const char*, json_shape) const {}
   template <class S> void section(const char* key, const std::optional<S>& s);
-  template <class S> void section(const char* key, const field<S>& s);
+  template <class S> void section(const char* key, const field<S>& s) { (*this)(key, s); }
   template <class S> void rows(const char* key, const std::optional<std::vector<S>>& rows);
 };
 
@@ -219,11 +219,14 @@ concept section_of = std::is_same_v<std::remove_const_t<S>, T>;
 // One list of keys per section, for reading and writing alike.
 void visit(section_of<latency_summary> auto& s, auto& op) {
   latency_keys(s, op);
+  op("histogram", s.histogram);
 }
 
 void visit(section_of<cpu_summary> auto& s, auto& op) {
   op("process", s.process);
   op("host", s.host);
+  op("process_user_s", s.process_user_s);
+  op("process_system_s", s.process_system_s);
 }
 
 void visit(section_of<accelerator_section> auto& s, auto& op) {
@@ -251,6 +254,8 @@ void visit(section_of<workload_section> auto& s, auto& op) {
 void visit(section_of<dataset_section> auto& s, auto& op) {
   op("path", s.path);
   op("fs_type", s.fs_type);
+  op("mount_point", s.mount_point);
+  op("device", s.device);
   op("dataset_id", s.dataset_id);
   op("bytes", s.bytes);
   op("files", s.files);
@@ -258,6 +263,7 @@ void visit(section_of<dataset_section> auto& s, auto& op) {
   op("records_per_file", s.records_per_file);
   op("client_ram_bytes", s.client_ram_bytes);
   op("bytes_over_ram", s.bytes_over_ram, bound::nonneg);
+  op("index", s.index);
 }
 
 void visit(section_of<topology_section> auto& s, auto& op) {
@@ -280,6 +286,28 @@ void visit(section_of<declared_topology> auto& s, auto& op) {
   op("nodes", s.nodes);
   op("accelerators_per_node", s.accelerators_per_node);
   op("hosts", s.hosts);
+}
+
+void visit(section_of<limit_figures_section> auto& s, auto& op) {
+  op("accelerator_utilization", s.accelerator_utilization);
+  op("busiest_reader_cpu_share", s.busiest_reader_cpu_share);
+  op("host_cpu_utilization", s.host_cpu_utilization);
+  op("queue_full_share", s.queue_full_share);
+  op("completion_wait_share", s.completion_wait_share);
+  op("mean_in_flight", s.mean_in_flight);
+  op("queue_depth", s.queue_depth);
+  op("readers", s.readers);
+  op("device_busy", s.device_busy);
+  op("max_read_rate", s.max_read_rate);
+  op("read_bytes_per_s", s.read_bytes_per_s);
+}
+
+void visit(section_of<limit_section> auto& s, auto& op) {
+  op("verdict", s.verdict);
+  op("synthetic", s.synthetic);
+  op("reason", s.reason);
+  op("advice", s.advice);
+  op.section("figures", s.figures);
 }
 
 void visit(section_of<summary_section> auto& s, auto& op) {
@@ -319,19 +347,33 @@ void visit(section_of<summary_section> auto& s, auto& op) {
 
 void visit(section_of<io_section> auto& s, auto& op) {
   op("engine", s.engine);
+  op("engine_requested", s.engine_requested);
   op("cache_mode", s.cache_mode);
   op("uncached_method", s.uncached_method);
   op("queue_depth", s.queue_depth);
   op("request_size", s.request_size);
   op("readers", s.readers);
+  op("open", s.open);
+  op("read_unit", s.read_unit);
   op("max_read_rate", s.max_read_rate, bound::nonneg);
+  op("requests", s.requests);
+  op("read_bytes", s.read_bytes);
+  op("opens", s.opens);
+  op("short_reads", s.short_reads);
+  op("retries", s.retries);
+  op("errors", s.errors);
+  op("first_error", s.first_error);
   op.section("latency", s.latency);
-  op.shape("histogram", json_shape::object);
-  op.shape("sample_latency", json_shape::object);
+  op("histogram", s.histogram);
+  op.section("sample_latency", s.sample_latency);
+  op.section("open_latency", s.open_latency);
   op.section("reader_time", s.reader_time);
 }
 
 void visit(section_of<reader_time_section> auto& s, auto& op) {
+  op("cpu_s", s.cpu_s);
+  op("run_s", s.run_s);
+  op("cpu_share", s.cpu_share);
   op("busiest_cpu_share", s.busiest_cpu_share);
   op("queue_full_share", s.queue_full_share);
   op("completion_wait_share", s.completion_wait_share);
@@ -339,6 +381,10 @@ void visit(section_of<reader_time_section> auto& s, auto& op) {
 }
 
 void visit(section_of<warm_epochs_section> auto& s, auto& op) {
+  op("from_s", s.from_s);
+  op("read_bytes", s.read_bytes);
+  op("storage_read_bytes", s.storage_read_bytes);
+  op("hit_ratio", s.hit_ratio);
   op("storage_per_read_byte", s.storage_per_read_byte, bound::nonneg);
 }
 
@@ -361,19 +407,49 @@ void visit(section_of<s3_section> auto& s, auto& op) {
 }
 
 void visit(section_of<storage_section> auto& s, auto& op) {
+  op("counter", s.counter);
+  op("read_bytes", s.read_bytes);
   op("hit_ratio", s.hit_ratio, bound::share);
   op("read_bytes_per_s", s.read_bytes_per_s, bound::nonneg);
+  op("memory_start", s.memory_start);
+  op("memory_end", s.memory_end);
   op.section("warm_epochs", s.warm_epochs);
   op.section("s3", s.s3);
 }
 
+void visit(section_of<cache_cgroup_section> auto& s, auto& op) {
+  op("version", s.version);
+  op("path", s.path);
+  op("dir", s.dir);
+  op("removed", s.removed);
+  op("ranks", s.ranks);
+}
+
+void visit(section_of<eviction_section> auto& s, auto& op) {
+  op("files", s.files);
+  op("bytes", s.bytes);
+  op("resident_bytes_before", s.resident_bytes_before);
+  op("resident_bytes_after", s.resident_bytes_after);
+}
+
 void visit(section_of<cache_emulation_section> auto& s, auto& op) {
   op("client_ram_bytes", s.client_ram_bytes);
+  op.section("cgroup", s.cgroup);
+  op("process_rss_bytes_start", s.process_rss_bytes_start);
+  op("footprint_bytes_start", s.footprint_bytes_start);
+  op("footprint_bytes_peak", s.footprint_bytes_peak);
+  op("limit_bytes_start", s.limit_bytes_start);
+  op("limit_bytes_peak", s.limit_bytes_peak);
+  op("limit_adjustments", s.limit_adjustments);
+  op("limit_adjustments_refused", s.limit_adjustments_refused);
+  op("page_cache_bytes_peak", s.page_cache_bytes_peak);
+  op.section("evicted", s.evicted);
 }
 
 void visit(section_of<verify_section> auto& s, auto& op) {
   op("records_checked", s.records_checked);
   op("mismatches", s.mismatches);
+  op("problems", s.problems);
   op("content_digest", s.content_digest);
   op("problems", s.problems);
 }
@@ -633,20 +709,6 @@ template <class S> void reader::section(const char* key, std::optional<S>& s) {
   obj.erase(it);
 }
 
-template <class S> void reader::section(const char* key, field<S>& s) {
-  const auto it = obj.find(key);
-  if (it == obj.end())
-    return;
-  if (it->is_null()) {
-    s = field<S>::null();
-    obj.erase(it);
-    return;
-  }
-  std::optional<S> sec;
-  section(key, sec);
-  s = field<S>::of(std::move(sec));
-}
-
 template <class S> void reader::rows(const char* key, std::optional<std::vector<S>>& rows) {
   const auto it = obj.find(key);
   if (it == obj.end() || it->is_null())
@@ -673,13 +735,12 @@ template <class S> void writer::section(const char* key, const std::optional<S>&
     obj[key] = nested(*s);
 }
 
-template <class S> void writer::section(const char* key, const field<S>& s) {
-  if (!s.present)
-    return;
-  if (!s.value)
-    obj[key] = nullptr;
-  else
-    section(key, std::optional<S>(*s.value));
+// A section as the report holds it.
+template <class S> nlohmann::json section_json(const S& s) {
+  nlohmann::json j = nlohmann::json::object();
+  writer w{j};
+  w.section("s", std::optional<S>(s));
+  return std::move(j["s"]);
 }
 
 template <class S> void writer::rows(const char* key, const std::optional<std::vector<S>>& rows) {
@@ -705,18 +766,50 @@ latency_summary latency_summary_of(const histogram& h) {
   return l;
 }
 
+latency_summary latency_with_histogram(const histogram& h) {
+  latency_summary l = latency_summary_of(h);
+  l.histogram = h.to_json();
+  return l;
+}
+
 nlohmann::json to_json(const latency_summary& l) {
-  nlohmann::json j = l.extra.is_object() ? l.extra : nlohmann::json::object();
-  writer w{j};
-  visit(l, w);
-  return j;
+  return section_json(l);
 }
 
 nlohmann::json to_json(const s3_section& s) {
-  nlohmann::json j;
-  writer w{j};
-  w.section("s3", std::optional<s3_section>(s));
-  return j.at("s3");
+  return section_json(s);
+}
+
+nlohmann::json to_json(const dataset_section& s) {
+  return section_json(s);
+}
+
+nlohmann::json to_json(const io_section& s) {
+  return section_json(s);
+}
+
+nlohmann::json to_json(const storage_section& s) {
+  return section_json(s);
+}
+
+nlohmann::json to_json(const summary_section& s) {
+  return section_json(s);
+}
+
+nlohmann::json to_json(const cache_emulation_section& s) {
+  return section_json(s);
+}
+
+nlohmann::json to_json(const verify_section& s) {
+  return section_json(s);
+}
+
+nlohmann::json to_json(const limit_section& s) {
+  return section_json(s);
+}
+
+nlohmann::json to_json(const field<warm_epochs_section>& s) {
+  return s.has_value() ? section_json(*s) : nlohmann::json(nullptr);
 }
 
 s3_section s3_section_from_json(const nlohmann::json& j, const std::string& source) {

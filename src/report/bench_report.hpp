@@ -2,8 +2,10 @@
 // The typed bench report (`dlsize.report/1`): what bench writes and what size, compare and sweep
 // read, as one struct tree with to_json/from_json (docs/report-schema.md lists every field).
 //
-// The fields a reader or the terminal summary uses are typed; every other field rides along in
-// the `extra` object of its section. The rule, for every section: from_json moves each typed key
+// The sections bench fills typed (dataset, io, storage, cache_emulation, verify, the summary's
+// CPU cost and limit verdict) type every field it writes; elsewhere the fields a reader or the
+// terminal summary uses are typed. Every other field rides along in the `extra` object of its
+// section. The rule, for every section: from_json moves each typed key
 // out of the object into its field and keeps every other key (known or unknown) in `extra`;
 // to_json writes `extra` and then the typed fields over it. So a report read and written again
 // is equal to the one read, a typed field absent from the input stays absent, and a null stays
@@ -50,15 +52,18 @@ template <class T> struct field {
   T value_or(T fallback) const { return value.value_or(std::move(fallback)); }
 };
 
-// count, mean and percentiles of a latency (seconds); the histogram, if any, rides in extra.
+// count, mean and percentiles of a latency (seconds), and the histogram they came from where
+// the report keeps it (mergeable across runs and ranks).
 struct latency_summary {
   field<std::uint64_t> count;
   field<double> mean_s, p50_s, p90_s, p99_s, p999_s, max_s;
+  field<nlohmann::json> histogram; // ns, as core/histogram writes it
   nlohmann::json extra = nlohmann::json::object();
 };
 
 struct cpu_summary {
   field<double> process, host; // fractions of one core (process) and of the host
+  field<double> process_user_s, process_system_s;
   nlohmann::json extra = nlohmann::json::object();
 };
 
@@ -79,9 +84,10 @@ struct workload_section {
 };
 
 struct dataset_section {
-  field<std::string> path, fs_type, dataset_id;
+  field<std::string> path, fs_type, mount_point, device, dataset_id;
   field<std::uint64_t> bytes, files, samples, records_per_file, client_ram_bytes;
   field<double> bytes_over_ram;
+  field<nlohmann::json> index; // the index a listed dataset came from, and its changes
   nlohmann::json extra = nlohmann::json::object();
 };
 
@@ -102,6 +108,22 @@ struct topology_section {
   nlohmann::json extra = nlohmann::json::object();
 };
 
+// The figures behind summary.limited_by's verdict (null: not measured).
+struct limit_figures_section {
+  field<double> accelerator_utilization, busiest_reader_cpu_share, host_cpu_utilization;
+  field<double> queue_full_share, completion_wait_share, mean_in_flight, queue_depth, readers;
+  field<double> device_busy, max_read_rate, read_bytes_per_s;
+  nlohmann::json extra = nlohmann::json::object();
+};
+
+// summary.limited_by: what held AU below 1 (report/limit_verdict.hpp).
+struct limit_section {
+  field<std::string> verdict, reason, advice; // advice null: nothing to change
+  field<bool> synthetic;                      // the storage limit was --max-read-rate
+  std::optional<limit_figures_section> figures;
+  nlohmann::json extra = nlohmann::json::object();
+};
+
 struct summary_section {
   field<double> wall_s, samples_per_s, samples_per_s_per_accelerator, read_bytes_per_s, files_per_s;
   field<std::uint64_t> read_bytes, samples, requests;
@@ -112,7 +134,7 @@ struct summary_section {
   field<double> demand_bytes_per_s_per_accelerator, demand_bytes_per_s;
   field<std::uint64_t> epochs, epochs_completed, steps_per_epoch, steps, steps_total;
   field<double> storage_au, data_wait_s, sync_wait_s, comm_s, comm_time_fraction;
-  field<nlohmann::json> limited_by; // the limit verdict (report/limit_verdict.hpp)
+  field<limit_section> limited_by; // the limit verdict (report/limit_verdict.hpp)
   std::optional<latency_summary> data_wait;
   std::optional<cpu_summary> cpu_utilization;
   field<double> cpu_s_per_gib, cpu_s_per_1000_samples;
@@ -121,22 +143,31 @@ struct summary_section {
 
 // Where the readers' time went (docs/metrics.md): what the limit verdict judges the client by.
 struct reader_time_section {
+  field<double> cpu_s, run_s, cpu_share; // the readers' CPU time and run time, added up
   field<double> busiest_cpu_share, queue_full_share, completion_wait_share, mean_in_flight;
   nlohmann::json extra = nlohmann::json::object();
 };
 
 struct io_section {
-  field<std::string> engine, cache_mode, uncached_method;
+  field<std::string> engine, engine_requested, cache_mode, uncached_method, open, read_unit;
   field<std::uint64_t> queue_depth, request_size, readers;
   field<double> max_read_rate;
-  std::optional<latency_summary> latency; // per request
-  std::optional<reader_time_section> reader_time;
+  field<std::uint64_t> requests, read_bytes, opens, short_reads, retries, errors;
+  field<std::string> first_error;
+  std::optional<latency_summary> latency;        // per request
+  field<nlohmann::json> histogram;               // per request, ns (core/histogram)
+  std::optional<latency_summary> sample_latency; // per sample, with its histogram
+  field<latency_summary> open_latency;           // null: no file was opened
+  field<reader_time_section> reader_time;        // null: no reader ran
   nlohmann::json extra = nlohmann::json::object();
 };
 
 // The storage after the first (cold) epoch: what a cache sweep fits its curve to.
 struct warm_epochs_section {
-  field<double> storage_per_read_byte; // storage bytes per byte read; above 1 is readahead
+  field<double> from_s;                         // the first epoch's end
+  field<double> read_bytes, storage_read_bytes; // consumed, and delivered by the storage
+  field<double> hit_ratio;                      // 1 - storage ÷ read, within [0, 1]
+  field<double> storage_per_read_byte;          // storage bytes per byte read; above 1 is readahead
   nlohmann::json extra = nlohmann::json::object();
 };
 
@@ -153,15 +184,36 @@ struct s3_section {
 };
 
 struct storage_section {
+  field<std::string> counter; // the storage counter's source; null: none fits the file system
+  field<std::uint64_t> read_bytes;
   field<double> hit_ratio, read_bytes_per_s;
-  std::optional<warm_epochs_section> warm_epochs; // absent or null: one epoch, no counter
+  field<nlohmann::json> memory_start, memory_end; // the host's memory (telemetry/memory)
+  field<warm_epochs_section> warm_epochs;         // absent or null: one epoch, no counter
   std::optional<s3_section> s3;                   // absent: a dataset of files
   nlohmann::json extra = nlohmann::json::object();
 };
 
 // bench --client-ram: the memory cgroup the run was in.
+struct cache_cgroup_section {
+  field<std::uint64_t> version; // 1 or 2
+  field<std::string> path, dir;
+  field<bool> removed;
+  field<std::uint64_t> ranks; // processes sharing it
+  nlohmann::json extra = nlohmann::json::object();
+};
+
+struct eviction_section {
+  field<std::uint64_t> files, bytes, resident_bytes_before, resident_bytes_after;
+  nlohmann::json extra = nlohmann::json::object();
+};
+
 struct cache_emulation_section {
   field<std::uint64_t> client_ram_bytes;
+  std::optional<cache_cgroup_section> cgroup;
+  field<std::uint64_t> process_rss_bytes_start, footprint_bytes_start, footprint_bytes_peak;
+  field<std::uint64_t> limit_bytes_start, limit_bytes_peak, limit_adjustments;
+  field<std::uint64_t> limit_adjustments_refused, page_cache_bytes_peak;
+  std::optional<eviction_section> evicted;
   nlohmann::json extra = nlohmann::json::object();
 };
 
@@ -387,7 +439,19 @@ void check_report_fields(const nlohmann::json& j, const std::string& source);
 
 // A latency's count, mean and percentiles in seconds (what percentiles_json writes).
 latency_summary latency_summary_of(const histogram& h);
+// The same with the histogram itself.
+latency_summary latency_with_histogram(const histogram& h);
 nlohmann::json to_json(const latency_summary& l);
+// The sections as the report holds them, for the code that still assembles a report's JSON.
+nlohmann::json to_json(const dataset_section& s);
+nlohmann::json to_json(const io_section& s);
+nlohmann::json to_json(const storage_section& s);
+nlohmann::json to_json(const summary_section& s);
+nlohmann::json to_json(const cache_emulation_section& s);
+nlohmann::json to_json(const verify_section& s);
+nlohmann::json to_json(const limit_section& s);
+// A section a run may write as null: null when it has no value.
+nlohmann::json to_json(const field<warm_epochs_section>& s);
 // The storage.s3 block as the report holds it.
 nlohmann::json to_json(const s3_section& s);
 // Reads a storage.s3 block; throws usage_error naming the field (source starts the message).

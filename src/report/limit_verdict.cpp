@@ -7,8 +7,8 @@
 namespace dlsize::report {
 namespace {
 
-nlohmann::json num(double v) {
-  return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr);
+field<double> num(double v) {
+  return field<double>::of(std::isfinite(v) ? std::optional<double>(v) : std::nullopt);
 }
 
 double mean_device_busy(const bench_report& r) {
@@ -57,7 +57,7 @@ limit_figures limit_figures_of(const bench_report& r) {
     f.queue_depth = num::number(r.io->queue_depth);
     f.readers = num::number(r.io->readers);
     f.max_read_rate = num::number(r.io->max_read_rate);
-    if (const auto& t = r.io->reader_time) {
+    if (const auto& t = r.io->reader_time; t.has_value()) {
       f.busiest_reader_cpu = num::number(t->busiest_cpu_share);
       f.queue_full_share = num::number(t->queue_full_share);
       f.completion_wait_share = num::number(t->completion_wait_share);
@@ -137,46 +137,46 @@ limit_verdict decide_limit(const limit_figures& f) {
   return v;
 }
 
-nlohmann::json limit_json(const limit_verdict& v) {
+limit_section limit_block(const limit_verdict& v) {
   const auto& f = v.figures;
-  return {{"verdict", to_string(v.kind)},
-          {"synthetic", v.synthetic},
-          {"reason", v.reason},
-          {"advice", v.advice.empty() ? nlohmann::json(nullptr) : nlohmann::json(v.advice)},
-          {"figures",
-           {{"accelerator_utilization", num(f.au)},
-            {"busiest_reader_cpu_share", num(f.busiest_reader_cpu)},
-            {"host_cpu_utilization", num(f.host_cpu)},
-            {"queue_full_share", num(f.queue_full_share)},
-            {"completion_wait_share", num(f.completion_wait_share)},
-            {"mean_in_flight", num(f.mean_in_flight)},
-            {"queue_depth", num(f.queue_depth)},
-            {"readers", num(f.readers)},
-            {"device_busy", num(f.device_busy)},
-            {"max_read_rate", num(f.max_read_rate)},
-            {"read_bytes_per_s", num(f.read_bytes_per_s)}}}};
+  limit_section b;
+  b.verdict = std::string(to_string(v.kind));
+  b.synthetic = v.synthetic;
+  b.reason = v.reason;
+  b.advice = field<std::string>::of(v.advice.empty() ? std::nullopt
+                                                     : std::optional<std::string>(v.advice));
+  limit_figures_section& n = b.figures.emplace();
+  n.accelerator_utilization = num(f.au);
+  n.busiest_reader_cpu_share = num(f.busiest_reader_cpu);
+  n.host_cpu_utilization = num(f.host_cpu);
+  n.queue_full_share = num(f.queue_full_share);
+  n.completion_wait_share = num(f.completion_wait_share);
+  n.mean_in_flight = num(f.mean_in_flight);
+  n.queue_depth = num(f.queue_depth);
+  n.readers = num(f.readers);
+  n.device_busy = num(f.device_busy);
+  n.max_read_rate = num(f.max_read_rate);
+  n.read_bytes_per_s = num(f.read_bytes_per_s);
+  return b;
 }
 
-nlohmann::json limited_by_block(const bench_report& report) {
-  return limit_json(decide_limit(limit_figures_of(report)));
+limit_section limited_by_block(const bench_report& report) {
+  return limit_block(decide_limit(limit_figures_of(report)));
 }
 
-std::string limit_line(const nlohmann::json& b) {
-  const auto& advice = b.value("advice", nlohmann::json(nullptr));
-  return fmt::format("  limited by  {}: {}{}\n", b.value("verdict", "unknown"),
-                     b.value("reason", ""),
-                     advice.is_string() ? " (" + advice.get<std::string>() + ")" : "");
+std::string limit_line(const limit_section& b) {
+  return fmt::format("  limited by  {}: {}{}\n", b.verdict.value_or("unknown"),
+                     b.reason.value_or(""), b.advice.has_value() ? " (" + *b.advice + ")" : "");
 }
 
 limit_verdict limit_of(const bench_report& r) {
   limit_verdict v = decide_limit(limit_figures_of(r));
   if (r.summary && r.summary->limited_by.has_value()) {
-    const nlohmann::json& b = *r.summary->limited_by;
-    v.kind = parse_limit_kind(b.value("verdict", ""));
-    v.reason = b.value("reason", v.reason);
-    v.synthetic = b.value("synthetic", false);
-    const auto& a = b.value("advice", nlohmann::json(nullptr));
-    v.advice = a.is_string() ? a.get<std::string>() : "";
+    const limit_section& b = *r.summary->limited_by;
+    v.kind = parse_limit_kind(b.verdict.value_or(""));
+    v.reason = b.reason.value_or(v.reason);
+    v.synthetic = b.synthetic.value_or(false);
+    v.advice = b.advice.value_or("");
   }
   return v;
 }

@@ -72,13 +72,13 @@ limit_figures limit_figures_of(const bench_report& report);
 limit_verdict decide_limit(const limit_figures& f);
 
 // The `summary.limited_by` block (docs/report-schema.md).
-nlohmann::json limit_json(const limit_verdict& v);
+limit_section limit_block(const limit_verdict& v);
 
-// The block a bench report gets at the end of its run: limit_json of its own figures.
-nlohmann::json limited_by_block(const bench_report& report);
+// The block a bench report gets at the end of its run: limit_block of its own figures.
+limit_section limited_by_block(const bench_report& report);
 
 // One line for the terminal summary: "storage: readers waited ...".
-std::string limit_line(const nlohmann::json& block);
+std::string limit_line(const limit_section& block);
 
 // The verdict a report carries, or one decided from its figures for reports made before the
 // verdict existed.

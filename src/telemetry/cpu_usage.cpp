@@ -5,8 +5,6 @@
 #include <fstream>
 #include <string>
 
-#include <nlohmann/json.hpp>
-
 #include "core/clock.hpp"
 
 namespace dlsize::telemetry {
@@ -47,13 +45,6 @@ cpu_usage cpu_between(const cpu_snapshot& a, const cpu_snapshot& b) {
     u.host_utilization =
         static_cast<double>(b.host_busy - a.host_busy) / static_cast<double>(total);
   return u;
-}
-
-nlohmann::json cpu_usage::to_json() const {
-  return {{"process", process_utilization},
-          {"host", host_utilization},
-          {"process_user_s", process_user_s},
-          {"process_system_s", process_system_s}};
 }
 
 } // namespace dlsize::telemetry

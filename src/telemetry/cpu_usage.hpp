@@ -4,8 +4,6 @@
 // host utilization is busy / total jiffies across all CPUs (0..1).
 #include <cstdint>
 
-#include <nlohmann/json_fwd.hpp>
-
 namespace dlsize::telemetry {
 
 struct cpu_snapshot {
@@ -24,7 +22,6 @@ struct cpu_usage {
   double process_system_s = 0;
   double process_utilization = 0; // CPU s / wall s
   double host_utilization = 0;    // 0..1
-  nlohmann::json to_json() const;
 };
 
 cpu_usage cpu_between(const cpu_snapshot& a, const cpu_snapshot& b);

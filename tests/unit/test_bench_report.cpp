@@ -122,7 +122,7 @@ TEST_CASE("typed fields read what the report says", "[bench_report]") {
   CHECK_FALSE(r.summary->extra.contains("steps_total"));
   // What is not typed rides in its section's extra.
   CHECK(r.summary->extra.at("a_later_figure") == 500);
-  CHECK(r.summary->cpu_utilization->extra.at("process_user_s") == 1.0);
+  CHECK(r.summary->cpu_utilization->process_user_s.value_or(0) == 1.0);
   // The run's points are typed rows.
   CHECK_FALSE(r.extra.contains("timeseries"));
   REQUIRE(r.timeseries);
@@ -302,16 +302,18 @@ TEST_CASE(
   const bench_report r = bench_report::from_json(j);
   REQUIRE(r.cache_emulation);
   CHECK(r.cache_emulation->client_ram_bytes.value_or(0) == 4000000000);
-  CHECK(r.cache_emulation->extra.at("cgroup").at("version") == 2);
-  REQUIRE(r.storage->warm_epochs);
+  REQUIRE(r.cache_emulation->cgroup);
+  CHECK(r.cache_emulation->cgroup->version.value_or(0) == 2);
+  REQUIRE(r.storage->warm_epochs.has_value());
   CHECK(r.storage->warm_epochs->storage_per_read_byte.value_or(0) == Approx(1.2));
-  CHECK(r.storage->warm_epochs->extra.at("from_s") == 12.5);
+  CHECK(r.storage->warm_epochs->from_s.value_or(0) == 12.5);
   CHECK(r.to_json() == j);
   // One epoch: warm_epochs is null, and stays null; a run without --client-ram has none.
   j["storage"]["warm_epochs"] = nullptr;
   j.erase("cache_emulation");
   const bench_report one = bench_report::from_json(j);
-  CHECK_FALSE(one.storage->warm_epochs);
+  CHECK(one.storage->warm_epochs.present);
+  CHECK_FALSE(one.storage->warm_epochs.has_value());
   CHECK_FALSE(one.cache_emulation);
   CHECK(one.to_json() == j);
   j = training_report();

@@ -144,27 +144,27 @@ TEST_CASE("the warm epochs' storage is what the counter saw after the first epoc
                       {"summary", {{"wall_s", 3.0}}},
                       {"topology", {{"nodes", 1}}}};
   const auto w = pipeline::warm_storage_json(r);
-  REQUIRE(w.is_object());
-  CHECK(w["from_s"] == 1.5);
-  CHECK(w["read_bytes"] == 200.0);
-  CHECK(w["storage_read_bytes"].get<double>() == Approx(80.0)); // 50 of the 2nd second + 30
-  CHECK(w["hit_ratio"].get<double>() == Approx(0.6));
-  CHECK(w["storage_per_read_byte"].get<double>() == Approx(0.4));
+  REQUIRE(w.has_value());
+  CHECK(*w->from_s == 1.5);
+  CHECK(*w->read_bytes == 200.0);
+  CHECK(*w->storage_read_bytes == Approx(80.0)); // 50 of the 2nd second + 30
+  CHECK(*w->hit_ratio == Approx(0.6));
+  CHECK(*w->storage_per_read_byte == Approx(0.4));
 
   SECTION("a training run's untimed first epoch ends where the second starts") {
     r["epochs"][0]["end_s"] = nullptr;
     r["epochs"][1]["start_s"] = 1.0;
-    CHECK(pipeline::warm_storage_json(r)["storage_read_bytes"].get<double>() == Approx(130.0));
+    CHECK(*pipeline::warm_storage_json(r)->storage_read_bytes == Approx(130.0));
   }
   SECTION("one epoch, no counter or several nodes give none") {
     auto one = r;
     one["epochs"].erase(1);
-    CHECK(pipeline::warm_storage_json(one).is_null());
+    CHECK_FALSE(pipeline::warm_storage_json(one).has_value());
     auto none = r;
     none["storage"]["read_bytes"] = nullptr;
-    CHECK(pipeline::warm_storage_json(none).is_null());
+    CHECK_FALSE(pipeline::warm_storage_json(none).has_value());
     auto nodes = r;
     nodes["topology"]["nodes"] = 2;
-    CHECK(pipeline::warm_storage_json(nodes).is_null());
+    CHECK_FALSE(pipeline::warm_storage_json(nodes).has_value());
   }
 }

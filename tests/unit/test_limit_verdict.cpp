@@ -80,7 +80,7 @@ TEST_CASE("limit_of reads a report's verdict, or decides one from its figures", 
                       {"io", {{"max_read_rate", 1e8}, {"queue_depth", 16}}}};
   const auto typed = [&] { return bench_report::from_json(r); };
   CHECK(limit_of(typed()).kind == limit_kind::storage);
-  r["summary"]["limited_by"] = limit_json(decide_limit(limit_figures_of(typed())));
+  r["summary"]["limited_by"] = to_json(limit_block(decide_limit(limit_figures_of(typed()))));
   CHECK(r["summary"]["limited_by"]["verdict"] == "storage");
   CHECK(r["summary"]["limited_by"]["figures"]["max_read_rate"] == 1e8);
   r["summary"]["limited_by"]["verdict"] = "client_cpu";
