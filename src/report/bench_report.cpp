@@ -165,7 +165,9 @@ struct reader {
     if (it == obj.end())
       return;
     f.present = true;
-    if (it->is_null())
+    // A figure not measured: null, or (in a report built in memory, before it is written) a NaN
+    // or infinity, which the JSON text holds as null.
+    if (it->is_null() || (it->is_number_float() && !std::isfinite(it->get<double>())))
       ;
     else if constexpr (typed_section<T>)
       f.value = nested<T>(*it, key_path(path, key));

@@ -1,7 +1,9 @@
 // Unit tests for src/report/bench_report.hpp: a report read typed and written again is the
 // report read (typed fields, nulls, absent keys and unknown fields alike), typed fields read
 // what the JSON says, and a wrong type names its key.
+#include <cmath>
 #include <filesystem>
+#include <limits>
 #include <string>
 
 #include <catch2/catch.hpp>
@@ -145,6 +147,18 @@ TEST_CASE("a typed field set by a writer is written, a null one as null", "[benc
   CHECK(j.at("summary").at("files_per_s").is_null());
   CHECK_FALSE(j.at("summary").contains("samples_per_s"));
   CHECK_FALSE(j.contains("reason"));
+}
+
+TEST_CASE("a NaN or infinite figure of a report built in memory reads as null, as written",
+          "[bench_report]") {
+  nlohmann::json j = training_report();
+  j["summary"]["accelerator_utilization"] = std::nan("");
+  j["summary"]["read_bytes_per_s"] = std::numeric_limits<double>::infinity();
+  const bench_report r = bench_report::from_json(j);
+  CHECK(r.summary->accelerator_utilization.present);
+  CHECK_FALSE(r.summary->accelerator_utilization.has_value());
+  CHECK_FALSE(r.summary->read_bytes_per_s.has_value());
+  CHECK(r.to_json().dump() == nlohmann::json::parse(j.dump()).dump());
 }
 
 TEST_CASE("the run's blocks keep their JSON types and nulls", "[bench_report]") {
