@@ -10,7 +10,7 @@
 // to_json writes `extra` and then the typed fields over it. So a report read and written again
 // is equal to the one read, a typed field absent from the input stays absent, and a null stays
 // null. A field of the wrong type or range is a usage_error naming its JSON pointer
-// ("FILE: /summary/wall_s: ..."); the field lists in bench_report.cpp are the one place that
+// ("FILE: /summary/wall_s: ..."); the field lists in bench_report_json.cpp are the one place that
 // says each field's type and range, for from_json and check_report_fields alike.
 #include <cstdint>
 #include <optional>

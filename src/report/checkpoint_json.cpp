@@ -13,7 +13,7 @@
 #include "report/report_io.hpp"
 
 namespace dlsize::report {
-// A named namespace of its own: a unity build compiles this file with bench_report.cpp, whose
+// A named namespace of its own: a unity build compiles this file with bench_report_json.cpp, whose
 // helpers have the same names.
 namespace checkpoint_keys {
 namespace {

@@ -1,6 +1,6 @@
 #pragma once
 // The keys of a latency summary (report/bench_report.hpp's latency_summary), listed once for
-// the reports that hold one: report/bench_report.cpp and report/checkpoint_json.cpp read and
+// the reports that hold one: report/bench_report_json.cpp and report/checkpoint_json.cpp read and
 // write them each with an operation of their own, called as op(key, field).
 #include <type_traits>
 

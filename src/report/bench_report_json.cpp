@@ -877,13 +877,20 @@ nlohmann::json to_json(const tool_section& t) {
   return j.at("tool");
 }
 
+namespace {
+
+// A top-level string of a document; never throws: anything else reads as "".
+std::string top_text(const nlohmann::json& j, const char* key) {
+  if (!j.is_object())
+    return "";
+  const auto it = j.find(key);
+  return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+} // namespace
+
 bool is_bench_report(const nlohmann::json& j) {
-  // Never throws: a schema or kind that is not a string is not a bench report.
-  auto text = [&](const char* key) {
-    const auto it = j.find(key);
-    return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
-  };
-  return j.is_object() && text("schema") == kReportSchema && text("kind") == "bench";
+  return top_text(j, "schema") == kReportSchema && top_text(j, "kind") == "bench";
 }
 
 nlohmann::json bench_report::to_json() const {
