@@ -52,10 +52,6 @@ io::read_job unit_job(const dataset::dataset_layout& layout, bool per_record, st
   return job;
 }
 
-nlohmann::json percentiles_json(const histogram& h) {
-  return report::to_json(report::latency_summary_of(h));
-}
-
 io::reader_stats merge_stats(const std::vector<io::reader_stats>& stats) {
   io::reader_stats all;
   for (const auto& s : stats) {

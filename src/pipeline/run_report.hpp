@@ -24,9 +24,6 @@ io::file_set check_files(const dataset::dataset_layout& layout);
 io::read_job unit_job(const dataset::dataset_layout& layout, bool per_record, std::uint64_t unit,
                       std::uint64_t tag);
 
-// count, mean, p50/p90/p99/p99.9, max (seconds) of a histogram of nanoseconds.
-nlohmann::json percentiles_json(const histogram& h);
-
 // The readers' figures added up.
 io::reader_stats merge_stats(const std::vector<io::reader_stats>& stats);
 

@@ -437,7 +437,7 @@ template <class S> const S& or_empty(const std::optional<S>& s) {
 // and null is "not measured", for a figure or a whole section alike).
 void check_report_fields(const nlohmann::json& j, const std::string& source);
 
-// A latency's count, mean and percentiles in seconds (what percentiles_json writes).
+// A latency's count, mean and percentiles in seconds (a report's latency block).
 latency_summary latency_summary_of(const histogram& h);
 // The same with the histogram itself.
 latency_summary latency_with_histogram(const histogram& h);
@@ -460,8 +460,6 @@ s3_section s3_section_from_json(const nlohmann::json& j, const std::string& sour
 // Sections of a report built from JSON made elsewhere (the pipeline's blocks not yet typed): each
 // typed key becomes its field, every other key stays in extra; throws usage_error as from_json.
 template <class S> S section_from_json(const nlohmann::json& j, const std::string& where);
-// storage.warm_epochs from pipeline/warm_storage.hpp's block (null: none).
-void set_warm_epochs(storage_section& s, const nlohmann::json& warm);
 // A run's timeseries (run_monitor's points) as the report holds it.
 std::vector<timeseries_point> timeseries_from_json(const nlohmann::json& series);
 // A section's JSON as the report holds it (its extra, the typed fields over it).

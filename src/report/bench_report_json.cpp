@@ -737,14 +737,6 @@ template <class S> void writer::section(const char* key, const std::optional<S>&
     obj[key] = nested(*s);
 }
 
-// A section as the report holds it.
-template <class S> nlohmann::json section_json(const S& s) {
-  nlohmann::json j = nlohmann::json::object();
-  writer w{j};
-  w.section("s", std::optional<S>(s));
-  return std::move(j["s"]);
-}
-
 template <class S> void writer::rows(const char* key, const std::optional<std::vector<S>>& rows) {
   if (!rows)
     return;
@@ -775,43 +767,43 @@ latency_summary latency_with_histogram(const histogram& h) {
 }
 
 nlohmann::json to_json(const latency_summary& l) {
-  return section_json(l);
+  return writer::nested(l);
 }
 
 nlohmann::json to_json(const s3_section& s) {
-  return section_json(s);
+  return writer::nested(s);
 }
 
 nlohmann::json to_json(const dataset_section& s) {
-  return section_json(s);
+  return writer::nested(s);
 }
 
 nlohmann::json to_json(const io_section& s) {
-  return section_json(s);
+  return writer::nested(s);
 }
 
 nlohmann::json to_json(const storage_section& s) {
-  return section_json(s);
+  return writer::nested(s);
 }
 
 nlohmann::json to_json(const summary_section& s) {
-  return section_json(s);
+  return writer::nested(s);
 }
 
 nlohmann::json to_json(const cache_emulation_section& s) {
-  return section_json(s);
+  return writer::nested(s);
 }
 
 nlohmann::json to_json(const verify_section& s) {
-  return section_json(s);
+  return writer::nested(s);
 }
 
 nlohmann::json to_json(const limit_section& s) {
-  return section_json(s);
+  return writer::nested(s);
 }
 
 nlohmann::json to_json(const field<warm_epochs_section>& s) {
-  return s.has_value() ? section_json(*s) : nlohmann::json(nullptr);
+  return s.has_value() ? writer::nested(*s) : nlohmann::json(nullptr);
 }
 
 s3_section s3_section_from_json(const nlohmann::json& j, const std::string& source) {
@@ -835,13 +827,7 @@ template <class S> S section_from_json(const nlohmann::json& j, const std::strin
   return *s;
 }
 
-template dataset_section section_from_json(const nlohmann::json&, const std::string&);
-template io_section section_from_json(const nlohmann::json&, const std::string&);
-template storage_section section_from_json(const nlohmann::json&, const std::string&);
-template summary_section section_from_json(const nlohmann::json&, const std::string&);
-template cache_emulation_section section_from_json(const nlohmann::json&, const std::string&);
 template fs_separation_section section_from_json(const nlohmann::json&, const std::string&);
-template warm_epochs_section section_from_json(const nlohmann::json&, const std::string&);
 
 std::vector<timeseries_point> timeseries_from_json(const nlohmann::json& series) {
   nlohmann::json holder = nlohmann::json::object();
@@ -852,19 +838,8 @@ std::vector<timeseries_point> timeseries_from_json(const nlohmann::json& series)
   return rows.value_or(std::vector<timeseries_point>{});
 }
 
-void set_warm_epochs(storage_section& s, const nlohmann::json& warm) {
-  nlohmann::json holder = nlohmann::json::object();
-  holder.emplace("warm_epochs", warm);
-  reader r{holder, "/storage", "report"};
-  r.section("warm_epochs", s.warm_epochs);
-  s.extra.update(holder); // null (no warm epochs) stays as the report writes it
-}
-
 template <class S> nlohmann::json section_to_json(const S& s) {
-  nlohmann::json j = s.extra.is_object() ? s.extra : nlohmann::json::object();
-  writer w{j};
-  visit(s, w);
-  return j;
+  return writer::nested(s);
 }
 
 template nlohmann::json section_to_json(const fs_separation_section&);
