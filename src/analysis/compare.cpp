@@ -171,7 +171,7 @@ backend_groups group_by_backend(const std::vector<const loaded_report*>& reports
   };
   backend_groups g;
   for (const auto* r : reports) {
-    const backend_identity id = backend_identity_of(r->report);
+    const backend_identity id = backend_identity_of(r->fields);
     const std::string key = id.key() + shape_of(r->fields);
     if (!g.runs.count(key)) {
       g.order.push_back(key);

@@ -367,7 +367,7 @@ grouped_reports group_reports(const std::vector<loaded_report>& reports) {
     series s;
     s.workload = workload_of(t);
     s.accelerator = accelerator_type_of(t);
-    s.identity = backend_identity_of(lr.report);
+    s.identity = backend_identity_of(lr.fields);
     s.cache_mode = s.identity.cache_mode;
     s.dataset_bytes = static_cast<double>(or_empty(t.dataset).bytes.value_or(0));
     const std::string key =

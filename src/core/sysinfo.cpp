@@ -12,8 +12,6 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 namespace dlsize::sysinfo {
 
 std::uint64_t ram_bytes() {
@@ -130,46 +128,6 @@ mount_info mount_of(const std::string& path) {
   std::ostringstream text;
   text << in.rdbuf();
   return mount_in(text.str(), resolved);
-}
-
-nlohmann::json nics_json() {
-  nlohmann::json out = nlohmann::json::array();
-  std::error_code ec;
-  std::vector<std::string> names;
-  for (const auto& e : std::filesystem::directory_iterator("/sys/class/net", ec))
-    names.push_back(e.path().filename().string());
-  std::sort(names.begin(), names.end());
-  for (const auto& n : names) {
-    if (n == "lo")
-      continue;
-    const std::string dir = "/sys/class/net/" + n + "/";
-    auto first_line = [&](const char* f) {
-      std::ifstream in(dir + f);
-      std::string v;
-      std::getline(in, v);
-      return v;
-    };
-    nlohmann::json nic = {{"name", n}, {"state", first_line("operstate")}};
-    // speed is in Mb/s; virtual NICs report -1 or nothing.
-    try {
-      const long mbps = std::stol(first_line("speed"));
-      nic["speed_bits_per_s"] =
-          mbps > 0 ? nlohmann::json(static_cast<double>(mbps) * 1e6) : nlohmann::json(nullptr);
-    } catch (const std::exception&) {
-      nic["speed_bits_per_s"] = nullptr;
-    }
-    try {
-      nic["mtu"] = std::stoul(first_line("mtu"));
-    } catch (const std::exception&) {
-    }
-    out.push_back(std::move(nic));
-  }
-  return out;
-}
-
-nlohmann::json host_json() {
-  return {{"hostname", hostname()},   {"cpus", online_cpus()},      {"cpu_model", cpu_model()},
-          {"ram_bytes", ram_bytes()}, {"kernel", kernel_release()}, {"nics", nics_json()}};
 }
 
 } // namespace dlsize::sysinfo

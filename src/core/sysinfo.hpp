@@ -3,8 +3,6 @@
 #include <cstdint>
 #include <string>
 
-#include <nlohmann/json_fwd.hpp>
-
 namespace dlsize::sysinfo {
 
 std::uint64_t ram_bytes(); // MemTotal from /proc/meminfo
@@ -31,11 +29,5 @@ struct mount_info {
 mount_info mount_of(const std::string& path);
 // The same over mountinfo text for an already resolved path (fixtures, another root).
 mount_info mount_in(const std::string& mountinfo, const std::string& resolved_path);
-
-// Network interfaces other than lo: name, state, speed (bits/s, null when unknown), MTU.
-nlohmann::json nics_json();
-
-// {"hostname", "cpus", "cpu_model", "ram_bytes", "kernel", "nics"} for the report.
-nlohmann::json host_json();
 
 } // namespace dlsize::sysinfo

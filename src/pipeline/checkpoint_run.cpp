@@ -455,7 +455,7 @@ report::checkpoint_phase_figures read_figures(const checkpoint_options& opt, con
 // of a mount whose storage stopped answering may hang too.
 struct folder_facts {
   sysinfo::mount_info mount;
-  json provenance;
+  telemetry::host_provenance_facts provenance;
   report::checkpoint_facts rules; // what MLPerf Storage's checkpoint rules read
 };
 

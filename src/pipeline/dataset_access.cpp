@@ -85,14 +85,14 @@ sysinfo::mount_info run_mount(const std::filesystem::path& dataset,
   return m;
 }
 
-nlohmann::json run_provenance(const std::filesystem::path& dataset,
-                              const std::optional<s3_dataset>& s3) {
+telemetry::host_provenance_facts run_provenance(const std::filesystem::path& dataset,
+                                                const std::optional<s3_dataset>& s3) {
   if (!s3)
     return telemetry::host_provenance(dataset);
   // The path of an s3:// URL would resolve to the working folder's mount: not the dataset's.
-  nlohmann::json p = telemetry::host_provenance(std::filesystem::path("/"));
-  p["mount"] = nullptr;
-  p["device"] = nullptr;
+  auto p = telemetry::host_provenance(std::filesystem::path("/"));
+  p.mount = field<telemetry::mount_facts>::null();
+  p.device = field<telemetry::block_device_facts>::null();
   return p;
 }
 

@@ -48,8 +48,8 @@ sysinfo::mount_info run_mount(const std::filesystem::path& dataset,
                               const std::optional<s3_dataset>& s3);
 
 // The host's provenance (telemetry::host_provenance); a bucket has no mount or block device.
-nlohmann::json run_provenance(const std::filesystem::path& dataset,
-                              const std::optional<s3_dataset>& s3);
+telemetry::host_provenance_facts run_provenance(const std::filesystem::path& dataset,
+                                                const std::optional<s3_dataset>& s3);
 
 // The S3 figures of an s3 engine's run; nullopt for any other engine.
 std::optional<s3::transfer_stats> s3_figures(const io::engine& eng);

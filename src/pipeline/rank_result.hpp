@@ -16,6 +16,7 @@
 #include "pipeline/step_metrics.hpp"
 #include "s3/transfer_stats.hpp"
 #include "telemetry/cpu_usage.hpp"
+#include "telemetry/host_facts.hpp"
 
 namespace dlsize::pipeline {
 
@@ -51,7 +52,7 @@ struct rank_result {
   std::uint64_t storage_bytes = 0;
   nlohmann::json memory_start, memory_end;
   nlohmann::json timeseries = nlohmann::json::array();
-  nlohmann::json host_facts; // the report's system.hosts entry for its host
+  telemetry::host_facts host_facts; // the report's system.hosts entry for its host
   nlohmann::json warnings = nlohmann::json::array();
   std::string fail_reason; // as this rank saw it
   stop_event stop;         // a stop this rank's monitor asked for

@@ -85,7 +85,7 @@ nlohmann::json rank_result::to_json() const {
           {"memory_start", memory_start},
           {"memory_end", memory_end},
           {"timeseries", timeseries},
-          {"host_facts", host_facts},
+          {"host_facts", report::section_to_json(host_facts)},
           {"warnings", warnings},
           {"fail_reason", fail_reason},
           {"stop_cause", report::to_string(stop.cause)},
@@ -140,7 +140,8 @@ rank_result rank_result::from_json(const nlohmann::json& j) {
     r.memory_start = j.at("memory_start");
     r.memory_end = j.at("memory_end");
     r.timeseries = j.at("timeseries");
-    r.host_facts = j.at("host_facts");
+    r.host_facts =
+        report::section_from_json<telemetry::host_facts>(j.at("host_facts"), "host_facts");
     r.warnings = j.at("warnings");
     r.fail_reason = j.at("fail_reason").get<std::string>();
     r.stop.cause = report::stop_cause_from_string(j.at("stop_cause").get<std::string>());

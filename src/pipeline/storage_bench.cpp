@@ -256,8 +256,9 @@ struct storage_context {
   const dataset_layout& layout;
   unit_plan plan;
   sysinfo::mount_info mount;
-  nlohmann::json provenance; // taken before any read: a stat of a hung mount hangs too
-  std::string fallback;      // why the engine asked for is not the one used ("" if it is)
+  telemetry::host_provenance_facts
+      provenance;       // taken before any read: a stat of a hung mount hangs too
+  std::string fallback; // why the engine asked for is not the one used ("" if it is)
   std::unique_ptr<io::engine> eng;
 };
 
@@ -445,7 +446,7 @@ report::bench_report storage_document(const storage_context& c, storage_reads& r
   rep.config = opt.config;
   set_storage_shape(rep, c.layout.params());
   rep.dataset = dataset_json(opt.dataset, c.layout, c.mount, opt.client_ram);
-  rep.system = report::system_json(gpus.devices(), gpus.status(), c.provenance);
+  rep.system = report::system_of({report::host_of(gpus.devices(), gpus.status(), c.provenance)});
   rep.summary = storage_summary(c, reads);
   rep.epochs = epoch_rows(r, reads.t0);
   rep.io = io_json(opt.io, c.eng->name(), c.eng->uncached_method(), all, r.sample_latency,

@@ -326,10 +326,10 @@ report::bench_report shared_sections(const report_context& c, const std::vector<
       storage_json(job.storage_everywhere, first ? first->storage_source : "", job.storage_bytes,
                    job.io.bytes, job.wall_s, first ? first->memory_start : nlohmann::json(nullptr),
                    first ? first->memory_end : nlohmann::json(nullptr), c.mount.fs_type, warnings);
-  nlohmann::json host_facts = nlohmann::json::array();
+  std::vector<telemetry::host_facts> hosts;
   for (const auto& h : job.hosts)
-    host_facts.push_back(h.first->host_facts);
-  r.system = nlohmann::json{{"hosts", host_facts}};
+    hosts.push_back(h.first->host_facts);
+  r.system = report::system_of(std::move(hosts));
   r.summary.emplace();
   add_cpu_cost(*r.summary, job.cpu, job.io.bytes, job.samples);
   r.dataset = dataset_json(opt.dataset, c.layout, c.mount, opt.client_ram);

@@ -43,7 +43,7 @@ struct training_run::state {
   std::string fallback;
   std::unique_ptr<io::engine> eng;
   sysinfo::mount_info mount;
-  nlohmann::json provenance; // telemetry::host_provenance, taken before any read
+  telemetry::host_provenance_facts provenance;             // taken before any read
   std::vector<std::unique_ptr<accel::accelerator>> accels; // this rank's
   std::unique_ptr<training_checkpointer> ckpt;             // with --checkpoint-every
 };

@@ -159,9 +159,8 @@ nlohmann::json training_document(const report_context& c, const std::vector<rank
                    : report::field<double>::null();
   }
   r.summary->limited_by = report::limited_by_block(r);
-  nlohmann::json report = r.to_json();
-  report::add_provenance(report);
-  return report;
+  report::add_provenance(r);
+  return r.to_json();
 }
 
 } // namespace

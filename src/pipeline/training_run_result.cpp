@@ -85,7 +85,7 @@ rank_result training_run::live_run::result(const io::engine_result& ran, run_tot
   r.memory_start = memory_start;
   r.memory_end = telemetry::memory_json();
   r.timeseries = std::move(totals.timeseries);
-  r.host_facts = report::system_json(gpus.devices(), gpus.status(), m.provenance)["hosts"][0];
+  r.host_facts = report::host_of(gpus.devices(), gpus.status(), m.provenance);
   add_run_warnings(r.warnings, opt.io, *m.eng, m.layout, m.fallback);
   for (const auto& a : ran.abandoned)
     r.warnings.push_back(fmt::format("rank {}: {}", w.rank, a));

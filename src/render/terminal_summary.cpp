@@ -187,7 +187,7 @@ std::string bench_summary(const bench_report& r) {
   // measured.
   const auto nl = summary.find('\n');
   const std::string line =
-      fmt::format("  backend     {}\n", report::backend_identity_of(r.to_json()).display_name());
+      fmt::format("  backend     {}\n", report::backend_identity_of(r).display_name());
   return nl == std::string::npos ? summary + "\n" + line
                                  : summary.substr(0, nl + 1) + line + summary.substr(nl + 1);
 }

@@ -7,29 +7,23 @@
 namespace dlsize::report {
 namespace {
 
-const nlohmann::json& section(const nlohmann::json& r, const char* name) {
-  static const nlohmann::json empty = nlohmann::json::object();
-  const auto it = r.find(name);
-  return it != r.end() && it->is_object() ? *it : empty;
+std::string configured_label(const bench_report& r) {
+  const nlohmann::json label = r.option("label");
+  return label.is_string() ? label.get<std::string>() : std::string();
 }
 
-std::string string_at(const nlohmann::json& obj, const char* key) {
-  const auto it = obj.find(key);
-  return it != obj.end() && it->is_string() ? it->get<std::string>() : std::string();
+std::string given_label(const bench_report& r) {
+  if (r.backend && r.backend->label.has_value() && !r.backend->label->empty() &&
+      r.backend->label_given.value_or(false))
+    return *r.backend->label;
+  return configured_label(r);
 }
 
-std::string given_label(const nlohmann::json& r) {
-  const std::string from_backend = string_at(section(r, "backend"), "label");
-  if (!from_backend.empty() && section(r, "backend").value("label_given", false))
-    return from_backend;
-  return string_at(section(r, "config"), "label");
-}
-
-std::string device_text(const nlohmann::json& storage) {
-  const auto it = storage.find("device");
-  if (it == storage.end() || !it->is_object())
+std::string device_text(const storage_section& storage) {
+  if (!storage.device.has_value())
     return "";
-  const std::string name = string_at(*it, "name"), model = string_at(*it, "model");
+  const std::string name = storage.device->name.value_or(""),
+                    model = storage.device->model.value_or("");
   return model.empty() ? name : fmt::format("{} ({})", name, model);
 }
 
@@ -69,36 +63,32 @@ std::string backend_identity::display_name() const {
   return label;
 }
 
-std::string default_label(const nlohmann::json& r) {
-  const auto& d = section(r, "dataset");
-  return fmt::format("{} ({})", d.value("path", "?"), d.value("fs_type", "?"));
+std::string default_label(const bench_report& r) {
+  const auto& d = r.dataset ? *r.dataset : dataset_section{};
+  return fmt::format("{} ({})", d.path.value_or("?"), d.fs_type.value_or("?"));
 }
 
-backend_identity backend_identity_of(const nlohmann::json& r) {
+backend_identity backend_identity_of(const bench_report& r) {
   backend_identity id;
-  const auto& dataset = section(r, "dataset");
-  const auto& storage = section(r, "storage");
-  const auto& io = section(r, "io");
+  const dataset_section dataset = r.dataset.value_or(dataset_section{});
+  const storage_section storage = r.storage.value_or(storage_section{});
+  const io_section io = r.io.value_or(io_section{});
   id.label = given_label(r);
   if (id.label.empty())
     id.label = default_label(r);
-  id.fs_type = string_at(dataset, "fs_type");
-  id.mount_source = string_at(section(storage, "mount"), "source");
+  id.fs_type = dataset.fs_type.value_or("");
+  id.mount_source = storage.mount.has_value() ? storage.mount->source.value_or("") : "";
   if (id.mount_source.empty())
-    id.mount_source = string_at(dataset, "device");
+    id.mount_source = dataset.device.value_or("");
   id.device = device_text(storage);
-  const auto limits = storage.find("io_limits");
-  if (limits != storage.end() && limits->is_array() && !limits->empty()) {
-    id.io_limits = limits->dump();
-    id.io_limits_text = io_limits_text(*limits);
+  if (storage.io_limits && !storage.io_limits->empty()) {
+    id.io_limits = io_limits_json(*storage.io_limits).dump();
+    id.io_limits_text = io_limits_text(*storage.io_limits);
   }
-  const auto cap = io.find("max_read_rate");
-  if (cap != io.end() && cap->is_number())
-    id.max_read_rate = cap->get<double>();
-  id.cache_mode = io.value("cache_mode", "direct");
-  const auto s3 = storage.find("s3");
-  if (s3 != storage.end() && s3->is_object()) {
-    const s3_section s = s3_section_from_json(*s3);
+  id.max_read_rate = io.max_read_rate.value_or(0);
+  id.cache_mode = io.cache_mode.value_or("direct");
+  if (storage.s3) {
+    const s3_section& s = *storage.s3;
     std::string endpoints;
     for (const auto& e : s.endpoints.value_or({}))
       endpoints += (endpoints.empty() ? "" : ",") + e;
@@ -133,40 +123,45 @@ std::vector<std::string> distinct_names(const std::vector<backend_identity>& ids
   return names;
 }
 
-std::string io_limits_text(const nlohmann::json& limits) {
+nlohmann::json io_limits_json(const std::vector<telemetry::io_limit>& limits) {
+  nlohmann::json rows = nlohmann::json::array();
+  for (const auto& e : limits)
+    rows.push_back(section_to_json(e));
+  return rows;
+}
+
+std::string io_limits_text(const std::vector<telemetry::io_limit>& limits) {
   struct kind {
-    const char* key;
+    field<std::uint64_t> telemetry::io_limit::*value;
     const char* format; // {0}: the value in the unit, {1}: the device
     double unit;
   };
-  static const kind kinds[] = {{"rbps", "read cap {0:g} MB/s on {1}", 1e6},
-                               {"wbps", "write cap {0:g} MB/s on {1}", 1e6},
-                               {"riops", "{0:g} read IOPS on {1}", 1},
-                               {"wiops", "{0:g} write IOPS on {1}", 1}};
+  static const kind kinds[] = {{&telemetry::io_limit::rbps, "read cap {0:g} MB/s on {1}", 1e6},
+                               {&telemetry::io_limit::wbps, "write cap {0:g} MB/s on {1}", 1e6},
+                               {&telemetry::io_limit::riops, "{0:g} read IOPS on {1}", 1},
+                               {&telemetry::io_limit::wiops, "{0:g} write IOPS on {1}", 1}};
   std::string out;
-  if (!limits.is_array())
-    return out;
   for (const auto& e : limits) {
-    if (!e.is_object())
-      continue;
-    const std::string dev = string_at(e, "device");
+    const std::string dev = e.device.value_or("");
     for (const auto& k : kinds) {
-      const auto it = e.find(k.key);
-      if (it == e.end() || !it->is_number())
+      const auto& v = e.*k.value;
+      if (!v.has_value())
         continue;
-      out +=
-          (out.empty() ? "" : ", ") +
-          fmt::format(fmt::runtime(k.format), it->get<double>() / k.unit, dev.empty() ? "?" : dev);
+      out += (out.empty() ? "" : ", ") + fmt::format(fmt::runtime(k.format),
+                                                     static_cast<double>(*v) / k.unit,
+                                                     dev.empty() ? "?" : dev);
     }
   }
   return out;
 }
 
-nlohmann::json backend_json(const nlohmann::json& r) {
+backend_section backend_of(const bench_report& r) {
   const backend_identity id = backend_identity_of(r);
-  return {{"label", id.label},
-          {"label_given", !string_at(section(r, "config"), "label").empty()},
-          {"identity", id.key()}};
+  backend_section b;
+  b.label = id.label;
+  b.label_given = !configured_label(r).empty();
+  b.identity = id.key();
+  return b;
 }
 
 } // namespace dlsize::report

@@ -10,6 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "report/bench_report.hpp"
+
 namespace dlsize::report {
 
 struct backend_identity {
@@ -34,20 +36,22 @@ struct backend_identity {
 
 // Reads the identity from a report (bench reports of any dlsize.report/1 version: fields that
 // an older report lacks are empty).
-backend_identity backend_identity_of(const nlohmann::json& report);
+backend_identity backend_identity_of(const bench_report& report);
 
 // "PATH (FS_TYPE)": the name of a backend run without --label.
-std::string default_label(const nlohmann::json& report);
+std::string default_label(const bench_report& report);
 
 // Display names of several identities, one each: where two different identities share a name,
 // the fields that tell them apart are added ("/data (ext4), cache buffered").
 std::vector<std::string> distinct_names(const std::vector<backend_identity>& ids);
 
-// cgroup I/O limits (storage.io_limits: [{"device", "rbps", "wbps", "riops", "wiops"}]) as a
-// person writes them: "read cap 500 MB/s on 7:0, 2000 read IOPS on 8:0"; "" for none.
-std::string io_limits_text(const nlohmann::json& limits);
+// cgroup I/O limits (storage.io_limits) as a person writes them: "read cap 500 MB/s on 7:0,
+// 2000 read IOPS on 8:0"; "" for none.
+std::string io_limits_text(const std::vector<telemetry::io_limit>& limits);
+// The same as the report holds them, for key().
+nlohmann::json io_limits_json(const std::vector<telemetry::io_limit>& limits);
 
-// The report's `backend` block: {"label", "label_given", "identity"} (identity = key()).
-nlohmann::json backend_json(const nlohmann::json& report);
+// The report's `backend` block: label, label_given and identity (= key()).
+backend_section backend_of(const bench_report& report);
 
 } // namespace dlsize::report

@@ -20,37 +20,16 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/field.hpp"
 #include "core/histogram.hpp"
 #include "report/report_io.hpp"
 #include "report/run_status.hpp"
+#include "telemetry/host_facts.hpp"
 
 namespace dlsize::report {
 
-// A report value a run may leave out (absent: not this kind of run's) or write as null (not
-// measured).
-template <class T> struct field {
-  bool present = false;
-  std::optional<T> value;
-
-  field() = default;
-  field(T v) : present(true), value(std::move(v)) {} // NOLINT: a value is a present field
-  static field null() {
-    field f;
-    f.present = true;
-    return f;
-  }
-  // A present value, or null when there is none.
-  static field of(std::optional<T> v) {
-    field f;
-    f.present = true;
-    f.value = std::move(v);
-    return f;
-  }
-  bool has_value() const { return value.has_value(); }
-  const T& operator*() const { return *value; }
-  const T* operator->() const { return &*value; }
-  T value_or(T fallback) const { return value.value_or(std::move(fallback)); }
-};
+// A report value a run may leave out or write as null (core/field.hpp).
+using dlsize::field;
 
 // count, mean and percentiles of a latency (seconds), and the histogram they came from where
 // the report keeps it (mergeable across runs and ranks).
@@ -190,6 +169,11 @@ struct storage_section {
   field<nlohmann::json> memory_start, memory_end; // the host's memory (telemetry/memory)
   field<warm_epochs_section> warm_epochs;         // absent or null: one epoch, no counter
   std::optional<s3_section> s3;                   // absent: a dataset of files
+  // Rank 0's host's facts of the dataset's place (report/provenance.hpp): its mount (null: a
+  // bucket), block device (null: none) and the cgroup I/O limits on that device.
+  field<telemetry::mount_facts> mount;
+  field<telemetry::block_device_facts> device;
+  std::optional<std::vector<telemetry::io_limit>> io_limits;
   nlohmann::json extra = nlohmann::json::object();
 };
 
@@ -250,6 +234,13 @@ struct tool_features {
 struct tool_section {
   field<std::string> name, version, commit, build_type;
   std::optional<tool_features> features;
+  nlohmann::json extra = nlohmann::json::object();
+};
+
+// The hosts' facts (telemetry/host_facts.hpp): one row per host, and rank 0's host's OS.
+struct system_section {
+  std::optional<std::vector<telemetry::host_facts>> hosts;
+  field<telemetry::os_facts> os;
   nlohmann::json extra = nlohmann::json::object();
 };
 
@@ -390,7 +381,7 @@ struct bench_report {
   std::optional<std::vector<accelerator_row>> accelerators;
   std::optional<std::vector<epoch_row>> epochs;
   std::optional<std::vector<timeseries_point>> timeseries;
-  field<nlohmann::json> system; // the hosts' facts (report_io.hpp's system_json)
+  field<system_section> system; // the hosts' facts (report_io.hpp's system_of)
   std::optional<backend_section> backend;
   field<fs_separation_section> fs_separation; // null: not recorded (a dataset in a bucket)
   std::optional<workload_hash_section> workload_hash;
@@ -466,6 +457,9 @@ std::vector<timeseries_point> timeseries_from_json(const nlohmann::json& series)
 template <class S> nlohmann::json section_to_json(const S& s);
 // The build's tool block as the report holds it.
 nlohmann::json to_json(const tool_section& t);
+
+// A system block of these hosts (report_io.cpp).
+system_section system_of(std::vector<telemetry::host_facts> hosts);
 
 // This build's tool block (report_io.cpp; tool_json() is its JSON).
 tool_section tool_of_build();

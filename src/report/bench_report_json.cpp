@@ -6,217 +6,12 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "report/json_fields.hpp"
 #include "report/latency_keys.hpp"
 
 namespace dlsize::report {
-namespace {
-
-// A number's range, beside its type in the field lists below: the figures size and compare
-// compute with are never negative (rates, sizes, times), and utilizations, thresholds and hit
-// ratios are shares. Counts (std::uint64_t) are whole numbers >= 0 whatever the bound.
-enum class bound { none, nonneg, share };
-
-// What a key the struct does not type must hold, where readers open it (it rides in extra).
-enum class json_shape { object, array, string };
-
-// The path of a key below an object at JSON pointer `path` ("" for the report itself).
-std::string key_path(const std::string& path, const std::string& key) {
-  return path + "/" + key;
-}
-
-const char* found_text(const nlohmann::json& v) {
-  switch (v.type()) {
-  case nlohmann::json::value_t::object:
-    return "an object";
-  case nlohmann::json::value_t::array:
-    return "an array";
-  case nlohmann::json::value_t::string:
-    return "a string";
-  case nlohmann::json::value_t::boolean:
-    return "a boolean";
-  case nlohmann::json::value_t::null:
-    return "null";
-  default:
-    return "a number";
-  }
-}
-
-// "FILE: /summary: is an array. valid: an object"
-[[noreturn]] void wrong_type(const std::string& source, const std::string& key,
-                             const nlohmann::json& v, const char* valid) {
-  throw usage_error(fmt::format("{}: {}: is {}. valid: {}", source, key.empty() ? "/" : key,
-                                found_text(v), valid));
-}
-
-// "FILE: /summary/read_bytes_per_s: -5 is out of range. valid: a number >= 0"
-[[noreturn]] void out_of_range(const std::string& source, const std::string& key,
-                               const nlohmann::json& v, const char* what, const char* valid) {
-  std::string shown = v.is_number() ? fmt::format("{}", v.get<double>()) : v.dump();
-  if (shown.size() > 40)
-    shown = shown.substr(0, 37) + "...";
-  throw usage_error(fmt::format("{}: {}: {} is {}. valid: {}", source, key, shown, what, valid));
-}
-
-// Where a value is, for the messages: the report's source (a file, or "report") and the key's
-// JSON pointer.
-struct place {
-  const std::string& source;
-  std::string key;
-};
-
-void check_bound(const place& at, const nlohmann::json& v, bound b) {
-  const double d = v.get<double>();
-  if (b == bound::nonneg && !(d >= 0))
-    out_of_range(at.source, at.key, v, "out of range", "a number >= 0");
-  if (b == bound::share && !(d >= 0 && d <= 1))
-    out_of_range(at.source, at.key, v, "out of range", "a share from 0 to 1");
-}
-
-template <class T> T convert(const nlohmann::json& v, const place& at, bound b) {
-  if constexpr (std::is_same_v<T, double>) {
-    if (!v.is_number())
-      wrong_type(at.source, at.key, v, "a number");
-    check_bound(at, v, b);
-    return v.get<double>();
-  } else if constexpr (std::is_same_v<T, std::uint64_t>) {
-    if (v.is_number_unsigned())
-      return v.get<std::uint64_t>();
-    if (!v.is_number())
-      wrong_type(at.source, at.key, v, "a number");
-    // A count written as 2.0 (by hand, or by a tool that has only doubles) is still a count.
-    const double d = v.get<double>();
-    if (d < 0 || d != std::floor(d) || d >= 1.8e19)
-      out_of_range(at.source, at.key, v, "out of range", "a whole number >= 0");
-    return static_cast<std::uint64_t>(d);
-  } else if constexpr (std::is_same_v<T, count_or_number>) {
-    if (!v.is_number())
-      wrong_type(at.source, at.key, v, "a number");
-    check_bound(at, v, b);
-    count_or_number c;
-    c.whole = v.is_number_unsigned() || (v.is_number_integer() && v.get<std::int64_t>() >= 0);
-    if (c.whole)
-      c.count = v.get<std::uint64_t>();
-    else
-      c.number = v.get<double>();
-    return c;
-  } else if constexpr (std::is_same_v<T, bool>) {
-    if (!v.is_boolean())
-      wrong_type(at.source, at.key, v, "true or false");
-    return v.get<bool>();
-  } else if constexpr (std::is_same_v<T, std::string>) {
-    if (!v.is_string())
-      wrong_type(at.source, at.key, v, "a string");
-    return v.get<std::string>();
-  } else if constexpr (std::is_same_v<T, std::vector<std::string>>) {
-    if (!v.is_array())
-      wrong_type(at.source, at.key, v, "an array of strings");
-    for (std::size_t i = 0; i < v.size(); ++i)
-      if (!v[i].is_string())
-        wrong_type(at.source, fmt::format("{}/{}", at.key, i), v[i], "a string");
-    return v.get<std::vector<std::string>>();
-  } else if constexpr (std::is_same_v<T, std::vector<std::uint64_t>> ||
-                       std::is_same_v<T, std::vector<double>>) {
-    if (!v.is_array())
-      wrong_type(at.source, at.key, v, "an array of numbers");
-    T out;
-    for (std::size_t i = 0; i < v.size(); ++i)
-      out.push_back(convert<typename T::value_type>(
-          v[i], place{at.source, fmt::format("{}/{}", at.key, i)}, b));
-    return out;
-  } else if constexpr (std::is_same_v<T, run_status>) {
-    if (v == "complete")
-      return run_status::complete;
-    if (v == "incomplete")
-      return run_status::incomplete;
-    if (!v.is_string())
-      wrong_type(at.source, at.key, v, "complete or incomplete");
-    out_of_range(at.source, at.key, v, "not valid", "complete or incomplete");
-  } else {
-    static_assert(std::is_same_v<T, nlohmann::json>);
-    if (!v.is_object())
-      wrong_type(at.source, at.key, v, "an object");
-    return v;
-  }
-}
-
-// A struct of fields with its own extra (a section), held in a field: absent, null or an object.
-template <class T>
-concept typed_section = requires(const T& t) {
-  t.extra;
-};
-
-template <class T> nlohmann::json to_value(const T& v) {
-  if constexpr (std::is_same_v<T, run_status>)
-    return to_string(v);
-  else if constexpr (std::is_same_v<T, count_or_number>)
-    return v.whole ? nlohmann::json(v.count) : nlohmann::json(v.number);
-  else
-    return nlohmann::json(v);
-}
-
-// Moves typed keys out of an object (whatever stays is the section's extra), checking each
-// against the field lists: its type, its range, and the shape of the untyped keys readers open.
-struct reader {
-  nlohmann::json& obj;
-  std::string path; // JSON pointer of obj
-  const std::string& source;
-  template <class T> void operator()(const char* key, field<T>& f, bound b = bound::none) {
-    const auto it = obj.find(key);
-    if (it == obj.end())
-      return;
-    f.present = true;
-    // A figure not measured: null, or (in a report built in memory, before it is written) a NaN
-    // or infinity, which the JSON text holds as null.
-    if (it->is_null() || (it->is_number_float() && !std::isfinite(it->get<double>())))
-      ;
-    else if constexpr (typed_section<T>)
-      f.value = nested<T>(*it, key_path(path, key));
-    else
-      f.value = convert<T>(*it, place{source, key_path(path, key)}, b);
-    obj.erase(it);
-  }
-  template <class S> S nested(nlohmann::json& v, const std::string& where) const;
-  // An untyped key (or a path of them, "system/hosts"), checked in place; absent or null (not
-  // measured) is fine. A parent of the wrong type is named by its own entry, which comes first.
-  void shape(const char* key, json_shape s) const {
-    const nlohmann::json::json_pointer p("/" + std::string(key));
-    if (!obj.contains(p) || obj.at(p).is_null())
-      return;
-    const nlohmann::json& v = obj.at(p);
-    const std::string at = key_path(path, key);
-    if (s == json_shape::object && !v.is_object())
-      wrong_type(source, at, v, "an object");
-    if (s == json_shape::array && !v.is_array())
-      wrong_type(source, at, v, "an array");
-    if (s == json_shape::string && !v.is_string())
-      wrong_type(source, at, v, "a string");
-  }
-  template <class S> void section(const char* key, std::optional<S>& s);
-  // A section a run writes as null when it has none (operator() reads it).
-  template <class S> void section(const char* key, field<S>& s) { (*this)(key, s); }
-  template <class S> void rows(const char* key, std::optional<std::vector<S>>& rows);
-};
-
-// Writes typed fields over a section's extra.
-struct writer {
-  nlohmann::json& obj;
-  template <class T> void operator()(const char* key, const field<T>& f, bound = bound::none) {
-    if (!f.present)
-      return;
-    if constexpr (typed_section<T>)
-      obj[key] = f.value ? nested(*f.value) : nlohmann::json(nullptr);
-    else
-      obj[key] = f.value ? to_value(*f.value) : nlohmann::json(nullptr);
-  }
-  template <class S> static nlohmann::json nested(const S& s);
-  void shape(const char*, json_shape) const {}
-  template <class S> void section(const char* key, const std::optional<S>& s);
-  template <class S> void section(const char* key, const field<S>& s) { (*this)(key, s); }
-  template <class S> void rows(const char* key, const std::optional<std::vector<S>>& rows);
-};
-
-template <class S, class T>
-concept section_of = std::is_same_v<std::remove_const_t<S>, T>;
+// The field lists of each section (report/json_fields.hpp reads and writes them).
+namespace json_fields {
 
 // One list of keys per section, for reading and writing alike.
 void visit(section_of<latency_summary> auto& s, auto& op) {
@@ -408,6 +203,98 @@ void visit(section_of<s3_section> auto& s, auto& op) {
   op.section("latency", s.latency);
 }
 
+void visit(section_of<telemetry::os_facts> auto& s, auto& op) {
+  op("name", s.name);
+  op("version_id", s.version_id);
+  op("pretty_name", s.pretty_name);
+}
+
+void visit(section_of<telemetry::nfs_facts> auto& s, auto& op) {
+  op("vers", s.vers);
+  op("proto", s.proto);
+  op("nconnect", s.nconnect);
+  op("rsize", s.rsize);
+  op("wsize", s.wsize);
+}
+
+void visit(section_of<telemetry::mount_facts> auto& s, auto& op) {
+  op("mount_point", s.mount_point);
+  op("source", s.source);
+  op("fs_type", s.fs_type);
+  op("options", s.options);
+  op("super_options", s.super_options);
+  op("dev", s.dev);
+  op.section("nfs", s.nfs);
+}
+
+void visit(section_of<telemetry::block_device_facts> auto& s, auto& op) {
+  op("name", s.name);
+  op("dev", s.dev);
+  op("partition", s.partition);
+  op("via", s.via);
+  op("model", s.model);
+  op("vendor", s.vendor);
+  op("transport", s.transport);
+  op("rotational", s.rotational);
+  op("size_bytes", s.size_bytes);
+  op("scheduler", s.scheduler);
+  op("read_ahead_kb", s.read_ahead_kb);
+  op("max_sectors_kb", s.max_sectors_kb);
+  op("backing_file", s.backing_file);
+}
+
+void visit(section_of<telemetry::io_limit> auto& s, auto& op) {
+  op("device", s.device);
+  op("rbps", s.rbps);
+  op("wbps", s.wbps);
+  op("riops", s.riops);
+  op("wiops", s.wiops);
+}
+
+void visit(section_of<telemetry::cgroup_facts> auto& s, auto& op) {
+  op("version", s.version);
+  op("path", s.path);
+  op("memory_max_bytes", s.memory_max_bytes);
+  op.rows("io_max", s.io_max);
+}
+
+void visit(section_of<telemetry::numa_node> auto& s, auto& op) {
+  op("node", s.node);
+  op("cpus", s.cpus);
+  op("memory_bytes", s.memory_bytes);
+}
+
+void visit(section_of<telemetry::nic_facts> auto& s, auto& op) {
+  op("name", s.name);
+  op("state", s.state);
+  op("speed_bits_per_s", s.speed_bits_per_s);
+  op("mtu", s.mtu);
+}
+
+void visit(section_of<telemetry::host_facts> auto& s, auto& op) {
+  op("hostname", s.hostname);
+  op("cpus", s.cpus);
+  op("cpu_model", s.cpu_model);
+  op("ram_bytes", s.ram_bytes);
+  op("kernel", s.kernel);
+  op.rows("nics", s.nics);
+  op("gpus", s.gpus);
+  op("nvml", s.nvml);
+  auto& p = s.provenance;
+  op.section("os", p.os);
+  op.section("mount", p.mount);
+  op.section("device", p.device);
+  op.rows("numa_nodes", p.numa_nodes);
+  op("mpi_library", p.mpi_library);
+  op("environment", p.environment);
+  op.section("cgroup", p.cgroup);
+}
+
+void visit(section_of<system_section> auto& s, auto& op) {
+  op.rows("hosts", s.hosts);
+  op.section("os", s.os);
+}
+
 void visit(section_of<storage_section> auto& s, auto& op) {
   op("counter", s.counter);
   op("read_bytes", s.read_bytes);
@@ -417,6 +304,9 @@ void visit(section_of<storage_section> auto& s, auto& op) {
   op("memory_end", s.memory_end);
   op.section("warm_epochs", s.warm_epochs);
   op.section("s3", s.s3);
+  op.section("mount", s.mount);
+  op.section("device", s.device);
+  op.rows("io_limits", s.io_limits);
 }
 
 void visit(section_of<cache_cgroup_section> auto& s, auto& op) {
@@ -681,9 +571,7 @@ void visit(section_of<bench_report> auto& r, auto& op) {
   op.section("preprocessing", r.preprocessing);
   op.section("phases", r.phases);
   op.section("checkpoints", r.checkpoints);
-  op.shape("system", json_shape::object);
-  op.shape("system/hosts", json_shape::array);
-  op("system", r.system);
+  op.section("system", r.system);
   op.section("tool", r.tool);
   op.section("backend", r.backend);
   op.section("fs_separation", r.fs_separation);
@@ -693,60 +581,13 @@ void visit(section_of<bench_report> auto& r, auto& op) {
   op.section("progress", r.progress);
 }
 
-template <class S> S reader::nested(nlohmann::json& v, const std::string& where) const {
-  if (!v.is_object())
-    wrong_type(source, where, v, "an object");
-  S sec;
-  sec.extra = std::move(v);
-  reader sub{sec.extra, where, source};
-  visit(sec, sub);
-  return sec;
-}
+} // namespace json_fields
 
-template <class S> void reader::section(const char* key, std::optional<S>& s) {
-  const auto it = obj.find(key);
-  if (it == obj.end() || it->is_null()) // null: not measured; it stays untyped, in extra
-    return;
-  s = nested<S>(*it, key_path(path, key));
-  obj.erase(it);
-}
-
-template <class S> void reader::rows(const char* key, std::optional<std::vector<S>>& rows) {
-  const auto it = obj.find(key);
-  if (it == obj.end() || it->is_null())
-    return;
-  const std::string where = key_path(path, key);
-  if (!it->is_array())
-    wrong_type(source, where, *it, "an array of objects");
-  std::vector<S> out;
-  for (std::size_t i = 0; i < it->size(); ++i)
-    out.push_back(nested<S>((*it)[i], fmt::format("{}/{}", where, i)));
-  obj.erase(it);
-  rows = std::move(out);
-}
-
-template <class S> nlohmann::json writer::nested(const S& s) {
-  nlohmann::json o = s.extra.is_object() ? s.extra : nlohmann::json::object();
-  writer sub{o};
-  visit(s, sub);
-  return o;
-}
-
-template <class S> void writer::section(const char* key, const std::optional<S>& s) {
-  if (s)
-    obj[key] = nested(*s);
-}
-
-template <class S> void writer::rows(const char* key, const std::optional<std::vector<S>>& rows) {
-  if (!rows)
-    return;
-  nlohmann::json a = nlohmann::json::array();
-  for (const auto& row : *rows)
-    a.push_back(nested(row));
-  obj[key] = std::move(a);
-}
-
-} // namespace
+using json_fields::found_text;
+using json_fields::key_path;
+using json_fields::reader;
+using json_fields::writer;
+using json_fields::wrong_type;
 
 latency_summary latency_summary_of(const histogram& h) {
   latency_summary l;
@@ -828,6 +669,7 @@ template <class S> S section_from_json(const nlohmann::json& j, const std::strin
 }
 
 template fs_separation_section section_from_json(const nlohmann::json&, const std::string&);
+template telemetry::host_facts section_from_json(const nlohmann::json&, const std::string&);
 
 std::vector<timeseries_point> timeseries_from_json(const nlohmann::json& series) {
   nlohmann::json holder = nlohmann::json::object();
@@ -844,6 +686,16 @@ template <class S> nlohmann::json section_to_json(const S& s) {
 
 template nlohmann::json section_to_json(const fs_separation_section&);
 template nlohmann::json section_to_json(const workload_hash_section&);
+template nlohmann::json section_to_json(const system_section&);
+template nlohmann::json section_to_json(const backend_section&);
+template nlohmann::json section_to_json(const telemetry::io_limit&);
+template nlohmann::json section_to_json(const telemetry::host_facts&);
+template nlohmann::json section_to_json(const telemetry::os_facts&);
+template nlohmann::json section_to_json(const telemetry::mount_facts&);
+template nlohmann::json section_to_json(const telemetry::block_device_facts&);
+template nlohmann::json section_to_json(const telemetry::cgroup_facts&);
+template nlohmann::json section_to_json(const telemetry::numa_node&);
+template nlohmann::json section_to_json(const telemetry::nic_facts&);
 
 nlohmann::json to_json(const tool_section& t) {
   nlohmann::json j = nlohmann::json::object();

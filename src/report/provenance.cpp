@@ -2,6 +2,7 @@
 
 #include <map>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <fmt/format.h>
@@ -11,71 +12,90 @@
 namespace dlsize::report {
 namespace {
 
-std::string text(const nlohmann::json& j, const char* key) {
-  const auto it = j.is_object() ? j.find(key) : j.end();
-  if (!j.is_object() || it == j.end() || it->is_null())
+using telemetry::host_facts;
+
+// A fact as a warning shows it: "–" when absent or null.
+template <class T> std::string text(const field<T>& f) {
+  if (!f.has_value())
     return "–";
-  return it->is_string() ? it->get<std::string>() : it->dump();
+  if constexpr (std::is_same_v<T, std::string>)
+    return *f;
+  else
+    return fmt::format("{}", *f);
+}
+
+// The cgroup's I/O limits as the report holds them (compact JSON), "–" when absent.
+std::string io_max_text(const field<telemetry::cgroup_facts>& c) {
+  if (!c.has_value() || !c->io_max)
+    return "–";
+  nlohmann::json rows = nlohmann::json::array();
+  for (const auto& e : *c->io_max)
+    rows.push_back(section_to_json(e));
+  return rows.dump();
 }
 
 // One fact of a host as a short text, so that hosts can be grouped by it and a warning can say
 // what each group has.
 struct host_fact {
   const char* name;
-  std::string (*of)(const nlohmann::json& host);
+  std::string (*of)(const host_facts& host);
 };
 
-const std::vector<host_fact>& host_facts() {
+const std::vector<host_fact>& host_fact_list() {
   static const std::vector<host_fact> f = {
       {"OS",
-       [](const nlohmann::json& h) {
-         return text(h.value("os", nlohmann::json()), "pretty_name");
+       [](const host_facts& h) {
+         const auto& os = h.provenance.os;
+         return os.has_value() ? text(os->pretty_name) : std::string("–");
        }},
       {"the dataset's mount",
-       [](const nlohmann::json& h) {
-         const auto m = h.value("mount", nlohmann::json());
-         return m.is_object() ? fmt::format("{} {} {}", text(m, "source"), text(m, "fs_type"),
-                                            text(m, "super_options"))
+       [](const host_facts& h) {
+         const auto& m = h.provenance.mount;
+         return m.has_value() ? fmt::format("{} {} {}", text(m->source), text(m->fs_type),
+                                            text(m->super_options))
                               : std::string("–");
        }},
       {"the dataset's device",
-       [](const nlohmann::json& h) {
-         const auto d = h.value("device", nlohmann::json());
-         return d.is_object()
+       [](const host_facts& h) {
+         const auto& d = h.provenance.device;
+         return d.has_value()
                     ? fmt::format("{} {} {}, scheduler {}, read_ahead_kb {}, max_sectors_kb {}",
-                                  text(d, "name"), text(d, "model"), text(d, "transport"),
-                                  text(d, "scheduler"), text(d, "read_ahead_kb"),
-                                  text(d, "max_sectors_kb"))
+                                  text(d->name), text(d->model), text(d->transport),
+                                  text(d->scheduler), text(d->read_ahead_kb),
+                                  text(d->max_sectors_kb))
                     : std::string("none");
        }},
       {"cgroup limits",
-       [](const nlohmann::json& h) {
-         const auto c = h.value("cgroup", nlohmann::json());
-         return fmt::format("memory {}, io {}", text(c, "memory_max_bytes"), text(c, "io_max"));
+       [](const host_facts& h) {
+         const auto& c = h.provenance.cgroup;
+         return fmt::format("memory {}, io {}",
+                            c.has_value() ? text(c->memory_max_bytes) : std::string("–"),
+                            io_max_text(c));
        }},
       {"NUMA nodes",
-       [](const nlohmann::json& h) {
-         return std::to_string(h.value("numa_nodes", nlohmann::json::array()).size());
+       [](const host_facts& h) {
+         return std::to_string(h.provenance.numa_nodes ? h.provenance.numa_nodes->size() : 0);
        }},
-      {"MPI library", [](const nlohmann::json& h) { return text(h, "mpi_library"); }},
+      {"MPI library", [](const host_facts& h) { return text(h.provenance.mpi_library); }},
       {"NCCL_*/UCX_* environment",
-       [](const nlohmann::json& h) {
-         return h.value("environment", nlohmann::json::object()).dump();
+       [](const host_facts& h) {
+         return nlohmann::json(h.provenance.environment.value_or({})).dump();
        }},
   };
   return f;
 }
 
 // "hosts differ in the dataset's mount: A on n1; B on n2, n3".
-void warn_where_hosts_differ(const nlohmann::json& hosts, nlohmann::json& warnings) {
-  for (const auto& f : host_facts()) {
+void warn_where_hosts_differ(const std::vector<host_facts>& hosts,
+                             std::vector<std::string>& warnings) {
+  for (const auto& f : host_fact_list()) {
     std::vector<std::string> order;
     std::map<std::string, std::vector<std::string>> on;
     for (const auto& h : hosts) {
       const std::string v = f.of(h);
       if (!on.count(v))
         order.push_back(v);
-      on[v].push_back(h.value("hostname", "?"));
+      on[v].push_back(h.hostname.value_or("?"));
     }
     if (order.size() < 2)
       continue;
@@ -87,15 +107,15 @@ void warn_where_hosts_differ(const nlohmann::json& hosts, nlohmann::json& warnin
 }
 
 // The I/O limits of the cgroup that apply to the dataset's device (its disk or the partition).
-nlohmann::json io_limits_of(const nlohmann::json& host) {
-  nlohmann::json out = nlohmann::json::array();
-  const auto cg = host.value("cgroup", nlohmann::json::object());
-  const auto mount = host.value("mount", nlohmann::json());
-  const auto device = host.value("device", nlohmann::json());
-  for (const auto& e : cg.value("io_max", nlohmann::json::array())) {
-    const std::string dev = e.value("device", "");
-    if ((mount.is_object() && text(mount, "dev") == dev) ||
-        (device.is_object() && text(device, "dev") == dev))
+std::vector<telemetry::io_limit> io_limits_of(const host_facts& host) {
+  std::vector<telemetry::io_limit> out;
+  const auto& p = host.provenance;
+  if (!p.cgroup.has_value() || !p.cgroup->io_max)
+    return out;
+  for (const auto& e : *p.cgroup->io_max) {
+    const std::string dev = e.device.value_or("");
+    if ((p.mount.has_value() && text(p.mount->dev) == dev) ||
+        (p.device.has_value() && text(p.device->dev) == dev))
       out.push_back(e);
   }
   return out;
@@ -103,26 +123,26 @@ nlohmann::json io_limits_of(const nlohmann::json& host) {
 
 } // namespace
 
-void add_provenance(nlohmann::json& report) {
-  const auto hosts =
-      report.value("system", nlohmann::json::object()).value("hosts", nlohmann::json::array());
-  if (!hosts.empty() && hosts[0].contains("os")) {
-    const auto& first = hosts[0];
-    report["system"]["os"] = first["os"];
-    auto& storage = report["storage"];
-    storage["mount"] = first.value("mount", nlohmann::json());
-    storage["device"] = first.value("device", nlohmann::json());
-    storage["io_limits"] = io_limits_of(first);
-    if (hosts.size() > 1)
-      warn_where_hosts_differ(hosts, report["warnings"]);
-  }
-  report["backend"] = backend_json(report);
-}
-
 void add_provenance(bench_report& report) {
-  nlohmann::json j = report.to_json();
-  add_provenance(j);
-  report = bench_report::from_json(j);
+  const auto* hosts =
+      report.system.has_value() && report.system->hosts ? &*report.system->hosts : nullptr;
+  if (hosts && !hosts->empty() && (*hosts)[0].provenance.os.present) {
+    const auto& first = (*hosts)[0].provenance;
+    report.system.value->os = first.os;
+    if (!report.storage)
+      report.storage.emplace();
+    auto& storage = *report.storage;
+    storage.mount = first.mount.present ? first.mount : field<telemetry::mount_facts>::null();
+    storage.device =
+        first.device.present ? first.device : field<telemetry::block_device_facts>::null();
+    storage.io_limits = io_limits_of((*hosts)[0]);
+    if (hosts->size() > 1) {
+      auto warnings = report.warnings.value_or({});
+      warn_where_hosts_differ(*hosts, warnings);
+      report.warnings = warnings;
+    }
+  }
+  report.backend = backend_of(report);
 }
 
 } // namespace dlsize::report

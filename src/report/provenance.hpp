@@ -3,14 +3,11 @@
 // identity) and, from the hosts' own facts in system.hosts[], the top-level system.os,
 // storage.mount, storage.device and storage.io_limits (rank 0's host), with a warning for every
 // fact in which the hosts differ.
-#include <nlohmann/json.hpp>
-
 #include "report/bench_report.hpp"
 
 namespace dlsize::report {
 
 // Adds those fields to a bench report that already has config, dataset, system, io and storage.
-void add_provenance(nlohmann::json& report);
 void add_provenance(bench_report& report);
 
 } // namespace dlsize::report

@@ -7,20 +7,13 @@
 
 #include "core/atomic_file.hpp"
 #include "core/crc32c.hpp"
-#include "core/sysinfo.hpp"
 #include "dlsize/build_config.hpp"
 #include "dlsize/git_commit.hpp"
 #include "report/bench_report.hpp"
 #include "report/run_id.hpp"
+#include "telemetry/host_provenance.hpp"
 
 namespace dlsize::report {
-
-nlohmann::json report_header(const std::string& kind, const nlohmann::json& command_line) {
-  return {{"schema", kReportSchema},        {"kind", kind},
-          {"run_id", new_run_id()},         {"created_at", utc_now()},
-          {"created_unix_s", unix_now_s()}, {"tool", tool_json()},
-          {"command_line", command_line}};
-}
 
 double unix_now_s() {
   const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
@@ -94,14 +87,24 @@ nlohmann::json command_line_json(int argc, const char* const* argv) {
   return a;
 }
 
+telemetry::host_facts host_of(const nlohmann::json& gpus, const nlohmann::json& nvml,
+                              std::optional<telemetry::host_provenance_facts> provenance) {
+  telemetry::host_facts host = telemetry::this_host(std::move(provenance));
+  host.gpus =
+      gpus.is_array() ? gpus.get<std::vector<nlohmann::json>>() : std::vector<nlohmann::json>{};
+  host.nvml = nvml;
+  return host;
+}
+
+system_section system_of(std::vector<telemetry::host_facts> hosts) {
+  system_section s;
+  s.hosts = std::move(hosts);
+  return s;
+}
+
 nlohmann::json system_json(const nlohmann::json& gpus, const nlohmann::json& nvml,
-                           const nlohmann::json& provenance) {
-  nlohmann::json host = sysinfo::host_json();
-  host["gpus"] = gpus;
-  host["nvml"] = nvml;
-  if (provenance.is_object())
-    host.update(provenance);
-  return {{"hosts", nlohmann::json::array({host})}};
+                           std::optional<telemetry::host_provenance_facts> provenance) {
+  return section_to_json(system_of({host_of(gpus, nvml, std::move(provenance))}));
 }
 
 std::string utc_now() {

@@ -2,18 +2,17 @@
 // Shared parts of every dlsize report: the schema name, the tool and host sections, and
 // writing a report atomically without overwriting.
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "telemetry/host_facts.hpp"
+
 namespace dlsize::report {
 
 inline constexpr const char* kReportSchema = "dlsize.report/1";
-
-// The fields every report starts with: schema, kind, run_id (new_run_id()), created_at, tool,
-// command_line.
-nlohmann::json report_header(const std::string& kind, const nlohmann::json& command_line);
 
 // The git commit this binary was built from (`git describe --always --dirty` at build time,
 // "-dirty" with uncommitted changes), or "unknown" when built outside git.
@@ -25,10 +24,14 @@ nlohmann::json tool_json();
 std::vector<std::string> feature_lines(const std::string& uring_unusable = {});
 // The command line as given, one string per argument.
 nlohmann::json command_line_json(int argc, const char* const* argv);
-// {"hosts": [this host]}, with gpus (an array, empty when none), nvml (how GPUs were seen) and
-// the fields of `provenance` (telemetry::host_provenance: OS, mount, device, cgroup limits, ...).
+// This host's facts (telemetry::this_host), with gpus (an array, empty when none), nvml (how
+// GPUs were seen) and, where given, its provenance (telemetry::host_provenance: OS, mount,
+// device, cgroup limits, ...).
+telemetry::host_facts host_of(const nlohmann::json& gpus, const nlohmann::json& nvml,
+                              std::optional<telemetry::host_provenance_facts> provenance = {});
+// The JSON of a system block of this host alone (a checkpoint report's).
 nlohmann::json system_json(const nlohmann::json& gpus, const nlohmann::json& nvml,
-                           const nlohmann::json& provenance = nullptr);
+                           std::optional<telemetry::host_provenance_facts> provenance = {});
 // Current UTC time, ISO 8601.
 std::string utc_now();
 // Current time in seconds since the Unix epoch, to the millisecond: a report's created_unix_s,

@@ -83,14 +83,19 @@ std::vector<fs::path> levels(const fs::path& root, const std::string& path) {
   return out;
 }
 
-nlohmann::json io_json(const io_limits& io) {
-  nlohmann::json out = nlohmann::json::array();
+std::vector<io_limit> io_rows(const io_limits& io) {
+  std::vector<io_limit> out;
   for (const auto& [dev, keys] : io) {
-    nlohmann::json e = {{"device", dev}};
-    for (const char* k : {"rbps", "wbps", "riops", "wiops"}) {
+    const auto value = [&](const char* k) {
       const auto it = keys.find(k);
-      e[k] = it == keys.end() ? nlohmann::json(nullptr) : nlohmann::json(it->second);
-    }
+      return it == keys.end() ? field<std::uint64_t>::null() : field<std::uint64_t>(it->second);
+    };
+    io_limit e;
+    e.device = dev;
+    e.rbps = value("rbps");
+    e.wbps = value("wbps");
+    e.riops = value("riops");
+    e.wiops = value("wiops");
     out.push_back(e);
   }
   return out;
@@ -209,7 +214,7 @@ memory_cgroup_location locate_memory_cgroup(std::string_view proc_self_cgroup,
   return loc;
 }
 
-nlohmann::json cgroup_limits_json(std::string_view proc_self_cgroup, const fs::path& root) {
+cgroup_facts cgroup_limits_of(std::string_view proc_self_cgroup, const fs::path& root) {
   const cgroup_membership m = parse_proc_self_cgroup(proc_self_cgroup);
   const std::string& v2_path = m.v2_path;
   const auto v1 = [&](const char* c) {
@@ -219,10 +224,12 @@ nlohmann::json cgroup_limits_json(std::string_view proc_self_cgroup, const fs::p
   const std::string memory_path = v1("memory"), blkio_path = v1("blkio");
   std::optional<std::uint64_t> memory;
   io_limits io;
-  nlohmann::json version = nullptr, path = nullptr;
+  cgroup_facts out;
+  out.version = field<std::uint64_t>::null();
+  out.path = field<std::string>::null();
   if (!memory_path.empty() || !blkio_path.empty()) { // v1 (or hybrid: v1 holds the controllers)
-    version = 1;
-    path = memory_path.empty() ? blkio_path : memory_path;
+    out.version = 1;
+    out.path = memory_path.empty() ? blkio_path : memory_path;
     for (const auto& dir : levels(root / "memory", memory_path))
       if (const auto v = number_in(dir / "memory.limit_in_bytes"); v && *v < kV1Unlimited)
         lower(memory, *v);
@@ -235,18 +242,17 @@ nlohmann::json cgroup_limits_json(std::string_view proc_self_cgroup, const fs::p
       for (const auto& [file, key] : throttles)
         add_throttle(io, read_fact(dir / file).value_or(""), key);
   } else if (!v2_path.empty()) {
-    version = 2;
-    path = v2_path;
+    out.version = 2;
+    out.path = v2_path;
     for (const auto& dir : levels(root, v2_path)) {
       if (const auto v = number_in(dir / "memory.max")) // "max" is no number: no limit
         lower(memory, *v);
       add_io_max(io, read_fact(dir / "io.max").value_or(""));
     }
   }
-  return {{"version", version},
-          {"path", path},
-          {"memory_max_bytes", memory ? nlohmann::json(*memory) : nlohmann::json(nullptr)},
-          {"io_max", io_json(io)}};
+  out.memory_max_bytes = field<std::uint64_t>::of(memory);
+  out.io_max = io_rows(io);
+  return out;
 }
 
 } // namespace dlsize::telemetry

@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include "telemetry/host_facts.hpp"
 
 namespace dlsize::telemetry {
 
@@ -35,11 +35,10 @@ memory_cgroup_location locate_memory_cgroup(std::string_view proc_self_cgroup,
                                             std::string_view mountinfo);
 
 // The limits along the process's cgroup path under CGROUP_ROOT (normally /sys/fs/cgroup), the
-// lowest of each over the path's ancestors: {"version" (1, 2 or null), "path", "memory_max_bytes"
-// (null: no limit), "io_max": [{"device" ("MAJ:MIN"), "rbps", "wbps", "riops", "wiops"}] (null:
-// no limit of that kind; sorted by device)}. proc_self_cgroup is the text of
+// lowest of each over the path's ancestors (cgroup_facts: the version, 1, 2 or null; the path;
+// memory_max_bytes; io_max, one row per device). proc_self_cgroup is the text of
 // /proc/self/cgroup.
-nlohmann::json cgroup_limits_json(std::string_view proc_self_cgroup,
-                                  const std::filesystem::path& cgroup_root);
+cgroup_facts cgroup_limits_of(std::string_view proc_self_cgroup,
+                              const std::filesystem::path& cgroup_root);
 
 } // namespace dlsize::telemetry

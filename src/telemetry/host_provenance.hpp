@@ -4,8 +4,12 @@
 // environment and the cgroup limits on the process. Every rank gathers its host's facts, so
 // rank 0 can record each host and warn where they differ.
 #include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
 
-#include <nlohmann/json.hpp>
+#include "telemetry/host_facts.hpp"
 
 namespace dlsize::telemetry {
 
@@ -17,14 +21,22 @@ struct fact_roots {
   char** environment = nullptr;                    // nullptr: this process's environ
 };
 
-// {"os", "mount", "device", "numa_nodes", "mpi_library", "environment", "cgroup"} for the host's
-// entry in system.hosts[]; `dataset` is resolved on this host before its mount is looked up.
-nlohmann::json host_provenance(const std::filesystem::path& dataset, const fact_roots& roots = {});
+// The host's os, mount, device, numa_nodes, mpi_library, environment and cgroup for its entry in
+// system.hosts[]; `dataset` is resolved on this host before its mount is looked up.
+host_provenance_facts host_provenance(const std::filesystem::path& dataset,
+                                      const fact_roots& roots = {});
 
-// [{"node", "cpus" (a cpulist such as "0-7,16-23"), "memory_bytes"}] from SYS/devices/system/node.
-nlohmann::json numa_json(const std::filesystem::path& sys);
+// Each node of SYS/devices/system/node: its number, cpulist ("0-7,16-23") and memory.
+std::vector<numa_node> numa_of(const std::filesystem::path& sys);
 
 // The NCCL_* and UCX_* variables of an environment (a null-terminated array), by name.
-nlohmann::json fabric_environment(char** environment);
+std::map<std::string, std::string> fabric_environment(char** environment);
+
+// The network interfaces of SYS/class/net other than lo, by name.
+std::vector<nic_facts> nics_of(const std::filesystem::path& sys);
+
+// This host: its name, CPUs, CPU model, RAM, kernel and NICs, and its provenance where given;
+// the caller adds what its GPUs say (gpus, nvml).
+host_facts this_host(std::optional<host_provenance_facts> provenance, const fact_roots& roots = {});
 
 } // namespace dlsize::telemetry

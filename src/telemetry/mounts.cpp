@@ -24,14 +24,20 @@ std::map<std::string, std::string> options_of(const std::string& text) {
   return out;
 }
 
-nlohmann::json number_or_text(const std::map<std::string, std::string>& opts, const char* key) {
+field<text_or_count> number_or_text(const std::map<std::string, std::string>& opts,
+                                    const char* key) {
   const auto it = opts.find(key);
   if (it == opts.end())
-    return nullptr;
+    return field<text_or_count>::null();
+  text_or_count out;
   std::uint64_t v = 0;
   const auto& s = it->second;
   const auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  return ec == std::errc() && p == s.data() + s.size() ? nlohmann::json(v) : nlohmann::json(s);
+  if (ec == std::errc() && p == s.data() + s.size())
+    out.count = v;
+  else
+    out.text = s;
+  return out;
 }
 
 } // namespace
@@ -41,25 +47,26 @@ sysinfo::mount_info mount_under(const std::filesystem::path& root,
   return sysinfo::mount_in(read_fact(root / "proc/self/mountinfo").value_or(""), resolved_path);
 }
 
-nlohmann::json mount_json(const sysinfo::mount_info& m) {
-  nlohmann::json nfs = nullptr;
+mount_facts mount_facts_of(const sysinfo::mount_info& m) {
+  mount_facts out{.mount_point = m.mount_point,
+                  .source = m.source,
+                  .fs_type = m.fs_type,
+                  .options = m.options,
+                  .super_options = m.super_options,
+                  .dev = fmt::format("{}:{}", m.major, m.minor),
+                  .nfs = field<nfs_facts>::null()};
   if (m.fs_type == "nfs" || m.fs_type == "nfs4") {
     const auto opts = options_of(m.super_options);
-    // vers stays text ("4.2", "3").
-    nfs = {
-        {"vers", opts.count("vers") ? nlohmann::json(opts.at("vers")) : nlohmann::json(nullptr)},
-        {"proto", number_or_text(opts, "proto")},
-        {"nconnect", opts.count("nconnect") ? number_or_text(opts, "nconnect") : nlohmann::json(1)},
-        {"rsize", number_or_text(opts, "rsize")},
-        {"wsize", number_or_text(opts, "wsize")}};
+    const auto vers = opts.find("vers"); // vers stays text ("4.2", "3")
+    out.nfs = nfs_facts{
+        .vers = vers != opts.end() ? field<std::string>(vers->second) : field<std::string>::null(),
+        .proto = number_or_text(opts, "proto"),
+        .nconnect = opts.count("nconnect") ? number_or_text(opts, "nconnect")
+                                           : field<text_or_count>(text_or_count{1, {}}),
+        .rsize = number_or_text(opts, "rsize"),
+        .wsize = number_or_text(opts, "wsize")};
   }
-  return {{"mount_point", m.mount_point},
-          {"source", m.source},
-          {"fs_type", m.fs_type},
-          {"options", m.options},
-          {"super_options", m.super_options},
-          {"dev", fmt::format("{}:{}", m.major, m.minor)},
-          {"nfs", nfs}};
+  return out;
 }
 
 } // namespace dlsize::telemetry

@@ -5,9 +5,8 @@
 #include <filesystem>
 #include <string>
 
-#include <nlohmann/json.hpp>
-
 #include "core/sysinfo.hpp"
+#include "telemetry/host_facts.hpp"
 
 namespace dlsize::telemetry {
 
@@ -16,10 +15,9 @@ namespace dlsize::telemetry {
 sysinfo::mount_info mount_under(const std::filesystem::path& root,
                                 const std::string& resolved_path);
 
-// {"mount_point", "source", "fs_type", "options", "super_options", "dev" ("MAJ:MIN"), "nfs"}:
-// nfs (nfs and nfs4 only, else null) is {"vers", "proto", "nconnect", "rsize", "wsize"} from
-// the super options, numbers as numbers; nconnect is 1 where the kernel lists none (it lists
-// it only above 1), other absent ones null.
-nlohmann::json mount_json(const sysinfo::mount_info& m);
+// The mount as a report records it: mount point, source, type, options, super options, dev
+// ("MAJ:MIN") and, for nfs and nfs4 only (else null), the NFS options that decide its speed
+// (nfs_facts), numbers as numbers.
+mount_facts mount_facts_of(const sysinfo::mount_info& m);
 
 } // namespace dlsize::telemetry

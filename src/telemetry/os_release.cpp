@@ -33,18 +33,20 @@ std::map<std::string, std::string> parse_os_release(std::string_view text) {
   return out;
 }
 
-nlohmann::json os_json(const std::filesystem::path& root) {
+os_facts os_of(const std::filesystem::path& root) {
   auto text = read_fact(root / "etc/os-release");
   if (!text)
     text = read_fact(root / "usr/lib/os-release");
   const auto kv = parse_os_release(text.value_or(""));
   auto get = [&](const char* k) {
     const auto it = kv.find(k);
-    return it == kv.end() ? nlohmann::json(nullptr) : nlohmann::json(it->second);
+    return it == kv.end() ? field<std::string>::null() : field<std::string>(it->second);
   };
-  return {{"name", get("NAME")},
-          {"version_id", get("VERSION_ID")},
-          {"pretty_name", get("PRETTY_NAME")}};
+  os_facts os;
+  os.name = get("NAME");
+  os.version_id = get("VERSION_ID");
+  os.pretty_name = get("PRETTY_NAME");
+  return os;
 }
 
 } // namespace dlsize::telemetry

@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include <nlohmann/json.hpp>
+#include "telemetry/host_facts.hpp"
 
 namespace dlsize::telemetry {
 
@@ -14,8 +14,8 @@ namespace dlsize::telemetry {
 // comments and malformed lines are passed over.
 std::map<std::string, std::string> parse_os_release(std::string_view text);
 
-// {"name", "version_id", "pretty_name"} from ROOT/etc/os-release, else ROOT/usr/lib/os-release;
-// a field the file lacks is null, and all are null when neither file can be read.
-nlohmann::json os_json(const std::filesystem::path& root);
+// NAME, VERSION_ID and PRETTY_NAME from ROOT/etc/os-release, else ROOT/usr/lib/os-release; a
+// field the file lacks is null, and all are null when neither file can be read.
+os_facts os_of(const std::filesystem::path& root);
 
 } // namespace dlsize::telemetry

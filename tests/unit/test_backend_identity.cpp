@@ -24,6 +24,20 @@ using Catch::Matchers::Contains;
 
 namespace {
 
+// The typed report bench writes and compare and size read (report/bench_report.hpp).
+report::bench_report typed(const nlohmann::json& r) {
+  return report::bench_report::fields_of(r, "report");
+}
+
+report::backend_identity identity_of(const nlohmann::json& r) {
+  return report::backend_identity_of(typed(r));
+}
+
+// storage.io_limits rows as a report holds them, typed.
+std::vector<telemetry::io_limit> limits_of(const nlohmann::json& rows) {
+  return typed({{"storage", {{"io_limits", rows}}}}).storage->io_limits.value();
+}
+
 // The sizing document of the inputs, as its JSON.
 nlohmann::json sizing_json(const analysis::report_inputs& in, const analysis::sizing_request& req,
                            const nlohmann::json& command_line) {
@@ -64,7 +78,7 @@ analysis::loaded_report run_at(const std::string& file, const std::string& label
         {"au_threshold", 0.9},
         {"au_pass", au >= 0.9},
         {"demand_bytes_per_s_per_accelerator", 40e6}}}};
-  r["backend"] = report::backend_json(r);
+  r["backend"] = report::section_to_json(report::backend_of(typed(r)));
   return analysis::loaded_report::of(file, r);
 }
 
@@ -97,15 +111,15 @@ TEST_CASE("run ids are 32 hex digits and differ from run to run", "[label]") {
 TEST_CASE("the backend identity holds the label and every fact that makes another backend",
           "[label]") {
   const auto base = run_at("a.json", "", 1, 1).report;
-  const auto id = report::backend_identity_of(base);
+  const auto id = identity_of(base);
   CHECK(id.label == "/data (ext4)");
   CHECK(id.display_name() == "/data (ext4)");
   CHECK(id.mount_source == "/dev/vda1"); // older reports: dataset.device
-  CHECK(report::backend_json(base)["label_given"] == false);
+  CHECK(report::backend_of(typed(base)).label_given.value_or(true) == false);
   const auto key_with = [&](auto change) {
     nlohmann::json r = base;
     change(r);
-    return report::backend_identity_of(r).key();
+    return identity_of(r).key();
   };
   const std::vector<std::string> keys = {
       id.key(),
@@ -127,7 +141,7 @@ TEST_CASE("the backend identity holds the label and every fact that makes anothe
   nlohmann::json capped = base;
   capped["config"]["label"] = "nfs-a";
   capped["io"]["max_read_rate"] = 9e7;
-  CHECK(report::backend_identity_of(capped).display_name() == "nfs-a, capped at 90.0 MB/s");
+  CHECK(identity_of(capped).display_name() == "nfs-a, capped at 90.0 MB/s");
 }
 
 TEST_CASE("an S3 backend's identity holds its object store: endpoints, bucket, region, "
@@ -143,7 +157,7 @@ TEST_CASE("an S3 backend's identity holds its object store: endpoints, bucket, r
                            {"addressing", "path"},
                            {"server", "Ceph"},
                            {"requests", 10}};
-  const auto id = report::backend_identity_of(base);
+  const auto id = identity_of(base);
   CHECK(id.label == "s3://data/r50 (s3)");
   CHECK(id.object_store ==
         "endpoints=http://10.0.0.1:7480;bucket=data;region=us-east-1;addressing=path");
@@ -151,7 +165,7 @@ TEST_CASE("an S3 backend's identity holds its object store: endpoints, bucket, r
   const auto key_with = [&](auto change) {
     nlohmann::json r = base;
     change(r);
-    return report::backend_identity_of(r).key();
+    return identity_of(r).key();
   };
   const std::vector<std::string> keys = {
       id.key(),
@@ -165,12 +179,11 @@ TEST_CASE("an S3 backend's identity holds its object store: endpoints, bucket, r
   };
   CHECK(std::set<std::string>(keys.begin(), keys.end()).size() == keys.size());
   // A file report's key is as before: nothing of S3 in it.
-  CHECK(report::backend_identity_of(run_at("a.json", "", 1, 1).report).key().find("s3=") ==
-        std::string::npos);
+  CHECK(identity_of(run_at("a.json", "", 1, 1).report).key().find("s3=") == std::string::npos);
 }
 
 TEST_CASE("backends of one name are told apart by the facts that differ", "[label]") {
-  auto a = report::backend_identity_of(run_at("a", "", 1, 1).report);
+  auto a = identity_of(run_at("a", "", 1, 1).report);
   auto b = a;
   b.cache_mode = "buffered";
   auto c = a;
@@ -243,13 +256,13 @@ TEST_CASE("io limits read as a person writes them, not as JSON", "[label]") {
   const nlohmann::json limits = {
       {{"device", "7:0"}, {"rbps", 500000000}, {"riops", nullptr}, {"wbps", nullptr}},
       {{"device", "8:0"}, {"riops", 2000}, {"wbps", 1.5e8}}};
-  CHECK(report::io_limits_text(limits) ==
+  CHECK(report::io_limits_text(limits_of(limits)) ==
         "read cap 500 MB/s on 7:0, write cap 150 MB/s on 8:0, 2000 read IOPS on 8:0");
-  CHECK(report::io_limits_text(nlohmann::json::array()).empty());
-  auto a = report::backend_identity_of(run_at("a", "", 1, 1).report);
+  CHECK(report::io_limits_text({}).empty());
+  auto a = identity_of(run_at("a", "", 1, 1).report);
   auto b = a;
-  b.io_limits = limits.dump();
-  b.io_limits_text = report::io_limits_text(limits);
+  b.io_limits = report::io_limits_json(limits_of(limits)).dump();
+  b.io_limits_text = report::io_limits_text(limits_of(limits));
   const auto names = report::distinct_names({a, b});
   CHECK(names[0] == "/data (ext4), io limits none");
   CHECK(names[1] == "/data (ext4), io limits read cap 500 MB/s on 7:0, write cap 150 MB/s on "

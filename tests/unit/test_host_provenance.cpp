@@ -23,6 +23,24 @@ using Catch::Matchers::Contains;
 
 namespace {
 
+// The facts as a report holds them (report/bench_report_json.cpp writes them).
+nlohmann::json os_json(const fs::path& root) {
+  return report::section_to_json(telemetry::os_of(root));
+}
+
+nlohmann::json mount_json(const sysinfo::mount_info& m) {
+  return report::section_to_json(telemetry::mount_facts_of(m));
+}
+
+nlohmann::json block_device_json(const fs::path& sys, unsigned major, unsigned minor) {
+  const auto d = telemetry::block_device_of(sys, major, minor);
+  return d ? report::section_to_json(*d) : nlohmann::json(nullptr);
+}
+
+nlohmann::json cgroup_limits_json(std::string_view proc_self_cgroup, const fs::path& root) {
+  return report::section_to_json(telemetry::cgroup_limits_of(proc_self_cgroup, root));
+}
+
 void put(const fs::path& file, const std::string& text) {
   fs::create_directories(file.parent_path());
   std::ofstream(file) << text;
@@ -91,17 +109,17 @@ TEST_CASE("os-release gives name, version and pretty name, quotes removed", "[pr
   CHECK(kv.at("HOME_URL") == "https://x/\"q\"");
   test::temp_dir t;
   put(t.path / "usr/lib/os-release", "NAME=Fedora\nVERSION_ID=40\n");
-  const auto os = telemetry::os_json(t.path); // no etc/os-release: the usr/lib one
+  const auto os = os_json(t.path); // no etc/os-release: the usr/lib one
   CHECK(os["name"] == "Fedora");
   CHECK(os["version_id"] == "40");
   CHECK(os["pretty_name"].is_null());
   put(t.path / "etc/os-release", "PRETTY_NAME=\"Ubuntu 24.04 LTS\"\n");
-  CHECK(telemetry::os_json(t.path)["pretty_name"] == "Ubuntu 24.04 LTS");
+  CHECK(os_json(t.path)["pretty_name"] == "Ubuntu 24.04 LTS");
 }
 
 TEST_CASE("the dataset's mount is the longest prefix, with NFS options parsed out",
           "[provenance]") {
-  const auto nfs = telemetry::mount_json(sysinfo::mount_in(kMountinfo, "/mnt/nfs/r50/data"));
+  const auto nfs = mount_json(sysinfo::mount_in(kMountinfo, "/mnt/nfs/r50/data"));
   CHECK(nfs["mount_point"] == "/mnt/nfs");
   CHECK(nfs["source"] == "filer:/export/r50");
   CHECK(nfs["fs_type"] == "nfs4");
@@ -113,12 +131,12 @@ TEST_CASE("the dataset's mount is the longest prefix, with NFS options parsed ou
                                      {"rsize", 1048576},
                                      {"wsize", 1048576}});
   // NFSv3 over UDP, no nconnect listed: the kernel's default of one connection.
-  const auto old = telemetry::mount_json(sysinfo::mount_in(kMountinfo, "/mnt/old"));
+  const auto old = mount_json(sysinfo::mount_in(kMountinfo, "/mnt/old"));
   CHECK(old["nfs"]["vers"] == "3");
   CHECK(old["nfs"]["proto"] == "udp");
   CHECK(old["nfs"]["nconnect"] == 1);
   CHECK(old["nfs"]["rsize"] == 65536);
-  const auto root = telemetry::mount_json(sysinfo::mount_in(kMountinfo, "/mnt/nfsother"));
+  const auto root = mount_json(sysinfo::mount_in(kMountinfo, "/mnt/nfsother"));
   CHECK(root["mount_point"] == "/");
   CHECK(root["fs_type"] == "ext4");
   CHECK(root["nfs"].is_null());
@@ -131,7 +149,7 @@ TEST_CASE("the dataset's mount is the longest prefix, with NFS options parsed ou
 TEST_CASE("a partition's facts are its disk's, read from sysfs", "[provenance]") {
   test::temp_dir t;
   const fs::path sys = fake_sysfs(t.path);
-  const auto vda = telemetry::block_device_json(sys, 254, 1);
+  const auto vda = block_device_json(sys, 254, 1);
   CHECK(vda["name"] == "vda");
   CHECK(vda["partition"] == "vda1");
   CHECK(vda["dev"] == "254:0");
@@ -142,7 +160,7 @@ TEST_CASE("a partition's facts are its disk's, read from sysfs", "[provenance]")
   CHECK(vda["read_ahead_kb"] == 128);
   CHECK(vda["max_sectors_kb"] == 1280);
   CHECK(vda["model"].is_null());
-  const auto sdb = telemetry::block_device_json(sys, 8, 17);
+  const auto sdb = block_device_json(sys, 8, 17);
   CHECK(sdb["name"] == "sdb");
   CHECK(sdb["model"] == "WDC WD40EFRX-68N");
   CHECK(sdb["vendor"] == "ATA");
@@ -155,18 +173,18 @@ TEST_CASE("a partition's facts are its disk's, read from sysfs", "[provenance]")
 TEST_CASE("device-mapper and loop devices lead to the device under them", "[provenance]") {
   test::temp_dir t;
   const fs::path sys = fake_sysfs(t.path);
-  const auto dm = telemetry::block_device_json(sys, 253, 0);
+  const auto dm = block_device_json(sys, 253, 0);
   CHECK(dm["name"] == "nvme0n1");
   CHECK(dm["via"] == nlohmann::json{"dm-0"});
   CHECK(dm["transport"] == "nvme");
   CHECK(dm["model"] == "Samsung SSD 980 PRO 1TB");
   CHECK(dm["scheduler"] == "none");
-  const auto loop = telemetry::block_device_json(sys, 7, 0);
+  const auto loop = block_device_json(sys, 7, 0);
   CHECK(loop["name"] == "loop0");
   CHECK(loop["transport"] == "loop");
   CHECK(loop["backing_file"] == "/var/lib/images/disk.img");
-  CHECK(telemetry::block_device_json(sys, 0, 44).is_null()); // NFS: no block device
-  CHECK(telemetry::block_device_json(sys, 9, 9).is_null());  // not in sysfs
+  CHECK(block_device_json(sys, 0, 44).is_null()); // NFS: no block device
+  CHECK(block_device_json(sys, 9, 9).is_null());  // not in sysfs
 }
 
 TEST_CASE("cgroup v2 limits are the lowest along the path from memory.max and io.max",
@@ -178,7 +196,7 @@ TEST_CASE("cgroup v2 limits are the lowest along the path from memory.max and io
   put(cg / "system.slice/job.scope/memory.max", "max\n");
   put(cg / "system.slice/job.scope/io.max",
       "254:0 rbps=209715200 wbps=max riops=5000 wiops=max\n8:16 wbps=1000\n");
-  const auto j = telemetry::cgroup_limits_json("0::/system.slice/job.scope\n", cg);
+  const auto j = cgroup_limits_json("0::/system.slice/job.scope\n", cg);
   CHECK(j["version"] == 2);
   CHECK(j["path"] == "/system.slice/job.scope");
   CHECK(j["memory_max_bytes"] == 8589934592ull);
@@ -189,7 +207,7 @@ TEST_CASE("cgroup v2 limits are the lowest along the path from memory.max and io
                                          {"riops", 5000},
                                          {"wiops", nullptr}});
   CHECK(j["io_max"][1]["wbps"] == 1000);
-  const auto none = telemetry::cgroup_limits_json("0::/\n", t.path / "empty");
+  const auto none = cgroup_limits_json("0::/\n", t.path / "empty");
   CHECK(none["memory_max_bytes"].is_null());
   CHECK(none["io_max"].empty());
 }
@@ -203,7 +221,7 @@ TEST_CASE("cgroup v1 limits come from memory.limit_in_bytes and blkio.throttle f
   put(cg / "blkio/batch/blkio.throttle.read_bps_device", "8:16 52428800\n");
   put(cg / "blkio/batch/blkio.throttle.read_iops_device", "8:16 300\n");
   put(cg / "blkio/batch/blkio.throttle.write_bps_device", "");
-  const auto j = telemetry::cgroup_limits_json(
+  const auto j = cgroup_limits_json(
       "12:blkio:/batch\n11:cpu,cpuacct:/batch\n4:memory:/batch\n0::/batch\n", cg);
   CHECK(j["version"] == 1);
   CHECK(j["memory_max_bytes"] == 4294967296ull);
@@ -214,8 +232,7 @@ TEST_CASE("cgroup v1 limits come from memory.limit_in_bytes and blkio.throttle f
   CHECK(j["io_max"][0]["wbps"].is_null());
   // Inside a container the path may not exist under the namespace's root: the root's limits.
   put(cg / "memory/memory.limit_in_bytes", "1073741824\n");
-  CHECK(telemetry::cgroup_limits_json("4:memory:/docker/abc\n", cg)["memory_max_bytes"] ==
-        1073741824ull);
+  CHECK(cgroup_limits_json("4:memory:/docker/abc\n", cg)["memory_max_bytes"] == 1073741824ull);
 }
 
 TEST_CASE("a host's provenance gathers OS, mount, device, NUMA, environment and limits",
@@ -236,7 +253,9 @@ TEST_CASE("a host's provenance gathers OS, mount, device, NUMA, environment and 
   char* env[] = {e1.data(), e2.data(), e3.data(), nullptr};
   roots.environment = env;
   // Any path under / that exists here: the fixture mountinfo puts it on /dev/vda1.
-  const auto h = telemetry::host_provenance(fs::temp_directory_path(), roots);
+  telemetry::host_facts host;
+  host.provenance = telemetry::host_provenance(fs::temp_directory_path(), roots);
+  const auto h = report::section_to_json(host);
   CHECK(h["os"]["pretty_name"] == "Debian 12");
   CHECK(h["mount"]["source"].is_string());
   CHECK(h["numa_nodes"].size() == 2);
@@ -265,7 +284,7 @@ TEST_CASE("a report gets system.os, storage.mount, device and limits, and warns 
                           {"mount", m},
                           {"device", nullptr},
                           {"cgroup", cgroup},
-                          {"numa_nodes", {1}},
+                          {"numa_nodes", {nlohmann::json::object()}},
                           {"mpi_library", "MPICH 4.0"},
                           {"environment", nlohmann::json::object()}};
   };
@@ -276,7 +295,9 @@ TEST_CASE("a report gets system.os, storage.mount, device and limits, and warns 
       {"storage", {{"counter", nullptr}}},
       {"system", {{"hosts", {host("n1", mount), host("n2", other_mount), host("n3", mount)}}}},
       {"warnings", nlohmann::json::array()}};
-  report::add_provenance(r);
+  auto typed = report::bench_report::fields_of(r, "report");
+  report::add_provenance(typed);
+  r = typed.to_json();
   CHECK(r["system"]["os"]["pretty_name"] == "Debian 12");
   CHECK(r["storage"]["mount"]["source"] == "filer:/export");
   CHECK(r["storage"]["device"].is_null());

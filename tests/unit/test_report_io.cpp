@@ -10,6 +10,7 @@
 
 #include "core/atomic_file.hpp"
 #include "dlsize/build_config.hpp"
+#include "report/bench_report.hpp"
 #include "report/report_io.hpp"
 
 namespace {
@@ -23,7 +24,7 @@ using dlsize::test::temp_dir;
 nlohmann::json sample_report() {
   const char* argv[] = {"dlsize",  "bench",         "--dataset",
                         "/data/x", "--accelerator", "emulated:h100"};
-  auto r = dlsize::report::report_header("bench", dlsize::report::command_line_json(6, argv));
+  auto r = dlsize::report::new_bench_report(dlsize::report::command_line_json(6, argv)).to_json();
   r["results"] = {{"accelerator_utilization", 0.9312345678901234},
                   {"samples_per_s", 12345.5},
                   {"read_bytes", 18446744073709551615ull},
@@ -41,9 +42,9 @@ std::size_t entries_in(const fs::path& dir) {
 
 } // namespace
 
-TEST_CASE("report_header names the schema, kind, tool version and command line", "[report]") {
+TEST_CASE("a new report names the schema, kind, tool version and command line", "[report]") {
   const nlohmann::json cmdline = {"dlsize", "bench", "--dataset", "/data/x"};
-  const auto h = dlsize::report::report_header("bench", cmdline);
+  const auto h = dlsize::report::new_bench_report(cmdline).to_json();
   CHECK(h.at("schema") == "dlsize.report/1");
   CHECK(h.at("schema") == dlsize::report::kReportSchema);
   CHECK(h.at("kind") == "bench");
