@@ -20,14 +20,6 @@ std::string job_key(const config::allreduce_setup& s, double compute_s) {
                      s.overlap, s.backward_fraction, compute_s);
 }
 
-const nlohmann::json* allreduce_section(const nlohmann::json& report) {
-  const auto t = report.find("topology");
-  if (t == report.end() || !t->is_object())
-    return nullptr;
-  const auto a = t->find("allreduce");
-  return a == t->end() || a->is_null() ? nullptr : &*a;
-}
-
 } // namespace
 
 std::optional<scaling_inputs> series_allreduce(const std::vector<recorded_report>& runs,
@@ -36,13 +28,13 @@ std::optional<scaling_inputs> series_allreduce(const std::vector<recorded_report
   std::string first_file, first_key, without;
   std::uint64_t largest_per_node = 1;
   for (const auto& r : runs) {
-    const nlohmann::json* section = allreduce_section(*r.report);
-    if (!section) {
+    const auto& t = r.report->topology;
+    if (!t || !t->allreduce.has_value()) {
       if (without.empty())
         without = r.file;
       continue;
     }
-    const auto rec = config::allreduce_from_json(*section, r.file);
+    const auto rec = config::allreduce_from_json(report::section_to_json(*t->allreduce), r.file);
     const std::string key = job_key(rec.setup, rec.compute_s);
     if (!out) {
       out.emplace();

@@ -13,12 +13,13 @@
 
 #include "analysis/plan_scaling.hpp"
 #include "analysis/sizing_document.hpp"
+#include "report/bench_report.hpp"
 
 namespace dlsize::analysis {
 
 struct recorded_report {
   std::string file;
-  const nlohmann::json* report = nullptr;
+  const report::bench_report* report = nullptr;
 };
 
 // The allreduce the runs of one series modelled, or none when none did. per_node 0: the runs'

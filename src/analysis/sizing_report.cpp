@@ -121,7 +121,7 @@ series_measurements measure(const series& s) {
   for (const auto* lr : s.reports) {
     const bench_report& t = *lr->typed;
     const analysis::run_point p = run_point_of(*lr);
-    m.recorded.push_back({lr->file, &lr->report});
+    m.recorded.push_back({lr->file, &lr->fields});
     m.runs.push_back(p);
     m.thresholds.push_back(number(or_empty(t.summary).au_threshold));
     m.demands.push_back(number(or_empty(t.summary).demand_bytes_per_s_per_accelerator));

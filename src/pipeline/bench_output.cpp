@@ -32,7 +32,7 @@ void add_outside_figures(report::bench_report& report, cache_emulation* emulatio
     report.cache_emulation = emulation->figures();
   }
   if (report.storage)
-    report.storage->warm_epochs = warm_storage_json(report.to_json());
+    report.storage->warm_epochs = warm_storage(report);
 }
 
 // The verdict as the report holds it.
@@ -95,12 +95,8 @@ void bench_output::reserve_stand_in(const std::string& workload) {
 void bench_output::record_fs_separation(const std::string& dataset_dir) {
   if (!m_out)
     return;
-  const nlohmann::json fs = report::fs_separation_json(dataset_dir, m_out->path(), "dataset");
-  m_fs_separation =
-      fs.is_null()
-          ? report::field<report::fs_separation_section>::null()
-          : report::field<report::fs_separation_section>(
-                report::section_from_json<report::fs_separation_section>(fs, "fs_separation"));
+  m_fs_separation = report::field<report::fs_separation_section>::of(
+      report::fs_separation_of(dataset_dir, m_out->path(), "dataset"));
 }
 
 status_hook bench_output::partial_writer(double interval_s) {

@@ -71,7 +71,7 @@ output_file reserve_report(const checkpoint_job_options& o, checkpoint_options& 
     return f;
   };
   output_file out = reserve();
-  opt.fs_separation = report::fs_separation_json(opt.dir.string(), out.path(), "checkpoints");
+  opt.fs_separation = report::fs_separation_of(opt.dir.string(), out.path(), "checkpoints");
   return out;
 }
 

@@ -640,10 +640,9 @@ checkpoint_result checkpoint_report(const checkpoint_options& opt,
     d.label = opt.label;
   d.workload = {opt.workload.name, config::require_checkpoint(opt.workload)};
   const telemetry::nvml gpus;
-  d.system = report::system_json(gpus.devices(), gpus.status(), facts.provenance);
+  d.system = report::system_of({report::host_of(gpus.devices(), gpus.status(), facts.provenance)});
   d.checkpoint = section_of(opt, shown_layout, set, st, facts);
-  if (!opt.fs_separation.is_null())
-    d.fs_separation = opt.fs_separation;
+  d.fs_separation = opt.fs_separation;
   d.mlperf_validity = report::checkpoint_validity(facts.rules, opt.rules);
   const report::checkpoint_verify& verify = *d.checkpoint.read.verify;
   const report::status_decision decision = checkpoint_status(st, verify);

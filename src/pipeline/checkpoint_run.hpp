@@ -45,7 +45,7 @@ struct checkpoint_options {
   nlohmann::json config;                  // the effective options, for the report
   // Rank 0: the devices of --dir and of the report's folder, taken before the run
   // (report/fs_separation.hpp); null: not known.
-  nlohmann::json fs_separation;
+  std::optional<report::fs_separation_section> fs_separation;
 };
 
 // The checks of the options that need the I/O layer or the job's ranks, but no folder (every

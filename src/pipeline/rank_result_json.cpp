@@ -140,8 +140,8 @@ rank_result rank_result::from_json(const nlohmann::json& j) {
     r.memory_start = j.at("memory_start");
     r.memory_end = j.at("memory_end");
     r.timeseries = j.at("timeseries");
-    r.host_facts =
-        report::section_from_json<telemetry::host_facts>(j.at("host_facts"), "host_facts");
+    r.host_facts = report::section_from_json<telemetry::host_facts>(
+        j.at("host_facts"), "/host_facts", "a rank's result");
     r.warnings = j.at("warnings");
     r.fail_reason = j.at("fail_reason").get<std::string>();
     r.stop.cause = report::stop_cause_from_string(j.at("stop_cause").get<std::string>());

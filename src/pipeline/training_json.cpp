@@ -219,9 +219,11 @@ report::topology_section topology_of(const report_context& c, bool cuda) {
     d.hosts = static_cast<std::uint64_t>(w.nodes);
     t.declared = d;
   }
-  t.allreduce = report::field<nlohmann::json>::null();
+  t.allreduce = report::field<report::allreduce_section>::null();
   if (opt.allreduce.active())
-    t.allreduce = opt.allreduce.to_json(opt.layout, opt.accelerator.preset.compute_time_s);
+    t.allreduce = report::section_from_json<report::allreduce_section>(
+        opt.allreduce.to_json(opt.layout, opt.accelerator.preset.compute_time_s),
+        "/topology/allreduce");
   t.epoch_sync = true;
   t.prefetch = static_cast<std::uint64_t>(opt.prefetch);
   return t;

@@ -3,8 +3,6 @@
 // start from a cold cache. The storage counter is read at each telemetry point, so the bytes
 // the storage delivered after the first epoch ended are the counter's total less its share up
 // to that time (linear within the --sample-interval that holds it).
-#include <nlohmann/json.hpp>
-
 #include "report/bench_report.hpp"
 
 namespace dlsize::pipeline {
@@ -14,6 +12,6 @@ namespace dlsize::pipeline {
 // [0, 1]) and storage_per_read_byte (storage ÷ read, unclamped: above 1 is read amplification)
 // of a finished report; null for one epoch, no storage counter, a report of several nodes (the
 // timeseries is one host's), or no time for the first epoch's end.
-report::field<report::warm_epochs_section> warm_storage_json(const nlohmann::json& report);
+report::field<report::warm_epochs_section> warm_storage(const report::bench_report& report);
 
 } // namespace dlsize::pipeline

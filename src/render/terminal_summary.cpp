@@ -116,12 +116,12 @@ std::string training_header(const bench_report& r) {
     out += fmt::format("  topology    {} nodes, {} ranks, {} accelerators per rank ({})\n",
                        t.nodes.value_or(1), t.ranks.value_or(1),
                        t.accelerators_per_rank.value_or(0), t.communicator.value_or("?"));
-  const nlohmann::json ar = t.allreduce.value_or(nullptr);
-  if (ar.is_object())
+  if (t.allreduce.has_value())
     out += fmt::format("  allreduce   {} over {} x {}: {:.3f} ms exposed per step, {:.1f} % of "
                        "the time; storage AU {:.1f} % (the verdict's)\n",
-                       ar.value("algorithm", "?"), ar.value("nodes", 0),
-                       ar.value("accelerators_per_node", 0), 1e3 * ar.value("exposed_s", 0.0),
+                       t.allreduce->algorithm.value_or("?"), t.allreduce->nodes.value_or(0),
+                       t.allreduce->accelerators_per_node.value_or(0),
+                       1e3 * t.allreduce->exposed_s.value_or(0.0),
                        100 * s.comm_time_fraction.value_or(0.0), percent(s.storage_au));
   return out;
 }

@@ -76,14 +76,23 @@ struct declared_topology {
   nlohmann::json extra = nlohmann::json::object();
 };
 
+// The modelled allreduce (config/allreduce_config.hpp writes the whole block and reads it back
+// for size): the fields the terminal summary shows are typed, every other one is in extra.
+struct allreduce_section {
+  field<std::string> algorithm;
+  field<std::uint64_t> nodes, accelerators_per_node;
+  field<double> exposed_s; // per step
+  nlohmann::json extra = nlohmann::json::object();
+};
+
 struct topology_section {
   field<std::uint64_t> ranks, nodes, accelerators, accelerators_per_rank, ranks_per_node;
   field<std::uint64_t> accelerators_per_node; // null: ranks differ from node to node
   field<std::string> communicator, accelerator_kind;
   field<bool> sync_steps, epoch_sync;
   field<std::uint64_t> prefetch;
-  field<declared_topology> declared; // null: no nodes declared
-  field<nlohmann::json> allreduce;   // the modelled allreduce (config/allreduce_config), or null
+  field<declared_topology> declared;  // null: no nodes declared
+  field<allreduce_section> allreduce; // the modelled allreduce, or null
   nlohmann::json extra = nlohmann::json::object();
 };
 
@@ -450,7 +459,10 @@ s3_section s3_section_from_json(const nlohmann::json& j, const std::string& sour
 
 // Sections of a report built from JSON made elsewhere (the pipeline's blocks not yet typed): each
 // typed key becomes its field, every other key stays in extra; throws usage_error as from_json.
-template <class S> S section_from_json(const nlohmann::json& j, const std::string& where);
+// j lies at JSON pointer `pointer` of `source`, which the messages name.
+template <class S>
+S section_from_json(const nlohmann::json& j, const std::string& pointer,
+                    const std::string& source = "report");
 // A run's timeseries (run_monitor's points) as the report holds it.
 std::vector<timeseries_point> timeseries_from_json(const nlohmann::json& series);
 // A section's JSON as the report holds it (its extra, the typed fields over it).

@@ -76,7 +76,7 @@ void visit(section_of<topology_section> auto& s, auto& op) {
   op("epoch_sync", s.epoch_sync);
   op("prefetch", s.prefetch);
   op("declared", s.declared);
-  op("allreduce", s.allreduce);
+  op.section("allreduce", s.allreduce);
 }
 
 void visit(section_of<declared_topology> auto& s, auto& op) {
@@ -293,6 +293,13 @@ void visit(section_of<telemetry::host_facts> auto& s, auto& op) {
 void visit(section_of<system_section> auto& s, auto& op) {
   op.rows("hosts", s.hosts);
   op.section("os", s.os);
+}
+
+void visit(section_of<allreduce_section> auto& s, auto& op) {
+  op("algorithm", s.algorithm);
+  op("nodes", s.nodes);
+  op("accelerators_per_node", s.accelerators_per_node);
+  op("exposed_s", s.exposed_s);
 }
 
 void visit(section_of<storage_section> auto& s, auto& op) {
@@ -657,19 +664,22 @@ s3_section s3_section_from_json(const nlohmann::json& j, const std::string& sour
   return *s;
 }
 
-template <class S> S section_from_json(const nlohmann::json& j, const std::string& where) {
-  nlohmann::json holder = nlohmann::json::object();
-  holder.emplace(where, j);
-  reader r{holder, "", "report"};
-  std::optional<S> s;
-  r.section(where.c_str(), s);
-  if (!s)
-    wrong_type("report", key_path("", where), j, "an object");
-  return *s;
+template <class S>
+S section_from_json(const nlohmann::json& j, const std::string& pointer,
+                    const std::string& source) {
+  nlohmann::json v = j;
+  const reader r{v, "", source};
+  return r.nested<S>(v, pointer);
 }
 
-template fs_separation_section section_from_json(const nlohmann::json&, const std::string&);
-template telemetry::host_facts section_from_json(const nlohmann::json&, const std::string&);
+template fs_separation_section section_from_json(const nlohmann::json&, const std::string&,
+                                                 const std::string&);
+template allreduce_section section_from_json(const nlohmann::json&, const std::string&,
+                                             const std::string&);
+template system_section section_from_json(const nlohmann::json&, const std::string&,
+                                          const std::string&);
+template telemetry::host_facts section_from_json(const nlohmann::json&, const std::string&,
+                                                 const std::string&);
 
 std::vector<timeseries_point> timeseries_from_json(const nlohmann::json& series) {
   nlohmann::json holder = nlohmann::json::object();
@@ -687,6 +697,7 @@ template <class S> nlohmann::json section_to_json(const S& s) {
 template nlohmann::json section_to_json(const fs_separation_section&);
 template nlohmann::json section_to_json(const workload_hash_section&);
 template nlohmann::json section_to_json(const system_section&);
+template nlohmann::json section_to_json(const allreduce_section&);
 template nlohmann::json section_to_json(const backend_section&);
 template nlohmann::json section_to_json(const telemetry::io_limit&);
 template nlohmann::json section_to_json(const telemetry::host_facts&);

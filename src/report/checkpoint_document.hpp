@@ -125,10 +125,10 @@ struct checkpoint_document {
   nlohmann::json config; // the effective options, keyed by long name
   std::optional<std::string> label;
   checkpoint_workload workload;
-  nlohmann::json system; // report::system_json()
+  system_section system; // report::system_of()
   checkpoint_section checkpoint;
-  std::optional<nlohmann::json> fs_separation; // report/fs_separation.hpp
-  std::optional<validity> mlperf_validity;     // absent from reports made before --rules
+  std::optional<fs_separation_section> fs_separation; // report/fs_separation.hpp
+  std::optional<validity> mlperf_validity;            // absent from reports made before --rules
   std::vector<std::string> warnings;
   run_status status = run_status::complete;
   std::optional<std::string> reason;

@@ -201,6 +201,9 @@ template <class T> json value_json(const T& v) {
                        std::is_same_v<T, latency_summary> ||
                        std::is_same_v<T, config::checkpoint_profile>) {
     return to_json(v);
+  } else if constexpr (std::is_same_v<T, system_section> ||
+                       std::is_same_v<T, fs_separation_section>) {
+    return section_to_json(v);
   } else {
     return json(v);
   }
@@ -350,6 +353,9 @@ template <class T> void read_value(const json& v, const place& at, T& out) {
     out = read_validity(v, at);
   } else if constexpr (std::is_same_v<T, s3_section>) {
     out = s3_section_from_json(v, at.source);
+  } else if constexpr (std::is_same_v<T, system_section> ||
+                       std::is_same_v<T, fs_separation_section>) {
+    out = section_from_json<T>(v, at.pointer, at.source);
   } else if constexpr (std::is_same_v<T, latency_summary>) {
     out = read_latency_summary(v, at);
   } else if constexpr (std::is_same_v<T, config::checkpoint_profile>) {

@@ -55,7 +55,7 @@ struct checkpoint_facts {
   bool direct_reads = false;      // --cache direct: O_DIRECT reads bypass the page cache
   bool reads_other_hosts = false; // --read-shift: every rank reads shards another host wrote
   // The devices of --dir and of the report's folder (report/fs_separation.hpp); null: not known.
-  nlohmann::json fs_separation;
+  std::optional<fs_separation_section> fs_separation;
   bool object_store = false; // --dir s3://: checkpoints in a bucket
 };
 

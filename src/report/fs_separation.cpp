@@ -32,27 +32,29 @@ std::string device_text(const struct stat& st) {
 
 } // namespace
 
-nlohmann::json fs_separation_json(const std::string& data, const fs::path& out,
-                                  const std::string& what) {
+std::optional<fs_separation_section> fs_separation_of(const std::string& data, const fs::path& out,
+                                                      const std::string& what) {
   if (data.empty() || data.rfind("s3://", 0) == 0)
-    return nullptr;
+    return std::nullopt;
   const fs::path folder = fs::absolute(out).parent_path();
   const auto d = stat_of_place(data), r = stat_of_place(folder);
   if (!d || !r)
-    return nullptr;
-  return {{what, data},
-          {what + "_device", device_text(*d)},
-          {"results", folder.string()},
-          {"results_device", device_text(*r)},
-          {"separate", d->st_dev != r->st_dev},
-          {"method", fmt::format("stat st_dev of the {} and of the report's folder (or of the "
-                                 "nearest existing parent of either)",
-                                 what)}};
+    return std::nullopt;
+  fs_separation_section s;
+  (what == "dataset" ? s.dataset : s.checkpoints) = data;
+  (what == "dataset" ? s.dataset_device : s.checkpoints_device) = device_text(*d);
+  s.results = folder.string();
+  s.results_device = device_text(*r);
+  s.separate = d->st_dev != r->st_dev;
+  s.method = fmt::format("stat st_dev of the {} and of the report's folder (or of the nearest "
+                         "existing parent of either)",
+                         what);
+  return s;
 }
 
-validity_rule fs_separation_rule(const nlohmann::json& recorded, const std::string& what,
-                                 const std::string& source, const std::string& judge,
-                                 bool object_store) {
+validity_rule fs_separation_rule(const std::optional<fs_separation_section>& recorded,
+                                 const std::string& what, const std::string& source,
+                                 const std::string& judge, bool object_store) {
   validity_rule v;
   v.rule = fmt::format("{} and results on different file systems", what);
   v.source = source;
@@ -64,20 +66,18 @@ validity_rule fs_separation_rule(const nlohmann::json& recorded, const std::stri
     v.verdict = rule_verdict::pass;
     return v;
   }
-  if (!recorded.is_object() || !recorded.contains("separate") ||
-      !recorded["separate"].is_boolean()) {
+  if (!recorded || !recorded->separate.has_value()) {
     v.measured = fmt::format("the report does not record the file systems of the {} and the "
                              "results",
                              what);
     return v;
   }
-  const auto device = [&](const std::string& key) {
-    const auto it = recorded.find(key);
-    return it != recorded.end() && it->is_string() ? it->get<std::string>() : std::string("?");
-  };
-  v.measured = fmt::format("{} on {}, results on {}", what, device(what + "_device"),
-                           device("results_device"));
-  v.verdict = recorded["separate"].get<bool>() ? rule_verdict::pass : rule_verdict::fail;
+  const auto device = [](const field<std::string>& f) { return f.value_or("?"); };
+  v.measured = fmt::format(
+      "{} on {}, results on {}", what,
+      device(what == "dataset" ? recorded->dataset_device : recorded->checkpoints_device),
+      device(recorded->results_device));
+  v.verdict = *recorded->separate ? rule_verdict::pass : rule_verdict::fail;
   return v;
 }
 

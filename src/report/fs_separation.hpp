@@ -5,26 +5,27 @@
 // of each (stat's st_dev) before the run's first read or write, and judges the rule on that
 // record, for bench and checkpoint alike.
 #include <filesystem>
+#include <optional>
 #include <string>
-
-#include <nlohmann/json.hpp>
 
 #include "report/mlperf_validity.hpp"
 
 namespace dlsize::report {
 
-// {what, what_device, results, results_device, separate, method}: what is "dataset" (bench) or
-// "checkpoints" (checkpoint). A path not yet made (a new checkpoint folder, a report's folder) is
-// placed by its nearest existing parent, where it will be made. Stats run under the pre-run watch
-// (core/input_watch.hpp). Null where either cannot be stat'ed or data is empty or an s3:// URL.
-nlohmann::json fs_separation_json(const std::string& data, const std::filesystem::path& out,
-                                  const std::string& what);
+// The devices of the data and of the report's folder: what is "dataset" (bench) or "checkpoints"
+// (checkpoint), the section's fields of that name. A path not yet made (a new checkpoint folder, a
+// report's folder) is placed by its nearest existing parent, where it will be made. Stats run
+// under the pre-run watch (core/input_watch.hpp). None where either cannot be stat'ed or data is
+// empty or an s3:// URL.
+std::optional<fs_separation_section> fs_separation_of(const std::string& data,
+                                                      const std::filesystem::path& out,
+                                                      const std::string& what);
 
 // The rule judged on such a record (null or partial: not judged). An object store is not a file
 // system: the rule is POSIX's (§3.4 and §4.4 are "Access Via POSIX API"), so a dataset or a
 // checkpoint folder in a bucket passes with that said.
-validity_rule fs_separation_rule(const nlohmann::json& recorded, const std::string& what,
-                                 const std::string& source, const std::string& judge,
-                                 bool object_store = false);
+validity_rule fs_separation_rule(const std::optional<fs_separation_section>& recorded,
+                                 const std::string& what, const std::string& source,
+                                 const std::string& judge, bool object_store = false);
 
 } // namespace dlsize::report

@@ -56,14 +56,15 @@ inline const char* found_text(const nlohmann::json& v) {
 
 // "FILE: /summary: is an array. valid: an object"
 [[noreturn]] inline void wrong_type(const std::string& source, const std::string& key,
-                             const nlohmann::json& v, const char* valid) {
+                                    const nlohmann::json& v, const char* valid) {
   throw usage_error(fmt::format("{}: {}: is {}. valid: {}", source, key.empty() ? "/" : key,
                                 found_text(v), valid));
 }
 
 // "FILE: /summary/read_bytes_per_s: -5 is out of range. valid: a number >= 0"
 [[noreturn]] inline void out_of_range(const std::string& source, const std::string& key,
-                               const nlohmann::json& v, const char* what, const char* valid) {
+                                      const nlohmann::json& v, const char* what,
+                                      const char* valid) {
   std::string shown = v.is_number() ? fmt::format("{}", v.get<double>()) : v.dump();
   if (shown.size() > 40)
     shown = shown.substr(0, 37) + "...";
@@ -83,6 +84,47 @@ inline void check_bound(const place& at, const nlohmann::json& v, bound b) {
     out_of_range(at.source, at.key, v, "out of range", "a number >= 0");
   if (b == bound::share && !(d >= 0 && d <= 1))
     out_of_range(at.source, at.key, v, "out of range", "a share from 0 to 1");
+}
+
+template <class T>
+constexpr bool is_collection =
+    std::is_same_v<T, std::vector<std::string>> || std::is_same_v<T, std::vector<std::uint64_t>> ||
+    std::is_same_v<T, std::vector<double>> || std::is_same_v<T, std::vector<nlohmann::json>> ||
+    std::is_same_v<T, std::map<std::string, std::string>>;
+
+template <class T> T convert(const nlohmann::json& v, const place& at, bound b);
+
+// A field's value that is a list or a map of values.
+template <class T> T convert_collection(const nlohmann::json& v, const place& at, bound b) {
+  if constexpr (std::is_same_v<T, std::vector<std::string>>) {
+    if (!v.is_array())
+      wrong_type(at.source, at.key, v, "an array of strings");
+    for (std::size_t i = 0; i < v.size(); ++i)
+      if (!v[i].is_string())
+        wrong_type(at.source, fmt::format("{}/{}", at.key, i), v[i], "a string");
+    return v.get<std::vector<std::string>>();
+  } else if constexpr (std::is_same_v<T, std::vector<std::uint64_t>> ||
+                       std::is_same_v<T, std::vector<double>>) {
+    if (!v.is_array())
+      wrong_type(at.source, at.key, v, "an array of numbers");
+    T out;
+    for (std::size_t i = 0; i < v.size(); ++i)
+      out.push_back(convert<typename T::value_type>(
+          v[i], place{at.source, fmt::format("{}/{}", at.key, i)}, b));
+    return out;
+  } else if constexpr (std::is_same_v<T, std::map<std::string, std::string>>) {
+    if (!v.is_object())
+      wrong_type(at.source, at.key, v, "an object of strings");
+    for (const auto& [k, x] : v.items())
+      if (!x.is_string())
+        wrong_type(at.source, key_path(at.key, k), x, "a string");
+    return v.get<std::map<std::string, std::string>>();
+  } else {
+    static_assert(std::is_same_v<T, std::vector<nlohmann::json>>);
+    if (!v.is_array())
+      wrong_type(at.source, at.key, v, "an array");
+    return v.get<std::vector<nlohmann::json>>();
+  }
 }
 
 template <class T> T convert(const nlohmann::json& v, const place& at, bound b) {
@@ -120,22 +162,8 @@ template <class T> T convert(const nlohmann::json& v, const place& at, bound b) 
     if (!v.is_string())
       wrong_type(at.source, at.key, v, "a string");
     return v.get<std::string>();
-  } else if constexpr (std::is_same_v<T, std::vector<std::string>>) {
-    if (!v.is_array())
-      wrong_type(at.source, at.key, v, "an array of strings");
-    for (std::size_t i = 0; i < v.size(); ++i)
-      if (!v[i].is_string())
-        wrong_type(at.source, fmt::format("{}/{}", at.key, i), v[i], "a string");
-    return v.get<std::vector<std::string>>();
-  } else if constexpr (std::is_same_v<T, std::vector<std::uint64_t>> ||
-                       std::is_same_v<T, std::vector<double>>) {
-    if (!v.is_array())
-      wrong_type(at.source, at.key, v, "an array of numbers");
-    T out;
-    for (std::size_t i = 0; i < v.size(); ++i)
-      out.push_back(convert<typename T::value_type>(
-          v[i], place{at.source, fmt::format("{}/{}", at.key, i)}, b));
-    return out;
+  } else if constexpr (is_collection<T>) {
+    return convert_collection<T>(v, at, b);
   } else if constexpr (std::is_same_v<T, telemetry::text_or_count>) {
     telemetry::text_or_count out;
     if (v.is_number_unsigned())
@@ -145,17 +173,6 @@ template <class T> T convert(const nlohmann::json& v, const place& at, bound b) 
     else
       wrong_type(at.source, at.key, v, "a whole number >= 0 or a string");
     return out;
-  } else if constexpr (std::is_same_v<T, std::map<std::string, std::string>>) {
-    if (!v.is_object())
-      wrong_type(at.source, at.key, v, "an object of strings");
-    for (const auto& [k, x] : v.items())
-      if (!x.is_string())
-        wrong_type(at.source, key_path(at.key, k), x, "a string");
-    return v.get<std::map<std::string, std::string>>();
-  } else if constexpr (std::is_same_v<T, std::vector<nlohmann::json>>) {
-    if (!v.is_array())
-      wrong_type(at.source, at.key, v, "an array");
-    return v.get<std::vector<nlohmann::json>>();
   } else if constexpr (std::is_same_v<T, run_status>) {
     if (v == "complete")
       return run_status::complete;
@@ -305,6 +322,5 @@ template <class S> void writer::rows(const char* key, const std::optional<std::v
     a.push_back(nested(row));
   obj[key] = std::move(a);
 }
-
 
 } // namespace dlsize::report::json_fields

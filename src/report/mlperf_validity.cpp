@@ -162,9 +162,7 @@ validity_rule nodes_rule_v3(const bench_report& r, bool training) {
 // v3.0 §3.4.2: the dataset and the results (the report) on different file systems, as bench
 // records them (fs_separation: the device of each).
 validity_rule fs_rule_v3(const bench_report& r) {
-  const nlohmann::json fs =
-      r.fs_separation.has_value() ? section_to_json(*r.fs_separation.value) : nlohmann::json();
-  return fs_separation_rule(fs, "dataset",
+  return fs_separation_rule(r.fs_separation.value, "dataset",
                             fmt::format("{}: §3.4.1 trainingMlpstoragePathArgs, §3.4.2 "
                                         "trainingMlpstorageFilesystemCheck",
                                         kV3RulesDoc),

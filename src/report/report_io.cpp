@@ -102,11 +102,6 @@ system_section system_of(std::vector<telemetry::host_facts> hosts) {
   return s;
 }
 
-nlohmann::json system_json(const nlohmann::json& gpus, const nlohmann::json& nvml,
-                           std::optional<telemetry::host_provenance_facts> provenance) {
-  return section_to_json(system_of({host_of(gpus, nvml, std::move(provenance))}));
-}
-
 std::string utc_now() {
   std::time_t t = std::time(nullptr);
   std::tm tm{};

@@ -29,9 +29,6 @@ nlohmann::json command_line_json(int argc, const char* const* argv);
 // device, cgroup limits, ...).
 telemetry::host_facts host_of(const nlohmann::json& gpus, const nlohmann::json& nvml,
                               std::optional<telemetry::host_provenance_facts> provenance = {});
-// The JSON of a system block of this host alone (a checkpoint report's).
-nlohmann::json system_json(const nlohmann::json& gpus, const nlohmann::json& nvml,
-                           std::optional<telemetry::host_provenance_facts> provenance = {});
 // Current UTC time, ISO 8601.
 std::string utc_now();
 // Current time in seconds since the Unix epoch, to the millisecond: a report's created_unix_s,

@@ -36,8 +36,8 @@ struct nfs_facts {
 
 struct mount_facts { // the mount that holds the dataset (telemetry/mounts.hpp)
   field<std::string> mount_point, source, fs_type, options, super_options;
-  field<std::string> dev;      // "MAJ:MIN"
-  field<nfs_facts> nfs;        // null: not NFS
+  field<std::string> dev; // "MAJ:MIN"
+  field<nfs_facts> nfs;   // null: not NFS
   nlohmann::json extra = nlohmann::json::object();
 };
 
@@ -51,7 +51,7 @@ struct block_device_facts {
   nlohmann::json extra = nlohmann::json::object();
 };
 
-struct io_limit { // one device's cgroup I/O limits; null: no limit of that kind
+struct io_limit {            // one device's cgroup I/O limits; null: no limit of that kind
   field<std::string> device; // "MAJ:MIN"
   field<std::uint64_t> rbps, wbps, riops, wiops;
   nlohmann::json extra = nlohmann::json::object();
@@ -60,7 +60,7 @@ struct io_limit { // one device's cgroup I/O limits; null: no limit of that kind
 struct cgroup_facts { // the lowest limits along the process's cgroup path (telemetry/cgroups.hpp)
   field<std::uint64_t> version; // 1 or 2; null: none found
   field<std::string> path;
-  field<std::uint64_t> memory_max_bytes; // null: no limit
+  field<std::uint64_t> memory_max_bytes;       // null: no limit
   std::optional<std::vector<io_limit>> io_max; // sorted by device
   nlohmann::json extra = nlohmann::json::object();
 };
@@ -85,7 +85,7 @@ struct host_provenance_facts {
   field<mount_facts> mount;         // null: no mount (a dataset in a bucket)
   field<block_device_facts> device; // null: no block device (NFS, tmpfs, a bucket)
   std::optional<std::vector<numa_node>> numa_nodes;
-  field<std::string> mpi_library;                          // null: built without MPI
+  field<std::string> mpi_library;                        // null: built without MPI
   field<std::map<std::string, std::string>> environment; // NCCL_* and UCX_*
   field<cgroup_facts> cgroup;
 };

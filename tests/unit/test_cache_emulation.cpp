@@ -129,6 +129,15 @@ TEST_CASE("ranks of one host share its cgroup, and ranks of one host in differen
                         Contains("rank 2: /t0; rank 3: /t1") && Contains("valid:"));
 }
 
+namespace {
+
+// The warm epochs' figures of a report written as JSON (bench_report::fields_of types it).
+report::field<report::warm_epochs_section> warm_storage_of(const nlohmann::json& r) {
+  return pipeline::warm_storage(report::bench_report::fields_of(r, "report"));
+}
+
+} // namespace
+
 TEST_CASE("the warm epochs' storage is what the counter saw after the first epoch ended",
           "[cache_emulation][warm_storage]") {
   // 100 bytes/s for the first second (the cold epoch ends at 1.5 s), nothing after 2 s, and a
@@ -143,7 +152,7 @@ TEST_CASE("the warm epochs' storage is what the counter saw after the first epoc
                       {"storage", {{"read_bytes", 230}}},
                       {"summary", {{"wall_s", 3.0}}},
                       {"topology", {{"nodes", 1}}}};
-  const auto w = pipeline::warm_storage_json(r);
+  const auto w = warm_storage_of(r);
   REQUIRE(w.has_value());
   CHECK(*w->from_s == 1.5);
   CHECK(*w->read_bytes == 200.0);
@@ -154,17 +163,17 @@ TEST_CASE("the warm epochs' storage is what the counter saw after the first epoc
   SECTION("a training run's untimed first epoch ends where the second starts") {
     r["epochs"][0]["end_s"] = nullptr;
     r["epochs"][1]["start_s"] = 1.0;
-    CHECK(*pipeline::warm_storage_json(r)->storage_read_bytes == Approx(130.0));
+    CHECK(*warm_storage_of(r)->storage_read_bytes == Approx(130.0));
   }
   SECTION("one epoch, no counter or several nodes give none") {
     auto one = r;
     one["epochs"].erase(1);
-    CHECK_FALSE(pipeline::warm_storage_json(one).has_value());
+    CHECK_FALSE(warm_storage_of(one).has_value());
     auto none = r;
     none["storage"]["read_bytes"] = nullptr;
-    CHECK_FALSE(pipeline::warm_storage_json(none).has_value());
+    CHECK_FALSE(warm_storage_of(none).has_value());
     auto nodes = r;
     nodes["topology"]["nodes"] = 2;
-    CHECK_FALSE(pipeline::warm_storage_json(nodes).has_value());
+    CHECK_FALSE(warm_storage_of(nodes).has_value());
   }
 }

@@ -24,9 +24,14 @@ checkpoint_facts llama8b() {
   f.hosts = {{"client1", f.checkpoint_bytes, static_cast<std::uint64_t>(1024 * kGiB)}};
   f.reads = 10;
   f.direct_reads = true;
-  f.fs_separation = {{"checkpoints", "/ck"},  {"checkpoints_device", "259:1"},
-                     {"results", "/results"}, {"results_device", "8:1"},
-                     {"separate", true},      {"method", "stat"}};
+  report::fs_separation_section fs;
+  fs.checkpoints = std::string("/ck");
+  fs.checkpoints_device = std::string("259:1");
+  fs.results = std::string("/results");
+  fs.results_device = std::string("8:1");
+  fs.separate = true;
+  fs.method = std::string("stat");
+  f.fs_separation = fs;
   return f;
 }
 
@@ -147,12 +152,12 @@ TEST_CASE("checkpoints and the report on one file system fail v3's §4.4.2; a bu
           "no record is not judged",
           "[checkpoint_validity][v3]") {
   auto f = llama8b();
-  f.fs_separation["separate"] = false;
-  f.fs_separation["results_device"] = "259:1";
+  f.fs_separation->separate = false;
+  f.fs_separation->results_device = std::string("259:1");
   auto v = checkpoint_validity(f);
   CHECK(rule(v, 3).verdict == rule_verdict::fail);
   CHECK(v.verdict() == "INVALID");
-  f.fs_separation = nullptr;
+  f.fs_separation.reset();
   v = checkpoint_validity(f);
   CHECK(rule(v, 3).verdict == rule_verdict::not_judged);
   CHECK(v.verdict() == "not proven");
