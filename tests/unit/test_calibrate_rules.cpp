@@ -4,9 +4,8 @@
 #include "test_support.hpp"
 
 using Catch::Matchers::StartsWith;
-using dlsize::config::calibrate_request;
-using dlsize::config::check_calibrate_request;
-using dlsize::test::usage_error_message;
+using namespace dlsize::config;
+using namespace dlsize::test;
 
 namespace {
 
@@ -18,9 +17,7 @@ calibrate_request gpu_request() {
 }
 
 template <class Change> std::string calibrate_refusal(Change change) {
-  calibrate_request r = gpu_request();
-  change(r);
-  return usage_error_message([&] { check_calibrate_request(r); });
+  return refusal_after(gpu_request(), change, check_calibrate_request);
 }
 
 } // namespace

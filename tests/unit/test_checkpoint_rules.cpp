@@ -4,9 +4,8 @@
 #include "test_support.hpp"
 
 using Catch::Matchers::StartsWith;
-using dlsize::config::check_checkpoint_request;
-using dlsize::config::checkpoint_request;
-using dlsize::test::usage_error_message;
+using namespace dlsize::config;
+using namespace dlsize::test;
 
 namespace {
 
@@ -18,9 +17,7 @@ checkpoint_request plain_request() {
 }
 
 template <class Change> std::string checkpoint_opt_refusal(Change change) {
-  checkpoint_request r = plain_request();
-  change(r);
-  return usage_error_message([&] { check_checkpoint_request(r); });
+  return refusal_after(plain_request(), change, check_checkpoint_request);
 }
 
 } // namespace

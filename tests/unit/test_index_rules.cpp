@@ -6,10 +6,8 @@
 #include "test_support.hpp"
 
 using Catch::Matchers::Contains;
-using dlsize::dataset::index_options_of;
-using dlsize::dataset::index_scan_request;
-using dlsize::dataset::symlink_policy;
-using dlsize::test::usage_error_message;
+using namespace dlsize::dataset;
+using namespace dlsize::test;
 
 namespace {
 

@@ -23,6 +23,14 @@ template <typename F> std::string usage_error_message(F&& f) {
   return "<no exception>";
 }
 
+// The message of the usage_error check throws for request once change has edited it (a copy);
+// a marker string where it throws none.
+template <typename Request, typename Change, typename Check>
+std::string refusal_after(Request request, Change&& change, Check&& check) {
+  change(request);
+  return usage_error_message([&] { check(request); });
+}
+
 // Points the CUDA backend loader at the fake module of tests/modules (a CPU stand-in), before
 // the first use of the backend in this process; every unit test that touches it calls this.
 inline void use_fake_cuda_module() {
