@@ -9,11 +9,9 @@ using namespace dlsize::test;
 
 namespace {
 
+// Every other option at its default: no time limit, no label, none given.
 checkpoint_request plain_request() {
-  checkpoint_request r;
-  r.workload = "llama3-8b";
-  r.dir = "ck";
-  return r;
+  return {.workload = "llama3-8b", .dir = "ck", .time_limit = "", .label = "", .given = {}};
 }
 
 template <class Change> std::string checkpoint_opt_refusal(Change change) {

@@ -11,11 +11,9 @@ using namespace dlsize::test;
 
 namespace {
 
+// A folder walked whole: no list of paths or keys, nothing excluded.
 index_scan_request request() {
-  index_scan_request r;
-  r.dir = "/data";
-  r.out = "/tmp/i.json";
-  return r;
+  return {.dir = "/data", .out = "/tmp/i.json", .files_from = {}, .keys = {}, .exclude = {}};
 }
 
 std::string refusal(const index_scan_request& r) {
