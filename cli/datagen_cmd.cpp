@@ -20,6 +20,7 @@
 #include "dlsize/build_config.hpp"
 #include "run_config.hpp"
 #include "s3_options.hpp"
+#include "worker_options.hpp"
 #if DLSIZE_HAVE_S3
 #include "dataset/s3_dataset.hpp"
 #endif
@@ -156,13 +157,7 @@ void setup_datagen(CLI::App& app, cli_context& ctx) {
       "files (one sample per file) or shards (records per file); default from the profile");
   auto* records = sub->add_option("--records-per-file", o->req.records_per_file,
                                   "Records per shard file (layout shards)");
-  sub->add_option("--threads", o->threads, "Writer threads (default: one per CPU)");
-  sub->add_option("--stall-timeout", o->stall_timeout,
-                  "Stop, naming the file, when no write finished this long while one waits (a "
-                  "hung mount); 0: never")
-      ->capture_default_str();
-  sub->add_flag("--quiet", o->quiet, "No progress line");
-  add_s3_options(*sub, o->s3);
+  add_worker_options(*sub, o->threads, o->stall_timeout, o->quiet, o->s3, "Writer", "write");
   sub->add_option("--s3-part-size", o->part_size,
                   "Objects above this size are put by multipart upload, in parts of this size")
       ->capture_default_str();

@@ -9,6 +9,7 @@
 #include "dataset/verify.hpp"
 #include "dlsize/build_config.hpp"
 #include "s3_options.hpp"
+#include "worker_options.hpp"
 #if DLSIZE_HAVE_S3
 #include "dataset/s3_dataset.hpp"
 #endif
@@ -27,13 +28,7 @@ void setup_verify(CLI::App& app, cli_context& ctx) {
   auto* sub = app.add_subcommand(
       "verify", "Re-read every record of a dataset and check headers and checksums");
   sub->add_option("dataset", o->dataset, "Dataset folder, or s3://BUCKET/PREFIX")->required();
-  sub->add_option("--threads", o->threads, "Reader threads (default: one per CPU)");
-  sub->add_option("--stall-timeout", o->stall_timeout,
-                  "Stop, naming the file, when no read finished this long while one waits (a "
-                  "hung mount); 0: never")
-      ->capture_default_str();
-  sub->add_flag("--quiet", o->quiet, "No progress line");
-  add_s3_options(*sub, o->s3);
+  add_worker_options(*sub, o->threads, o->stall_timeout, o->quiet, o->s3, "Reader", "read");
   sub->callback([o, &ctx] {
     const double stall_s = config::stall_timeout_of(o->stall_timeout);
     core::watch_inputs({stall_s, 0});

@@ -18,6 +18,15 @@ VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "met
 FORBIDDEN = {"script", "link", "iframe", "img", "object", "embed"}
 
 
+def report(prefix, problems, ok):
+    """Prints each problem after PREFIX, or ok() when there is none; returns the exit status (1: problems)."""
+    for p in problems:
+        print(f"{prefix}: {p}")
+    if not problems:
+        print(f"{prefix}: {ok()}")
+    return 1 if problems else 0
+
+
 class Balance(HTMLParser):
     def __init__(self):
         super().__init__(convert_charrefs=True)
@@ -68,11 +77,7 @@ def main():
         problems.append(f"{b.counts.get('svg', 0)} <svg> elements, wanted at least {a.svg}")
     if b.counts.get("table", 0) < a.tables:
         problems.append(f"{b.counts.get('table', 0)} <table> elements, wanted at least {a.tables}")
-    for p in problems:
-        print(f"{a.file}: {p}")
-    if not problems:
-        print(f"{a.file}: well-formed, self-contained, {b.counts.get('svg', 0)} svg, {b.counts.get('table', 0)} tables")
-    return 1 if problems else 0
+    return report(a.file, problems, lambda: f"well-formed, self-contained, {b.counts.get('svg', 0)} svg, {b.counts.get('table', 0)} tables")
 
 
 if __name__ == "__main__":

@@ -11,6 +11,8 @@ import struct
 import sys
 import zlib
 
+from check_html import report
+
 
 def png_rows(path):
     data = open(path, "rb").read()
@@ -74,11 +76,7 @@ def main():
             problems.append(f"the screenshot is almost blank ({varied} sampled rows with more than one colour)")
     except (OSError, ValueError, zlib.error) as e:
         problems.append(f"screenshot unreadable: {e}")
-    for p in problems:
-        print(f"render-check: {name}: {p}")
-    if not problems:
-        print(f"render-check: {name}: rendered, {len(drawn)} charts, screenshot {width}x{height} not blank")
-    return 1 if problems else 0
+    return report(f"render-check: {name}", problems, lambda: f"rendered, {len(drawn)} charts, screenshot {width}x{height} not blank")
 
 
 if __name__ == "__main__":

@@ -16,26 +16,22 @@ double beta_continued_fraction(double a, double b, double x) {
     d = tiny;
   d = 1.0 / d;
   double h = d;
+  // One step of Lentz's method: takes the next term's numerator into c and d and returns the
+  // factor it brings to h.
+  const auto lentz_step = [&](double num) {
+    d = 1.0 + num * d;
+    if (std::fabs(d) < tiny)
+      d = tiny;
+    c = 1.0 + num / c;
+    if (std::fabs(c) < tiny)
+      c = tiny;
+    d = 1.0 / d;
+    return d * c;
+  };
   for (int m = 1; m <= 500; ++m) {
     const double m2 = 2.0 * m;
-    double num = m * (b - m) * x / ((a + m2 - 1.0) * (a + m2));
-    d = 1.0 + num * d;
-    if (std::fabs(d) < tiny)
-      d = tiny;
-    c = 1.0 + num / c;
-    if (std::fabs(c) < tiny)
-      c = tiny;
-    d = 1.0 / d;
-    h *= d * c;
-    num = -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1.0));
-    d = 1.0 + num * d;
-    if (std::fabs(d) < tiny)
-      d = tiny;
-    c = 1.0 + num / c;
-    if (std::fabs(c) < tiny)
-      c = tiny;
-    d = 1.0 / d;
-    const double delta = d * c;
+    h *= lentz_step(m * (b - m) * x / ((a + m2 - 1.0) * (a + m2)));
+    const double delta = lentz_step(-(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1.0)));
     h *= delta;
     if (std::fabs(delta - 1.0) < eps)
       break;

@@ -33,37 +33,53 @@ void json_checker::only_keys(const nlohmann::json& obj, std::string_view path,
   }
 }
 
+namespace {
+
+// obj's member key; fails naming it when it is missing or is(member) says it is not what `must`
+// asks.
+template <typename Is>
+const nlohmann::json& typed_member(const json_checker& ck, const nlohmann::json& obj,
+                                   std::string_view path, std::string_view key, Is is,
+                                   std::string_view must) {
+  auto it = obj.find(key);
+  if (it == obj.end())
+    ck.fail(join_path(path, key), "missing");
+  if (!is(*it))
+    ck.fail(join_path(path, key), must);
+  return *it;
+}
+
+// v; fails naming the member when v is outside [min, max] (NaN is).
+template <typename T>
+T in_range(const json_checker& ck, std::string_view path, std::string_view key, T v, T min, T max) {
+  if (!(v >= min && v <= max))
+    ck.fail(join_path(path, key), fmt::format("{} is out of range; valid: {} to {}", v, min, max));
+  return v;
+}
+
+} // namespace
+
 const nlohmann::json& json_checker::object(const nlohmann::json& parent, std::string_view path,
                                            std::string_view key) const {
-  auto it = parent.find(key);
-  if (it == parent.end())
-    fail(join_path(path, key), "missing");
-  if (!it->is_object())
-    fail(join_path(path, key), "must be an object");
-  return *it;
+  return typed_member(
+      *this, parent, path, key, [](const nlohmann::json& v) { return v.is_object(); },
+      "must be an object");
 }
 
 std::string json_checker::string(const nlohmann::json& obj, std::string_view path,
                                  std::string_view key) const {
-  auto it = obj.find(key);
-  if (it == obj.end())
-    fail(join_path(path, key), "missing");
-  if (!it->is_string())
-    fail(join_path(path, key), "must be a string");
-  return it->get<std::string>();
+  return typed_member(
+             *this, obj, path, key, [](const nlohmann::json& v) { return v.is_string(); },
+             "must be a string")
+      .get<std::string>();
 }
 
 double json_checker::number(const nlohmann::json& obj, std::string_view path, std::string_view key,
                             double min, double max) const {
-  auto it = obj.find(key);
-  if (it == obj.end())
-    fail(join_path(path, key), "missing");
-  if (!it->is_number())
-    fail(join_path(path, key), "must be a number");
-  const double v = it->get<double>();
-  if (!(v >= min && v <= max))
-    fail(join_path(path, key), fmt::format("{} is out of range; valid: {} to {}", v, min, max));
-  return v;
+  const auto& v = typed_member(
+      *this, obj, path, key, [](const nlohmann::json& j) { return j.is_number(); },
+      "must be a number");
+  return in_range(*this, path, key, v.get<double>(), min, max);
 }
 
 double json_checker::number_or(const nlohmann::json& obj, std::string_view path,
@@ -75,16 +91,13 @@ double json_checker::number_or(const nlohmann::json& obj, std::string_view path,
 std::uint64_t json_checker::integer(const nlohmann::json& obj, std::string_view path,
                                     std::string_view key, std::uint64_t min,
                                     std::uint64_t max) const {
-  auto it = obj.find(key);
-  if (it == obj.end())
-    fail(join_path(path, key), "missing");
-  if (!it->is_number_integer() ||
-      (it->is_number_integer() && it->get<std::int64_t>() < 0 && !it->is_number_unsigned()))
-    fail(join_path(path, key), "must be a non-negative integer");
-  const auto v = it->get<std::uint64_t>();
-  if (v < min || v > max)
-    fail(join_path(path, key), fmt::format("{} is out of range; valid: {} to {}", v, min, max));
-  return v;
+  const auto& v = typed_member(
+      *this, obj, path, key,
+      [](const nlohmann::json& j) {
+        return j.is_number_integer() && !(j.get<std::int64_t>() < 0 && !j.is_number_unsigned());
+      },
+      "must be a non-negative integer");
+  return in_range(*this, path, key, v.get<std::uint64_t>(), min, max);
 }
 
 std::uint64_t json_checker::integer_or(const nlohmann::json& obj, std::string_view path,

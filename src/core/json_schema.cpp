@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <set>
+#include <string_view>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -46,18 +48,15 @@ std::string child(const std::string& path, const std::string& key) {
 }
 
 bool has_type(const nlohmann::json& v, const std::string& t) {
-  if (t == "null")
-    return v.is_null();
-  if (t == "boolean")
-    return v.is_boolean();
-  if (t == "object")
-    return v.is_object();
-  if (t == "array")
-    return v.is_array();
-  if (t == "string")
-    return v.is_string();
-  if (t == "number")
-    return v.is_number();
+  // JSON Schema's type names that are nlohmann's value types.
+  using is_type = bool (nlohmann::json::*)() const noexcept;
+  static const std::pair<std::string_view, is_type> kTypes[] = {
+      {"null", &nlohmann::json::is_null},     {"boolean", &nlohmann::json::is_boolean},
+      {"object", &nlohmann::json::is_object}, {"array", &nlohmann::json::is_array},
+      {"string", &nlohmann::json::is_string}, {"number", &nlohmann::json::is_number}};
+  for (const auto& [name, is] : kTypes)
+    if (t == name)
+      return (v.*is)();
   if (t == "integer") {
     if (v.is_number_integer())
       return true;

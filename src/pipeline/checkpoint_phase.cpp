@@ -253,16 +253,11 @@ rank_phase read_checked(const dataset::checkpoint_set& set, unsigned rank, std::
                         const phase_io& io) {
   rank_phase out;
   block_checker checker({set.run, rank, 0, k, 0}, set.request_size, files, io.verify, out);
-  std::atomic<bool> stop{false};
   const std::uint64_t t0 = now_ns();
-  io::engine_result res;
-  {
-    phase_watch watch([&] { return checker.bytes(); },
-                      [&](std::uint64_t age) { return engine.stuck_read(age); }, "read",
-                      io.stall_timeout_s, stop);
-    res = engine.run(jobs, checker, stop);
-    out.stalled = watch.finish();
-  }
+  const io::engine_result res = run_watched_phase(
+      [&] { return checker.bytes(); }, [&](std::uint64_t age) { return engine.stuck_read(age); },
+      "read", io.stall_timeout_s, out.stalled,
+      [&](std::atomic<bool>& stop) { return engine.run(jobs, checker, stop); });
   out.seconds = static_cast<double>(now_ns() - t0) * 1e-9;
   out.in_kernel = res.abandoned;
   if (!out.stalled.empty()) {

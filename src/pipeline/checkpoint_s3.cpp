@@ -201,15 +201,10 @@ rank_phase s3_write_rank(const s3_checkpoint& c, const checkpoint_set& set, unsi
     id.offset = offset;
     pool.fill(id, dst, len);
   };
-  std::atomic<bool> stop{false};
-  s3::upload_result r;
-  {
-    phase_watch watch([&] { return w.progress(); },
-                      [&](std::uint64_t age) { return w.stuck_write(age); }, "write",
-                      io.stall_timeout_s, stop);
-    r = w.upload(objects, fill, stop);
-    out.stalled = watch.finish();
-  }
+  const s3::upload_result r = run_watched_phase(
+      [&] { return w.progress(); }, [&](std::uint64_t age) { return w.stuck_write(age); }, "write",
+      io.stall_timeout_s, out.stalled,
+      [&](std::atomic<bool>& stop) { return w.upload(objects, fill, stop); });
   fill_write_figures(out, r);
   if (!r.abort_error.empty())
     std::fprintf(stderr, "dlsize: rank %u: %s\n", rank, r.abort_error.c_str());

@@ -83,4 +83,17 @@ private:
   std::thread m_thread; // last: it starts once the rest is set
 };
 
+// Runs work(stop) under a phase_watch (progress, stuck, what and stall_timeout_s as the watch
+// takes them) and returns its result; `stalled` gets the stall the watch saw ("" when none).
+template <class Work>
+auto run_watched_phase(std::function<std::uint64_t()> progress,
+                       std::function<std::string(std::uint64_t)> stuck, const char* what,
+                       double stall_timeout_s, std::string& stalled, Work&& work) {
+  std::atomic<bool> stop{false};
+  phase_watch watch(std::move(progress), std::move(stuck), what, stall_timeout_s, stop);
+  auto result = work(stop);
+  stalled = watch.finish();
+  return result;
+}
+
 } // namespace dlsize::pipeline

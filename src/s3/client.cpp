@@ -93,10 +93,8 @@ std::size_t on_upload(char* buffer, std::size_t size, std::size_t count, void* u
 std::size_t on_header(char* data, std::size_t size, std::size_t count, void* user) {
   auto* x = static_cast<exchange*>(user);
   const std::size_t bytes = size * count;
-  std::string_view line(data, bytes);
-  while (!line.empty() && (line.back() == '\n' || line.back() == '\r'))
-    line.remove_suffix(1);
-  if (line.substr(0, 5) == "HTTP/") {
+  std::string_view line = header_line(data, bytes);
+  if (status_line(line)) {
     x->etag.clear(); // a 100 Continue's headers are not the answer's
   } else if (line.size() > 5 && header_named(line, "etag:")) {
     line.remove_prefix(5);

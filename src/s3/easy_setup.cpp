@@ -7,6 +7,17 @@
 
 namespace dlsize::s3 {
 
+std::string_view header_line(const char* data, std::size_t bytes) {
+  std::string_view line(data, bytes);
+  while (!line.empty() && (line.back() == '\n' || line.back() == '\r'))
+    line.remove_suffix(1);
+  return line;
+}
+
+bool status_line(std::string_view line) {
+  return line.substr(0, 5) == "HTTP/";
+}
+
 bool header_named(std::string_view line, std::string_view lower_name) {
   if (line.size() < lower_name.size())
     return false;
@@ -16,6 +27,15 @@ bool header_named(std::string_view line, std::string_view lower_name) {
       return false;
   }
   return true;
+}
+
+std::string_view header_value(std::string_view line, std::size_t name_len) {
+  line.remove_prefix(name_len);
+  while (!line.empty() && line.front() == ' ')
+    line.remove_prefix(1);
+  while (!line.empty() && (line.back() == ' ' || line.back() == '\t'))
+    line.remove_suffix(1);
+  return line;
 }
 
 void init_curl() {

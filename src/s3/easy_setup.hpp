@@ -19,8 +19,16 @@ struct slist_free {
 };
 using header_list = std::unique_ptr<curl_slist, slist_free>;
 
+// A header line as curl hands it to a header callback, without its line end.
+std::string_view header_line(const char* data, std::size_t bytes);
+// Whether a header line is an answer's status line ("HTTP/1.1 200 OK"): the headers of a new
+// answer begin there (a 100 Continue's headers come first).
+bool status_line(std::string_view line);
 // Whether a header line's name is `lower_name` (which ends with ':'), in any case.
 bool header_named(std::string_view line, std::string_view lower_name);
+// The value of a header line whose name (with its ':') is name_len long, without the spaces
+// before it and the spaces and tabs after it.
+std::string_view header_value(std::string_view line, std::size_t name_len);
 
 // curl_global_init, once per process (before the first handle is made).
 void init_curl();

@@ -123,18 +123,11 @@ std::size_t slot_body(char* data, std::size_t size, std::size_t count, void* use
 std::size_t slot_header(char* data, std::size_t size, std::size_t count, void* user) {
   auto* s = static_cast<slot*>(user);
   const std::size_t bytes = size * count;
-  std::string_view line(data, bytes);
-  while (!line.empty() && (line.back() == '\n' || line.back() == '\r'))
-    line.remove_suffix(1);
-  if (line.substr(0, 5) == "HTTP/") {
+  const std::string_view line = header_line(data, bytes);
+  if (status_line(line)) {
     s->status = 0; // a 100 Continue's status is not the answer's
   } else if (s->owner->xs.server.empty() && header_named(line, "server:")) {
-    line.remove_prefix(7);
-    while (!line.empty() && line.front() == ' ')
-      line.remove_prefix(1);
-    while (!line.empty() && (line.back() == ' ' || line.back() == '\t'))
-      line.remove_suffix(1);
-    s->owner->xs.server = std::string(line.substr(0, 200));
+    s->owner->xs.server = std::string(header_value(line, 7).substr(0, 200));
   }
   return bytes;
 }

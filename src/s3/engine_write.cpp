@@ -115,22 +115,11 @@ std::size_t answer_body(char* data, std::size_t size, std::size_t count, void* u
   return bytes;
 }
 
-std::string_view header_value(std::string_view line, std::size_t name_len) {
-  line.remove_prefix(name_len);
-  while (!line.empty() && line.front() == ' ')
-    line.remove_prefix(1);
-  while (!line.empty() && (line.back() == ' ' || line.back() == '\t'))
-    line.remove_suffix(1);
-  return line;
-}
-
 std::size_t answer_header(char* data, std::size_t size, std::size_t count, void* user) {
   auto* s = static_cast<wslot*>(user);
   const std::size_t bytes = size * count;
-  std::string_view line(data, bytes);
-  while (!line.empty() && (line.back() == '\n' || line.back() == '\r'))
-    line.remove_suffix(1);
-  if (line.substr(0, 5) == "HTTP/") {
+  const std::string_view line = header_line(data, bytes);
+  if (status_line(line)) {
     s->etag.clear(); // a 100 Continue's headers are not the answer's
   } else if (header_named(line, "etag:")) {
     s->etag = header_value(line, 5);

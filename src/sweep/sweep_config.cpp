@@ -34,11 +34,17 @@ std::string cache_part(const std::optional<io::cache_mode>& m) {
   return m ? fmt::format("-{}", core::name_of(*m)) : "";
 }
 
-// The points of a checkpoint sweep: repeats outermost, then cache modes and rank counts.
-std::vector<sweep_point> checkpoint_points(const sweep_config& c) {
+// The swept cache modes; one empty choice (the command's default) when the axis is not swept.
+std::vector<std::optional<io::cache_mode>> cache_axis(const sweep_config& c) {
   std::vector<std::optional<io::cache_mode>> caches(c.caches.begin(), c.caches.end());
   if (caches.empty())
     caches.emplace_back();
+  return caches;
+}
+
+// The points of a checkpoint sweep: repeats outermost, then cache modes and rank counts.
+std::vector<sweep_point> checkpoint_points(const sweep_config& c) {
+  const auto caches = cache_axis(c);
   std::vector<sweep_point> out;
   for (std::uint64_t r = 0; r < c.repeats; ++r)
     for (const auto& m : caches)
@@ -62,9 +68,7 @@ std::vector<sweep_point> expand_points(const sweep_config& c) {
     return checkpoint_points(c);
   const std::vector<sweep_dataset> datasets =
       c.datasets.empty() ? std::vector<sweep_dataset>{{"", {}}} : c.datasets;
-  std::vector<std::optional<io::cache_mode>> caches(c.caches.begin(), c.caches.end());
-  if (caches.empty())
-    caches.emplace_back();
+  const auto caches = cache_axis(c);
   std::vector<sweep_point> out;
   for (std::uint64_t r = 0; r < c.repeats; ++r)
     for (const auto& d : datasets)

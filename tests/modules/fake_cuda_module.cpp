@@ -153,6 +153,16 @@ int32_t check_slot(dlsize_cuda_trainer* t, uint32_t slot, dlsize_cuda_status* st
   return DLSIZE_CUDA_OK;
 }
 
+// check_slot, then that the slot is acquired: `call` (the entry point) may fill it.
+int32_t check_acquired(dlsize_cuda_trainer* t, uint32_t slot, const char* call,
+                       dlsize_cuda_status* st) {
+  if (const int32_t rc = check_slot(t, slot, st))
+    return rc;
+  if (t->slots[slot] != slot_state::acquired)
+    return fail(st, DLSIZE_CUDA_BAD_ARGUMENT, "%s on slot %u before acquire_slot", call, slot);
+  return DLSIZE_CUDA_OK;
+}
+
 int32_t acquire_slot(dlsize_cuda_trainer* t, uint32_t slot, dlsize_cuda_status* st) {
   std::lock_guard lk(t->m);
   if (const int32_t rc = check_slot(t, slot, st))
@@ -170,10 +180,8 @@ int32_t stage_sample(dlsize_cuda_trainer* t, uint32_t slot, uint32_t index, uint
                      const void* bytes, uint64_t length, uint64_t sample_length,
                      dlsize_cuda_status* st) {
   std::lock_guard lk(t->m);
-  if (const int32_t rc = check_slot(t, slot, st))
+  if (const int32_t rc = check_acquired(t, slot, "stage_sample", st))
     return rc;
-  if (t->slots[slot] != slot_state::acquired)
-    return fail(st, DLSIZE_CUDA_BAD_ARGUMENT, "stage_sample on slot %u before acquire_slot", slot);
   if (index >= t->opt.batch_size)
     return fail(st, DLSIZE_CUDA_BAD_ARGUMENT, "sample index %u of a batch of %u", index,
                 t->opt.batch_size);
@@ -190,10 +198,8 @@ int32_t stage_sample(dlsize_cuda_trainer* t, uint32_t slot, uint32_t index, uint
 int32_t submit_slot(dlsize_cuda_trainer* t, uint32_t slot, uint32_t samples,
                     dlsize_cuda_status* st) {
   std::lock_guard lk(t->m);
-  if (const int32_t rc = check_slot(t, slot, st))
+  if (const int32_t rc = check_acquired(t, slot, "submit_slot", st))
     return rc;
-  if (t->slots[slot] != slot_state::acquired)
-    return fail(st, DLSIZE_CUDA_BAD_ARGUMENT, "submit_slot on slot %u before acquire_slot", slot);
   if (samples != t->opt.batch_size)
     return fail(st, DLSIZE_CUDA_BAD_ARGUMENT, "submit_slot with %u samples, the batch is %u",
                 samples, t->opt.batch_size);

@@ -16,15 +16,8 @@ namespace {
 
 using namespace dlsize::config;
 using Catch::Matchers::Contains;
+using dlsize::test::minimal_calibration;
 using dlsize::test::usage_error_message;
-
-nlohmann::json calibration() {
-  return {{"schema", "dlsize.calibration/1"},
-          {"workload", "resnet50"},
-          {"accelerator", "h200"},
-          {"batch_size", 256},
-          {"compute_time_s", 0.1}};
-}
 
 std::string calibration_error(const nlohmann::json& j) {
   return usage_error_message([&] { (void)parse_calibration(j.dump(), "cal.json", "resnet50"); });
@@ -144,7 +137,7 @@ TEST_CASE("resolve_accelerator of cuda refuses a workload without model.layers, 
 }
 
 TEST_CASE("parse_calibration accepts a valid calibration", "[accelerator_spec]") {
-  const auto p = parse_calibration(calibration().dump(), "cal.json", "resnet50");
+  const auto p = parse_calibration(minimal_calibration().dump(), "cal.json", "resnet50");
   CHECK(p.name == "h200");
   CHECK(p.batch_size == 256);
   CHECK(p.compute_time_s == Approx(0.1));
@@ -154,21 +147,21 @@ TEST_CASE("parse_calibration accepts a valid calibration", "[accelerator_spec]")
 
 TEST_CASE("parse_calibration rejects a wrong schema, another workload and bad values",
           "[accelerator_spec]") {
-  auto schema = calibration();
+  auto schema = minimal_calibration();
   schema["schema"] = "dlsize.report/1";
   CHECK_THAT(calibration_error(schema), Contains("cal.json: schema:"));
 
-  auto workload = calibration();
+  auto workload = minimal_calibration();
   workload["workload"] = "unet3d";
   const auto wl = calibration_error(workload);
   CHECK_THAT(wl, Contains("cal.json: workload:"));
   CHECK_THAT(wl, Contains("unet3d"));
 
-  auto negative = calibration();
+  auto negative = minimal_calibration();
   negative["compute_time_s"] = -0.5;
   CHECK_THAT(calibration_error(negative), Contains("cal.json: compute_time_s:"));
 
-  auto missing = calibration();
+  auto missing = minimal_calibration();
   missing.erase("batch_size");
   CHECK_THAT(calibration_error(missing), Contains("batch_size: missing"));
 
@@ -177,7 +170,7 @@ TEST_CASE("parse_calibration rejects a wrong schema, another workload and bad va
 }
 
 TEST_CASE("parse_calibration rejects an unknown key naming its key path", "[accelerator_spec]") {
-  auto j = calibration();
+  auto j = minimal_calibration();
   j["compute_tme_s"] = 0.2;
   const auto msg = calibration_error(j);
   CHECK_THAT(msg, Contains("cal.json: compute_tme_s: unknown key"));
@@ -188,7 +181,7 @@ TEST_CASE("resolve_accelerator reads a calibration given by file path", "[accele
   const auto file = dir.path / "h200.json";
   {
     std::ofstream out(file);
-    out << calibration().dump(2);
+    out << minimal_calibration().dump(2);
   }
   const auto w = load_workload("resnet50");
   const auto a = resolve_accelerator("emulated:" + file.string(), w, {});

@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
 
+#include "sizing_fixture.hpp"
 #include "test_support.hpp"
 
 #include "analysis/compare.hpp"
@@ -21,6 +22,8 @@
 
 using namespace dlsize;
 using Catch::Matchers::Contains;
+using test::sizing_json;
+using test::training_summary;
 
 namespace {
 
@@ -38,10 +41,10 @@ std::vector<telemetry::io_limit> limits_of(const nlohmann::json& rows) {
   return typed({{"storage", {{"io_limits", rows}}}}).storage->io_limits.value();
 }
 
-// The sizing document of the inputs, as its JSON.
-nlohmann::json sizing_json(const analysis::report_inputs& in, const analysis::sizing_request& req,
-                           const nlohmann::json& command_line) {
-  return to_json(analysis::make_sizing(in, req, command_line));
+// The backend identity's key of base once change has edited a copy of it.
+template <class Change> std::string key_with(nlohmann::json r, Change change) {
+  change(r);
+  return identity_of(r).key();
 }
 
 // A complete training report of n accelerators at /data on ext4, labelled `label` ("": none).
@@ -70,14 +73,7 @@ analysis::loaded_report run_at(const std::string& file, const std::string& label
         {"client_ram_bytes", 8e9}}},
       {"io", {{"max_read_rate", nullptr}, {"cache_mode", "direct"}}},
       {"storage", {{"hit_ratio", 0.0}}},
-      {"summary",
-       {{"read_bytes_per_s", std::min(n * 40e6, 100e6) * (1 + 0.002 * seed)},
-        {"samples_per_s", n * 350 * au},
-        {"samples_per_s_per_accelerator", 350 * au},
-        {"accelerator_utilization", au},
-        {"au_threshold", 0.9},
-        {"au_pass", au >= 0.9},
-        {"demand_bytes_per_s_per_accelerator", 40e6}}}};
+      {"summary", training_summary(n, au, std::min(n * 40e6, 100e6) * (1 + 0.002 * seed))}};
   r["backend"] = report::section_to_json(report::backend_of(typed(r)));
   return analysis::loaded_report::of(file, r);
 }
@@ -116,26 +112,24 @@ TEST_CASE("the backend identity holds the label and every fact that makes anothe
   CHECK(id.display_name() == "/data (ext4)");
   CHECK(id.mount_source == "/dev/vda1"); // older reports: dataset.device
   CHECK(report::backend_of(typed(base)).label_given.value_or(true) == false);
-  const auto key_with = [&](auto change) {
-    nlohmann::json r = base;
-    change(r);
-    return identity_of(r).key();
-  };
   const std::vector<std::string> keys = {
       id.key(),
-      key_with([](nlohmann::json& r) { r["config"]["label"] = "nfs-a"; }),
-      key_with([](nlohmann::json& r) { r["dataset"]["fs_type"] = "xfs"; }),
-      key_with([](nlohmann::json& r) {
-        r["storage"]["mount"] = {{"source", "srv:/export"}};
-      }),
-      key_with([](nlohmann::json& r) {
-        r["storage"]["device"] = {{"name", "sda"}};
-      }),
-      key_with([](nlohmann::json& r) {
-        r["storage"]["io_limits"] = {{{"device", "8:0"}, {"rbps", 1e6}}};
-      }),
-      key_with([](nlohmann::json& r) { r["io"]["max_read_rate"] = 9e7; }),
-      key_with([](nlohmann::json& r) { r["io"]["cache_mode"] = "buffered"; }),
+      key_with(base, [](nlohmann::json& r) { r["config"]["label"] = "nfs-a"; }),
+      key_with(base, [](nlohmann::json& r) { r["dataset"]["fs_type"] = "xfs"; }),
+      key_with(base,
+               [](nlohmann::json& r) {
+                 r["storage"]["mount"] = {{"source", "srv:/export"}};
+               }),
+      key_with(base,
+               [](nlohmann::json& r) {
+                 r["storage"]["device"] = {{"name", "sda"}};
+               }),
+      key_with(base,
+               [](nlohmann::json& r) {
+                 r["storage"]["io_limits"] = {{{"device", "8:0"}, {"rbps", 1e6}}};
+               }),
+      key_with(base, [](nlohmann::json& r) { r["io"]["max_read_rate"] = 9e7; }),
+      key_with(base, [](nlohmann::json& r) { r["io"]["cache_mode"] = "buffered"; }),
   };
   CHECK(std::set<std::string>(keys.begin(), keys.end()).size() == keys.size());
   nlohmann::json capped = base;
@@ -162,24 +156,21 @@ TEST_CASE("an S3 backend's identity holds its object store: endpoints, bucket, r
   CHECK(id.object_store ==
         "endpoints=http://10.0.0.1:7480;bucket=data;region=us-east-1;addressing=path");
   CHECK(id.server == "Ceph");
-  const auto key_with = [&](auto change) {
-    nlohmann::json r = base;
-    change(r);
-    return identity_of(r).key();
-  };
   const std::vector<std::string> keys = {
       id.key(),
       key_with(
+          base,
           [](nlohmann::json& r) { r["storage"]["s3"]["endpoints"] = {"http://10.0.0.2:7480"}; }),
-      key_with([](nlohmann::json& r) { r["storage"]["s3"]["bucket"] = "other"; }),
-      key_with([](nlohmann::json& r) { r["storage"]["s3"]["region"] = "eu-west-3"; }),
-      key_with([](nlohmann::json& r) { r["storage"]["s3"]["addressing"] = "virtual"; }),
-      key_with([](nlohmann::json& r) { r["storage"]["s3"]["server"] = "MinIO"; }),
-      key_with([](nlohmann::json& r) { r["storage"].erase("s3"); }),
+      key_with(base, [](nlohmann::json& r) { r["storage"]["s3"]["bucket"] = "other"; }),
+      key_with(base, [](nlohmann::json& r) { r["storage"]["s3"]["region"] = "eu-west-3"; }),
+      key_with(base, [](nlohmann::json& r) { r["storage"]["s3"]["addressing"] = "virtual"; }),
+      key_with(base, [](nlohmann::json& r) { r["storage"]["s3"]["server"] = "MinIO"; }),
+      key_with(base, [](nlohmann::json& r) { r["storage"].erase("s3"); }),
   };
   CHECK(std::set<std::string>(keys.begin(), keys.end()).size() == keys.size());
   // A file report's key is as before: nothing of S3 in it.
-  CHECK(identity_of(run_at("a.json", "", 1, 1).report).key().find("s3=") == std::string::npos);
+  CHECK(identity_of(run_at("a.json", "", 1, 1).report).key().find("s3=") ==
+        std::string::npos);
 }
 
 TEST_CASE("backends of one name are told apart by the facts that differ", "[label]") {

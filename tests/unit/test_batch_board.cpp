@@ -23,6 +23,29 @@ struct close_on_exit {
   ~close_on_exit() { board.close(); }
 };
 
+// Waits for accelerator a's step t in another thread: the wait must still block after
+// `blocked`, and return once `release` (the batch's last sample, or close) has run. Returns what
+// the wait got; the board is closed when it returns.
+template <class Release>
+batch_board::batch wait_released_by(batch_board& board, std::uint64_t a, std::uint64_t t,
+                                    std::chrono::milliseconds blocked, Release release) {
+  auto waiter = std::async(std::launch::async, [&] { return board.wait(a, t); });
+  const close_on_exit guard{board};
+  CHECK(waiter.wait_for(blocked) == std::future_status::timeout);
+  release();
+  REQUIRE(waiter.wait_for(10s) == std::future_status::ready);
+  return waiter.get();
+}
+
+// b is ready, of these bytes and failed samples, at the time of its last sample.
+void check_ready(const batch_board::batch& b, std::uint64_t bytes, std::uint64_t failed,
+                 std::uint64_t ready_ns) {
+  CHECK(b.ready);
+  CHECK(b.bytes == bytes);
+  CHECK(b.failed == failed);
+  CHECK(b.ready_ns == ready_ns);
+}
+
 } // namespace
 
 TEST_CASE("batch_board may_load allows only steps below taken + depth", "[batch_board]") {
@@ -49,16 +72,9 @@ TEST_CASE("batch_board marks a batch ready only when all its samples are done", 
   board.sample_done(0, 0, 200, true, 20);
   board.sample_done(0, 0, 300, false, 30);
   // Three of four samples: the batch is not ready, so a waiter only returns on close.
-  auto early = std::async(std::launch::async, [&] { return board.wait(0, 0); });
-  const close_on_exit guard{board};
-  CHECK(early.wait_for(300ms) == std::future_status::timeout);
-  board.sample_done(0, 0, 400, true, 40);
-  REQUIRE(early.wait_for(10s) == std::future_status::ready);
-  const auto b = early.get();
-  CHECK(b.ready);
-  CHECK(b.bytes == 1000);
-  CHECK(b.failed == 2);
-  CHECK(b.ready_ns == 40); // the time of the last sample
+  const auto b =
+      wait_released_by(board, 0, 0, 300ms, [&] { board.sample_done(0, 0, 400, true, 40); });
+  check_ready(b, 1000, 2, 40);
 }
 
 TEST_CASE("batch_board keeps batches of different slots and accelerators apart", "[batch_board]") {
@@ -84,12 +100,7 @@ TEST_CASE("batch_board keeps batches of different slots and accelerators apart",
 TEST_CASE("batch_board wait returns not ready once the board is closed", "[batch_board]") {
   batch_board board(1, 2, 4);
   board.sample_done(0, 0, 100, false, 0);
-  auto waiter = std::async(std::launch::async, [&] { return board.wait(0, 0); });
-  const close_on_exit guard{board};
-  CHECK(waiter.wait_for(200ms) == std::future_status::timeout);
-  board.close();
-  REQUIRE(waiter.wait_for(10s) == std::future_status::ready);
-  CHECK_FALSE(waiter.get().ready);
+  CHECK_FALSE(wait_released_by(board, 0, 0, 200ms, [&] { board.close(); }).ready);
   // After close, a wait for a step never filled returns at once.
   CHECK_FALSE(board.wait(0, 1).ready);
 }
@@ -108,16 +119,9 @@ TEST_CASE("batch_board take resets the slot so step t + depth accumulates from z
   REQUIRE(board.may_load(0, 2));
   board.sample_done(0, 2, 1, false, 5);
   board.sample_done(0, 2, 2, false, 6);
-  auto waiter = std::async(std::launch::async, [&] { return board.wait(0, 2); });
-  const close_on_exit guard{board};
-  CHECK(waiter.wait_for(200ms) == std::future_status::timeout);
-  board.sample_done(0, 2, 3, false, 7);
-  REQUIRE(waiter.wait_for(10s) == std::future_status::ready);
-  const auto b = waiter.get();
-  CHECK(b.ready);
-  CHECK(b.bytes == 6);
-  CHECK(b.failed == 0);
-  CHECK(b.ready_ns == 7);
+  const auto b =
+      wait_released_by(board, 0, 2, 200ms, [&] { board.sample_done(0, 2, 3, false, 7); });
+  check_ready(b, 6, 0, 7);
 }
 
 TEST_CASE("batch_board hands a consumer every step with its bytes while a producer runs ahead",

@@ -5,12 +5,8 @@
 
 using Catch::Matchers::Contains;
 using Catch::Matchers::StartsWith;
-using dlsize::config::accelerator_kind;
-using dlsize::config::bench_request;
-using dlsize::config::check_accelerator_rules;
-using dlsize::config::check_bench_request;
-using dlsize::config::check_dataset_place;
-using dlsize::test::usage_error_message;
+using namespace dlsize::config;
+using namespace dlsize::test;
 
 namespace {
 
@@ -29,9 +25,8 @@ bench_request valid_request() {
 }
 
 template <class Change> std::string refusal(Change change, std::uint64_t ranks = 1) {
-  bench_request r = valid_request();
-  change(r);
-  return usage_error_message([&] { check_bench_request(r, ranks); });
+  return refusal_after(valid_request(), change,
+                       [&](const bench_request& r) { check_bench_request(r, ranks); });
 }
 
 } // namespace
@@ -156,10 +151,10 @@ bench_request checkpoint_request() {
 }
 
 template <class Change> std::string checkpoint_refusal(Change change) {
-  bench_request r = checkpoint_request();
-  change(r);
   const auto w = dlsize::config::load_workload("llama3-8b");
-  return usage_error_message([&] { dlsize::config::check_checkpoint_options(r, w); });
+  return refusal_after(checkpoint_request(), change, [&](const bench_request& r) {
+    dlsize::config::check_checkpoint_options(r, w);
+  });
 }
 
 } // namespace

@@ -5,12 +5,9 @@
 
 using Catch::Matchers::Contains;
 using Catch::Matchers::StartsWith;
+using namespace dlsize::pipeline;
+using namespace dlsize::test;
 using dlsize::config::accelerator_kind;
-using dlsize::pipeline::bench_job_options;
-using dlsize::pipeline::bench_request_of;
-using dlsize::pipeline::bench_setup;
-using dlsize::pipeline::resolve_bench_setup;
-using dlsize::test::usage_error_message;
 
 namespace {
 

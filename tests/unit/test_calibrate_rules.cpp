@@ -4,23 +4,18 @@
 #include "test_support.hpp"
 
 using Catch::Matchers::StartsWith;
-using dlsize::config::calibrate_request;
-using dlsize::config::check_calibrate_request;
-using dlsize::test::usage_error_message;
+using namespace dlsize::config;
+using namespace dlsize::test;
 
 namespace {
 
+// A GPU measurement: no allreduce output to fit.
 calibrate_request gpu_request() {
-  calibrate_request r;
-  r.workload = "resnet50";
-  r.accelerator = "cuda";
-  return r;
+  return {.workload = "resnet50", .accelerator = "cuda", .allreduce = ""};
 }
 
 template <class Change> std::string calibrate_refusal(Change change) {
-  calibrate_request r = gpu_request();
-  change(r);
-  return usage_error_message([&] { check_calibrate_request(r); });
+  return refusal_after(gpu_request(), change, check_calibrate_request);
 }
 
 } // namespace

@@ -22,14 +22,6 @@ std::string calibration_round_trip(const std::string& text) {
   return config::to_json(config::from_json(nlohmann::json::parse(text), "cal.json")).dump(2) + "\n";
 }
 
-nlohmann::json calibration_by_hand() {
-  return {{"schema", "dlsize.calibration/1"},
-          {"workload", "resnet50"},
-          {"accelerator", "h200"},
-          {"batch_size", 256},
-          {"compute_time_s", 0.1}};
-}
-
 } // namespace
 
 TEST_CASE("a calibration dlsize calibrate wrote reads back typed and writes the same bytes",
@@ -56,9 +48,9 @@ TEST_CASE("a calibration dlsize calibrate wrote reads back typed and writes the 
 }
 
 TEST_CASE("a hand-written calibration keeps what it gives and gains nothing", "[calibration]") {
-  const auto minimal = calibration_by_hand().dump(2) + "\n";
+  const auto minimal = test::minimal_calibration().dump(2) + "\n";
   CHECK(calibration_round_trip(minimal) == minimal);
-  auto j = calibration_by_hand();
+  auto j = test::minimal_calibration();
   j["loss"] = {{"first", 7}, {"last", 6}, {"falling", true}}; // integers: not calibrate's shape
   j["measured"] = {{"note", "from the vendor's sheet"}};
   j["steps"] = 100;
@@ -76,19 +68,19 @@ TEST_CASE("a calibration's fields are checked in order, naming the key", "[calib
   const auto refused = [](const nlohmann::json& j, std::string_view workload = {}) {
     return test::usage_error_message([&] { (void)config::from_json(j, "cal.json", workload); });
   };
-  auto j = calibration_by_hand();
+  auto j = test::minimal_calibration();
   CHECK_THAT(refused(j, "unet3d"), Contains("cal.json: workload: calibrated for 'resnet50', but "
                                             "the run's workload is 'unet3d'"));
   j["batch_size"] = 0;
   CHECK_THAT(refused(j, "unet3d"), Contains("workload: calibrated for"));
   CHECK_THAT(refused(j), Contains("batch_size"));
-  j = calibration_by_hand();
+  j = test::minimal_calibration();
   j["compute_time_min_s"] = 0.2;
   j["compute_time_max_s"] = 0.1;
   CHECK_THAT(refused(j), Contains("compute_time_max_s"));
   j["compute_time_max_s"] = 0.3;
   CHECK_THAT(refused(j), Contains("lies outside compute_time_min_s to compute_time_max_s"));
-  j = calibration_by_hand();
+  j = test::minimal_calibration();
   j["loss"] = {{"first", 1}, {"slope", 2}};
   CHECK_THAT(refused(j), Contains("loss.slope"));
 }

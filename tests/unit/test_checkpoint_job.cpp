@@ -4,9 +4,8 @@
 #include "test_support.hpp"
 
 using Catch::Matchers::StartsWith;
-using dlsize::pipeline::checkpoint_job_options;
-using dlsize::pipeline::checkpoint_options_of;
-using dlsize::test::usage_error_message;
+using namespace dlsize::pipeline;
+using namespace dlsize::test;
 
 namespace {
 

@@ -4,23 +4,18 @@
 #include "test_support.hpp"
 
 using Catch::Matchers::StartsWith;
-using dlsize::config::check_checkpoint_request;
-using dlsize::config::checkpoint_request;
-using dlsize::test::usage_error_message;
+using namespace dlsize::config;
+using namespace dlsize::test;
 
 namespace {
 
+// Every other option at its default: no time limit, no label, none given.
 checkpoint_request plain_request() {
-  checkpoint_request r;
-  r.workload = "llama3-8b";
-  r.dir = "ck";
-  return r;
+  return {.workload = "llama3-8b", .dir = "ck", .time_limit = "", .label = "", .given = {}};
 }
 
 template <class Change> std::string checkpoint_opt_refusal(Change change) {
-  checkpoint_request r = plain_request();
-  change(r);
-  return usage_error_message([&] { check_checkpoint_request(r); });
+  return refusal_after(plain_request(), change, check_checkpoint_request);
 }
 
 } // namespace

@@ -179,19 +179,25 @@ TEST_CASE("compare's table and HTML show every backend and metric", "[compare]")
   CHECK_THAT(html, Contains("/b (nfs4); reports: b1"));
 }
 
+namespace {
+
+// A report's topology of 4 accelerators spread over `nodes` nodes of `ranks_per_node` ranks.
+nlohmann::json four_accelerators_on(int nodes, int ranks_per_node) {
+  const int ranks = nodes * ranks_per_node;
+  return {{"accelerators", 4},
+          {"ranks", ranks},
+          {"nodes", nodes},
+          {"ranks_per_node", ranks_per_node},
+          {"accelerators_per_rank", 4 / ranks}};
+}
+
+} // namespace
+
 TEST_CASE("compare tells the same load spread over other nodes and ranks apart", "[compare]") {
   auto up = fake("up", "/a", 1000, 0.95, 1);
-  up.report["topology"] = {{"accelerators", 4},
-                           {"ranks", 2},
-                           {"nodes", 1},
-                           {"ranks_per_node", 2},
-                           {"accelerators_per_rank", 2}};
+  up.report["topology"] = four_accelerators_on(1, 2);
   auto out = fake("out", "/a", 900, 0.9, 1);
-  out.report["topology"] = {{"accelerators", 4},
-                            {"ranks", 4},
-                            {"nodes", 2},
-                            {"ranks_per_node", 2},
-                            {"accelerators_per_rank", 1}};
+  out.report["topology"] = four_accelerators_on(2, 2);
   const auto c = analysis::compare_reports({up, out});
   REQUIRE(c.head().backends.size() == 2);
   CHECK_THAT(c.head().backends[0].backend, Contains("1 node × 2 ranks × 2 accelerators"));

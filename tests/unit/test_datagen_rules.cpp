@@ -6,11 +6,9 @@
 
 using Catch::Matchers::Contains;
 using Catch::Matchers::StartsWith;
-using dlsize::config::file_layout;
-using dlsize::config::load_workload;
-using dlsize::dataset::datagen_params_of;
-using dlsize::dataset::datagen_request;
-using dlsize::test::usage_error_message;
+using namespace dlsize::config;
+using namespace dlsize::dataset;
+using namespace dlsize::test;
 
 namespace {
 

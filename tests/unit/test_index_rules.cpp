@@ -6,18 +6,14 @@
 #include "test_support.hpp"
 
 using Catch::Matchers::Contains;
-using dlsize::dataset::index_options_of;
-using dlsize::dataset::index_scan_request;
-using dlsize::dataset::symlink_policy;
-using dlsize::test::usage_error_message;
+using namespace dlsize::dataset;
+using namespace dlsize::test;
 
 namespace {
 
+// A folder walked whole: no list of paths or keys, nothing excluded.
 index_scan_request request() {
-  index_scan_request r;
-  r.dir = "/data";
-  r.out = "/tmp/i.json";
-  return r;
+  return {.dir = "/data", .out = "/tmp/i.json", .files_from = {}, .keys = {}, .exclude = {}};
 }
 
 std::string refusal(const index_scan_request& r) {

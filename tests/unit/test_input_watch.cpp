@@ -16,12 +16,8 @@
 #include "test_support.hpp"
 
 using Catch::Matchers::Contains;
-using dlsize::core::input_progress;
-using dlsize::core::input_stopped;
-using dlsize::core::watch_inputs;
-using dlsize::core::watched_read;
-using dlsize::test::temp_dir;
-using dlsize::test::usage_error_message;
+using namespace dlsize::core;
+using namespace dlsize::test;
 
 namespace {
 

@@ -13,13 +13,8 @@
 #include "test_support.hpp"
 
 using Catch::Matchers::Contains;
-using dlsize::core::json_limits;
-using dlsize::core::kConfigJson;
-using dlsize::core::parse_json;
-using dlsize::core::read_input_file;
-using dlsize::core::read_json_file;
-using dlsize::test::temp_dir;
-using dlsize::test::usage_error_message;
+using namespace dlsize::core;
+using namespace dlsize::test;
 
 namespace {
 

@@ -42,6 +42,15 @@ template <class Change> std::string refusal(Change change) {
   });
 }
 
+// The inputs of the read side, as plan parses them from o.
+analysis::plan_inputs read_inputs_of(const analysis::plan_options& o) {
+  analysis::plan_inputs in;
+  in.workload = config::load_workload(o.workload);
+  analysis::parse_shared_inputs(o, in);
+  analysis::parse_read_inputs(o, in);
+  return in;
+}
+
 // An index of DIR /data with the lines given and a correct digest and counts.
 fs::path write_index(const fs::path& folder, const std::vector<std::string>& lines,
                      std::uint64_t files) {
@@ -106,10 +115,7 @@ TEST_CASE("plan rules resolve the read side's options as given", "[plan_rules]")
   o.request_size = "256KiB";
   o.dataset_size = "1TB";
   o.batch_size = 100;
-  analysis::plan_inputs in;
-  in.workload = config::load_workload(o.workload);
-  analysis::parse_shared_inputs(o, in);
-  analysis::parse_read_inputs(o, in);
+  analysis::plan_inputs in = read_inputs_of(o);
   CHECK(in.clients == 4);
   CHECK(in.nic_bandwidth == Approx(12.5e9));
   CHECK(in.cache == io::cache_mode::buffered);
@@ -149,10 +155,7 @@ TEST_CASE("plan --index sizes from the index's real ranges, not the profile's me
   o.index = p.string();
   o.request_size = "8KiB";
   o.accelerators = 2;
-  analysis::plan_inputs in;
-  in.workload = config::load_workload(o.workload);
-  analysis::parse_shared_inputs(o, in);
-  analysis::parse_read_inputs(o, in);
+  analysis::plan_inputs in = read_inputs_of(o);
   in.measured = analysis::measured_dataset::of(shape, "--index");
   const analysis::plan_reads plan = analysis::make_plan(in);
   const double samples_per_s = 400 / 0.224;

@@ -7,15 +7,8 @@
 #include "s3/location.hpp"
 #include "test_support.hpp"
 
-using dlsize::s3::complete_settings;
-using dlsize::s3::credentials;
-using dlsize::s3::is_s3_url;
-using dlsize::s3::location;
-using dlsize::s3::parse_location;
-using dlsize::s3::profile_credentials;
-using dlsize::s3::resolve_credentials;
-using dlsize::s3::settings;
-using dlsize::test::usage_error_message;
+using namespace dlsize::s3;
+using namespace dlsize::test;
 
 namespace {
 

@@ -5,13 +5,8 @@
 #include "s3/request.hpp"
 #include "test_support.hpp"
 
-using dlsize::s3::addressing;
-using dlsize::s3::build_request;
-using dlsize::s3::canonical_path;
-using dlsize::s3::canonical_query;
-using dlsize::s3::request_spec;
-using dlsize::s3::uri_encode;
-using dlsize::test::usage_error_message;
+using namespace dlsize::s3;
+using namespace dlsize::test;
 
 namespace {
 

@@ -5,6 +5,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "sizing_fixture.hpp"
 #include "test_support.hpp"
 
 #include "analysis/sizing_report.hpp"
@@ -15,14 +16,10 @@
 
 using namespace dlsize;
 using Catch::Matchers::Contains;
+using test::sizing_json;
+using test::training_summary;
 
 namespace {
-
-// The sizing document of the inputs, as its JSON.
-nlohmann::json sizing_json(const analysis::report_inputs& in, const analysis::sizing_request& req,
-                           const nlohmann::json& command_line) {
-  return to_json(analysis::make_sizing(in, req, command_line));
-}
 
 // A training report of n accelerators on a backend capped at `cap` bytes/s (1e12: no cap),
 // demand 40 MB/s each.
@@ -43,14 +40,7 @@ analysis::loaded_report run(double n, int seed, double cap, const std::string& p
        {{"max_read_rate", cap < 1e12 ? nlohmann::json(cap) : nlohmann::json(nullptr)},
         {"cache_mode", "direct"}}},
       {"storage", {{"hit_ratio", 0.0}}},
-      {"summary",
-       {{"read_bytes_per_s", bw},
-        {"samples_per_s", n * 350 * au},
-        {"samples_per_s_per_accelerator", 350 * au},
-        {"accelerator_utilization", au},
-        {"au_threshold", 0.9},
-        {"au_pass", au >= 0.9},
-        {"demand_bytes_per_s_per_accelerator", 40e6}}}};
+      {"summary", training_summary(n, au, bw)}};
   return analysis::loaded_report::of(
       "n" + std::to_string(static_cast<int>(n)) + "-r" + std::to_string(seed) + ".json", r);
 }

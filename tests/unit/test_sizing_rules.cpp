@@ -5,11 +5,8 @@
 
 using Catch::Matchers::Contains;
 using Catch::Matchers::StartsWith;
-using dlsize::analysis::cache_model_kind;
-using dlsize::analysis::check_out_prefix;
-using dlsize::analysis::size_options;
-using dlsize::analysis::sizing_request_of;
-using dlsize::test::usage_error_message;
+using namespace dlsize::analysis;
+using namespace dlsize::test;
 
 namespace {
 

@@ -7,6 +7,8 @@
 #include <string>
 #include <system_error>
 
+#include <nlohmann/json.hpp>
+
 #include "core/error.hpp"
 
 namespace dlsize::test {
@@ -21,6 +23,23 @@ template <typename F> std::string usage_error_message(F&& f) {
     return "<an exception other than usage_error>";
   }
   return "<no exception>";
+}
+
+// The message of the usage_error check throws for request once change has edited it (a copy);
+// a marker string where it throws none.
+template <typename Request, typename Change, typename Check>
+std::string refusal_after(Request request, Change&& change, Check&& check) {
+  change(request);
+  return usage_error_message([&] { check(request); });
+}
+
+// The smallest valid calibration: resnet50's compute time on an h200, as a hand would write it.
+inline nlohmann::json minimal_calibration() {
+  return {{"schema", "dlsize.calibration/1"},
+          {"workload", "resnet50"},
+          {"accelerator", "h200"},
+          {"batch_size", 256},
+          {"compute_time_s", 0.1}};
 }
 
 // Points the CUDA backend loader at the fake module of tests/modules (a CPU stand-in), before

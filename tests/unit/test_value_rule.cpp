@@ -8,11 +8,8 @@
 
 using Catch::Matchers::Contains;
 using Catch::Matchers::StartsWith;
-using dlsize::core::check_json;
-using dlsize::core::check_text;
-using dlsize::core::json_problem;
-using dlsize::core::text_problem;
-using dlsize::test::usage_error_message;
+using namespace dlsize::core;
+using namespace dlsize::test;
 namespace core = dlsize::core;
 
 TEST_CASE("a count refuses negatives, fractions, NaN, inf, empty text and values past its range",

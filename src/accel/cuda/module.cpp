@@ -6,6 +6,7 @@
 #include <cstring>
 #include <new>
 #include <string>
+#include <vector>
 
 #include "accel/cuda/check.hpp"
 #include "accel/cuda/trainer.hpp"
@@ -64,6 +65,14 @@ dlsize::cuda::trainer& use(dlsize_cuda_trainer* t) {
     dlsize::cuda::throw_bad("no trainer (null)");
   t->t.make_current();
   return t->t;
+}
+
+// Copies the model's count values into out; throws, out untouched, when it has another count.
+void copy_values(const std::vector<float>& v, float* out, uint64_t count) {
+  if (v.size() != count)
+    dlsize::cuda::throw_bad(std::to_string(count) + " values asked, the model has " +
+                            std::to_string(v.size()));
+  std::memcpy(out, v.data(), count * sizeof(float));
 }
 
 // What the driver lacks, in words: not there at all, or too old for this module's runtime.
@@ -192,13 +201,7 @@ int32_t nccl_init(dlsize_cuda_trainer* t, int32_t rank, int32_t nranks,
 }
 
 int32_t read_params(dlsize_cuda_trainer* t, float* out, uint64_t count, dlsize_cuda_status* st) {
-  return guarded(st, [&] {
-    const auto v = use(t).read_params();
-    if (v.size() != count)
-      dlsize::cuda::throw_bad(std::to_string(count) + " values asked, the model has " +
-                              std::to_string(v.size()));
-    std::memcpy(out, v.data(), count * sizeof(float));
-  });
+  return guarded(st, [&] { copy_values(use(t).read_params(), out, count); });
 }
 
 int32_t write_params(dlsize_cuda_trainer* t, const float* in, uint64_t count,
@@ -207,13 +210,7 @@ int32_t write_params(dlsize_cuda_trainer* t, const float* in, uint64_t count,
 }
 
 int32_t read_grads(dlsize_cuda_trainer* t, float* out, uint64_t count, dlsize_cuda_status* st) {
-  return guarded(st, [&] {
-    const auto v = use(t).read_grads();
-    if (v.size() != count)
-      dlsize::cuda::throw_bad(std::to_string(count) + " values asked, the model has " +
-                              std::to_string(v.size()));
-    std::memcpy(out, v.data(), count * sizeof(float));
-  });
+  return guarded(st, [&] { copy_values(use(t).read_grads(), out, count); });
 }
 
 } // namespace
