@@ -53,16 +53,14 @@ int run_datagen(const datagen_cli& o) {
   // every host of the job.
   const auto given = cluster::agree(comm, [&] {
     options_of(o, sysinfo::ram_bytes());
-    return nlohmann::json{{"command", "datagen"},
-                          {"options",
-                           {{"workload", o.workload},
-                            {"dataset", o.dataset},
-                            {"size", o.req.size},
-                            {"files", o.req.files},
-                            {"seed", o.req.seed},
-                            {"layout", o.req.layout},
-                            {"records-per-file", o.req.records_per_file},
-                            {"stall-timeout", o.stall_timeout}}}};
+    return cluster::command_given("datagen", {{"workload", o.workload},
+                                              {"dataset", o.dataset},
+                                              {"size", o.req.size},
+                                              {"files", o.req.files},
+                                              {"seed", o.req.seed},
+                                              {"layout", o.req.layout},
+                                              {"records-per-file", o.req.records_per_file},
+                                              {"stall-timeout", o.stall_timeout}});
   });
   cluster::require_same(comm, given, "command and options");
   dataset::datagen_options opt = options_of(o, cluster::ram_of_hosts(comm));

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Each document's JSON in one place: no string-keyed JSON access (obj["key"], .at("key"),
-# .value("key", ...), .contains("key")) in src/ or cli/ outside the *_json.cpp files that hold
+# .value("key", ...), .contains("key"), an object literal {{"key", value}, ...}) in src/ or cli/
+# outside the *_json.cpp files that hold
 # a document's to_json/from_json (docs/architecture.md, "Documents: one typed value each"), and
 # outside the files scripts/json-access.allow lists, each with why (input formats dlsize only
 # reads, generic JSON tools, maps that are not JSON). Prints each access found and exits 1; 0
@@ -11,12 +12,12 @@ cd "$(dirname "$0")/.."
 files=("$@")
 ((${#files[@]})) || mapfile -t files < <(git ls-files 'src/*.cpp' 'src/*.hpp' 'cli/*.cpp' 'cli/*.hpp')
 allowed=$(sed -n 's/^\([^#[:space:]][^[:space:]]*\).*/\1/p' scripts/json-access.allow)
-pattern='\["[A-Za-z_0-9.]+"\]|\.at\("[^"]+"\)|\.value\("|\.contains\("'
+pattern='\["[A-Za-z_0-9.]+"\]|\.at\("[^"]+"\)|\.value\("|\.contains\("|\{\{"[A-Za-z_0-9.-]+", '
 found=0
 for f in "${files[@]}"; do
   [[ $f == *_json.cpp ]] && continue
   grep -qxF "$f" <<<"$allowed" && continue
-  if out=$(grep -nE "$pattern" "$f"); then
+  if out=$(grep -nE "$pattern" "$f" | grep -vE '^[0-9]+:[[:space:]]*//'); then
     sed "s|^|$f:|" <<<"$out"
     found=$((found + $(wc -l <<<"$out")))
   fi

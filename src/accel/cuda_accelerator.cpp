@@ -112,24 +112,6 @@ std::uint64_t cuda_accelerator::compute_ns(std::uint64_t start_ns, std::uint64_t
   return std::min(end_ns - start_ns, last_busy_ns());
 }
 
-nlohmann::json cuda_accelerator::run_details() const {
-  return {{"device", describe()}, {"steps", m_tally.to_json()}};
-}
-
-nlohmann::json cuda_accelerator::describe() const {
-  return {{"kind", "cuda"},
-          {"device", m_info.device_name},
-          {"pci_bus_id", m_info.pci_bus_id},
-          {"precision", to_string(m_precision)},
-          {"batch_size", m_batch},
-          {"parameters", m_info.params},
-          {"slots", m_info.slots},
-          {"allreduce_buckets", m_info.buckets},
-          {"device_memory_used_bytes", m_info.device_memory_used},
-          {"staging_bytes", m_info.staging_bytes},
-          {"backend", m_build}};
-}
-
 void cuda_accelerator::acquire(std::uint64_t batch) {
   dlsize_cuda_status st{};
   DLSIZE_CUDA_CALL(m_api.acquire_slot(m_trainer, slot_of(batch), &st), st);
@@ -213,22 +195,6 @@ void gpu_tally::add(const dlsize_cuda_step_result& r) {
   forward_ms += r.forward_ms;
   backward_ms += r.backward_ms;
   optimizer_ms += r.optimizer_ms;
-}
-
-nlohmann::json gpu_tally::to_json() const {
-  const double n = steps ? static_cast<double>(steps) : 1.0;
-  auto finite = [](double v) {
-    return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr);
-  };
-  return {{"steps", steps},
-          {"skipped_steps", skipped},
-          {"loss_first", finite(loss_first)},
-          {"loss_last", finite(loss_last)},
-          {"busy_ms_mean", busy_ms / n},
-          {"preprocess_ms_mean", preprocess_ms / n},
-          {"forward_ms_mean", forward_ms / n},
-          {"backward_ms_mean", backward_ms / n},
-          {"optimizer_ms_mean", optimizer_ms / n}};
 }
 
 } // namespace dlsize::accel

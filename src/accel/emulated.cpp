@@ -17,12 +17,4 @@ std::uint64_t emulated_accelerator::step(std::uint64_t start_ns) {
   return end;
 }
 
-nlohmann::json emulated_accelerator::describe() const {
-  return {{"kind", "emulated"},
-          {"type", m_type},
-          {"compute_time_s", m_model.mean_s()},
-          {"compute_time_stdev_s", m_model.stdev_s()},
-          {"source", m_source}};
-}
-
 } // namespace dlsize::accel

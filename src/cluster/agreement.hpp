@@ -41,6 +41,10 @@ struct rank_answer {
   static rank_answer from_json(const nlohmann::json& j);
 };
 
+// What every rank of a job must have been given alike: the command and its options (by long
+// option name), the part each rank gives require_same after agree.
+nlohmann::json command_given(const std::string& command, const nlohmann::json& options);
+
 // Runs part on this rank, then agrees with the others. Returns every rank's value of part, by
 // rank. With one rank the part's own exception passes through unchanged (so a single process
 // behaves as it always did).

@@ -3,6 +3,10 @@
 
 namespace dlsize::cluster {
 
+nlohmann::json command_given(const std::string& command, const nlohmann::json& options) {
+  return {{"command", command}, {"options", options}};
+}
+
 rank_answer rank_answer::success(nlohmann::json value) {
   rank_answer a;
   a.ok = true;

@@ -1,5 +1,6 @@
 // The one place an index's JSON keys are written and read (dataset/index_document.hpp).
 #include "dataset/index_document.hpp"
+#include "dataset/index_line.hpp"
 
 namespace dlsize::dataset {
 namespace {
@@ -220,6 +221,11 @@ std::optional<index_line> line_from_json(const json& j) {
   }
   l.records = std::move(records);
   return l;
+}
+
+std::string skipped_line_json(std::string_view rel, std::string_view kind, std::string_view why) {
+  return json{{"path", rel}, {"skipped", kind}, {"reason", why}}.dump(
+      -1, ' ', false, json::error_handler_t::replace);
 }
 
 } // namespace dlsize::dataset

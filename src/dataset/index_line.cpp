@@ -49,8 +49,7 @@ void append_skipped_line(std::string& buf, index_counts& n, std::string_view rel
                          std::string_view kind, std::string_view why) {
   ++n.skipped[std::string(kind)];
   ++n.lines;
-  buf += nlohmann::json{{"path", rel}, {"skipped", kind}, {"reason", why}}.dump(
-      -1, ' ', false, nlohmann::json::error_handler_t::replace);
+  buf += skipped_line_json(rel, kind, why);
   buf += '\n';
 }
 

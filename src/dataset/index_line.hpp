@@ -26,4 +26,8 @@ void append_skipped_line(std::string& buf, index_counts& n, std::string_view rel
 // Whether --exclude leaves rel out: a pattern (fnmatch) that matches the path or its last name.
 bool index_excluded(const std::vector<std::string>& patterns, const std::string& rel);
 
+// The JSON of a skipped file's line, {"path", "skipped", "reason"} (index_json.cpp), without its
+// newline; bytes that are not UTF-8 are replaced.
+std::string skipped_line_json(std::string_view rel, std::string_view kind, std::string_view why);
+
 } // namespace dlsize::dataset

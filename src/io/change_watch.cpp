@@ -69,11 +69,6 @@ bool change_watch::at_failed_open(int err, std::uint32_t file, const std::string
   return changed(file, path, fmt::format("gone at open ({})", errno_text(err)));
 }
 
-nlohmann::json change_watch::changed_json() const {
-  std::lock_guard lk(m_m);
-  return {{"count", m_count}, {"files", m_named}};
-}
-
 std::uint64_t change_watch::count() const {
   std::lock_guard lk(m_m);
   return m_count;

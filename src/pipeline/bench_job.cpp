@@ -149,7 +149,7 @@ int run_bench_job(const bench_job_options& o) {
     // Last: nothing is reserved for options that are refused.
     if (comm.rank() == 0 && !o.check_ranks)
       out.reserve(s.profile.name);
-    return nlohmann::json{{"command", "bench"}, {"options", o.effective}};
+    return cluster::command_given("bench", o.effective);
   });
   cluster::require_same(comm, given, "command and options");
   if (o.check_ranks)

@@ -142,7 +142,7 @@ int run_checkpoint_job(const checkpoint_job_options& o) {
                              o.check_ranks ? o.check_ranks : static_cast<unsigned>(comm.size()));
     if (comm.rank() == 0 && !o.check_ranks)
       out.emplace(reserve_report(o, opt));
-    return nlohmann::json{{"command", "checkpoint"}, {"options", opt.config}};
+    return cluster::command_given("checkpoint", opt.config);
   });
   cluster::require_same(comm, given, "command and options");
   if (o.check_ranks)

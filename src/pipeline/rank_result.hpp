@@ -65,4 +65,9 @@ struct rank_result {
 nlohmann::json reader_stats_json(const io::reader_stats& s);
 io::reader_stats reader_stats_from_json(const nlohmann::json& j);
 
+// What every rank of a training run must agree on before it starts (training_run::fingerprint):
+// the dataset it opened (its id, bytes and files) and the run's config block.
+nlohmann::json run_fingerprint_json(std::uint64_t dataset_id, std::uint64_t dataset_bytes,
+                                    std::uint64_t dataset_files, const nlohmann::json& config);
+
 } // namespace dlsize::pipeline

@@ -93,6 +93,14 @@ nlohmann::json rank_result::to_json() const {
           {"stop_detail", stop.detail}};
 }
 
+nlohmann::json run_fingerprint_json(std::uint64_t dataset_id, std::uint64_t dataset_bytes,
+                                    std::uint64_t dataset_files, const nlohmann::json& config) {
+  return {{"dataset_id", fmt::format("{:016x}", dataset_id)},
+          {"dataset_bytes", dataset_bytes},
+          {"dataset_files", dataset_files},
+          {"config", config}};
+}
+
 rank_result rank_result::from_json(const nlohmann::json& j) {
   try {
     rank_result r;

@@ -161,10 +161,8 @@ void training_run::join_ranks() {
 training_run::~training_run() = default;
 
 nlohmann::json training_run::fingerprint() const {
-  return {{"dataset_id", fmt::format("{:016x}", m->layout.dataset_id())},
-          {"dataset_bytes", m->layout.total_bytes()},
-          {"dataset_files", m->layout.files()},
-          {"config", m->opt.config}};
+  return run_fingerprint_json(m->layout.dataset_id(), m->layout.total_bytes(), m->layout.files(),
+                              m->opt.config);
 }
 
 training_result training_run::run(const nlohmann::json& command_line) {

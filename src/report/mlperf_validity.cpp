@@ -206,15 +206,4 @@ validity mlperf_validity(const bench_report& r, rules_edition edition) {
       {dataset_rule_v3(r, training), std::move(epochs), nodes_rule_v3(r, training), fs_rule_v3(r)}};
 }
 
-nlohmann::json to_json(const validity& v) {
-  nlohmann::json rules = nlohmann::json::array();
-  for (const auto& r : v.rules)
-    rules.push_back({{"rule", r.rule},
-                     {"verdict", to_string(r.verdict)},
-                     {"measured", r.measured},
-                     {"source", r.source},
-                     {"judged_by", r.judge}});
-  return {{"rules_edition", to_string(v.edition)}, {"verdict", v.verdict()}, {"rules", rules}};
-}
-
 } // namespace dlsize::report

@@ -209,4 +209,9 @@ nlohmann::json nvml::summarize(const nlohmann::json& points) {
   return out;
 }
 
+nlohmann::json nvml::status() const {
+  return {{"available", m_ok},
+          {"reason", m_reason.empty() ? nlohmann::json(nullptr) : nlohmann::json(m_reason)}};
+}
+
 } // namespace dlsize::telemetry

@@ -23,10 +23,7 @@ public:
   // Static facts per GPU (name, PCI bus id, memory), for the report's hosts section.
   nlohmann::json devices() const;
   // {"available", "reason"} for the report.
-  nlohmann::json status() const {
-    return {{"available", m_ok},
-            {"reason", m_reason.empty() ? nlohmann::json(nullptr) : nlohmann::json(m_reason)}};
-  }
+  nlohmann::json status() const;
   // One sample per GPU: utilization, memory used, PCIe rx/tx bytes/s, power W, energy J.
   nlohmann::json sample() const;
   // NVML's index of the GPU at a PCI bus id ("0000:3b:00.0", as CUDA reports it), so that a CUDA

@@ -154,15 +154,4 @@ std::optional<std::uint64_t> storage_counter::busy_ms() const {
   return diskstats_busy_ms(slurp("/proc/diskstats"), m_mount.major, m_mount.minor);
 }
 
-nlohmann::json memory_json() {
-  const std::string mi = slurp("/proc/meminfo");
-  auto get = [&](const char* k) -> nlohmann::json {
-    auto v = meminfo_bytes(mi, k);
-    return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
-  };
-  return {{"page_cache_bytes", get("Cached")},
-          {"available_bytes", get("MemAvailable")},
-          {"free_bytes", get("MemFree")}};
-}
-
 } // namespace dlsize::telemetry

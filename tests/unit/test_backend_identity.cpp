@@ -169,8 +169,7 @@ TEST_CASE("an S3 backend's identity holds its object store: endpoints, bucket, r
   };
   CHECK(std::set<std::string>(keys.begin(), keys.end()).size() == keys.size());
   // A file report's key is as before: nothing of S3 in it.
-  CHECK(identity_of(run_at("a.json", "", 1, 1).report).key().find("s3=") ==
-        std::string::npos);
+  CHECK(identity_of(run_at("a.json", "", 1, 1).report).key().find("s3=") == std::string::npos);
 }
 
 TEST_CASE("backends of one name are told apart by the facts that differ", "[label]") {
