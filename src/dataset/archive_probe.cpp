@@ -88,7 +88,7 @@ bool read_zip_member(const byte_source& src, std::uint64_t off, zip_member& m) {
 }
 
 // The shape and dtype of a stored (uncompressed) .npy member, from its own header.
-void describe_npy_member(const byte_source& src, const zip_member& m, nlohmann::json& out) {
+void describe_npy_member(const byte_source& src, const zip_member& m, archive_member& out) {
   unsigned char h[30];
   if (m.method != 0 || !src.read(m.local, h, 30) || std::memcmp(h, "PK\x03\x04", 4) != 0)
     return;
@@ -97,9 +97,9 @@ void describe_npy_member(const byte_source& src, const zip_member& m, nlohmann::
     return;
   const window_source member(src, data, m.bytes);
   probe_result r;
-  if (probe_npy(member, r) && r.problem.empty()) {
-    out["dtype"] = r.details["dtype"];
-    out["shape"] = r.details["shape"];
+  if (probe_npy(member, r) && r.problem.empty() && r.details) {
+    out.dtype = r.details->dtype;
+    out.shape = r.details->shape;
   }
 }
 
@@ -118,7 +118,7 @@ bool probe_npz(const byte_source& src, probe_result& r) {
     r.problem = problem;
     return true;
   }
-  nlohmann::json members = nlohmann::json::array();
+  std::vector<archive_member> members;
   bool all_npy = d.entries > 0;
   std::uint64_t off = d.offset;
   for (std::uint64_t i = 0; i < d.entries; ++i) {
@@ -132,7 +132,7 @@ bool probe_npz(const byte_source& src, probe_result& r) {
     const bool npy = m.name.size() > 4 && m.name.compare(m.name.size() - 4, 4, ".npy") == 0;
     all_npy = all_npy && npy;
     if (members.size() < kMaxListedMembers) {
-      nlohmann::json j = {{"name", m.name}, {"bytes", m.bytes}, {"compressed", m.method != 0}};
+      archive_member j{.name = m.name, .bytes = m.bytes, .compressed = m.method != 0};
       if (npy)
         describe_npy_member(src, m, j);
       members.push_back(std::move(j));
@@ -140,7 +140,7 @@ bool probe_npz(const byte_source& src, probe_result& r) {
   }
   if (all_npy)
     r.format = "npz";
-  r.details = {{"members", d.entries}, {"listed", members}};
+  r.details = format_details{.members = d.entries, .listed = std::move(members)};
   return true;
 }
 
@@ -218,7 +218,7 @@ bool probe_tar(const byte_source& src, probe_result& r) {
     if (off == src.size())
       break;
   }
-  r.details = {{"members", members.size()}};
+  r.details = format_details{.members = members.size()};
   r.records = std::move(members);
   return true;
 }

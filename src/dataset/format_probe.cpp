@@ -69,7 +69,7 @@ bool probe_tfrecord(const byte_source& src, probe_result& r) {
     off += kTfrecordFrameBytes + len;
   }
   r.records = std::move(recs);
-  r.details = {{"records", r.records.size()}};
+  r.details = format_details{.records = r.records.size()};
   return true;
 }
 
@@ -117,10 +117,10 @@ bool probe_npy(const byte_source& src, probe_result& r) {
       digits = false;
     }
   }
-  r.details = {{"dtype", std::string(descr.substr(1, descr.size() - 2))},
-               {"shape", dims},
-               {"fortran_order", dict_value(text, "fortran_order") == "True"},
-               {"data_offset", start + hlen}};
+  r.details = format_details{.dtype = std::string(descr.substr(1, descr.size() - 2)),
+                             .shape = dims,
+                             .fortran_order = dict_value(text, "fortran_order") == "True",
+                             .data_offset = start + hlen};
   return true;
 }
 
@@ -149,8 +149,8 @@ bool probe_jpeg(const byte_source& src, probe_result& r) {
     if (sof) {
       if (!src.read(off + 4, h, 6))
         break;
-      r.details = {
-          {"width", big_endian(h + 3, 2)}, {"height", big_endian(h + 1, 2)}, {"components", h[5]}};
+      r.details = format_details{
+          .width = big_endian(h + 3, 2), .height = big_endian(h + 1, 2), .components = h[5]};
       return true;
     }
     off += 2 + len;
@@ -168,10 +168,10 @@ bool probe_png(const byte_source& src, probe_result& r) {
     r.problem = "no IHDR chunk after the signature";
     return true;
   }
-  r.details = {{"width", big_endian(h + 8, 4)},
-               {"height", big_endian(h + 12, 4)},
-               {"bit_depth", h[16]},
-               {"color_type", h[17]}};
+  r.details = format_details{.width = big_endian(h + 8, 4),
+                             .height = big_endian(h + 12, 4),
+                             .bit_depth = h[16],
+                             .color_type = h[17]};
   return true;
 }
 

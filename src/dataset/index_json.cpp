@@ -228,4 +228,43 @@ std::string skipped_line_json(std::string_view rel, std::string_view kind, std::
       -1, ' ', false, json::error_handler_t::replace);
 }
 
+namespace {
+
+template <class T> void put_present(json& j, const char* key, const std::optional<T>& v) {
+  if (v)
+    j[key] = *v;
+}
+
+json to_json(const archive_member& m) {
+  json j = {{"name", m.name}, {"bytes", m.bytes}, {"compressed", m.compressed}};
+  put_present(j, "dtype", m.dtype);
+  put_present(j, "shape", m.shape);
+  return j;
+}
+
+} // namespace
+
+json to_json(const format_details& d) {
+  json j = json::object();
+  put_present(j, "records", d.records);
+  put_present(j, "dtype", d.dtype);
+  put_present(j, "shape", d.shape);
+  put_present(j, "fortran_order", d.fortran_order);
+  put_present(j, "data_offset", d.data_offset);
+  put_present(j, "width", d.width);
+  put_present(j, "height", d.height);
+  put_present(j, "components", d.components);
+  put_present(j, "bit_depth", d.bit_depth);
+  put_present(j, "color_type", d.color_type);
+  put_present(j, "rows", d.rows);
+  put_present(j, "row_groups", d.row_groups);
+  put_present(j, "members", d.members);
+  if (d.listed) {
+    j["listed"] = json::array();
+    for (const auto& m : *d.listed)
+      j["listed"].push_back(to_json(m));
+  }
+  return j;
+}
+
 } // namespace dlsize::dataset

@@ -30,9 +30,9 @@ bool append_file_line(std::string& buf, index_counts& n, std::string_view rel, s
   }
   if (!r.records.empty())
     buf += ']';
-  if (!r.details.is_null())
-    buf +=
-        ",\"details\":" + r.details.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  if (r.details)
+    buf += ",\"details\":" +
+           to_json(*r.details).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   if (!r.problem.empty()) {
     buf += ",\"problem\":" + nlohmann::json(r.problem).dump();
     ++n.problems;

@@ -230,7 +230,7 @@ bool probe_parquet(const byte_source& src, probe_result& r) {
     r.problem = "footer: " + e.what;
     return true;
   }
-  r.details = {{"rows", rows}, {"row_groups", groups.size()}};
+  r.details = format_details{.rows = rows, .row_groups = groups.size()};
   r.records = std::move(groups);
   return true;
 }

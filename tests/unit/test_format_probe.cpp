@@ -11,6 +11,11 @@
 
 namespace {
 
+// A probe's details as an index line writes them.
+nlohmann::json details_json(const dataset::probe_result& r) {
+  return r.details ? dataset::to_json(*r.details) : nlohmann::json();
+}
+
 using namespace dlsize::dataset;
 
 void put_le(std::string& s, std::uint64_t v, int n) {
@@ -198,11 +203,11 @@ TEST_CASE("probe skips a GZIP-compressed TFRecord with the reason", "[probe]") {
 TEST_CASE("probe reads an NPY header's dtype and shape", "[probe]") {
   const auto r = probe(npy("{'descr': '<f4', 'fortran_order': False, 'shape': (16, 8, 2), }"));
   CHECK(r.format == "npy");
-  CHECK(r.details["dtype"] == "<f4");
-  CHECK(r.details["shape"] == nlohmann::json::array({16, 8, 2}));
+  CHECK(details_json(r)["dtype"] == "<f4");
+  CHECK(details_json(r)["shape"] == nlohmann::json::array({16, 8, 2}));
   const auto one = probe(npy("{'descr': '|u1', 'fortran_order': True, 'shape': (5,), }"));
-  CHECK(one.details["shape"] == nlohmann::json::array({5}));
-  CHECK(one.details["fortran_order"] == true);
+  CHECK(details_json(one)["shape"] == nlohmann::json::array({5}));
+  CHECK(details_json(one)["fortran_order"] == true);
   std::string huge = npy("{}");
   huge[8] = huge[9] = '\xff';
   CHECK_THAT(probe(huge).problem, Catch::Contains("64 KiB"));
@@ -211,14 +216,14 @@ TEST_CASE("probe reads an NPY header's dtype and shape", "[probe]") {
 TEST_CASE("probe reads JPEG and PNG dimensions from their headers", "[probe]") {
   const auto j = probe(jpeg(640, 480));
   CHECK(j.format == "jpeg");
-  CHECK(j.details["width"] == 640);
-  CHECK(j.details["height"] == 480);
+  CHECK(details_json(j)["width"] == 640);
+  CHECK(details_json(j)["height"] == 480);
   std::string png("\x89PNG\r\n\x1a\n\x00\x00\x00\x0dIHDR\x00\x00\x01\x00\x00\x00\x00\x80\x08\x02",
                   26);
   const auto p = probe(png);
   CHECK(p.format == "png");
-  CHECK(p.details["width"] == 256);
-  CHECK(p.details["height"] == 128);
+  CHECK(details_json(p)["width"] == 256);
+  CHECK(details_json(p)["height"] == 128);
   CHECK(probe(std::string("\xff\xd8\xff\xda", 4)).problem.size() > 0);
 }
 
@@ -245,9 +250,9 @@ TEST_CASE("probe lists an NPZ's members with their shapes", "[probe]") {
       probe(zip({{"a.npy", npy("{'descr': '<i8', 'fortran_order': False, 'shape': (3, 4), }")},
                  {"b.npy", npy("{'descr': '<f2', 'fortran_order': False, 'shape': (), }")}}));
   CHECK(r.format == "npz");
-  CHECK(r.details["members"] == 2);
-  CHECK(r.details["listed"][0]["name"] == "a.npy");
-  CHECK(r.details["listed"][0]["shape"] == nlohmann::json::array({3, 4}));
+  CHECK(details_json(r)["members"] == 2);
+  CHECK(details_json(r)["listed"][0]["name"] == "a.npy");
+  CHECK(details_json(r)["listed"][0]["shape"] == nlohmann::json::array({3, 4}));
   CHECK(probe(zip({{"x.txt", "hello"}})).format == "zip");
 }
 
