@@ -89,11 +89,12 @@ file_listing read_listing(index_reader& in, std::string& first_other) {
 // The files whose size or mtime differ from the index, or that are gone: the first stops the
 // run, or (skip) each leaves the listing and is named.
 file_listing check_unchanged(const file_listing& l, const fs::path& dir, on_change change,
-                             nlohmann::json& changed) {
+                             report::index_changes& changed) {
   file_listing kept;
   kept.first_record.push_back(0);
   kept.tfrecord = l.tfrecord;
-  changed = {{"count", 0}, {"files", nlohmann::json::array()}};
+  std::uint64_t count = 0;
+  std::vector<std::string> named;
   for (std::size_t f = 0; f < l.paths.size(); ++f) {
     const fs::path p = dir / l.paths[f];
     struct stat st {};
@@ -110,9 +111,9 @@ file_listing check_unchanged(const file_listing& l, const fs::path& dir, on_chan
         throw run_error(fmt::format("dataset changed since it was indexed: {}. file: {}. valid: "
                                     "index the folder again, or --on-change skip",
                                     why, p.string()));
-      changed["count"] = changed["count"].get<std::uint64_t>() + 1;
-      if (changed["files"].size() < kNamedChanges)
-        changed["files"].push_back(fmt::format("{}: {}", l.paths[f], why));
+      ++count;
+      if (named.size() < kNamedChanges)
+        named.push_back(fmt::format("{}: {}", l.paths[f], why));
       continue;
     }
     kept.paths.push_back(l.paths[f]);
@@ -124,6 +125,8 @@ file_listing check_unchanged(const file_listing& l, const fs::path& dir, on_chan
     }
     kept.first_record.push_back(kept.record_bytes.size());
   }
+  changed.count = count;
+  changed.files = named;
   return kept;
 }
 
@@ -162,11 +165,10 @@ void check_index_use(const index_use& use) {
 // The layout of the files (or objects) left to read, with the index's origin for the report.
 dataset_layout indexed_layout(const index_reader& in, const index_request& req,
                               const std::string& workload, const file_listing& all, file_listing l,
-                              const nlohmann::json& changed) {
+                              const report::index_changes& changed) {
   if (l.paths.empty())
     throw usage_error(fmt::format("--index: '{}' leaves no file to read ({} listed, {} changed)",
-                                  req.index.string(), all.paths.size(),
-                                  changed["count"].get<std::uint64_t>()));
+                                  req.index.string(), all.paths.size(), changed.count.value_or(0)));
   size_distribution sizes;
   for (auto b : l.record_bytes)
     sizes.add(b);
@@ -184,16 +186,18 @@ dataset_layout indexed_layout(const index_reader& in, const index_request& req,
                                                req.change == on_change::skip);
   const std::string& digest = h.digest;
   l.id = std::stoull(digest.substr(digest.find(':') + 1), nullptr, 16);
-  l.origin = {{"path", fs::absolute(req.index).string()},
-              {"digest", digest},
-              {"created_at", h.created_at},
-              {"files_indexed", all.paths.size()},
-              {"files_read", l.paths.size()},
-              {"on_change", core::name_of(req.change)},
-              {"changed", changed},
-              {"skipped_when_indexed", h.counts.skipped},
-              {"formats", formats_json(h.counts)},
-              {"sample_bytes", to_json(sizes.summary())}};
+  report::index_origin o;
+  o.path = fs::absolute(req.index).string();
+  o.digest = digest;
+  o.created_at = h.created_at;
+  o.files_indexed = std::uint64_t{all.paths.size()};
+  o.files_read = std::uint64_t{l.paths.size()};
+  o.on_change = std::string(core::name_of(req.change));
+  o.changed = changed;
+  o.skipped_when_indexed = nlohmann::json(h.counts.skipped);
+  o.formats = formats_json(h.counts);
+  o.sample_bytes = to_json(sizes.summary());
+  l.origin = std::move(o);
   return dataset_layout(in.dir(), p, std::move(l));
 }
 
@@ -233,7 +237,7 @@ dataset_layout open_indexed_dataset(const index_request& req, const std::string&
         "dataset must be one; {}. valid: leave --verify out, or an index of TFRecord files only "
         "(dlsize index of the shards' folder, or --exclude the rest)",
         first_other));
-  nlohmann::json changed;
+  report::index_changes changed;
   file_listing l = check_unchanged(all, in.dir(), req.change, changed);
   return indexed_layout(in, req, workload, all, std::move(l), changed);
 }
@@ -251,7 +255,9 @@ dataset_layout open_indexed_bucket(const index_request& req, const s3::location&
                                   first_other));
   // Objects are not headed one by one before the run: one that changed size fails its read,
   // named by its key.
-  const nlohmann::json changed = {{"count", 0}, {"files", nlohmann::json::array()}};
+  report::index_changes changed;
+  changed.count = std::uint64_t{0};
+  changed.files = std::vector<std::string>{};
   return indexed_layout(in, req, workload, all, all, changed);
 }
 

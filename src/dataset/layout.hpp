@@ -12,6 +12,7 @@
 
 #include "config/workload.hpp"
 #include "io/change_watch.hpp"
+#include "report/index_origin.hpp"
 
 namespace dlsize::dataset {
 
@@ -73,8 +74,8 @@ struct file_listing {
   std::vector<std::uint64_t> first_record; // per file, then one past the last record
   std::vector<std::uint64_t> record_offset, record_bytes;
   std::vector<std::int64_t> mtime_ns;
-  nlohmann::json origin; // what the report says of the index it came from
-  std::uint64_t id = 0;  // the dataset_id (from the index's digest)
+  std::optional<report::index_origin> origin; // what the report says of the index it came from
+  std::uint64_t id = 0;                       // the dataset_id (from the index's digest)
   // Every file is an uncompressed TFRecord whose every record the index located: each sample
   // is one whole record (header, data, footer), which record_verifier can check.
   bool tfrecord = false;
@@ -109,9 +110,9 @@ public:
   std::uint64_t file_of(std::uint64_t record) const {
     return m_record_file.empty() ? record / m_params.records_per_file : m_record_file[record];
   }
-  std::uint64_t dataset_id() const { return m_origin.is_null() ? m_params.dataset_id() : m_id; }
-  // The index a listed dataset came from (null for a generated one).
-  const nlohmann::json& origin() const { return m_origin; }
+  std::uint64_t dataset_id() const { return m_origin ? m_id : m_params.dataset_id(); }
+  // The index a listed dataset came from (none for a generated one).
+  const std::optional<report::index_origin>& origin() const { return m_origin; }
   // A listed dataset whose every sample is a whole TFRecord record (file_listing::tfrecord).
   bool tfrecord_records() const { return m_tfrecord; }
   // The readers' check of each file at open (a listed dataset's; null for a generated one):
@@ -131,7 +132,7 @@ private:
   std::vector<std::string> m_paths;         // listed datasets only
   std::vector<std::uint64_t> m_first;       // listed: each file's first record, then the end
   std::vector<std::uint32_t> m_record_file; // listed: each record's file
-  nlohmann::json m_origin;
+  std::optional<report::index_origin> m_origin;
   std::uint64_t m_id = 0;
   bool m_tfrecord = false;
   std::shared_ptr<io::change_watch> m_watch;

@@ -69,6 +69,11 @@ bool change_watch::at_failed_open(int err, std::uint32_t file, const std::string
   return changed(file, path, fmt::format("gone at open ({})", errno_text(err)));
 }
 
+change_watch::changes change_watch::changes_seen() const {
+  std::lock_guard lk(m_m);
+  return {m_count, m_named};
+}
+
 std::uint64_t change_watch::count() const {
   std::lock_guard lk(m_m);
   return m_count;

@@ -39,8 +39,12 @@ public:
     return m_changed[file].load(std::memory_order_relaxed) != 0;
   }
 
-  // {"count", "files": ["PATH: why", ...]} of the changes seen while reading.
-  nlohmann::json changed_json() const;
+  // The changes seen while reading: how many, and the first ones named ("PATH: why").
+  struct changes {
+    std::uint64_t count = 0;
+    std::vector<std::string> files;
+  };
+  changes changes_seen() const;
   std::uint64_t count() const;
 
 private:

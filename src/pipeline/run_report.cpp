@@ -80,18 +80,21 @@ namespace {
 
 // The index a listed dataset came from, its changes found before the run and those the readers
 // found at open (io/change_watch.hpp) together.
-nlohmann::json index_json(const dataset::dataset_layout& layout) {
-  nlohmann::json j = layout.origin();
+report::index_origin index_of(const dataset::dataset_layout& layout) {
+  report::index_origin o = *layout.origin();
   if (!layout.watch())
-    return j;
-  const nlohmann::json during = layout.watch()->changed_json();
-  auto& c = j["changed"];
-  c["count"] = c.value("count", std::uint64_t{0}) + during["count"].get<std::uint64_t>();
-  for (const auto& f : during["files"])
-    if (c["files"].size() < 100)
-      c["files"].push_back(f);
-  c["while_reading"] = during["count"];
-  return j;
+    return o;
+  const auto during = layout.watch()->changes_seen();
+  report::index_changes c = o.changed.value_or(report::index_changes{});
+  c.count = c.count.value_or(0) + during.count;
+  std::vector<std::string> files = c.files.value_or({});
+  for (const auto& f : during.files)
+    if (files.size() < 100)
+      files.push_back(f);
+  c.files = files;
+  c.while_reading = during.count;
+  o.changed = c;
+  return o;
 }
 
 } // namespace
@@ -113,8 +116,8 @@ report::dataset_section dataset_json(const std::filesystem::path& path,
   d.bytes_over_ram =
       ram ? static_cast<double>(layout.total_bytes()) / static_cast<double>(ram) : 0.0;
   d.dataset_id = fmt::format("{:016x}", layout.dataset_id());
-  if (!layout.origin().is_null())
-    d.index = index_json(layout);
+  if (layout.origin())
+    d.index = index_of(layout);
   return d;
 }
 

@@ -22,6 +22,7 @@
 
 #include "core/field.hpp"
 #include "core/histogram.hpp"
+#include "report/index_origin.hpp"
 #include "report/report_io.hpp"
 #include "report/run_status.hpp"
 #include "telemetry/host_facts.hpp"
@@ -66,7 +67,7 @@ struct dataset_section {
   field<std::string> path, fs_type, mount_point, device, dataset_id;
   field<std::uint64_t> bytes, files, samples, records_per_file, client_ram_bytes;
   field<double> bytes_over_ram;
-  field<nlohmann::json> index; // the index a listed dataset came from, and its changes
+  field<index_origin> index; // the index a listed dataset came from, and its changes
   nlohmann::json extra = nlohmann::json::object();
 };
 

@@ -48,6 +48,25 @@ void visit(section_of<workload_section> auto& s, auto& op) {
   op("model", s.model);
 }
 
+void visit(section_of<index_changes> auto& s, auto& op) {
+  op("count", s.count);
+  op("files", s.files);
+  op("while_reading", s.while_reading);
+}
+
+void visit(section_of<index_origin> auto& s, auto& op) {
+  op("path", s.path);
+  op("digest", s.digest);
+  op("created_at", s.created_at);
+  op("on_change", s.on_change);
+  op("files_indexed", s.files_indexed);
+  op("files_read", s.files_read);
+  op.section("changed", s.changed);
+  op("skipped_when_indexed", s.skipped_when_indexed);
+  op("formats", s.formats);
+  op("sample_bytes", s.sample_bytes);
+}
+
 void visit(section_of<dataset_section> auto& s, auto& op) {
   op("path", s.path);
   op("fs_type", s.fs_type);
@@ -60,7 +79,7 @@ void visit(section_of<dataset_section> auto& s, auto& op) {
   op("records_per_file", s.records_per_file);
   op("client_ram_bytes", s.client_ram_bytes);
   op("bytes_over_ram", s.bytes_over_ram, bound::nonneg);
-  op("index", s.index);
+  op.section("index", s.index);
 }
 
 void visit(section_of<topology_section> auto& s, auto& op) {
