@@ -51,7 +51,7 @@ struct rank_result {
   std::string storage_source;
   std::uint64_t storage_bytes = 0;
   nlohmann::json memory_start, memory_end;
-  nlohmann::json timeseries = nlohmann::json::array();
+  std::vector<report::timeseries_point> timeseries;
   telemetry::host_facts host_facts; // the report's system.hosts entry for its host
   nlohmann::json warnings = nlohmann::json::array();
   std::string fail_reason; // as this rank saw it

@@ -84,7 +84,7 @@ nlohmann::json rank_result::to_json() const {
            {{"counter", storage_counter}, {"source", storage_source}, {"bytes", storage_bytes}}},
           {"memory_start", memory_start},
           {"memory_end", memory_end},
-          {"timeseries", timeseries},
+          {"timeseries", report::timeseries_to_json(timeseries)},
           {"host_facts", report::section_to_json(host_facts)},
           {"warnings", warnings},
           {"fail_reason", fail_reason},
@@ -147,7 +147,7 @@ rank_result rank_result::from_json(const nlohmann::json& j) {
     r.storage_bytes = s.at("bytes").get<std::uint64_t>();
     r.memory_start = j.at("memory_start");
     r.memory_end = j.at("memory_end");
-    r.timeseries = j.at("timeseries");
+    r.timeseries = report::timeseries_from_json(j.at("timeseries"));
     r.host_facts = report::section_from_json<telemetry::host_facts>(
         j.at("host_facts"), "/host_facts", "a rank's result");
     r.warnings = j.at("warnings");

@@ -16,6 +16,29 @@ namespace dlsize::pipeline {
 namespace {
 // A gap this long between the monitor's passes (of 50 ms) is a pause of the process.
 constexpr std::uint64_t kPausedNs = 1'000'000'000;
+
+// A memory figure of one host: a count, or null where /proc/meminfo has no such line.
+report::field<report::count_or_number> host_count(const std::optional<std::uint64_t>& v) {
+  if (!v)
+    return report::field<report::count_or_number>::null();
+  report::count_or_number c;
+  c.count = *v;
+  return c;
+}
+
+// The telemetry's part of a point.
+void add_sample(report::timeseries_point& p, const telemetry::sampler::sample& s) {
+  p.cpu_process = s.cpu_process;
+  p.cpu_host = s.cpu_host;
+  if (s.storage_read_bytes_per_s)
+    p.storage_read_bytes_per_s = *s.storage_read_bytes_per_s;
+  if (s.device_busy)
+    p.device_busy = *s.device_busy;
+  p.page_cache_bytes = host_count(s.memory.page_cache_bytes);
+  p.available_bytes = host_count(s.memory.available_bytes);
+  if (s.gpus.is_array())
+    p.gpus = s.gpus.get<std::vector<nlohmann::json>>();
+}
 } // namespace
 
 run_monitor::run_monitor(telemetry::sampler& tele, monitor_options opt, counters_fn counters,
@@ -77,14 +100,15 @@ void run_monitor::report_status(std::uint64_t t, const run_counters& c) {
 
 void run_monitor::take_point(std::uint64_t t, const run_counters& c) {
   const double dt = std::max(1e-9, static_cast<double>(t - m_last_t) * 1e-9);
-  nlohmann::json point = {{"t_s", static_cast<double>(t - m_t0) * 1e-9},
-                          {"read_bytes_per_s", static_cast<double>(c.bytes - m_last.bytes) / dt},
-                          {"samples_per_s", static_cast<double>(c.samples - m_last.samples) / dt}};
+  report::timeseries_point point;
+  point.t_s = static_cast<double>(t - m_t0) * 1e-9;
+  point.read_bytes_per_s = static_cast<double>(c.bytes - m_last.bytes) / dt;
+  point.samples_per_s = static_cast<double>(c.samples - m_last.samples) / dt;
   if (m_opt.accelerators)
-    point["accelerator_utilization"] =
+    point.accelerator_utilization =
         core::accelerator_utilization(static_cast<double>(c.compute_ns - m_last.compute_ns) * 1e-9,
                                       dt * static_cast<double>(m_opt.accelerators));
-  point.update(m_tele.point());
+  add_sample(point, m_tele.point());
   m_series.push_back(std::move(point));
   m_last = c;
   m_last_t = t;

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/stop.hpp"
+#include "report/bench_report.hpp"
 #include "telemetry/sampler.hpp"
 
 namespace dlsize::pipeline {
@@ -29,7 +30,7 @@ struct run_totals {
   double wall_s = 0;
   telemetry::cpu_usage cpu;        // this process and the host over the run
   std::uint64_t storage_bytes = 0; // what the storage counter says the storage delivered
-  nlohmann::json timeseries;
+  std::vector<report::timeseries_point> timeseries;
 };
 
 // A long run's periodic status: fn gets the elapsed time and the totals every interval_s (the
@@ -97,7 +98,7 @@ private:
   std::uint64_t m_stopped_at = 0;
   std::uint64_t m_next_status = 0;
   bool m_status_failed = false;
-  nlohmann::json m_series = nlohmann::json::array();
+  std::vector<report::timeseries_point> m_series;
   run_counters m_last; // at the previous point
   std::uint64_t m_last_t = 0;
   std::thread m_thread;

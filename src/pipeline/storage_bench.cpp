@@ -451,7 +451,7 @@ report::bench_report storage_document(const storage_context& c, storage_reads& r
   rep.epochs = epoch_rows(r, reads.t0);
   rep.io = io_json(opt.io, c.eng->name(), c.eng->uncached_method(), all, r.sample_latency,
                    c.plan.per_record ? "record" : "file");
-  rep.timeseries = report::timeseries_from_json(reads.totals.timeseries);
+  rep.timeseries = reads.totals.timeseries;
   rep.warnings = warnings.get<std::vector<std::string>>();
   rep.status = decided.status;
   if (!decided.reason.empty())

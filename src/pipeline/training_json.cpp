@@ -270,52 +270,96 @@ report::preprocessing_section preprocessing_of(const training_options& opt, cons
   return p;
 }
 
-nlohmann::json merge_timeseries(const std::vector<rank_result>& ranks) {
+namespace {
+
+using report::timeseries_point;
+
+double number_of(const report::field<double>& f) {
+  return f.value_or(0.0);
+}
+
+double number_of(const report::field<report::count_or_number>& f) {
+  if (!f.has_value())
+    return 0.0;
+  return f->whole ? static_cast<double>(f->count) : f->number;
+}
+
+// Point i of every rank: a rate or process figure (per_rank: summed; by accelerators: their mean
+// weighted by each rank's accelerators) or a host's figure (once per host, summed).
+struct point_merge {
+  const std::vector<rank_result>& ranks;
+  const std::map<int, std::vector<std::size_t>>& nodes;
+  std::size_t i;
+
+  template <class F> double per_rank(F timeseries_point::*m) const {
+    double sum = 0;
+    for (const auto& r : ranks)
+      sum += number_of(r.timeseries[i].*m);
+    return sum;
+  }
+  double by_accelerators(report::field<double> timeseries_point::*m) const {
+    double sum = 0, weight = 0;
+    for (const auto& r : ranks) {
+      const auto k = static_cast<double>(r.accelerators.size());
+      sum += number_of(r.timeseries[i].*m) * k;
+      weight += k;
+    }
+    return weight > 0 ? sum / weight : 0.0;
+  }
+  template <class F> double per_host(F timeseries_point::*m) const {
+    double sum = 0;
+    for (const auto& [node, idx] : nodes)
+      sum += number_of(ranks[idx.front()].timeseries[i].*m);
+    return sum;
+  }
+  std::vector<nlohmann::json> gpus() const {
+    std::vector<nlohmann::json> all;
+    for (const auto& [node, idx] : nodes)
+      for (const auto& g : ranks[idx.front()].timeseries[i].gpus.value_or({}))
+        all.push_back(g);
+    return all;
+  }
+};
+
+// Point i merged: each figure rank 0's point has, merged over the ranks.
+timeseries_point merged_point(const point_merge& m) {
+  timeseries_point p = m.ranks[0].timeseries[m.i];
+  const auto set = [](report::field<double>& f, double v) {
+    if (f.has_value())
+      f = v;
+  };
+  const auto set_sum = [](report::field<report::count_or_number>& f, double v) {
+    if (f.has_value())
+      f = report::count_or_number{false, 0, v};
+  };
+  set(p.accelerator_utilization, m.by_accelerators(&timeseries_point::accelerator_utilization));
+  set(p.read_bytes_per_s, m.per_rank(&timeseries_point::read_bytes_per_s));
+  set(p.samples_per_s, m.per_rank(&timeseries_point::samples_per_s));
+  set(p.cpu_process, m.per_rank(&timeseries_point::cpu_process));
+  set(p.cpu_host, m.per_host(&timeseries_point::cpu_host) / static_cast<double>(m.nodes.size()));
+  set(p.storage_read_bytes_per_s, m.per_host(&timeseries_point::storage_read_bytes_per_s));
+  set(p.device_busy, m.per_host(&timeseries_point::device_busy));
+  set_sum(p.page_cache_bytes, m.per_host(&timeseries_point::page_cache_bytes));
+  set_sum(p.available_bytes, m.per_host(&timeseries_point::available_bytes));
+  if (p.gpus.present)
+    p.gpus = m.gpus();
+  return p;
+}
+
+} // namespace
+
+std::vector<report::timeseries_point> merge_timeseries(const std::vector<rank_result>& ranks) {
   if (ranks.empty())
-    return nlohmann::json::array();
+    return {};
   if (ranks.size() == 1)
     return ranks[0].timeseries;
   std::size_t points = SIZE_MAX;
   for (const auto& r : ranks)
     points = std::min(points, r.timeseries.size());
   const auto nodes = ranks_by_node(ranks);
-  static const std::set<std::string> per_rank = {"read_bytes_per_s", "samples_per_s",
-                                                 "cpu_process"};
-  nlohmann::json out = nlohmann::json::array();
-  for (std::size_t i = 0; i < points; ++i) {
-    nlohmann::json p = ranks[0].timeseries[i];
-    for (auto it = p.begin(); it != p.end(); ++it) {
-      const std::string& key = it.key();
-      if (key == "t_s" || !it.value().is_number())
-        continue;
-      double sum = 0, weight = 0;
-      if (key == "accelerator_utilization") {
-        for (const auto& r : ranks) {
-          const auto k = static_cast<double>(r.accelerators.size());
-          sum += r.timeseries[i].value(key, 0.0) * k;
-          weight += k;
-        }
-        it.value() = weight > 0 ? sum / weight : 0.0;
-      } else if (per_rank.count(key)) {
-        for (const auto& r : ranks)
-          sum += r.timeseries[i].value(key, 0.0);
-        it.value() = sum;
-      } else { // a host's figure: once per host; host CPU is a mean, the rest add up
-        for (const auto& [node, idx] : nodes)
-          sum += ranks[idx.front()].timeseries[i].value(key, 0.0);
-        it.value() = key == "cpu_host" ? sum / static_cast<double>(nodes.size()) : sum;
-      }
-    }
-    if (p.contains("gpus")) {
-      nlohmann::json gpus = nlohmann::json::array();
-      for (const auto& [node, idx] : nodes)
-        for (const auto& g :
-             ranks[idx.front()].timeseries[i].value("gpus", nlohmann::json::array()))
-          gpus.push_back(g);
-      p["gpus"] = gpus;
-    }
-    out.push_back(std::move(p));
-  }
+  std::vector<timeseries_point> out;
+  for (std::size_t i = 0; i < points; ++i)
+    out.push_back(merged_point({ranks, nodes, i}));
   return out;
 }
 
@@ -338,7 +382,7 @@ report::bench_report shared_sections(const report_context& c, const std::vector<
   r.io = io_json(opt.io, first ? first->engine : opt.io.engine, first ? first->uncached_method : "",
                  job.io, job.sample_latency,
                  c.layout.params().layout == config::file_layout::shards ? "record" : "file");
-  r.timeseries = report::timeseries_from_json(merge_timeseries(ranks));
+  r.timeseries = merge_timeseries(ranks);
   r.warnings = warnings.get<std::vector<std::string>>();
   return r;
 }

@@ -114,7 +114,7 @@ struct training_run::live_run {
   run_monitor make_monitor(bool root);
   std::vector<std::thread> start_threads(run_monitor& monitor);
   io::engine_result read_all();
-  void add_accelerators(rank_result& r, const nlohmann::json& timeseries);
+  void add_accelerators(rank_result& r, const std::vector<report::timeseries_point>& timeseries);
   void add_readers(rank_result& r, const io::engine_result& ran);
   rank_result result(const io::engine_result& ran, run_totals totals);
 };

@@ -40,6 +40,6 @@ training_result build_training_report(const report_context& ctx,
 // clock): rates and process CPU add up over ranks, accelerator utilization is weighted by each
 // rank's accelerators, host figures (host CPU, storage, memory, GPUs) come once per host. With
 // one rank it is that rank's series.
-nlohmann::json merge_timeseries(const std::vector<rank_result>& ranks);
+std::vector<report::timeseries_point> merge_timeseries(const std::vector<rank_result>& ranks);
 
 } // namespace dlsize::pipeline

@@ -16,13 +16,13 @@ namespace {
 // (found by PCI bus id, whatever CUDA_VISIBLE_DEVICES numbers it).
 // Null for an emulated accelerator.
 nlohmann::json gpu_details(const accel::accelerator& acc, const telemetry::nvml& nvml,
-                           const nlohmann::json& timeseries) {
+                           const std::vector<report::timeseries_point>& timeseries) {
   nlohmann::json d = acc.run_details();
   if (d.is_null())
     return d;
   d["nvml"] = nullptr;
   const int i = nvml.index_of_pci_bus_id(acc.pci_bus_id());
-  const nlohmann::json all = telemetry::nvml::summarize(timeseries);
+  const nlohmann::json all = telemetry::nvml::summarize(report::timeseries_to_json(timeseries));
   if (i >= 0 && static_cast<std::size_t>(i) < all.size())
     d["nvml"] = all[static_cast<std::size_t>(i)];
   return d;
@@ -30,7 +30,8 @@ nlohmann::json gpu_details(const accel::accelerator& acc, const telemetry::nvml&
 
 } // namespace
 
-void training_run::live_run::add_accelerators(rank_result& r, const nlohmann::json& timeseries) {
+void training_run::live_run::add_accelerators(
+    rank_result& r, const std::vector<report::timeseries_point>& timeseries) {
   r.first_accelerator = first;
   r.steps_min = UINT64_MAX;
   for (std::uint64_t a = 0; a < local; ++a) {

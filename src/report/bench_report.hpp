@@ -231,6 +231,7 @@ struct timeseries_point {
   field<double> t_s, read_bytes_per_s, samples_per_s, accelerator_utilization;
   field<double> cpu_process, cpu_host, storage_read_bytes_per_s, device_busy;
   field<count_or_number> page_cache_bytes, available_bytes;
+  field<std::vector<nlohmann::json>> gpus; // NVML's samples, one per GPU (telemetry/nvml.hpp)
   nlohmann::json extra = nlohmann::json::object();
 };
 
@@ -464,8 +465,9 @@ s3_section s3_section_from_json(const nlohmann::json& j, const std::string& sour
 template <class S>
 S section_from_json(const nlohmann::json& j, const std::string& pointer,
                     const std::string& source = "report");
-// A run's timeseries (run_monitor's points) as the report holds it.
+// A run's timeseries (run_monitor's points) as the report holds it, and back.
 std::vector<timeseries_point> timeseries_from_json(const nlohmann::json& series);
+nlohmann::json timeseries_to_json(const std::vector<timeseries_point>& series);
 // A section's JSON as the report holds it (its extra, the typed fields over it).
 template <class S> nlohmann::json section_to_json(const S& s);
 // The build's tool block as the report holds it.

@@ -501,6 +501,7 @@ void visit(section_of<timeseries_point> auto& s, auto& op) {
   op("device_busy", s.device_busy);
   op("page_cache_bytes", s.page_cache_bytes);
   op("available_bytes", s.available_bytes);
+  op("gpus", s.gpus);
 }
 
 void visit(section_of<tool_features> auto& s, auto& op) {
@@ -707,6 +708,13 @@ std::vector<timeseries_point> timeseries_from_json(const nlohmann::json& series)
   std::optional<std::vector<timeseries_point>> rows;
   r.rows("timeseries", rows);
   return rows.value_or(std::vector<timeseries_point>{});
+}
+
+nlohmann::json timeseries_to_json(const std::vector<timeseries_point>& series) {
+  nlohmann::json a = nlohmann::json::array();
+  for (const auto& p : series)
+    a.push_back(writer::nested(p));
+  return a;
 }
 
 template <class S> nlohmann::json section_to_json(const S& s) {

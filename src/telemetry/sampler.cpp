@@ -11,26 +11,25 @@ sampler::sampler(const sysinfo::mount_info& mount, const nvml& gpus)
   m_last_cpu = take_cpu_snapshot();
 }
 
-nlohmann::json sampler::point() {
+sampler::sample sampler::point() {
   const auto cpu = take_cpu_snapshot();
   const auto u = cpu_between(m_last_cpu, cpu);
-  nlohmann::json p = {{"cpu_process", u.process_utilization}, {"cpu_host", u.host_utilization}};
+  sample p;
+  p.cpu_process = u.process_utilization;
+  p.cpu_host = u.host_utilization;
   if (m_storage.available()) {
     const auto sb = m_storage.read_bytes();
-    p["storage_read_bytes_per_s"] =
+    p.storage_read_bytes_per_s =
         u.wall_s > 0 ? static_cast<double>(sb - m_last_storage) / u.wall_s : 0.0;
     m_last_storage = sb;
   }
   if (const auto busy = m_storage.busy_ms(); busy && m_last_busy_ms && u.wall_s > 0) {
-    p["device_busy"] =
-        std::min(1.0, static_cast<double>(*busy - *m_last_busy_ms) * 1e-3 / u.wall_s);
+    p.device_busy = std::min(1.0, static_cast<double>(*busy - *m_last_busy_ms) * 1e-3 / u.wall_s);
     m_last_busy_ms = busy;
   }
-  const auto mem = memory_json();
-  p["page_cache_bytes"] = mem["page_cache_bytes"];
-  p["available_bytes"] = mem["available_bytes"];
+  p.memory = memory_now();
   if (m_gpus.available() && !m_gpus.devices().empty())
-    p["gpus"] = m_gpus.sample();
+    p.gpus = m_gpus.sample();
   m_last_cpu = cpu;
   return p;
 }

@@ -18,10 +18,16 @@ namespace dlsize::telemetry {
 class sampler {
 public:
   sampler(const sysinfo::mount_info& mount, const nvml& gpus);
-  // {"cpu_process", "cpu_host", "storage_read_bytes_per_s"?, "device_busy"? (share of the
-  //  interval the block device had I/O in flight), "page_cache_bytes", "available_bytes",
-  //  "gpus"?} over the time since the previous point (or construction).
-  nlohmann::json point();
+  // One point: CPU and storage over the time since the previous point (or construction), memory
+  // and GPUs now.
+  struct sample {
+    double cpu_process = 0, cpu_host = 0;
+    std::optional<double> storage_read_bytes_per_s; // none: no counter for the mount
+    std::optional<double> device_busy; // share of the interval the block device had I/O in flight
+    memory_figures memory;
+    nlohmann::json gpus; // NVML's samples, one per GPU; null: no GPU seen
+  };
+  sample point();
   const storage_counter& storage() const { return m_storage; }
   // Storage bytes since construction.
   std::uint64_t storage_bytes() const { return m_storage.read_bytes() - m_storage0; }

@@ -154,4 +154,10 @@ std::optional<std::uint64_t> storage_counter::busy_ms() const {
   return diskstats_busy_ms(slurp("/proc/diskstats"), m_mount.major, m_mount.minor);
 }
 
+memory_figures memory_now() {
+  const std::string mi = slurp("/proc/meminfo");
+  return {meminfo_bytes(mi, "Cached"), meminfo_bytes(mi, "MemAvailable"),
+          meminfo_bytes(mi, "MemFree")};
+}
+
 } // namespace dlsize::telemetry

@@ -44,7 +44,12 @@ private:
   bool m_nfs = false;
 };
 
-// Page cache and available memory now, for the report.
+// Page cache, available and free memory now (/proc/meminfo); none where it has no such line.
+struct memory_figures {
+  std::optional<std::uint64_t> page_cache_bytes, available_bytes, free_bytes;
+};
+memory_figures memory_now();
+// The same as the report records it (storage.memory_start, memory_end; memory_json.cpp).
 nlohmann::json memory_json();
 
 } // namespace dlsize::telemetry

@@ -29,14 +29,16 @@ std::vector<step_record> steps(std::uint64_t n, std::uint64_t wait, std::uint64_
   return out;
 }
 
-nlohmann::json point(double t, double rate, double au, double cpu_host, double cache) {
-  return {{"t_s", t},
-          {"read_bytes_per_s", rate},
-          {"samples_per_s", rate / 1000},
-          {"cpu_process", 0.25},
-          {"cpu_host", cpu_host},
-          {"accelerator_utilization", au},
-          {"page_cache_bytes", cache}};
+// A rank's point, written as a report holds it and read back typed.
+report::timeseries_point point(double t, double rate, double au, double cpu_host, double cache) {
+  const nlohmann::json j = {{{"t_s", t},
+                             {"read_bytes_per_s", rate},
+                             {"samples_per_s", rate / 1000},
+                             {"cpu_process", 0.25},
+                             {"cpu_host", cpu_host},
+                             {"accelerator_utilization", au},
+                             {"page_cache_bytes", cache}}};
+  return report::timeseries_from_json(j).at(0);
 }
 
 } // namespace
@@ -106,7 +108,7 @@ TEST_CASE("merged timeseries add rates over ranks and host figures once per host
   a.timeseries = {point(1.0, 100, 1.0, 0.5, 1000), point(2.0, 100, 1.0, 0.5, 1000)};
   b.timeseries = {point(1.01, 200, 0.5, 0.5, 1000), point(2.01, 200, 0.5, 0.5, 1000)};
   c.timeseries = {point(1.02, 300, 0.25, 0.25, 500)}; // one point fewer: the merge stops there
-  const auto m = merge_timeseries({a, b, c});
+  const auto m = report::timeseries_to_json(merge_timeseries({a, b, c}));
   REQUIRE(m.size() == 1);
   CHECK(m[0]["t_s"] == 1.0);
   CHECK(m[0]["read_bytes_per_s"].get<double>() == Approx(600));
@@ -115,5 +117,6 @@ TEST_CASE("merged timeseries add rates over ranks and host figures once per host
   CHECK(m[0]["accelerator_utilization"].get<double>() == Approx((1.0 + 0.5 + 2 * 0.25) / 4));
   CHECK(m[0]["cpu_host"].get<double>() == Approx((0.5 + 0.25) / 2));
   CHECK(m[0]["page_cache_bytes"].get<double>() == Approx(1500));
-  CHECK(merge_timeseries({a}) == a.timeseries);
+  CHECK(report::timeseries_to_json(merge_timeseries({a})) ==
+        report::timeseries_to_json(a.timeseries));
 }
