@@ -50,7 +50,7 @@ struct rank_result {
   bool storage_counter = false;
   std::string storage_source;
   std::uint64_t storage_bytes = 0;
-  nlohmann::json memory_start, memory_end;
+  telemetry::memory_figures memory_start, memory_end;
   std::vector<report::timeseries_point> timeseries;
   telemetry::host_facts host_facts; // the report's system.hosts entry for its host
   nlohmann::json warnings = nlohmann::json::array();

@@ -82,8 +82,8 @@ nlohmann::json rank_result::to_json() const {
             cpu.host_utilization}},
           {"storage",
            {{"counter", storage_counter}, {"source", storage_source}, {"bytes", storage_bytes}}},
-          {"memory_start", memory_start},
-          {"memory_end", memory_end},
+          {"memory_start", report::section_to_json(memory_start)},
+          {"memory_end", report::section_to_json(memory_end)},
           {"timeseries", report::timeseries_to_json(timeseries)},
           {"host_facts", report::section_to_json(host_facts)},
           {"warnings", warnings},
@@ -145,8 +145,10 @@ rank_result rank_result::from_json(const nlohmann::json& j) {
     r.storage_counter = s.at("counter").get<bool>();
     r.storage_source = s.at("source").get<std::string>();
     r.storage_bytes = s.at("bytes").get<std::uint64_t>();
-    r.memory_start = j.at("memory_start");
-    r.memory_end = j.at("memory_end");
+    r.memory_start = report::section_from_json<telemetry::memory_figures>(
+        j.at("memory_start"), "/memory_start", "a rank's result");
+    r.memory_end = report::section_from_json<telemetry::memory_figures>(
+        j.at("memory_end"), "/memory_end", "a rank's result");
     r.timeseries = report::timeseries_from_json(j.at("timeseries"));
     r.host_facts = report::section_from_json<telemetry::host_facts>(
         j.at("host_facts"), "/host_facts", "a rank's result");

@@ -18,8 +18,8 @@ namespace {
 constexpr std::uint64_t kPausedNs = 1'000'000'000;
 
 // A memory figure of one host: a count, or null where /proc/meminfo has no such line.
-report::field<report::count_or_number> host_count(const std::optional<std::uint64_t>& v) {
-  if (!v)
+report::field<report::count_or_number> host_count(const report::field<std::uint64_t>& v) {
+  if (!v.has_value())
     return report::field<report::count_or_number>::null();
   report::count_or_number c;
   c.count = *v;

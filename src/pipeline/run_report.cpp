@@ -209,13 +209,14 @@ void add_cpu_cost(report::summary_section& summary, const telemetry::cpu_usage& 
 
 report::storage_section storage_json(bool counter_available, const std::string& counter_source,
                                      std::uint64_t storage_bytes, std::uint64_t consumed_bytes,
-                                     double wall_s, const nlohmann::json& memory_start,
-                                     const nlohmann::json& memory_end, const std::string& fs_type,
-                                     nlohmann::json& warnings) {
+                                     double wall_s,
+                                     const std::optional<telemetry::memory_figures>& memory_start,
+                                     const std::optional<telemetry::memory_figures>& memory_end,
+                                     const std::string& fs_type, nlohmann::json& warnings) {
   report::storage_section s;
   s.counter = or_null(counter_available, counter_source);
-  s.memory_start = memory_start;
-  s.memory_end = memory_end;
+  s.memory_start = report::field<telemetry::memory_figures>::of(memory_start);
+  s.memory_end = report::field<telemetry::memory_figures>::of(memory_end);
   s.read_bytes = or_null(counter_available, storage_bytes);
   s.read_bytes_per_s =
       or_null(counter_available, wall_s > 0 ? static_cast<double>(storage_bytes) / wall_s : 0.0);

@@ -58,8 +58,9 @@ void add_cpu_cost(report::summary_section& summary, const telemetry::cpu_usage& 
 // counter fits the file system.
 report::storage_section storage_json(bool counter_available, const std::string& counter_source,
                                      std::uint64_t storage_bytes, std::uint64_t consumed_bytes,
-                                     double wall_s, const nlohmann::json& memory_start,
-                                     const nlohmann::json& memory_end, const std::string& fs_type,
-                                     nlohmann::json& warnings);
+                                     double wall_s,
+                                     const std::optional<telemetry::memory_figures>& memory_start,
+                                     const std::optional<telemetry::memory_figures>& memory_end,
+                                     const std::string& fs_type, nlohmann::json& warnings);
 
 } // namespace dlsize::pipeline

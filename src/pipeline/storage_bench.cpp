@@ -392,11 +392,11 @@ report::summary_section storage_summary(const storage_context& c, const storage_
 
 report::storage_section storage_block(const storage_context& c, const storage_reads& reads,
                                       const telemetry::sampler& tele,
-                                      const nlohmann::json& memory_start,
+                                      const telemetry::memory_figures& memory_start,
                                       nlohmann::json& warnings) {
   report::storage_section s =
       storage_json(tele.storage().available(), tele.storage().source(), reads.totals.storage_bytes,
-                   reads.all.bytes, reads.totals.wall_s, memory_start, telemetry::memory_json(),
+                   reads.all.bytes, reads.totals.wall_s, memory_start, telemetry::memory_now(),
                    c.mount.fs_type, warnings);
   if (c.opt.s3)
     if (const auto figures = s3_figures(*c.eng))
@@ -430,7 +430,7 @@ void set_storage_shape(report::bench_report& rep, const dataset::dataset_params&
 
 report::bench_report storage_document(const storage_context& c, storage_reads& reads,
                                       const telemetry::sampler& tele, const telemetry::nvml& gpus,
-                                      const nlohmann::json& memory_start,
+                                      const telemetry::memory_figures& memory_start,
                                       const report::status_decision& decided) {
   const storage_bench_options& opt = c.opt;
   const io::reader_stats& all = reads.all;
@@ -475,7 +475,7 @@ storage_bench_result run_storage_bench(const storage_bench_options& opt,
   c.provenance = run_provenance(opt.dataset, opt.s3);
   const telemetry::nvml gpus;
   telemetry::sampler tele(c.mount, gpus);
-  const nlohmann::json memory_start = telemetry::memory_json();
+  const telemetry::memory_figures memory_start = telemetry::memory_now();
   storage_reads reads = run_reads(c, tele);
   const report::status_decision decided = storage_status(c, reads);
 

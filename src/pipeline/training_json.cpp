@@ -155,9 +155,7 @@ report::host_row host_row_of(const host_rollup& h) {
       std::clamp(1.0 - static_cast<double>(f.storage_bytes) / static_cast<double>(h.read_bytes),
                  0.0, 1.0));
   row.cpu_host_utilization = f.cpu.host_utilization;
-  row.memory_end = report::field<nlohmann::json>::null();
-  if (!f.memory_end.is_null())
-    row.memory_end = f.memory_end;
+  row.memory_end = f.memory_end;
   return row;
 }
 
@@ -368,10 +366,10 @@ report::bench_report shared_sections(const report_context& c, const std::vector<
   const training_options& opt = c.opt;
   const rank_result* first = ranks.empty() ? nullptr : &ranks.front();
   report::bench_report r = report::new_bench_report(c.command_line);
-  r.storage =
-      storage_json(job.storage_everywhere, first ? first->storage_source : "", job.storage_bytes,
-                   job.io.bytes, job.wall_s, first ? first->memory_start : nlohmann::json(nullptr),
-                   first ? first->memory_end : nlohmann::json(nullptr), c.mount.fs_type, warnings);
+  r.storage = storage_json(
+      job.storage_everywhere, first ? first->storage_source : "", job.storage_bytes, job.io.bytes,
+      job.wall_s, first ? std::optional(first->memory_start) : std::nullopt,
+      first ? std::optional(first->memory_end) : std::nullopt, c.mount.fs_type, warnings);
   std::vector<telemetry::host_facts> hosts;
   for (const auto& h : job.hosts)
     hosts.push_back(h.first->host_facts);

@@ -16,7 +16,7 @@ training_run::live_run::live_run(state& s)
       source(s.layout, smp, board, first, local, opt.io.readers), feed(s.accels, smp, first),
       consumer(smp, board, feed, first, local, opt.io.readers,
                static_cast<std::uint64_t>(opt.preprocess_s * 1e9), opt.io.request_size),
-      tele(s.mount, gpus), memory_start(telemetry::memory_json()), live(local), link(open_link()),
+      tele(s.mount, gpus), memory_start(telemetry::memory_now()), live(local), link(open_link()),
       total_steps(smp.total_steps()), records(local, step_accumulator(opt.epochs)),
       step_barrier(static_cast<std::ptrdiff_t>(local), phase_done{this}),
       comm_ns(static_cast<std::uint64_t>(

@@ -81,7 +81,7 @@ struct training_run::live_run {
   training_consumer consumer;
   const telemetry::nvml gpus;
   telemetry::sampler tele;
-  const nlohmann::json memory_start;
+  const telemetry::memory_figures memory_start;
   std::atomic<bool> stop_io{false}, halt{false};
   std::mutex reason_m;
   std::string fail_reason; // this rank's own

@@ -26,6 +26,7 @@
 #include "report/report_io.hpp"
 #include "report/run_status.hpp"
 #include "telemetry/host_facts.hpp"
+#include "telemetry/storage_counters.hpp"
 
 namespace dlsize::report {
 
@@ -176,9 +177,9 @@ struct storage_section {
   field<std::string> counter; // the storage counter's source; null: none fits the file system
   field<std::uint64_t> read_bytes;
   field<double> hit_ratio, read_bytes_per_s;
-  field<nlohmann::json> memory_start, memory_end; // the host's memory (telemetry/memory)
-  field<warm_epochs_section> warm_epochs;         // absent or null: one epoch, no counter
-  std::optional<s3_section> s3;                   // absent: a dataset of files
+  field<telemetry::memory_figures> memory_start, memory_end; // rank 0's host's memory
+  field<warm_epochs_section> warm_epochs; // absent or null: one epoch, no counter
+  std::optional<s3_section> s3;           // absent: a dataset of files
   // Rank 0's host's facts of the dataset's place (report/provenance.hpp): its mount (null: a
   // bucket), block device (null: none) and the cgroup I/O limits on that device.
   field<telemetry::mount_facts> mount;
@@ -329,7 +330,7 @@ struct host_row {
   field<std::vector<std::uint64_t>> ranks;
   field<double> samples_per_s, read_bytes_per_s, accelerator_utilization, hit_ratio;
   field<double> cpu_host_utilization;
-  field<nlohmann::json> memory_end; // the host's memory figures at the end (telemetry)
+  field<telemetry::memory_figures> memory_end; // the host's memory figures at the end
   nlohmann::json extra = nlohmann::json::object();
 };
 

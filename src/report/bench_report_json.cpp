@@ -321,13 +321,19 @@ void visit(section_of<allreduce_section> auto& s, auto& op) {
   op("exposed_s", s.exposed_s);
 }
 
+void visit(section_of<telemetry::memory_figures> auto& s, auto& op) {
+  op("page_cache_bytes", s.page_cache_bytes);
+  op("available_bytes", s.available_bytes);
+  op("free_bytes", s.free_bytes);
+}
+
 void visit(section_of<storage_section> auto& s, auto& op) {
   op("counter", s.counter);
   op("read_bytes", s.read_bytes);
   op("hit_ratio", s.hit_ratio, bound::share);
   op("read_bytes_per_s", s.read_bytes_per_s, bound::nonneg);
-  op("memory_start", s.memory_start);
-  op("memory_end", s.memory_end);
+  op.section("memory_start", s.memory_start);
+  op.section("memory_end", s.memory_end);
   op.section("warm_epochs", s.warm_epochs);
   op.section("s3", s.s3);
   op.section("mount", s.mount);
@@ -434,7 +440,7 @@ void visit(section_of<host_row> auto& s, auto& op) {
   op("storage_read_bytes", s.storage_read_bytes);
   op("hit_ratio", s.hit_ratio);
   op("cpu_host_utilization", s.cpu_host_utilization);
-  op("memory_end", s.memory_end);
+  op.section("memory_end", s.memory_end);
 }
 
 void visit(section_of<epoch_row> auto& s, auto& op) {
@@ -700,6 +706,8 @@ template system_section section_from_json(const nlohmann::json&, const std::stri
                                           const std::string&);
 template telemetry::host_facts section_from_json(const nlohmann::json&, const std::string&,
                                                  const std::string&);
+template telemetry::memory_figures section_from_json(const nlohmann::json&, const std::string&,
+                                                     const std::string&);
 
 std::vector<timeseries_point> timeseries_from_json(const nlohmann::json& series) {
   nlohmann::json holder = nlohmann::json::object();
@@ -728,6 +736,7 @@ template nlohmann::json section_to_json(const allreduce_section&);
 template nlohmann::json section_to_json(const backend_section&);
 template nlohmann::json section_to_json(const telemetry::io_limit&);
 template nlohmann::json section_to_json(const telemetry::host_facts&);
+template nlohmann::json section_to_json(const telemetry::memory_figures&);
 template nlohmann::json section_to_json(const telemetry::os_facts&);
 template nlohmann::json section_to_json(const telemetry::mount_facts&);
 template nlohmann::json section_to_json(const telemetry::block_device_facts&);

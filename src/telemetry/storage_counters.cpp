@@ -156,8 +156,11 @@ std::optional<std::uint64_t> storage_counter::busy_ms() const {
 
 memory_figures memory_now() {
   const std::string mi = slurp("/proc/meminfo");
-  return {meminfo_bytes(mi, "Cached"), meminfo_bytes(mi, "MemAvailable"),
-          meminfo_bytes(mi, "MemFree")};
+  memory_figures m;
+  m.page_cache_bytes = field<std::uint64_t>::of(meminfo_bytes(mi, "Cached"));
+  m.available_bytes = field<std::uint64_t>::of(meminfo_bytes(mi, "MemAvailable"));
+  m.free_bytes = field<std::uint64_t>::of(meminfo_bytes(mi, "MemFree"));
+  return m;
 }
 
 } // namespace dlsize::telemetry

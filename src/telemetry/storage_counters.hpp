@@ -8,9 +8,11 @@
 #include <string>
 #include <string_view>
 
-#include <nlohmann/json_fwd.hpp>
+#include <nlohmann/json.hpp>
 
 #include "core/sysinfo.hpp"
+
+#include "core/field.hpp"
 
 namespace dlsize::telemetry {
 
@@ -44,12 +46,12 @@ private:
   bool m_nfs = false;
 };
 
-// Page cache, available and free memory now (/proc/meminfo); none where it has no such line.
+// Page cache, available and free memory now (/proc/meminfo); null where it has no such line. The
+// report records it as storage.memory_start and memory_end (report/bench_report_json.cpp).
 struct memory_figures {
-  std::optional<std::uint64_t> page_cache_bytes, available_bytes, free_bytes;
+  field<std::uint64_t> page_cache_bytes, available_bytes, free_bytes;
+  nlohmann::json extra = nlohmann::json::object();
 };
 memory_figures memory_now();
-// The same as the report records it (storage.memory_start, memory_end; memory_json.cpp).
-nlohmann::json memory_json();
 
 } // namespace dlsize::telemetry

@@ -53,14 +53,14 @@ TEST_CASE("the storage section without a counter is null and warns; the CPU cost
           "null",
           "[run_report]") {
   nlohmann::json warnings = nlohmann::json::array();
-  const nlohmann::json none = report::to_json(
-      pipeline::storage_json(false, "", 0, 100, 1.0, nullptr, nullptr, "tmpfs", warnings));
+  const nlohmann::json none = report::to_json(pipeline::storage_json(
+      false, "", 0, 100, 1.0, std::nullopt, std::nullopt, "tmpfs", warnings));
   CHECK(none.at("counter").is_null());
   CHECK(none.at("read_bytes").is_null());
   CHECK(none.at("hit_ratio").is_null());
   CHECK(warnings.size() == 1);
-  const nlohmann::json some = report::to_json(
-      pipeline::storage_json(true, "diskstats", 40, 100, 2.0, nullptr, nullptr, "ext4", warnings));
+  const nlohmann::json some = report::to_json(pipeline::storage_json(
+      true, "diskstats", 40, 100, 2.0, std::nullopt, std::nullopt, "ext4", warnings));
   CHECK(some.at("counter") == "diskstats");
   CHECK(some.at("read_bytes").is_number_unsigned());
   CHECK(some.at("hit_ratio").get<double>() == Approx(0.6));
