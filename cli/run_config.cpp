@@ -14,6 +14,7 @@
 #include "core/units.hpp"
 #include "core/value_rule.hpp"
 #include "option_rules.hpp"
+#include "report/bench_report.hpp"
 
 namespace dlsize::cli {
 namespace {
@@ -111,13 +112,13 @@ void apply_run_config_object(CLI::App& cmd, const nlohmann::json& j, const std::
 
 std::uint64_t apply_replay(CLI::App& cmd, const std::string& report_file) {
   const nlohmann::json r = core::read_json_file(report_file, core::kReportJson);
-  if (!r.is_object() || r.value("schema", "") != "dlsize.report/1" || !r.contains("config"))
+  const auto source = report::replay_source_of(r);
+  if (!source)
     throw usage_error(fmt::format("--replay: '{}' is not a dlsize bench report (schema "
                                   "dlsize.report/1 with a config block)",
                                   report_file));
-  apply_run_config_object(cmd, r["config"], report_file + " (config)");
-  const auto& ranks = r.value("/topology/ranks"_json_pointer, nlohmann::json());
-  return ranks.is_number_unsigned() ? ranks.get<std::uint64_t>() : 0;
+  apply_run_config_object(cmd, source->config, report_file + " (config)");
+  return source->ranks;
 }
 
 nlohmann::json given_options(const CLI::App& cmd) {

@@ -67,6 +67,11 @@ io::reader_stats reader_stats_from_json(const nlohmann::json& j);
 
 // What every rank of a training run must agree on before it starts (training_run::fingerprint):
 // the dataset it opened (its id, bytes and files) and the run's config block.
+// A real GPU's row: its device and steps (accel's run_details) with NVML's summary of it over the
+// run (null where NVML did not see it).
+nlohmann::json gpu_details_json(nlohmann::json details,
+                                const std::optional<telemetry::gpu_summary>& nvml);
+
 nlohmann::json run_fingerprint_json(std::uint64_t dataset_id, std::uint64_t dataset_bytes,
                                     std::uint64_t dataset_files, const nlohmann::json& config);
 

@@ -93,6 +93,12 @@ nlohmann::json rank_result::to_json() const {
           {"stop_detail", stop.detail}};
 }
 
+nlohmann::json gpu_details_json(nlohmann::json details,
+                                const std::optional<telemetry::gpu_summary>& nvml) {
+  details["nvml"] = nvml ? report::section_to_json(*nvml) : nlohmann::json(nullptr);
+  return details;
+}
+
 nlohmann::json run_fingerprint_json(std::uint64_t dataset_id, std::uint64_t dataset_bytes,
                                     std::uint64_t dataset_files, const nlohmann::json& config) {
   return {{"dataset_id", fmt::format("{:016x}", dataset_id)},

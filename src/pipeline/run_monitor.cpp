@@ -36,8 +36,7 @@ void add_sample(report::timeseries_point& p, const telemetry::sampler::sample& s
     p.device_busy = *s.device_busy;
   p.page_cache_bytes = host_count(s.memory.page_cache_bytes);
   p.available_bytes = host_count(s.memory.available_bytes);
-  if (s.gpus.is_array())
-    p.gpus = s.gpus.get<std::vector<nlohmann::json>>();
+  p.gpus = s.gpus;
 }
 } // namespace
 

@@ -310,10 +310,11 @@ struct point_merge {
       sum += number_of(ranks[idx.front()].timeseries[i].*m);
     return sum;
   }
-  std::vector<nlohmann::json> gpus() const {
-    std::vector<nlohmann::json> all;
+  std::vector<telemetry::gpu_sample> gpus() const {
+    std::vector<telemetry::gpu_sample> all;
     for (const auto& [node, idx] : nodes)
-      for (const auto& g : ranks[idx.front()].timeseries[i].gpus.value_or({}))
+      for (const auto& g :
+           ranks[idx.front()].timeseries[i].gpus.value_or(std::vector<telemetry::gpu_sample>{}))
         all.push_back(g);
     return all;
   }
@@ -339,7 +340,7 @@ timeseries_point merged_point(const point_merge& m) {
   set(p.device_busy, m.per_host(&timeseries_point::device_busy));
   set_sum(p.page_cache_bytes, m.per_host(&timeseries_point::page_cache_bytes));
   set_sum(p.available_bytes, m.per_host(&timeseries_point::available_bytes));
-  if (p.gpus.present)
+  if (p.gpus)
     p.gpus = m.gpus();
   return p;
 }

@@ -17,15 +17,18 @@ namespace {
 // Null for an emulated accelerator.
 nlohmann::json gpu_details(const accel::accelerator& acc, const telemetry::nvml& nvml,
                            const std::vector<report::timeseries_point>& timeseries) {
-  nlohmann::json d = acc.run_details();
+  const nlohmann::json d = acc.run_details();
   if (d.is_null())
     return d;
-  d["nvml"] = nullptr;
+  std::vector<std::vector<telemetry::gpu_sample>> samples;
+  for (const auto& p : timeseries)
+    if (p.gpus)
+      samples.push_back(*p.gpus);
   const int i = nvml.index_of_pci_bus_id(acc.pci_bus_id());
-  const nlohmann::json all = telemetry::nvml::summarize(report::timeseries_to_json(timeseries));
-  if (i >= 0 && static_cast<std::size_t>(i) < all.size())
-    d["nvml"] = all[static_cast<std::size_t>(i)];
-  return d;
+  const auto all = telemetry::nvml::summarize(samples);
+  return gpu_details_json(d, i >= 0 && static_cast<std::size_t>(i) < all.size()
+                                 ? std::optional(all[static_cast<std::size_t>(i)])
+                                 : std::nullopt);
 }
 
 } // namespace

@@ -232,7 +232,7 @@ struct timeseries_point {
   field<double> t_s, read_bytes_per_s, samples_per_s, accelerator_utilization;
   field<double> cpu_process, cpu_host, storage_read_bytes_per_s, device_busy;
   field<count_or_number> page_cache_bytes, available_bytes;
-  field<std::vector<nlohmann::json>> gpus; // NVML's samples, one per GPU (telemetry/nvml.hpp)
+  std::optional<std::vector<telemetry::gpu_sample>> gpus; // NVML's samples, one per GPU
   nlohmann::json extra = nlohmann::json::object();
 };
 
@@ -484,5 +484,14 @@ bench_report new_bench_report(const nlohmann::json& command_line);
 
 // Whether j is a report written by dlsize bench (schema dlsize.report/1, kind bench).
 bool is_bench_report(const nlohmann::json& j);
+
+// What --replay takes from a report (schema dlsize.report/1 with a config block): the config as
+// written, whatever its type (the run-config reader names a wrong one), and topology.ranks (0
+// when it has none). None when j is not such a report.
+struct replay_source {
+  nlohmann::json config;
+  std::uint64_t ranks = 0;
+};
+std::optional<replay_source> replay_source_of(const nlohmann::json& j);
 
 } // namespace dlsize::report

@@ -290,6 +290,38 @@ void visit(section_of<telemetry::nic_facts> auto& s, auto& op) {
   op("mtu", s.mtu);
 }
 
+void visit(section_of<telemetry::gpu_device> auto& s, auto& op) {
+  op("index", s.index);
+  op("name", s.name);
+  op("pci_bus_id", s.pci_bus_id);
+  op("memory_bytes", s.memory_bytes);
+}
+
+void visit(section_of<telemetry::gpu_sample> auto& s, auto& op) {
+  op("index", s.index);
+  op("utilization", s.utilization);
+  op("memory_utilization", s.memory_utilization);
+  op("memory_used_bytes", s.memory_used_bytes);
+  op("pcie_rx_bytes_per_s", s.pcie_rx_bytes_per_s);
+  op("pcie_tx_bytes_per_s", s.pcie_tx_bytes_per_s);
+  op("power_w", s.power_w);
+  op("energy_j", s.energy_j);
+}
+
+void visit(section_of<telemetry::gpu_summary> auto& s, auto& op) {
+  op("index", s.index);
+  op("utilization_mean", s.utilization_mean);
+  op("memory_used_max_bytes", s.memory_used_max_bytes);
+  op("pcie_rx_bytes_per_s_mean", s.pcie_rx_bytes_per_s_mean);
+  op("power_w_mean", s.power_w_mean);
+  op("energy_j", s.energy_j);
+}
+
+void visit(section_of<telemetry::nvml_status> auto& s, auto& op) {
+  op("available", s.available);
+  op("reason", s.reason);
+}
+
 void visit(section_of<telemetry::host_facts> auto& s, auto& op) {
   op("hostname", s.hostname);
   op("cpus", s.cpus);
@@ -297,8 +329,8 @@ void visit(section_of<telemetry::host_facts> auto& s, auto& op) {
   op("ram_bytes", s.ram_bytes);
   op("kernel", s.kernel);
   op.rows("nics", s.nics);
-  op("gpus", s.gpus);
-  op("nvml", s.nvml);
+  op.rows("gpus", s.gpus);
+  op.section("nvml", s.nvml);
   auto& p = s.provenance;
   op.section("os", p.os);
   op.section("mount", p.mount);
@@ -507,7 +539,7 @@ void visit(section_of<timeseries_point> auto& s, auto& op) {
   op("device_busy", s.device_busy);
   op("page_cache_bytes", s.page_cache_bytes);
   op("available_bytes", s.available_bytes);
-  op("gpus", s.gpus);
+  op.rows("gpus", s.gpus);
 }
 
 void visit(section_of<tool_features> auto& s, auto& op) {
@@ -736,6 +768,9 @@ template nlohmann::json section_to_json(const allreduce_section&);
 template nlohmann::json section_to_json(const backend_section&);
 template nlohmann::json section_to_json(const telemetry::io_limit&);
 template nlohmann::json section_to_json(const telemetry::host_facts&);
+template nlohmann::json section_to_json(const telemetry::gpu_summary&);
+template nlohmann::json section_to_json(const telemetry::gpu_sample&);
+template nlohmann::json section_to_json(const telemetry::nvml_status&);
 template nlohmann::json section_to_json(const telemetry::memory_figures&);
 template nlohmann::json section_to_json(const telemetry::os_facts&);
 template nlohmann::json section_to_json(const telemetry::mount_facts&);
@@ -765,6 +800,16 @@ std::string top_text(const nlohmann::json& j, const char* key) {
 
 bool is_bench_report(const nlohmann::json& j) {
   return top_text(j, "schema") == kReportSchema && top_text(j, "kind") == "bench";
+}
+
+std::optional<replay_source> replay_source_of(const nlohmann::json& j) {
+  if (top_text(j, "schema") != kReportSchema || !j.contains("config"))
+    return std::nullopt;
+  replay_source r;
+  r.config = j.at("config");
+  const auto& ranks = j.value("/topology/ranks"_json_pointer, nlohmann::json());
+  r.ranks = ranks.is_number_unsigned() ? ranks.get<std::uint64_t>() : 0;
+  return r;
 }
 
 nlohmann::json bench_report::to_json() const {

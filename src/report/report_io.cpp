@@ -87,12 +87,11 @@ nlohmann::json command_line_json(int argc, const char* const* argv) {
   return a;
 }
 
-telemetry::host_facts host_of(const nlohmann::json& gpus, const nlohmann::json& nvml,
+telemetry::host_facts host_of(std::vector<telemetry::gpu_device> gpus, telemetry::nvml_status nvml,
                               std::optional<telemetry::host_provenance_facts> provenance) {
   telemetry::host_facts host = telemetry::this_host(std::move(provenance));
-  host.gpus =
-      gpus.is_array() ? gpus.get<std::vector<nlohmann::json>>() : std::vector<nlohmann::json>{};
-  host.nvml = nvml;
+  host.gpus = std::move(gpus);
+  host.nvml = std::move(nvml);
   return host;
 }
 

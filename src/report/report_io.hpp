@@ -27,7 +27,7 @@ nlohmann::json command_line_json(int argc, const char* const* argv);
 // This host's facts (telemetry::this_host), with gpus (an array, empty when none), nvml (how
 // GPUs were seen) and, where given, its provenance (telemetry::host_provenance: OS, mount,
 // device, cgroup limits, ...).
-telemetry::host_facts host_of(const nlohmann::json& gpus, const nlohmann::json& nvml,
+telemetry::host_facts host_of(std::vector<telemetry::gpu_device> gpus, telemetry::nvml_status nvml,
                               std::optional<telemetry::host_provenance_facts> provenance = {});
 // Current UTC time, ISO 8601.
 std::string utc_now();

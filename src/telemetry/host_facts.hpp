@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/field.hpp"
+#include "telemetry/nvml.hpp"
 
 namespace dlsize::telemetry {
 
@@ -95,9 +96,9 @@ struct host_facts {
   field<std::string> hostname, cpu_model, kernel;
   field<std::uint64_t> cpus, ram_bytes;
   std::optional<std::vector<nic_facts>> nics;
-  field<std::vector<nlohmann::json>> gpus; // a real GPU's details as its driver gives them
-  field<nlohmann::json> nvml;              // how GPUs were seen (telemetry/nvml.hpp)
-  host_provenance_facts provenance;        // its keys stand beside the others
+  std::optional<std::vector<gpu_device>> gpus; // as NVML sees them (empty: none)
+  field<nvml_status> nvml;                     // how GPUs were seen
+  host_provenance_facts provenance;            // its keys stand beside the others
   nlohmann::json extra = nlohmann::json::object();
 };
 

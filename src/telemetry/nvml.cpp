@@ -3,6 +3,7 @@
 #include <dlfcn.h>
 
 #include <algorithm>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -99,45 +100,49 @@ nvml::~nvml() {
     dlclose(m_lib);
 }
 
-nlohmann::json nvml::devices() const {
-  nlohmann::json out = nlohmann::json::array();
+std::vector<gpu_device> nvml::devices() const {
+  std::vector<gpu_device> out;
   for (std::size_t i = 0; i < m_devices.size(); ++i) {
     char name[96] = {};
     m_api->name(m_devices[i], name, sizeof name);
     nvml_memory mem{};
     m_api->memory(m_devices[i], &mem);
-    nlohmann::json d = {{"index", i}, {"name", name}, {"memory_bytes", mem.total}};
+    gpu_device d;
+    d.index = std::uint64_t{i};
+    d.name = std::string(name);
+    d.memory_bytes = std::uint64_t{mem.total};
     api::pci_info pci{};
     if (m_api->pci && m_api->pci(m_devices[i], &pci) == kSuccess)
-      d["pci_bus_id"] = pci.bus_id;
+      d.pci_bus_id = std::string(pci.bus_id);
     out.push_back(std::move(d));
   }
   return out;
 }
 
-nlohmann::json nvml::sample() const {
-  nlohmann::json out = nlohmann::json::array();
+std::vector<gpu_sample> nvml::sample() const {
+  std::vector<gpu_sample> out;
   for (std::size_t i = 0; i < m_devices.size(); ++i) {
-    nlohmann::json s = {{"index", i}};
+    gpu_sample s;
+    s.index = std::uint64_t{i};
     nvml_utilization u{};
     if (m_api->utilization(m_devices[i], &u) == kSuccess) {
-      s["utilization"] = u.gpu / 100.0;
-      s["memory_utilization"] = u.memory / 100.0;
+      s.utilization = u.gpu / 100.0;
+      s.memory_utilization = u.memory / 100.0;
     }
     nvml_memory mem{};
     if (m_api->memory(m_devices[i], &mem) == kSuccess)
-      s["memory_used_bytes"] = mem.used;
+      s.memory_used_bytes = std::uint64_t{mem.used};
     unsigned kbs = 0;
     if (m_api->pcie(m_devices[i], 1, &kbs) == kSuccess)
-      s["pcie_rx_bytes_per_s"] = kbs * 1024.0;
+      s.pcie_rx_bytes_per_s = kbs * 1024.0;
     if (m_api->pcie(m_devices[i], 0, &kbs) == kSuccess)
-      s["pcie_tx_bytes_per_s"] = kbs * 1024.0;
+      s.pcie_tx_bytes_per_s = kbs * 1024.0;
     unsigned mw = 0;
     if (m_api->power(m_devices[i], &mw) == kSuccess)
-      s["power_w"] = mw / 1000.0;
+      s.power_w = mw / 1000.0;
     unsigned long long mj = 0;
     if (m_api->energy && m_api->energy(m_devices[i], &mj) == kSuccess)
-      s["energy_j"] = static_cast<double>(mj) / 1000.0;
+      s.energy_j = static_cast<double>(mj) / 1000.0;
     out.push_back(std::move(s));
   }
   return out;
@@ -155,63 +160,70 @@ int nvml::index_of_pci_bus_id(const std::string& bus_id) const {
   return -1;
 }
 
-nlohmann::json nvml::summarize(const nlohmann::json& points) {
-  struct acc {
-    double util = 0, rx = 0, power = 0;
-    std::uint64_t n_util = 0, n_rx = 0, n_power = 0;
-    double mem_max = -1;
-    nlohmann::json energy_first, energy_last;
-  };
-  std::vector<acc> gpus;
-  for (const auto& p : points) {
-    if (!p.is_object() || !p.contains("gpus"))
-      continue;
-    for (const auto& g : p["gpus"]) {
-      const auto i = g.value("index", std::size_t{0});
-      if (i >= gpus.size())
-        gpus.resize(i + 1);
-      acc& a = gpus[i];
-      auto add = [&](const char* key, double& sum, std::uint64_t& n) {
-        if (g.contains(key)) {
-          sum += g[key].get<double>();
-          ++n;
-        }
-      };
-      add("utilization", a.util, a.n_util);
-      add("pcie_rx_bytes_per_s", a.rx, a.n_rx);
-      add("power_w", a.power, a.n_power);
-      if (g.contains("memory_used_bytes"))
-        a.mem_max = std::max(a.mem_max, g["memory_used_bytes"].get<double>());
-      if (g.contains("energy_j")) {
-        if (a.energy_first.is_null())
-          a.energy_first = g["energy_j"];
-        a.energy_last = g["energy_j"];
+namespace {
+
+struct gpu_totals {
+  double util = 0, rx = 0, power = 0;
+  std::uint64_t n_util = 0, n_rx = 0, n_power = 0;
+  double mem_max = -1;
+  std::optional<double> energy_first, energy_last;
+
+  void add(const gpu_sample& g) {
+    const auto sum = [](const field<double>& f, double& total, std::uint64_t& n) {
+      if (f.has_value()) {
+        total += *f;
+        ++n;
       }
+    };
+    sum(g.utilization, util, n_util);
+    sum(g.pcie_rx_bytes_per_s, rx, n_rx);
+    sum(g.power_w, power, n_power);
+    if (g.memory_used_bytes.has_value())
+      mem_max = std::max(mem_max, static_cast<double>(*g.memory_used_bytes));
+    if (g.energy_j.has_value()) {
+      if (!energy_first)
+        energy_first = *g.energy_j;
+      energy_last = *g.energy_j;
     }
   }
-  auto mean = [](double sum, std::uint64_t n) {
-    return n ? nlohmann::json(sum / static_cast<double>(n)) : nlohmann::json(nullptr);
-  };
-  nlohmann::json out = nlohmann::json::array();
+};
+
+field<double> mean(double sum, std::uint64_t n) {
+  return n ? field<double>(sum / static_cast<double>(n)) : field<double>::null();
+}
+
+} // namespace
+
+std::vector<gpu_summary> nvml::summarize(const std::vector<std::vector<gpu_sample>>& points) {
+  std::vector<gpu_totals> gpus;
+  for (const auto& p : points)
+    for (const auto& g : p) {
+      const auto i = static_cast<std::size_t>(g.index.value_or(0));
+      if (i >= gpus.size())
+        gpus.resize(i + 1);
+      gpus[i].add(g);
+    }
+  std::vector<gpu_summary> out;
   for (std::size_t i = 0; i < gpus.size(); ++i) {
-    const acc& a = gpus[i];
-    out.push_back(
-        {{"index", i},
-         {"utilization_mean", mean(a.util, a.n_util)},
-         {"memory_used_max_bytes",
-          a.mem_max < 0 ? nlohmann::json(nullptr) : nlohmann::json(a.mem_max)},
-         {"pcie_rx_bytes_per_s_mean", mean(a.rx, a.n_rx)},
-         {"power_w_mean", mean(a.power, a.n_power)},
-         {"energy_j", a.energy_first.is_null() ? nlohmann::json(nullptr)
-                                               : nlohmann::json(a.energy_last.get<double>() -
-                                                                a.energy_first.get<double>())}});
+    const gpu_totals& a = gpus[i];
+    gpu_summary s;
+    s.index = std::uint64_t{i};
+    s.utilization_mean = mean(a.util, a.n_util);
+    s.memory_used_max_bytes = a.mem_max < 0 ? field<double>::null() : field<double>(a.mem_max);
+    s.pcie_rx_bytes_per_s_mean = mean(a.rx, a.n_rx);
+    s.power_w_mean = mean(a.power, a.n_power);
+    s.energy_j =
+        a.energy_first ? field<double>(*a.energy_last - *a.energy_first) : field<double>::null();
+    out.push_back(std::move(s));
   }
   return out;
 }
 
-nlohmann::json nvml::status() const {
-  return {{"available", m_ok},
-          {"reason", m_reason.empty() ? nlohmann::json(nullptr) : nlohmann::json(m_reason)}};
+nvml_status nvml::status() const {
+  nvml_status s;
+  s.available = m_ok;
+  s.reason = m_reason.empty() ? field<std::string>::null() : field<std::string>(m_reason);
+  return s;
 }
 
 } // namespace dlsize::telemetry

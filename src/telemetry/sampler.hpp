@@ -25,7 +25,7 @@ public:
     std::optional<double> storage_read_bytes_per_s; // none: no counter for the mount
     std::optional<double> device_busy; // share of the interval the block device had I/O in flight
     memory_figures memory;
-    nlohmann::json gpus; // NVML's samples, one per GPU; null: no GPU seen
+    std::optional<std::vector<gpu_sample>> gpus; // NVML's, one per GPU; none: no GPU seen
   };
   sample point();
   const storage_counter& storage() const { return m_storage; }

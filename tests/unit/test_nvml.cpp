@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include "report/bench_report.hpp"
 #include "telemetry/nvml.hpp"
 
 namespace {
@@ -16,9 +17,10 @@ TEST_CASE("nvml without its library is absent with the reason, and samples nothi
   const nvml n("libdlsize-no-such-nvml.so.1");
   CHECK_FALSE(n.available());
   CHECK_THAT(n.absent_reason(), Contains("libdlsize-no-such-nvml.so.1 not found"));
-  CHECK(n.sample() == nlohmann::json::array());
-  CHECK(n.devices() == nlohmann::json::array());
-  CHECK(n.status()["available"] == false);
+  CHECK(n.sample().empty());
+  CHECK(n.devices().empty());
+  CHECK(n.status().available.value_or(true) == false);
+  CHECK_THAT(n.status().reason.value_or(""), Contains("not found"));
   CHECK(n.index_of_pci_bus_id("0000:3b:00.0") == -1);
 }
 
@@ -34,7 +36,7 @@ TEST_CASE("nvml on this host is either usable or absent with a reason", "[nvml]"
   if (n.available()) {
     INFO("NVML is here: each sample has the index of its GPU");
     for (const auto& s : n.sample())
-      CHECK(s.contains("index"));
+      CHECK(s.index.has_value());
   } else {
     CHECK_FALSE(n.absent_reason().empty());
     CHECK(n.sample().empty());
@@ -53,7 +55,14 @@ TEST_CASE("nvml::summarize averages utilization, PCIe and power, peaks memory, a
                "power_w": 500, "energy_j": 1800},
               {"index": 1, "utilization": 0.4}]}
   ])");
-  const auto s = nvml::summarize(points);
+  // The points as the report holds them, read typed; each summary as the report writes it.
+  std::vector<std::vector<dlsize::telemetry::gpu_sample>> samples;
+  for (const auto& p : dlsize::report::timeseries_from_json(points))
+    if (p.gpus)
+      samples.push_back(*p.gpus);
+  nlohmann::json s = nlohmann::json::array();
+  for (const auto& g : nvml::summarize(samples))
+    s.push_back(dlsize::report::section_to_json(g));
   REQUIRE(s.size() == 2);
   CHECK(s[0]["utilization_mean"].get<double>() == Approx(0.75));
   CHECK(s[0]["memory_used_max_bytes"].get<double>() == 300);
@@ -63,5 +72,5 @@ TEST_CASE("nvml::summarize averages utilization, PCIe and power, peaks memory, a
   CHECK(s[1]["utilization_mean"].get<double>() == Approx(0.3));
   CHECK(s[1]["energy_j"].is_null());
   CHECK(s[1]["power_w_mean"].is_null());
-  CHECK(nvml::summarize(nlohmann::json::array()).empty());
+  CHECK(nvml::summarize({}).empty());
 }
