@@ -30,8 +30,6 @@ import sys
 # reported). A temporary list, to be emptied: the file engines' loops are split where their
 # rewrite happens.
 ALLOWED = {
-    ("src/io/psync_engine.cpp", "psync_engine::run"),
-    ("src/io/psync_engine.cpp", "lambda"),
     ("src/io/uring_engine.cpp", "complete"),
     # The CUDA trainer's layer graph and step: to be split where the GPU training tests can
     # run the result (test_cuda_training), not blind.
