@@ -10,6 +10,7 @@
 #include "core/json_checks.hpp"
 #include "core/json_input.hpp"
 #include "report/bench_report.hpp"
+#include "report/checkpoint_document.hpp"
 #include "report/report_io.hpp"
 #include "sweep/sweep_document.hpp"
 #include "sweep/sweep_index.hpp"
@@ -61,7 +62,7 @@ void load_folder(const fs::path& dir, report_inputs& in) {
         in.notes.push_back(fmt::format("{}: not JSON, passed over", p.string()));
         continue;
       }
-      if (!is_bench_report(j) && j.value("kind", nlohmann::json()) != "checkpoint") {
+      if (!is_bench_report(j) && !report::is_checkpoint_report(j)) {
         in.notes.push_back(
             fmt::format("{}: not a dlsize bench or checkpoint report, passed over", p.string()));
         continue;

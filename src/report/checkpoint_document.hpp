@@ -134,6 +134,9 @@ struct checkpoint_document {
   std::optional<std::string> reason;
 };
 
+// Whether j says it is a checkpoint report (kind checkpoint), for telling it from other files.
+bool is_checkpoint_report(const nlohmann::json& j);
+
 // The JSON of a checkpoint report: the one place its keys are written.
 nlohmann::json to_json(const checkpoint_document& d);
 // Reads a checkpoint report back. Throws usage_error naming the source and the JSON pointer of

@@ -391,6 +391,13 @@ json to_json(const checkpoint_document& d) {
   return j;
 }
 
+bool is_checkpoint_report(const json& j) {
+  if (!j.is_object())
+    return false;
+  const auto it = j.find("kind");
+  return it != j.end() && *it == "checkpoint";
+}
+
 checkpoint_document checkpoint_document_from_json(const json& j, const std::string& source) {
   const checkpoint_keys::place top{source, ""};
   top.expect(j.is_object(), j, "an object");
