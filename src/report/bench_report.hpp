@@ -460,9 +460,9 @@ nlohmann::json to_json(const s3_section& s);
 // Reads a storage.s3 block; throws usage_error naming the field (source starts the message).
 s3_section s3_section_from_json(const nlohmann::json& j, const std::string& source = "report");
 
-// Sections of a report built from JSON made elsewhere (the pipeline's blocks not yet typed): each
-// typed key becomes its field, every other key stays in extra; throws usage_error as from_json.
-// j lies at JSON pointer `pointer` of `source`, which the messages name.
+// A section read from JSON another module writes (the allreduce block of config's to_json, what a
+// rank sends rank 0): each typed key becomes its field, every other key stays in extra; throws
+// usage_error as from_json. j lies at JSON pointer `pointer` of `source`, which messages name.
 template <class S>
 S section_from_json(const nlohmann::json& j, const std::string& pointer,
                     const std::string& source = "report");
@@ -479,7 +479,7 @@ system_section system_of(std::vector<telemetry::host_facts> hosts);
 
 // This build's tool block (report_io.cpp; tool_json() is its JSON).
 tool_section tool_of_build();
-// A bench report with what every report starts with (report_header's fields), typed.
+// A bench report with what every report starts with (run id, creation time, tool, command line).
 bench_report new_bench_report(const nlohmann::json& command_line);
 
 // Whether j is a report written by dlsize bench (schema dlsize.report/1, kind bench).

@@ -117,7 +117,7 @@ struct checkpoint_workload {
 };
 
 struct checkpoint_document {
-  // The envelope every report starts with (report_io.hpp's report_header).
+  // The envelope every report starts with (as bench_report.hpp's new_bench_report fills it).
   std::string run_id, created_at;
   std::optional<double> created_unix_s;
   nlohmann::json tool; // report::tool_json()

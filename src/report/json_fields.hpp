@@ -4,8 +4,8 @@
 // (to_json) share. from_json moves each typed key out of the object into its field and keeps
 // every other key in the section's `extra`; to_json writes `extra` and then the typed fields
 // over it. A field of the wrong type or range is a usage_error naming its JSON pointer
-// ("FILE: /summary/wall_s: ..."). Used by report/bench_report_json.cpp and
-// report/system_json.cpp; include it only from a *_json.cpp.
+// ("FILE: /summary/wall_s: ..."). Used by report/bench_report_json.cpp, which lists the keys of
+// every section of the bench report (the hosts' facts too); include it only from a *_json.cpp.
 #include <cmath>
 #include <map>
 #include <optional>

@@ -1,8 +1,8 @@
 #pragma once
 // A host's facts as a report records them (system.hosts[], and the dataset's mount, device and
 // I/O limits that storage repeats for rank 0's host): what the telemetry readers gather, typed.
-// Their JSON is written and read by report/system_json.cpp; every struct keeps the keys it does
-// not type in `extra`, so a report read and written again is unchanged.
+// Their JSON is written and read by report/bench_report_json.cpp; every struct keeps the keys it
+// does not type in `extra`, so a report read and written again is unchanged.
 #include <cstdint>
 #include <map>
 #include <optional>
