@@ -12,20 +12,25 @@
 namespace dlsize::pipeline {
 namespace {
 
-// A real GPU's row in the report: the device, its steps, and NVML's figures for it over the run
-// (found by PCI bus id, whatever CUDA_VISIBLE_DEVICES numbers it).
-// Null for an emulated accelerator.
-nlohmann::json gpu_details(const accel::accelerator& acc, const telemetry::nvml& nvml,
-                           const std::vector<report::timeseries_point>& timeseries) {
-  const nlohmann::json d = acc.run_details();
-  if (d.is_null())
-    return d;
+// NVML's figures per GPU over the run, from the points that have them.
+std::vector<telemetry::gpu_summary>
+gpu_summaries(const std::vector<report::timeseries_point>& timeseries) {
   std::vector<std::vector<telemetry::gpu_sample>> samples;
   for (const auto& p : timeseries)
     if (p.gpus)
       samples.push_back(*p.gpus);
+  return telemetry::nvml::summarize(samples);
+}
+
+// A real GPU's row in the report: the device, its steps, and NVML's figures for it over the run
+// (found by PCI bus id, whatever CUDA_VISIBLE_DEVICES numbers it).
+// Null for an emulated accelerator.
+nlohmann::json gpu_details(const accel::accelerator& acc, const telemetry::nvml& nvml,
+                           const std::vector<telemetry::gpu_summary>& all) {
+  const nlohmann::json d = acc.run_details();
+  if (d.is_null())
+    return d;
   const int i = nvml.index_of_pci_bus_id(acc.pci_bus_id());
-  const auto all = telemetry::nvml::summarize(samples);
   return gpu_details_json(d, i >= 0 && static_cast<std::size_t>(i) < all.size()
                                  ? std::optional(all[static_cast<std::size_t>(i)])
                                  : std::nullopt);
@@ -37,9 +42,10 @@ void training_run::live_run::add_accelerators(
     rank_result& r, const std::vector<report::timeseries_point>& timeseries) {
   r.first_accelerator = first;
   r.steps_min = UINT64_MAX;
+  const auto summaries = gpu_summaries(timeseries);
   for (std::uint64_t a = 0; a < local; ++a) {
     r.devices.push_back(m.accels[a]->device());
-    r.details.push_back(gpu_details(*m.accels[a], gpus, timeseries));
+    r.details.push_back(gpu_details(*m.accels[a], gpus, summaries));
     r.accelerators.push_back(records[a].figures());
     r.sample_digests.push_back(consumer.digest(a));
     r.steps_run += records[a].steps();

@@ -769,15 +769,11 @@ template nlohmann::json section_to_json(const backend_section&);
 template nlohmann::json section_to_json(const telemetry::io_limit&);
 template nlohmann::json section_to_json(const telemetry::host_facts&);
 template nlohmann::json section_to_json(const telemetry::gpu_summary&);
-template nlohmann::json section_to_json(const telemetry::gpu_sample&);
-template nlohmann::json section_to_json(const telemetry::nvml_status&);
 template nlohmann::json section_to_json(const telemetry::memory_figures&);
 template nlohmann::json section_to_json(const telemetry::os_facts&);
 template nlohmann::json section_to_json(const telemetry::mount_facts&);
 template nlohmann::json section_to_json(const telemetry::block_device_facts&);
 template nlohmann::json section_to_json(const telemetry::cgroup_facts&);
-template nlohmann::json section_to_json(const telemetry::numa_node&);
-template nlohmann::json section_to_json(const telemetry::nic_facts&);
 
 nlohmann::json to_json(const tool_section& t) {
   nlohmann::json j = nlohmann::json::object();

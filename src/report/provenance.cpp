@@ -28,10 +28,7 @@ template <class T> std::string text(const field<T>& f) {
 std::string io_max_text(const field<telemetry::cgroup_facts>& c) {
   if (!c.has_value() || !c->io_max)
     return "–";
-  nlohmann::json rows = nlohmann::json::array();
-  for (const auto& e : *c->io_max)
-    rows.push_back(section_to_json(e));
-  return rows.dump();
+  return io_limits_json(*c->io_max).dump();
 }
 
 // One fact of a host as a short text, so that hosts can be grouped by it and a warning can say
