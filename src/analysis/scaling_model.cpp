@@ -128,11 +128,22 @@ void find_ceiling(scaling_analysis& a, const std::vector<run_point>& runs) {
     c = median(past);
     a.ceiling_source = "the median bandwidth of the runs past the knee";
   }
-  if (c && *c < a.best_bytes_per_s) {
+  const bool raised = c && *c < a.best_bytes_per_s;
+  if (raised) {
     c = a.best_bytes_per_s;
     a.ceiling_source += "; raised to the best measured median (a ceiling is never below it)";
   }
   a.ceiling = c;
+  // Without a storage-limited run (or a knee) the best measured is only what the backend gave
+  // at least; so too where the best came from runs the client held back.
+  std::size_t at_best = 0, held_back = 0;
+  for (const auto& r : runs)
+    for (const auto& row : a.counts)
+      if (row.accelerators == r.accelerators && row.read_bytes_per_s.median == a.best_bytes_per_s) {
+        ++at_best;
+        held_back += report::client_side(r.limit) ? 1 : 0;
+      }
+  a.ceiling_lower_bound = !c || (raised && 2 * held_back >= at_best);
 }
 
 } // namespace

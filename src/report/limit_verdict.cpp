@@ -187,12 +187,14 @@ limit_verdict decide_limit(const limit_figures& f) {
   v.signs = limit_signs(f);
   const bool client = has_side(v.signs, limit_side::client);
   const bool storage = has_side(v.signs, limit_side::storage);
-  v.kind = client && storage ? limit_kind::mixed
-           : client          ? limit_kind::client
-           : storage         ? limit_kind::storage
-                             : limit_kind::harness;
   v.synthetic = std::any_of(v.signs.begin(), v.signs.end(),
                             [](const limit_sign& s) { return s.name == "read_rate_cap"; });
+  // A reached --max-read-rate is known to be the limit: the client, busy or not, got there.
+  v.kind = v.synthetic         ? limit_kind::storage
+           : client && storage ? limit_kind::mixed
+           : client            ? limit_kind::client
+           : storage           ? limit_kind::storage
+                               : limit_kind::harness;
   if (v.kind == limit_kind::harness)
     v.reason = fmt::format("nothing at a limit: busiest reader {} of a core, queue full {} of "
                            "the time, host CPU {}",

@@ -92,8 +92,9 @@ limit_figures limit_figures_of(const bench_report& report);
 // The signs among those figures, client signs first.
 std::vector<limit_sign> limit_signs(const limit_figures& f);
 
-// The verdict on those figures: unknown without AU; nothing at AU ≥ 0.99; else by the signs
-// (storage, client, mixed where both sides show one, harness where neither does).
+// The verdict on those figures: unknown without AU; nothing at AU ≥ 0.99; storage (synthetic)
+// where reads reached the --max-read-rate cap, whatever else (the client got there); else by the
+// signs (storage, client, mixed where both sides show one, harness where neither does).
 limit_verdict decide_limit(const limit_figures& f);
 
 // The `summary.limited_by` block (docs/report-schema.md).

@@ -48,9 +48,10 @@ TEST_CASE("a busy client with full queues is mixed, never storage", "[limit]") {
   CHECK_THAT(v.reason, Catch::Matchers::Contains("host's CPU was 100 % busy"));
   CHECK_THAT(v.reason, Catch::Matchers::Contains("requests in flight"));
   CHECK_THAT(v.advice, Catch::Matchers::Contains("at least"));
-  f.max_read_rate = 500e6; // a cap reached on a busy host: still not the storage alone
+  f.max_read_rate = 500e6; // a cap reached on a busy host: the client got to the known limit
   f.read_bytes_per_s = 499e6;
-  CHECK(decide_limit(f).kind == limit_kind::mixed);
+  CHECK(decide_limit(f).kind == limit_kind::storage);
+  CHECK(decide_limit(f).synthetic);
 }
 
 TEST_CASE("a process at its CPU budget is client-limited though the host is idle", "[limit]") {
