@@ -84,6 +84,7 @@ training_options training_options_of(const bench_run& b, const nlohmann::json& c
   opt.preprocess_s = b.s.preprocess_s;
   opt.checkpoint = b.s.checkpoint;
   opt.precision = b.o.precision;
+  opt.nic_rates = b.s.nic_rates;
   return opt;
 }
 

@@ -323,6 +323,20 @@ struct rank_row {
   nlohmann::json extra = nlohmann::json::object();
 };
 
+// One NIC of a host over the run (hosts[].nics[]): the bytes its counters moved between the
+// run's start and end (every transfer of the host, not the run's alone), the rates they imply,
+// and the rate it is judged by: declared (--nic-bandwidth) where one is, else the speed it
+// reports.
+struct host_nic_row {
+  field<std::string> name;
+  field<std::uint64_t> rx_bytes, tx_bytes;
+  field<double> rx_bytes_per_s, tx_bytes_per_s;
+  field<double> speed_bits_per_s;    // as the NIC reports it; null: unknown
+  field<double> declared_bits_per_s; // --nic-bandwidth; null: none declared
+  field<double> utilization;         // the busier direction ÷ that rate; null: no rate known
+  nlohmann::json extra = nlohmann::json::object();
+};
+
 // A training run's figures per host (its ranks together).
 struct host_row {
   field<std::string> host;
@@ -330,7 +344,8 @@ struct host_row {
   field<std::vector<std::uint64_t>> ranks;
   field<double> samples_per_s, read_bytes_per_s, accelerator_utilization, hit_ratio;
   field<double> cpu_host_utilization;
-  field<telemetry::memory_figures> memory_end; // the host's memory figures at the end
+  field<telemetry::memory_figures> memory_end;   // the host's memory figures at the end
+  std::optional<std::vector<host_nic_row>> nics; // what each NIC carried over the run
   nlohmann::json extra = nlohmann::json::object();
 };
 

@@ -459,6 +459,17 @@ void visit(section_of<rank_row> auto& s, auto& op) {
   op("reason", s.reason);
 }
 
+void visit(section_of<host_nic_row> auto& s, auto& op) {
+  op("name", s.name);
+  op("rx_bytes", s.rx_bytes);
+  op("tx_bytes", s.tx_bytes);
+  op("rx_bytes_per_s", s.rx_bytes_per_s);
+  op("tx_bytes_per_s", s.tx_bytes_per_s);
+  op("speed_bits_per_s", s.speed_bits_per_s);
+  op("declared_bits_per_s", s.declared_bits_per_s);
+  op("utilization", s.utilization);
+}
+
 void visit(section_of<host_row> auto& s, auto& op) {
   op("host", s.host);
   op("node", s.node);
@@ -473,6 +484,7 @@ void visit(section_of<host_row> auto& s, auto& op) {
   op("hit_ratio", s.hit_ratio);
   op("cpu_host_utilization", s.cpu_host_utilization);
   op.section("memory_end", s.memory_end);
+  op.rows("nics", s.nics);
 }
 
 void visit(section_of<epoch_row> auto& s, auto& op) {
