@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cluster/run_link.hpp"
+#include "core/defaults.hpp"
 
 namespace dlsize::cluster {
 
@@ -62,7 +63,7 @@ public:
 
 protected:
   placement m_where;
-  double m_timeout_s = 60;
+  double m_timeout_s = core::defaults::rank_timeout_s;
   int m_agreements = 0;
 };
 
@@ -80,7 +81,9 @@ int launcher_rank();
 // ends the job; the others wait for that end here, at most the timeout (10 s at least), and then
 // exit with 1 themselves.
 [[noreturn]] void await_abort(const communicator& comm);
-// Leaves MPI cleanly (a no-op for a single rank). Call once, at the end of main.
-void finalize_world();
+// Leaves MPI (a no-op for a single rank). Call once, at the end of main, with the code the
+// process exits with: a finalize that does not return within the rank timeout (--rank-timeout,
+// 60 s where the command has none) ends the process with that code, saying so.
+void finalize_world(int exit_code);
 
 } // namespace dlsize::cluster

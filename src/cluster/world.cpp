@@ -11,6 +11,7 @@
 
 #include "cluster/communicator.hpp"
 #include "cluster/single_communicator.hpp"
+#include "core/defaults.hpp"
 #include "core/error.hpp"
 #include "dlsize/build_config.hpp"
 #if DLSIZE_HAVE_MPI
@@ -109,9 +110,13 @@ void await_abort(const communicator& comm) {
   _exit(1);
 }
 
-void finalize_world() {
+void finalize_world(int exit_code) {
 #if DLSIZE_HAVE_MPI
-  finalize_mpi();
+  const communicator& w = world();
+  const double limit = w.timeout_s() > 0 ? w.timeout_s() : core::defaults::rank_timeout_s;
+  finalize_mpi(limit, exit_code, w.rank_name(w.rank()));
+#else
+  (void)exit_code;
 #endif
 }
 
