@@ -253,7 +253,7 @@ TEST_CASE("runs limited by the client stay out of the requirement and the ceilin
   CHECK(s["ceiling"]["bytes_per_s"].is_null());
   CHECK(s["ceiling"]["client_limited_runs"] == 3);
   CHECK(s["requirement"]["fit"]["slope"].get<double>() == Approx(40e6).epsilon(0.01));
-  CHECK_THAT(s["warnings"].dump(), Contains("limited by the client's CPU"));
+  CHECK_THAT(s["warnings"].dump(), Contains("a lower bound of the backend's ceiling"));
 }
 
 TEST_CASE("prediction intervals widen with the repeats' spread and the model's error", "[sizing]") {
