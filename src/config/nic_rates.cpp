@@ -56,7 +56,8 @@ std::optional<double> declared_nic_rate(const nic_rates& rates, const std::strin
   std::optional<double> best;
   int best_rank = -1;
   for (const auto& r : rates) {
-    if ((!r.host.empty() && r.host != host) || (!r.nic.empty() && r.nic != nic))
+    if (r.host == kStorageSide || (!r.host.empty() && r.host != host) ||
+        (!r.nic.empty() && r.nic != nic))
       continue;
     const int rank = (r.host.empty() ? 0 : 2) + (r.nic.empty() ? 0 : 1);
     if (rank >= best_rank) {
@@ -65,6 +66,14 @@ std::optional<double> declared_nic_rate(const nic_rates& rates, const std::strin
     }
   }
   return best;
+}
+
+std::optional<double> declared_storage_rate(const nic_rates& rates) {
+  std::optional<double> out;
+  for (const auto& r : rates)
+    if (r.host == kStorageSide)
+      out = r.bytes_per_s;
+  return out;
 }
 
 } // namespace dlsize::config

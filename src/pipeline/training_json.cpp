@@ -401,6 +401,8 @@ report::bench_report shared_sections(const report_context& c, const std::vector<
       job.storage_everywhere, first ? first->storage_source : "", job.storage_bytes, job.io.bytes,
       job.wall_s, first ? std::optional(first->memory_start) : std::nullopt,
       first ? std::optional(first->memory_end) : std::nullopt, c.mount.fs_type, warnings);
+  if (const auto declared = config::declared_storage_rate(opt.nic_rates))
+    r.storage->network_bits_per_s = *declared * 8;
   std::vector<telemetry::host_facts> hosts;
   for (const auto& h : job.hosts)
     hosts.push_back(h.first->host_facts);

@@ -107,6 +107,9 @@ struct limit_figures_section {
   field<double> queue_full_share, completion_wait_share, mean_in_flight, queue_depth, readers;
   field<double> device_busy, max_read_rate, read_bytes_per_s;
   field<double> process_cpu_budget_share, cpu_budget_cores;
+  // The busiest host NIC's share of its rate; the hosts' received bytes/s together ÷ the storage
+  // side's declared network rate (null: not known).
+  field<double> client_network_share, storage_network_share;
   nlohmann::json extra = nlohmann::json::object();
 };
 
@@ -197,6 +200,9 @@ struct storage_section {
   field<telemetry::mount_facts> mount;
   field<telemetry::block_device_facts> device;
   std::optional<std::vector<telemetry::io_limit>> io_limits;
+  // The storage side's network as declared (--nic-bandwidth storage:RATE): what limited_by
+  // judges the hosts' traffic together by; absent or null: none declared.
+  field<double> network_bits_per_s;
   nlohmann::json extra = nlohmann::json::object();
 };
 

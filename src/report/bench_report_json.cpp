@@ -120,6 +120,8 @@ void visit(section_of<limit_figures_section> auto& s, auto& op) {
   op("read_bytes_per_s", s.read_bytes_per_s);
   op("process_cpu_budget_share", s.process_cpu_budget_share);
   op("cpu_budget_cores", s.cpu_budget_cores);
+  op("client_network_share", s.client_network_share);
+  op("storage_network_share", s.storage_network_share);
 }
 
 void visit(section_of<limit_sign_section> auto& s, auto& op) {
@@ -385,6 +387,7 @@ void visit(section_of<storage_section> auto& s, auto& op) {
   op.section("mount", s.mount);
   op.section("device", s.device);
   op.rows("io_limits", s.io_limits);
+  op("network_bits_per_s", s.network_bits_per_s, bound::nonneg);
 }
 
 void visit(section_of<cache_cgroup_section> auto& s, auto& op) {
