@@ -16,7 +16,8 @@
 #        scripts/cluster-bed.sh cap HOST RATE     HOST's data NIC capped both ways (tc's units:
 #                                                 200mbit; 0 or none: uncapped)
 #        scripts/cluster-bed.sh cut HOST data|mgmt|all   the links pulled (at the switch)
-#        scripts/cluster-bed.sh heal              every link back
+#        scripts/cluster-bed.sh heal              every link back, store mounts that do not
+#                                                 answer mounted anew
 #        scripts/cluster-bed.sh store s3|gluster|cephfs up|down
 #        scripts/cluster-bed.sh env               the bed's variables (eval them): DLSIZE_BED_*,
 #                                                 the S3 endpoint and keys, the mounts
@@ -375,6 +376,46 @@ s3_down() {
   fi
 }
 
+# gluster_mount HOST: the volume's FUSE client on HOST, mounted once it answers.
+gluster_mount() {
+  local h=$1
+  on "$h" glusterfs --volfile-server="$ST_DATA" --volfile-id=/dlsize \
+    --log-file="$BED/log/gluster-$h.log" --pid-file="/run/glusterfs-client.pid" \
+    "$BED/mnt/gluster" || die "mounting GlusterFS on $h"
+  wait_until 20 on "$h" sh -c "grep -q ' $BED/mnt/gluster fuse.glusterfs' /proc/mounts && stat -f '$BED/mnt/gluster'" ||
+    die "GlusterFS not mounted on $h ($(tail -3 "$BED/log/gluster-$h.log"))"
+}
+
+# cephfs_mount HOST: a ceph-fuse client on HOST (its own pid file and admin socket, or a second
+# mount on the machine fails).
+cephfs_mount() {
+  local h=$1 d
+  d=$(s3_dir)
+  on "$h" ceph-fuse -c "$d/ceph.conf" --id admin -k "$d/keyring" --pid-file /run/ceph-fuse.pid \
+    --admin-socket "/run/ceph-fuse.asok" --log-file "$BED/log/ceph-fuse-$h.log" \
+    "$BED/mnt/cephfs" >>"$BED/log/cephfs.log" 2>&1 || die "ceph-fuse on $h ($(tail -3 "$BED/log/cephfs.log"))"
+  wait_until 20 on "$h" sh -c "grep -q ' $BED/mnt/cephfs fuse' /proc/mounts" ||
+    die "CephFS not mounted on $h"
+}
+
+# After a cut the FUSE clients may not come back by themselves (GlusterFS's says "Transport
+# endpoint is not connected" until remounted): each store mount that does not answer within a
+# few seconds is unmounted, its client stopped and mounted anew.
+remount_stores() {
+  local h kind pidfile
+  for h in $(hosts); do
+    [[ $h == st ]] && continue
+    for kind in gluster cephfs; do
+      [[ -f $BED/run/$kind.up ]] || continue
+      on "$h" timeout 5 stat "$BED/mnt/$kind/." >/dev/null 2>&1 && continue
+      [[ $kind == gluster ]] && pidfile=/run/glusterfs-client.pid || pidfile=/run/ceph-fuse.pid
+      on "$h" umount -l "$BED/mnt/$kind" 2>/dev/null
+      on "$h" sh -c "kill -9 \$(cat $pidfile) 2>/dev/null; rm -f $pidfile"
+      "${kind}_mount" "$h"
+    done
+  done
+}
+
 gluster_up() {
   [[ -f $BED/run/gluster.up ]] && return 0
   command -v glusterd >/dev/null && command -v glusterfs >/dev/null ||
@@ -392,15 +433,7 @@ gluster_up() {
     die "the GlusterFS volume ($(tail -3 "$BED/log/gluster.log"))"
   local h
   for h in $(hosts); do
-    [[ $h == st ]] && continue
-    on "$h" glusterfs --volfile-server="$ST_DATA" --volfile-id=/dlsize \
-      --log-file="$BED/log/gluster-$h.log" --pid-file="/run/glusterfs-client.pid" \
-      "$BED/mnt/gluster" || die "mounting GlusterFS on $h"
-  done
-  for h in $(hosts); do
-    [[ $h == st ]] && continue
-    wait_until 20 on "$h" sh -c "grep -q ' $BED/mnt/gluster fuse.glusterfs' /proc/mounts && stat -f '$BED/mnt/gluster'" ||
-      die "GlusterFS not mounted on $h ($(tail -3 "$BED/log/gluster-$h.log"))"
+    [[ $h == st ]] || gluster_mount "$h"
   done
   touch "$BED/run/gluster.up"
   log "store gluster up in $(($(now_ms) - t0)) ms: $BED/mnt/gluster on every host"
@@ -462,15 +495,7 @@ cephfs_up() {
   wait_until "$limit" mds_active || die "the MDS did not become active ($(on st timeout 10 ceph -c "$d/ceph.conf" mds stat 2>&1))"
   local h
   for h in $(hosts); do
-    [[ $h == st ]] && continue
-    on "$h" ceph-fuse -c "$d/ceph.conf" --id admin -k "$d/keyring" --pid-file /run/ceph-fuse.pid \
-      --admin-socket "/run/ceph-fuse.asok" --log-file "$BED/log/ceph-fuse-$h.log" \
-      "$BED/mnt/cephfs" >>"$BED/log/cephfs.log" 2>&1 || die "ceph-fuse on $h ($(tail -3 "$BED/log/cephfs.log"))"
-  done
-  for h in $(hosts); do
-    [[ $h == st ]] && continue
-    wait_until 20 on "$h" sh -c "grep -q ' $BED/mnt/cephfs fuse' /proc/mounts" ||
-      die "CephFS not mounted on $h"
+    [[ $h == st ]] || cephfs_mount "$h"
   done
   touch "$BED/run/cephfs.up"
   log "store cephfs up in $(($(now_ms) - t0)) ms (over the S3 store's Ceph): $BED/mnt/cephfs on every host"
@@ -572,6 +597,7 @@ cut)
 heal)
   require_up
   heal
+  remount_stores
   ;;
 store) store "$@" ;;
 env) bed_env ;;
