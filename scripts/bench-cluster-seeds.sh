@@ -54,7 +54,8 @@ for store in gluster s3; do
   run "$store" up 1 $((4 * K)) $((4 * RATE))
   mkdir -p "$OUT/$store-out" && cp "$OUT/$store"-out-*.json "$OUT/$store-out/"
   "$DLSIZE" size "$OUT/$store-out" --out "$OUT/$store-out-size" --clients 4 \
-    --nic-bandwidth "${RATE}Mb/s" --target-accelerators $((8 * K)) >/dev/null 2>"$OUT/$store-out-size.err"
+    --nic-bandwidth "${RATE}Mb/s" --nic-efficiency 0.94 --target-accelerators $((8 * K)) \
+    >/dev/null 2>"$OUT/$store-out-size.err"
 done
 for n in 1 2 4; do
   "$DLSIZE" plan --workload resnet50 --accelerator h100 --accelerators $((n * K)) --clients "$n" \

@@ -29,8 +29,8 @@ within() { "$PY" -c "import sys; sys.exit(0 if $1 <= $2 else 1)"; }
 
 # fault NAME WHEN WHICH OPTION...: a 2-host job; h2's WHICH link(s) cut WHEN (`start`: 3 s into
 # the run; `report`: once the report is written). Sets REPORT_AFTER and END_AFTER (seconds from
-# the cut to the report and to the job's end; the job's end is waited for 60 s after the link
-# returns).
+# the cut to the report and to the job's end, empty when it had not ended 4 s after the report;
+# the link then returns and the job is waited for).
 fault() {
   local name=$1 when=$2 which=$3 t_cut t_report= t_end= i
   shift 3
@@ -50,17 +50,12 @@ fault() {
   for i in $(seq 400); do
     [[ -z $t_report && -f $SCRATCH/$name.json ]] && t_report=$(now)
     kill -0 $job 2>/dev/null || { t_end=$(now); break; }
-    [[ -n $t_report ]] && (($(took "$t_report" "$(now)" | cut -d. -f1) >= 10)) && break
+    [[ -n $t_report ]] && (($(took "$t_report" "$(now)" | cut -d. -f1) >= 4)) && break
     sleep 0.1
   done
   [[ -n $t_report ]] || t_report=$(now)
   bed heal
-  if [[ -z $t_end ]]; then
-    wait $job
-    t_end=
-  else
-    wait $job
-  fi
+  wait $job
   REPORT_AFTER=$(took "$t_cut" "$t_report")
   END_AFTER=${t_end:+$(took "$t_cut" "$t_end")}
 }

@@ -46,7 +46,7 @@ for store in s3 gluster cephfs; do
     where=()
   fi
   run_on_2 "$store-read" bench --workload resnet50 --dataset "$ds" "${where[@]}" \
-    --accelerator emulated:h100 --compute-time 0 --epochs 2 --rank-timeout 3s --quiet \
+    --accelerator emulated:h100 --batch-size 8 --compute-time 0 --epochs 2 --rank-timeout 3s --quiet \
     --out "$SCRATCH/$store-read.json"
   [[ $(both_hosts "$SCRATCH/$store-read.json") == True && $(json "$SCRATCH/$store-read.json" \
     "r['status'] == 'complete' and all(h['read_bytes'] > 0 for h in r['hosts']) and all(n['rx_bytes'] >= h['read_bytes'] for h in r['hosts'] for n in h['nics'] if n['name'] == 'eth0')") == True ]] \
