@@ -35,4 +35,4 @@ for i in $(seq "$RUNS"); do
   echo "run $i: exit $rc in $((took / 10)).$((took % 10)) s, report ${st:-none}, ranks out by the watchdog: $w"
 done
 echo "$RUNS runs: $ended ended by themselves, $complete complete reports, $watchdog with a rank out of MPI_Finalize by the watchdog"
-rm -rf "$ds"
+"$BED" exec h1 rm -rf "$ds"

@@ -226,7 +226,7 @@ void finalize_mpi(double timeout_s, int exit_code, const std::string& who) {
       if (cv.wait_for(lk, std::chrono::duration<double>(timeout_s), [&] { return done; }))
         return;
       std::fprintf(stderr,
-                   "dlsize: %s: MPI_Finalize did not return within %g s (--rank-timeout); the "
+                   "dlsize: %s: MPI_Finalize did not return within %g s; the "
                    "job had ended (its outcome agreed, its report written where it has one), so "
                    "this rank exits with code %d without it\n",
                    who.c_str(), timeout_s, exit_code);

@@ -11,7 +11,6 @@
 
 #include "cluster/communicator.hpp"
 #include "cluster/single_communicator.hpp"
-#include "core/defaults.hpp"
 #include "core/error.hpp"
 #include "dlsize/build_config.hpp"
 #if DLSIZE_HAVE_MPI
@@ -113,8 +112,7 @@ void await_abort(const communicator& comm) {
 void finalize_world(int exit_code) {
 #if DLSIZE_HAVE_MPI
   const communicator& w = world();
-  const double limit = w.timeout_s() > 0 ? w.timeout_s() : core::defaults::rank_timeout_s;
-  finalize_mpi(limit, exit_code, w.rank_name(w.rank()));
+  finalize_mpi(w.finalize_timeout_s(), exit_code, w.rank_name(w.rank()));
 #else
   (void)exit_code;
 #endif

@@ -13,7 +13,7 @@ source "$(dirname "$0")/lib.sh"
 require_cluster s3 gluster cephfs
 bucket=faults-$$-$RANDOM
 bed_bucket "$bucket"
-trap 'bed heal; for h in h1 h2; do bed cap $h none; done; rm -rf "$DLSIZE_BED_GLUSTER/faults" "$DLSIZE_BED_CEPHFS/faults" "$SCRATCH"' EXIT
+trap 'bed heal; for h in h1 h2; do bed cap $h none; done; bed exec h1 rm -rf "$DLSIZE_BED_GLUSTER/faults" "$DLSIZE_BED_CEPHFS/faults"; rm -rf "$SCRATCH"' EXIT
 data=(--workload resnet50 --files 8 --records-per-file 32 --quiet)
 for store in gluster cephfs; do
   mnt=DLSIZE_BED_${store^^}

@@ -22,7 +22,7 @@ run_on_2() {
 }
 bucket=jobs-$$-$RANDOM
 bed_bucket "$bucket"
-trap 'rm -rf "$DLSIZE_BED_GLUSTER/jobs" "$DLSIZE_BED_CEPHFS/jobs" "$SCRATCH"' EXIT
+trap 'bed exec h1 rm -rf "$DLSIZE_BED_GLUSTER/jobs" "$DLSIZE_BED_CEPHFS/jobs"; rm -rf "$SCRATCH"' EXIT
 # both_hosts REPORT: the report's hosts are h1 and h2, one rank each.
 both_hosts() { json "$1" "sorted((h['host'], h['ranks']) for h in r['hosts']) == [('h1', [0]), ('h2', [1])]"; }
 
@@ -40,7 +40,8 @@ for store in s3 gluster cephfs; do
   else
     run_on_2 "$store-datagen" datagen --workload resnet50 --dataset "$ds" --files 16 \
       --records-per-file 16 --quiet
-    grep -q "by 2 ranks" "$SCRATCH/$store-datagen.out" && [[ -f $ds/dlsize-dataset.json ]] \
+    # The stores are mounted on the bed's hosts only (their mount namespaces).
+    grep -q "by 2 ranks" "$SCRATCH/$store-datagen.out" && bed exec h2 test -f "$ds/dlsize-dataset.json" \
       && pass "$store: datagen by ranks on h1 and h2, one manifest" \
       || fail "$store: datagen by 2 ranks: $(cat "$SCRATCH/$store-datagen.out")"
     where=()

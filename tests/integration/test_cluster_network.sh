@@ -10,7 +10,7 @@
 source "$(dirname "$0")/lib.sh"
 require_cluster gluster
 ds=$DLSIZE_BED_GLUSTER/network/ds
-trap 'bed heal; for h in $DLSIZE_BED_HOSTS st; do bed cap $h none; done; rm -rf "$DLSIZE_BED_GLUSTER/network"; rm -rf "$SCRATCH"' EXIT
+trap 'bed heal; for h in $DLSIZE_BED_HOSTS st; do bed cap $h none; done; bed exec h1 rm -rf "$DLSIZE_BED_GLUSTER/network"; rm -rf "$SCRATCH"' EXIT
 for h in $DLSIZE_BED_HOSTS st; do bed cap "$h" none; done
 expect_rc 0 "datagen by 2 ranks on 2 hosts" -- timeout -k 5 120 "$BED_SH" mpiexec -np 2 -ppn 1 \
   "$DLSIZE" datagen --workload resnet50 --dataset "$ds" --size 256MiB --quiet

@@ -11,7 +11,7 @@ require_cluster s3 gluster
 bucket=scaling-$$-$RANDOM
 bed_bucket "$bucket"
 hosts=(h1 h2 h3 h4)
-trap 'for h in "${hosts[@]}" st; do bed cap $h none; done; rm -rf "$DLSIZE_BED_GLUSTER/scaling" "$SCRATCH"' EXIT
+trap 'for h in "${hosts[@]}" st; do bed cap $h none; done; bed exec h1 rm -rf "$DLSIZE_BED_GLUSTER/scaling"; rm -rf "$SCRATCH"' EXIT
 for h in "${hosts[@]}" st; do bed cap "$h" none; done
 data=(--workload resnet50 --files 12 --records-per-file 36 --quiet)
 expect_rc 0 "datagen on GlusterFS" -- bed exec h1 "$DLSIZE" datagen "${data[@]}" --dataset "$DLSIZE_BED_GLUSTER/scaling/ds"
