@@ -59,8 +59,8 @@ private:
   target m_target;
   io::inflight_board m_inflight;
   mutable std::mutex m_mutex;
-  transfer_stats m_stats;   // merged as readers end
-  std::string m_last_error; // the last retryable failure, for stuck_read
+  transfer_stats m_stats;                        // merged as readers end
+  std::string m_last_error;                      // the last retryable failure, for stuck_read
   std::atomic<std::uint64_t> m_failing_since{0}; // 0: the last try that ended moved bytes
   std::atomic<std::uint64_t> m_last_byte_ns{0};
 };

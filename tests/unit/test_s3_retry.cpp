@@ -16,7 +16,8 @@ namespace {
 constexpr std::uint64_t kRetryTop = ~std::uint64_t{0};
 constexpr std::uint64_t kRetryMs = 1'000'000;
 
-s3::failure failed_answer(long status, const std::string& code, const std::string& server_bucket = "") {
+s3::failure failed_answer(long status, const std::string& code,
+                          const std::string& server_bucket = "") {
   s3::failure f;
   f.method = "GET";
   f.bucket = "data";
@@ -39,11 +40,13 @@ s3::failure transport_failure(const std::string& word) {
 TEST_CASE("S3 retries back off exponentially up to the cap, with full jitter", "[s3][retry]") {
   const s3::retry_policy p{.max_retries = 9, .base_ns = 25 * kRetryMs, .cap_ns = 2000 * kRetryMs};
   CHECK(s3::backoff_ns(p, 1, 0) == 0);
-  CHECK(s3::backoff_ns(p, 1, kRetryTop) == 25 * kRetryMs - 1); // the first wait: just under the base
-  CHECK(s3::backoff_ns(p, 4, kRetryTop) == 200 * kRetryMs - 1); // base × 2^3
+  CHECK(s3::backoff_ns(p, 1, kRetryTop) ==
+        25 * kRetryMs - 1); // the first wait: just under the base
+  CHECK(s3::backoff_ns(p, 4, kRetryTop) == 200 * kRetryMs - 1);  // base × 2^3
   CHECK(s3::backoff_ns(p, 8, kRetryTop) == 2000 * kRetryMs - 1); // 3.2 s capped at 2 s
   CHECK(s3::backoff_ns(p, 64, kRetryTop) == 2000 * kRetryMs - 1);
-  CHECK(s3::backoff_ns(p, 4, kRetryTop / 2) == 100 * kRetryMs - 1); // uniform: half the draw, half the ceiling
+  CHECK(s3::backoff_ns(p, 4, kRetryTop / 2) ==
+        100 * kRetryMs - 1); // uniform: half the draw, half the ceiling
 }
 
 TEST_CASE("the jitter of every S3 backoff stays below its ceiling and spreads over it",
@@ -82,7 +85,8 @@ TEST_CASE("an S3 request is retried no longer than --s3-retry-budget from its fi
   CHECK(clock.next_wait(5900 * kRetryMs, 0).has_value());
   // One failing at 5.1 s does not get another try, however short the wait.
   CHECK_FALSE(clock.next_wait(6100 * kRetryMs, 0).has_value());
-  CHECK_THAT(clock.spent(6100 * kRetryMs), Contains("in 5.1 s") && Contains("--s3-retry-budget 5s"));
+  CHECK_THAT(clock.spent(6100 * kRetryMs),
+             Contains("in 5.1 s") && Contains("--s3-retry-budget 5s"));
   // A wait that would end past the budget is not taken either.
   s3::retry_clock late(p, 0);
   CHECK_FALSE(late.next_wait(4990 * kRetryMs, kRetryTop).has_value());
@@ -135,8 +139,7 @@ TEST_CASE("a missing bucket throws a usage error whose message holds the hint, n
       "GET", "data", "r50/dlsize-dataset.json", "http://127.0.0.1:7480", 404,
       "<Error><Code>NoSuchBucket</Code><BucketName>r50</BucketName></Error>");
   CHECK(f.server_bucket == "r50");
-  const std::string message =
-      dlsize::test::usage_error_message([&] { s3::throw_failure(f); });
+  const std::string message = dlsize::test::usage_error_message([&] { s3::throw_failure(f); });
   CHECK_THAT(message, Contains("S3 GET failed: HTTP 404 NoSuchBucket") &&
                           Contains("endpoint: http://127.0.0.1:7480") &&
                           Contains("--s3-addressing") && !Contains("kernel") &&
@@ -144,12 +147,12 @@ TEST_CASE("a missing bucket throws a usage error whose message holds the hint, n
 }
 
 TEST_CASE("libcurl's results map to the transport words the policy knows", "[s3][retry]") {
-  CHECK(s3::transport_of(7) == "connect");   // CURLE_COULDNT_CONNECT
-  CHECK(s3::transport_of(28) == "timeout");  // CURLE_OPERATION_TIMEDOUT
-  CHECK(s3::transport_of(56) == "reset");    // CURLE_RECV_ERROR
-  CHECK(s3::transport_of(52) == "reset");    // CURLE_GOT_NOTHING
-  CHECK(s3::transport_of(18) == "cut");      // CURLE_PARTIAL_FILE
+  CHECK(s3::transport_of(7) == "connect");      // CURLE_COULDNT_CONNECT
+  CHECK(s3::transport_of(28) == "timeout");     // CURLE_OPERATION_TIMEDOUT
+  CHECK(s3::transport_of(56) == "reset");       // CURLE_RECV_ERROR
+  CHECK(s3::transport_of(52) == "reset");       // CURLE_GOT_NOTHING
+  CHECK(s3::transport_of(18) == "cut");         // CURLE_PARTIAL_FILE
   CHECK(s3::transport_of(60) == "certificate"); // CURLE_PEER_FAILED_VERIFICATION
-  CHECK(s3::transport_of(6) == "resolve");   // CURLE_COULDNT_RESOLVE_HOST
-  CHECK(s3::transport_of(3) == "");          // CURLE_URL_MALFORMAT: no try cures it
+  CHECK(s3::transport_of(6) == "resolve");      // CURLE_COULDNT_RESOLVE_HOST
+  CHECK(s3::transport_of(3) == "");             // CURLE_URL_MALFORMAT: no try cures it
 }
