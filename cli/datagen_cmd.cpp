@@ -91,6 +91,8 @@ int report_datagen(const datagen_cli& o, const dataset::datagen_result& r, unsig
               static_cast<unsigned long long>(r.files_kept),
               units::format_bytes_binary(static_cast<double>(r.bytes_written)).c_str(), r.seconds,
               ranks > 1 ? fmt::format(", by {} ranks", ranks).c_str() : "");
+  if (r.s3_requests)
+    std::printf("S3: %s\n", s3::requests_text(*r.s3_requests).c_str());
   return 0;
 }
 

@@ -51,7 +51,7 @@ void setup_stats(CLI::App& index) {
 } // namespace
 
 // What a scan that did not finish says: why, and where a rerun continues from.
-void report_stopped(const dataset::index_summary& r) {
+void report_stopped(const dataset::index_summary& r, bool objects) {
   if (!r.stalled.empty())
     std::fprintf(stderr, "dlsize: index stalled: %s\n", r.stalled.c_str());
   else
@@ -61,7 +61,8 @@ void report_stopped(const dataset::index_summary& r) {
                r.resume_state.c_str());
   std::fflush(stderr);
   for (const auto& a : r.abandoned)
-    std::fprintf(stderr, "dlsize: stuck in the kernel: %s\n", a.c_str());
+    std::fprintf(stderr, "dlsize: %s: %s\n",
+                 objects ? "left waiting on the S3 server" : "stuck in the kernel", a.c_str());
 }
 
 // The line a finished scan prints: what it found, how fast, where the index went.
@@ -151,7 +152,7 @@ void setup_index(CLI::App& app, cli_context& ctx) {
       r = dataset::build_index(opt);
     }
     if (r.stopped()) {
-      report_stopped(r);
+      report_stopped(r, objects);
       ctx.exit_code = 1;
       return;
     }

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "core/units.hpp"
 
 namespace dlsize::cli {
 
@@ -30,6 +31,18 @@ void add_s3_options(CLI::App& cmd, s3::settings& s) {
   cmd.add_option("--s3-ca-bundle", s.ca_bundle,
                  "PEM file of the CA certificates that verify the endpoint's TLS certificate "
                  "(default: the system's)");
+  cmd.add_option("--s3-max-retries", s.max_retries,
+                 "Tries of a failed S3 request after the first (500, 502, 503, 504, resets, "
+                 "timeouts, cut bodies), with capped exponential backoff and jitter")
+      ->capture_default_str();
+  cmd.add_option_function<std::string>(
+         "--s3-retry-budget",
+         [&s](const std::string& v) {
+           s.retry_budget_s = units::parse_duration(v, "--s3-retry-budget");
+         },
+         "Time a failing S3 request may be retried, from its first try; a run whose every "
+         "request fails this long ends")
+      ->default_str(fmt::format("{:g}s", s.retry_budget_s));
 }
 
 std::optional<s3::location> s3_dataset(std::string_view dataset, std::string_view option,

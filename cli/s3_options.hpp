@@ -1,7 +1,8 @@
 #pragma once
 // The S3 options of every command that names a dataset (datagen, verify, bench, and sweep's bench
-// block): --s3-endpoint, --s3-region, --s3-addressing, --s3-profile, --s3-ca-bundle. They fill an
-// s3::settings, which holds no secret and so may be recorded in a replayable config.
+// block): --s3-endpoint, --s3-region, --s3-addressing, --s3-profile, --s3-ca-bundle,
+// --s3-max-retries, --s3-retry-budget. They fill an s3::settings, which holds no secret and so
+// may be recorded in a replayable config.
 #include <string_view>
 
 #include <CLI/CLI.hpp>

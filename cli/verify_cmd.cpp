@@ -54,9 +54,12 @@ void setup_verify(CLI::App& app, cli_context& ctx) {
     if (!r.problems.empty())
       std::printf("%llu bad records in %zu %s\n", static_cast<unsigned long long>(r.bad_records),
                   r.problems.size(), where ? "objects" : "files");
+    if (r.s3_requests)
+      std::printf("S3: %s\n", s3::requests_text(*r.s3_requests).c_str());
     std::fflush(stdout);
     for (const auto& a : r.abandoned)
-      std::fprintf(stderr, "dlsize: stuck in the kernel: %s\n", a.c_str());
+      std::fprintf(stderr, "dlsize: %s: %s\n",
+                   where ? "left waiting on the S3 server" : "stuck in the kernel", a.c_str());
     ctx.exit_code = r.problems.empty() && !r.interrupted && r.stalled.empty() ? 0 : 1;
   });
 }

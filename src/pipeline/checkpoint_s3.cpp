@@ -11,10 +11,12 @@
 #include "core/error.hpp"
 #include "dlsize/build_config.hpp"
 #include "pipeline/checkpoint_watch.hpp"
+#include "s3/retry.hpp"
+#include "s3/s3_error.hpp"
 #if DLSIZE_HAVE_S3
 #include "s3/client.hpp"
-#include "s3/engine.hpp"
-#include "s3/s3_error.hpp"
+#include "s3/reader.hpp"
+#include "s3/writer.hpp"
 #endif
 
 namespace dlsize::pipeline {
@@ -38,14 +40,8 @@ s3::client make_client(const s3_checkpoint& c) {
                     s3::resolve_credentials(c.place.settings));
 }
 
-s3::engine_target target_of(const s3_checkpoint& c) {
-  s3::engine_target t{.bucket = c.place.where.bucket,
-                      .endpoints = {},
-                      .keys = s3::resolve_credentials(c.place.settings),
-                      .retry = {}};
-  for (std::size_t i = 0; i < c.place.settings.endpoints.size(); ++i)
-    t.endpoints.push_back(s3::client_options_for(c.place.settings, i));
-  return t;
+s3::target target_of(const s3_checkpoint& c) {
+  return s3::target_for(c.place.settings, c.place.where.bucket);
 }
 
 // Why an object under a shard's key is not this run's ("" when it is): its size is not the
@@ -232,7 +228,7 @@ rank_phase s3_read_rank(const s3_checkpoint& c, const checkpoint_set& set, unsig
   eo.readers = 1; // the checker puts a block together from one reader's pieces
   eo.queue_depth = io.queue_depth;
   eo.request_size = set.request_size;
-  s3::engine engine(eo, files, target_of(c));
+  s3::reader engine(eo, files, target_of(c));
   range_jobs jobs(files, c.part_size); // a range GET per part
   rank_phase out = read_checked(set, rank, k, files, engine, jobs, io);
   out.s3 = rank_s3_figures{engine.stats(), std::nullopt};
@@ -278,6 +274,18 @@ rank_phase s3_read_rank(const s3_checkpoint&, const checkpoint_set&, unsigned, s
 
 #endif
 
+bool s3_unanswered(const std::vector<rank_phase>& ranks) {
+  for (const auto& r : ranks)
+    if (r.s3 && s3::gave_up_retrying(r.s3->requests))
+      return true;
+  return false;
+}
+
+bool s3_unanswered(const std::exception& e) {
+  const auto* s = dynamic_cast<const s3::s3_error*>(&e);
+  return s != nullptr && s3::classify(s->details()).kind == s3::failure_class::retry;
+}
+
 report::checkpoint_s3_section s3_checkpoint_section(const s3_checkpoint& c,
                                                     const std::vector<rank_s3_figures>& writes,
                                                     const std::vector<rank_s3_figures>& reads,
@@ -301,8 +309,9 @@ report::checkpoint_s3_section s3_checkpoint_section(const s3_checkpoint& c,
   s.server = w.server.empty() ? r.server : w.server;
   s.part_size = c.part_size;
   s.parts_in_flight = queue_depth;
-  s.write = s3_section_of(c.place, w);
+  s.write = s3_section_of(c.place, w); // with rank 0's other requests (claim, seal, clean-up)
   s.read = s3_section_of(c.place, r);
+  s.read.other_requests.reset();
   s.upload_time = report::latency_summary_of(upload_time);
   return s;
 }

@@ -9,7 +9,9 @@
 // lists, of the right size and whose first bytes are a block header of this run, rank and file,
 // are ever deleted. Built only with libcurl (DLSIZE_HAVE_S3).
 #include <cstdint>
+#include <exception>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -53,6 +55,12 @@ rank_phase s3_write_rank(const s3_checkpoint& c, const dataset::checkpoint_set& 
 // Every rank: reads back `rank`'s objects of checkpoint k by range GETs and checks every block.
 rank_phase s3_read_rank(const s3_checkpoint& c, const dataset::checkpoint_set& set, unsigned rank,
                         std::uint64_t k, const phase_io& io);
+
+// Whether the bucket stopped answering: a rank's request gave up after its retries (every try
+// failed for --s3-max-retries or --s3-retry-budget), or rank 0's failed so. Nothing more is
+// then asked of it (the clean-up included): the report says what was left.
+bool s3_unanswered(const std::vector<rank_phase>& ranks);
+bool s3_unanswered(const std::exception& e);
 
 // The report's checkpoint.s3 block: the bucket and the write's and read's requests (each a
 // storage.s3 block), the part size and the time each upload took.

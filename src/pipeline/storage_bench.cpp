@@ -439,6 +439,8 @@ report::bench_report storage_document(const storage_context& c, storage_reads& r
   add_run_warnings(warnings, opt.io, *c.eng, c.layout, c.fallback);
   for (const auto& a : reads.ran.abandoned)
     warnings.push_back(a);
+  for (const auto& p : reads.totals.pauses)
+    warnings.push_back(p);
   if (decided.stopped_at_time_limit)
     warnings.push_back(report::time_limit_warning(true));
   report::bench_report rep = report::new_bench_report(c.command_line);

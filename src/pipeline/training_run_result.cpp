@@ -100,6 +100,8 @@ rank_result training_run::live_run::result(const io::engine_result& ran, run_tot
   add_run_warnings(r.warnings, opt.io, *m.eng, m.layout, m.fallback);
   for (const auto& a : ran.abandoned)
     r.warnings.push_back(fmt::format("rank {}: {}", w.rank, a));
+  for (const auto& p : totals.pauses)
+    r.warnings.push_back(fmt::format("rank {}: {}", w.rank, p));
   {
     std::lock_guard lk(reason_m);
     r.fail_reason = fail_reason;

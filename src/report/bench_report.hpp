@@ -176,15 +176,26 @@ struct warm_epochs_section {
   nlohmann::json extra = nlohmann::json::object();
 };
 
+// The requests of a run besides its data's reads and writes: the manifest's GET, a checkpoint's
+// claim, seal and deletes (the synchronous client's), with their retries by cause.
+struct s3_requests_section {
+  field<std::uint64_t> requests, retries, errors;
+  field<nlohmann::json> retries_by_cause, errors_by_cause; // {cause: count}
+  nlohmann::json extra = nlohmann::json::object();
+};
+
 // storage.s3, for a dataset in a bucket: which object store (endpoints, bucket, prefix, region,
-// addressing, the server's Server header: part of the backend's identity) and what the reads
-// asked of it (docs/report-schema.md).
+// addressing, the server's Server header: part of the backend's identity), the retry policy,
+// and what the reads asked of it (docs/report-schema.md).
 struct s3_section {
   field<std::vector<std::string>> endpoints;
   field<std::string> bucket, prefix, region, addressing, server;
   field<std::uint64_t> requests, bytes, retries, errors, connections_opened;
   field<nlohmann::json> retries_by_cause, errors_by_cause; // {cause: count}
   std::optional<latency_summary> first_byte, latency;      // per request
+  field<std::uint64_t> max_retries;                        // --s3-max-retries
+  field<double> retry_budget_s;                            // --s3-retry-budget
+  std::optional<s3_requests_section> other_requests;
   nlohmann::json extra = nlohmann::json::object();
 };
 

@@ -219,6 +219,14 @@ void visit(section_of<warm_epochs_section> auto& s, auto& op) {
   op("storage_per_read_byte", s.storage_per_read_byte, bound::nonneg);
 }
 
+void visit(section_of<s3_requests_section> auto& s, auto& op) {
+  op("requests", s.requests);
+  op("retries", s.retries);
+  op("errors", s.errors);
+  op("retries_by_cause", s.retries_by_cause);
+  op("errors_by_cause", s.errors_by_cause);
+}
+
 void visit(section_of<s3_section> auto& s, auto& op) {
   op("endpoints", s.endpoints);
   op("bucket", s.bucket);
@@ -235,6 +243,9 @@ void visit(section_of<s3_section> auto& s, auto& op) {
   op("errors_by_cause", s.errors_by_cause);
   op.section("first_byte", s.first_byte);
   op.section("latency", s.latency);
+  op("max_retries", s.max_retries);
+  op("retry_budget_s", s.retry_budget_s);
+  op.section("other_requests", s.other_requests);
 }
 
 void visit(section_of<telemetry::os_facts> auto& s, auto& op) {

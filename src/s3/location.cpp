@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -230,6 +231,10 @@ client_options client_options_for(const settings& s, std::size_t endpoint_index)
   o.region = s.region;
   o.style = s.style;
   o.ca_bundle = s.ca_bundle;
+  o.retry.max_retries = s.max_retries;
+  o.retry.budget_ns = static_cast<std::uint64_t>(s.retry_budget_s * 1e9);
+  // A try that moves no byte for the whole budget (a frozen server) fails, and no retry fits.
+  o.stall_timeout_s = std::max(1L, static_cast<long>(std::ceil(s.retry_budget_s)));
   return o;
 }
 

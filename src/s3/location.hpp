@@ -40,6 +40,8 @@ struct settings {
   addressing style = addressing::path; // --s3-addressing path|virtual
   std::string profile;                 // --s3-profile (empty: the environment's keys)
   std::string ca_bundle;               // --s3-ca-bundle FILE (empty: the system's CA store)
+  unsigned max_retries = retry_policy{}.max_retries;                           // --s3-max-retries
+  double retry_budget_s = static_cast<double>(retry_policy{}.budget_ns) / 1e9; // --s3-retry-budget
 };
 
 // Splits --s3-endpoint's comma-separated URLs (empty items dropped).
@@ -69,7 +71,9 @@ credentials profile_credentials(std::string_view text, std::string_view profile,
 std::optional<location> dataset_location(std::string_view dataset, std::string_view option,
                                          settings& s);
 
-// The options of connection `endpoint_index`: endpoints are taken round-robin.
+// The options of connection `endpoint_index`: endpoints are taken round-robin; the retry
+// policy of --s3-max-retries and --s3-retry-budget, and a try that moves no byte for the
+// budget fails (curl's low-speed limit).
 client_options client_options_for(const settings& s, std::size_t endpoint_index);
 
 } // namespace dlsize::s3

@@ -163,6 +163,25 @@ require_s3() {
   echo "skip: the S3 server is not running: $why"
   exit 77
 }
+# s3_bucket NAME: the test talks to the S3 fixture (require_s3) in a bucket of its own, made now:
+# $bucket (NAME-PID-RANDOM), $ep (the fixture's endpoint), curl's signing options in the array
+# sign. At exit, the test's fault proxies are killed and $SCRATCH removed.
+s3_bucket() {
+  require_s3
+  ep=$DLSIZE_S3_ENDPOINT
+  bucket=$1-$$-$RANDOM
+  sign=(--aws-sigv4 "aws:amz:us-east-1:s3" -H "x-amz-content-sha256: UNSIGNED-PAYLOAD"
+    --user "$AWS_ACCESS_KEY_ID:$AWS_SECRET_ACCESS_KEY")
+  [[ $(curl -s -o /dev/null -w '%{http_code}' "${sign[@]}" -X PUT "$ep/$bucket") == 200 ]] \
+    || { fail "cannot create bucket $bucket"; finish; exit 1; }
+  trap 'for p in "${proxies[@]}"; do kill "$p" 2>/dev/null; done; rm -rf "$SCRATCH"' EXIT
+}
+# s3_resnet50 PREFIX FILES: a resnet50 dataset of FILES objects at s3://$bucket/PREFIX.
+s3_resnet50() {
+  "$DLSIZE" datagen --workload resnet50 --layout files --files "$2" --quiet \
+    --dataset "s3://$bucket/$1" --s3-endpoint "$ep" >/dev/null \
+    || { fail "datagen of s3://$bucket/$1"; finish; exit 1; }
+}
 finish() {
   validate_made_json
   echo "$passes passed, $fails failed${skipped_parts:+, ${#skipped_parts[@]} part(s) skipped}"

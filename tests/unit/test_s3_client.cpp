@@ -141,7 +141,7 @@ TEST_CASE("a wrong secret is refused with 403 and a message that shows no secret
         bad.get_object(b.name, "k", into);
       }
       FAIL("a request signed with a wrong secret was accepted: " << method);
-    } catch (const s3::access_denied& e) {
+    } catch (const s3::request_refused& e) {
       const std::string message = e.what();
       CHECK(e.details().http_status == 403);
       CHECK(e.details().code == "SignatureDoesNotMatch");
