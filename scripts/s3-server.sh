@@ -199,8 +199,9 @@ start() {
 
   local ms=$((($(date +%s%N) - t0) / 1000000))
   echo "$ms" >"$D/start_ms"
+  # What dlsize reads, as the AWS CLI does (docs/s3.md, "Settings and their precedence").
   cat >"$D/env" <<ENV
-export DLSIZE_S3_ENDPOINT=http://127.0.0.1:$RGW_PORT
+export AWS_ENDPOINT_URL_S3=http://127.0.0.1:$RGW_PORT
 export AWS_ACCESS_KEY_ID=$AK
 export AWS_SECRET_ACCESS_KEY=$SK
 export AWS_DEFAULT_REGION=us-east-1

@@ -64,6 +64,29 @@ std::string not_our_object(s3::client& cl, const s3_checkpoint& c, const std::st
   return "";
 }
 
+// A GET that ended before the bytes asked for: the object under a shard's key is shorter than
+// the checkpoint's manifest says (cut, or replaced since it was written). The engine's message
+// knows neither the manifest nor the shard, so the sizes are headed and the error says which.
+void explain_short_shard(const s3_checkpoint& c, const io::file_set& files, std::uint64_t k,
+                         rank_phase& out) {
+  try {
+    s3::client cl = make_client(c);
+    for (std::size_t f = 0; f < files.paths.size(); ++f) {
+      const auto info = cl.head_object(c.place.where.bucket, files.paths[f]);
+      const std::uint64_t have = info ? info->size : 0;
+      if (have < files.sizes[f]) {
+        out.error = fmt::format(
+            "checkpoint {}: the shard s3://{}/{} holds {} bytes, not the {} the checkpoint's "
+            "manifest says: it was cut or replaced after it was written",
+            k, c.place.where.bucket, files.paths[f], have, files.sizes[f]);
+        return;
+      }
+    }
+  } catch (const std::exception&) {
+    // The HEAD failing too leaves the read's own error, which names the object.
+  }
+}
+
 // Calls fn(rank, file, key, bytes) for every object of checkpoint k.
 void for_each_shard(
     const s3_checkpoint& c, const checkpoint_set& set, std::uint64_t k,
@@ -236,6 +259,8 @@ rank_phase s3_read_rank(const s3_checkpoint& c, const checkpoint_set& set, unsig
   range_jobs jobs(files, c.part_size); // a range GET per part
   rank_phase out = read_checked(set, rank, k, files, engine, jobs, io);
   out.s3 = rank_s3_figures{engine.stats(), std::nullopt};
+  if (out.outcome == io::job_outcome::failed && out.s3->requests.errors_by_cause.count("short"))
+    explain_short_shard(c, files, k, out);
   return out;
 }
 
@@ -303,6 +328,10 @@ report::checkpoint_s3_section s3_checkpoint_section(const s3_checkpoint& c,
   s.parts_in_flight = queue_depth;
   s.write = s3_section_of(c.place, w);
   s.read = s3_section_of(c.place, r);
+  // Said once, for both phases.
+  s.settings_from = st.from.as_map();
+  s.write.settings_from = {};
+  s.read.settings_from = {};
   s.upload_time = report::latency_summary_of(upload_time);
   return s;
 }

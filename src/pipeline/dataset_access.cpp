@@ -123,6 +123,7 @@ report::s3_section s3_section_of(const s3_dataset& s3, const s3::transfer_stats&
   s.errors_by_cause = nlohmann::json(figures.errors_by_cause);
   s.first_byte = report::latency_summary_of(figures.first_byte);
   s.latency = report::latency_summary_of(figures.latency);
+  s.settings_from = s3.settings.from.as_map();
   return s;
 }
 

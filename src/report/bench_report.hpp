@@ -13,6 +13,7 @@
 // ("FILE: /summary/wall_s: ..."); the field lists in bench_report_json.cpp are the one place that
 // says each field's type and range, for from_json and check_report_fields alike.
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -170,6 +171,10 @@ struct s3_section {
   field<std::uint64_t> requests, bytes, retries, errors, connections_opened;
   field<nlohmann::json> retries_by_cause, errors_by_cause; // {cause: count}
   std::optional<latency_summary> first_byte, latency;      // per request
+  // {setting: where it came from}: an option, an AWS_* variable, "FILE [SECTION] KEY" of the
+  // AWS CLI's files, or "default" (profile, endpoints, region, addressing, ca_bundle,
+  // credentials); never a value.
+  field<std::map<std::string, std::string>> settings_from;
   nlohmann::json extra = nlohmann::json::object();
 };
 

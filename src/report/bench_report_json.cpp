@@ -220,6 +220,7 @@ void visit(section_of<s3_section> auto& s, auto& op) {
   op("errors_by_cause", s.errors_by_cause);
   op.section("first_byte", s.first_byte);
   op.section("latency", s.latency);
+  op("settings_from", s.settings_from);
 }
 
 void visit(section_of<telemetry::os_facts> auto& s, auto& op) {
