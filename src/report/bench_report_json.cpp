@@ -783,24 +783,19 @@ nlohmann::json to_json(const tool_section& t) {
   return j.at("tool");
 }
 
-namespace {
-
-// A top-level string of a document; never throws: anything else reads as "".
-std::string top_text(const nlohmann::json& j, const char* key) {
+std::string top_level_text(const nlohmann::json& j, const char* key) {
   if (!j.is_object())
     return "";
   const auto it = j.find(key);
   return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
 
-} // namespace
-
 bool is_bench_report(const nlohmann::json& j) {
-  return top_text(j, "schema") == kReportSchema && top_text(j, "kind") == "bench";
+  return top_level_text(j, "schema") == kReportSchema && top_level_text(j, "kind") == "bench";
 }
 
 std::optional<replay_source> replay_source_of(const nlohmann::json& j) {
-  if (top_text(j, "schema") != kReportSchema || !j.contains("config"))
+  if (top_level_text(j, "schema") != kReportSchema || !j.contains("config"))
     return std::nullopt;
   replay_source r;
   r.config = j.at("config");
