@@ -174,8 +174,9 @@ void s3_check_sealed(const s3_checkpoint& c, const checkpoint_set& set, std::uin
   });
 }
 
-void s3_remove_checkpoint(const s3_checkpoint& c, const checkpoint_set& set, std::uint64_t k,
-                          bool strict, unsigned only_rank) {
+std::vector<std::string> s3_remove_checkpoint(const s3_checkpoint& c, const checkpoint_set& set,
+                                              std::uint64_t k, bool strict, unsigned only_rank) {
+  std::vector<std::string> left;
   s3::client cl = make_client(c);
   for_each_shard(
       c, set, k,
@@ -194,10 +195,12 @@ void s3_remove_checkpoint(const s3_checkpoint& c, const checkpoint_set& set, std
                           "dlsize deletes only its own checkpoints. valid: remove it, or "
                           "a prefix only dlsize writes to",
                           c.place.where.bucket, key, why));
-        std::fprintf(stderr, "dlsize: left s3://%s/%s in place: dlsize did not write it (%s)\n",
-                     c.place.where.bucket.c_str(), key.c_str(), why.c_str());
+        left.push_back(fmt::format("s3://{}/{} (dlsize did not write it: {})", c.place.where.bucket,
+                                   key, why));
+        std::fprintf(stderr, "dlsize: left %s in place\n", left.back().c_str());
       },
       only_rank);
+  return left;
 }
 
 void s3_remove_manifest(const s3_checkpoint& c) {
@@ -285,8 +288,8 @@ void s3_write_manifest(const s3_checkpoint&, const checkpoint_set&) {
 void s3_check_sealed(const s3_checkpoint&, const checkpoint_set&, std::uint64_t) {
   no_s3();
 }
-void s3_remove_checkpoint(const s3_checkpoint&, const checkpoint_set&, std::uint64_t, bool,
-                          unsigned) {
+std::vector<std::string> s3_remove_checkpoint(const s3_checkpoint&, const checkpoint_set&,
+                                              std::uint64_t, bool, unsigned) {
   no_s3();
 }
 void s3_remove_manifest(const s3_checkpoint&) {

@@ -139,6 +139,16 @@ struct reader_time_section {
   nlohmann::json extra = nlohmann::json::object();
 };
 
+// What a run did before its timed phase (docs/metrics.md, "Before the timed phase"): dlsize's
+// check of every file (a stat each), and with --open keep every file opened once; the opens are
+// the data path's cost, so summary.read_bytes_per_s counts them (counted_s).
+struct io_setup_section {
+  field<double> stat_s;    // the stats (0: a bucket's objects are not stat'ed)
+  field<double> open_s;    // --open keep's opens; null: files are opened per sample, timed
+  field<double> counted_s; // the seconds summary.read_bytes_per_s adds to wall_s
+  nlohmann::json extra = nlohmann::json::object();
+};
+
 struct io_section {
   field<std::string> engine, engine_requested, cache_mode, uncached_method, open, read_unit;
   field<std::uint64_t> queue_depth, request_size, readers;
@@ -150,6 +160,7 @@ struct io_section {
   std::optional<latency_summary> sample_latency; // per sample, with its histogram
   field<latency_summary> open_latency;           // null: no file was opened
   field<reader_time_section> reader_time;        // null: no reader ran
+  field<io_setup_section> setup;                 // absent in older reports
   nlohmann::json extra = nlohmann::json::object();
 };
 

@@ -184,6 +184,13 @@ void visit(section_of<io_section> auto& s, auto& op) {
   op.section("sample_latency", s.sample_latency);
   op.section("open_latency", s.open_latency);
   op.section("reader_time", s.reader_time);
+  op.section("setup", s.setup);
+}
+
+void visit(section_of<io_setup_section> auto& s, auto& op) {
+  op("stat_s", s.stat_s, bound::nonneg);
+  op("open_s", s.open_s, bound::nonneg);
+  op("counted_s", s.counted_s, bound::nonneg);
 }
 
 void visit(section_of<reader_time_section> auto& s, auto& op) {
