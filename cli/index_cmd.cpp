@@ -16,6 +16,7 @@
 #include "dataset/index_stats_text.hpp"
 #include "dlsize/build_config.hpp"
 #include "report/report_io.hpp"
+#include "run_config.hpp"
 #include "s3_options.hpp"
 
 namespace dlsize::cli {
@@ -145,6 +146,7 @@ void setup_index(CLI::App& app, cli_context& ctx) {
       s3_dataset(o->dir, "DIR", *s3); // refuses s3:// in a build without the client
 #endif
     } else {
+      s3::refuse_s3_options(given_long_options(*sub), fmt::format("DIR '{}'", o->dir));
       dataset::index_options opt = dataset::index_options_of(*o);
       opt.tool = report::tool_json();
       opt.created_at = report::utc_now();

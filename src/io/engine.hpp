@@ -172,6 +172,9 @@ public:
   // at least min_age_ns ("reader 0 has waited 61.2 s for a read of FILE at offset O (L bytes)"),
   // else "".
   virtual std::string stuck_read(std::uint64_t min_age_ns) const = 0;
+  // Seconds spent opening the files before the first read (--open keep's file table, made when
+  // the engine is); 0 when files are opened per sample, inside run().
+  virtual double open_s() const { return 0; }
 };
 
 // The rules of engine options, in one place (bench's options and make_engine check them here):

@@ -43,26 +43,37 @@ void fsync_folder(const fs::path& dir) {
     throw_syscall_error("fsync", err, __FILE__, __LINE__, "folder: " + dir.string());
 }
 
+// What a removal left in place because dlsize did not write it, for the report's warnings.
+using left_list = std::vector<std::string>;
+
+void append(left_list& to, left_list from) {
+  to.insert(to.end(), std::make_move_iterator(from.begin()), std::make_move_iterator(from.end()));
+}
+
 // Removes every rank's shards of a checkpoint folder, then the folder (rank 0, on the storage
-// every rank shares).
-void remove_checkpoint(const fs::path& folder, const checkpoint_set& set) {
+// every rank shares); returns what it left.
+left_list remove_checkpoint(const fs::path& folder, const checkpoint_set& set) {
+  left_list left;
   for (unsigned r = 0; r < set.ranks(); ++r)
-    dataset::remove_rank_shards(folder, set, r);
-  dataset::remove_empty_folder(folder);
+    append(left, dataset::remove_rank_shards(folder, set, r));
+  append(left, dataset::remove_empty_folder(folder));
+  return left;
 }
 
 // Rank 0: the shards of a checkpoint that did not complete (a stop or a failure) go.
-void discard_partial(const checkpoint_options& opt, const checkpoint_set& set, std::uint64_t k) {
+left_list discard_partial(const checkpoint_options& opt, const checkpoint_set& set,
+                          std::uint64_t k) {
   if (opt.s3)
-    s3_remove_checkpoint(*opt.s3, set, k, false);
-  else
-    remove_checkpoint(dataset::partial_checkpoint_path(opt.dir, k), set);
+    return s3_remove_checkpoint(*opt.s3, set, k, false);
+  return remove_checkpoint(dataset::partial_checkpoint_path(opt.dir, k), set);
 }
 
 // Rank 0, once every rank's shards of checkpoint k are durable: every shard is there with its
 // size (a rank on storage the others do not share fails here), then the folder takes its final
-// name and the manifest lists it; past --keep-last, the oldest goes.
-void seal_checkpoint(const checkpoint_options& opt, checkpoint_set& set, std::uint64_t k) {
+// name and the manifest lists it; past --keep-last, the oldest goes (what of it dlsize did not
+// write stays, in `left`).
+void seal_checkpoint(const checkpoint_options& opt, checkpoint_set& set, std::uint64_t k,
+                     left_list& left) {
   if (opt.s3) {
     s3_check_sealed(*opt.s3, set, k);
     set.checkpoints.push_back(k);
@@ -93,7 +104,8 @@ void seal_checkpoint(const checkpoint_options& opt, checkpoint_set& set, std::ui
   DLSIZE_SYSCALL(rename(partial.c_str(), final_path.c_str()), "folder: " + final_path.string());
   set.checkpoints.push_back(k);
   if (opt.keep_last && set.checkpoints.size() > opt.keep_last) {
-    remove_checkpoint(dataset::checkpoint_path(opt.dir, set.checkpoints.front()), set);
+    append(left,
+           remove_checkpoint(dataset::checkpoint_path(opt.dir, set.checkpoints.front()), set));
     set.checkpoints.erase(set.checkpoints.begin());
   }
   dataset::write_checkpoint_manifest(opt.dir, set);
@@ -292,6 +304,9 @@ struct run_state {
   // as it is (removing files on a hung file system may hang as well).
   bool hung = false;
   std::vector<std::string> notes; // for the report's warnings: what the clean-up left
+  // Rank 0: what removals left in place because dlsize did not write it, past --keep-last
+  // (kept_past_limit) and at the clean-up (left).
+  left_list kept_past_limit, left;
   bool stopped() const { return stop.cause != stop_cause::none; }
 };
 
@@ -384,7 +399,7 @@ bool sealed(const checkpoint_options& opt, checkpoint_set& set, cluster::communi
   const json kept = cluster::agree(comm, [&]() -> json {
     if (comm.rank() != 0)
       return nullptr;
-    if (const auto e = rank0_step(st, [&] { seal_checkpoint(opt, set, k); }))
+    if (const auto e = rank0_step(st, [&] { seal_checkpoint(opt, set, k, st.kept_past_limit); }))
       return *e; // the failure; the checkpoints kept are an array
     return set.checkpoints;
   })[0];
@@ -425,7 +440,8 @@ void write_phase(const checkpoint_options& opt, checkpoint_set& set, cluster::co
       if (!st.hung) // the ranks stopped or failed: the partial checkpoint goes
         cluster::agree(comm, [&] {
           if (comm.rank() == 0)
-            if (const auto e = rank0_step(st, [&] { discard_partial(opt, set, k); }))
+            if (const auto e =
+                    rank0_step(st, [&] { append(st.left, discard_partial(opt, set, k)); }))
               st.notes.push_back(
                   fmt::format("checkpoint {}'s partial shards may be left: {}", k, *e));
           return json(nullptr);
@@ -474,30 +490,33 @@ void read_phase(const checkpoint_options& opt, const checkpoint_set& set,
 }
 
 // Rank 0 removes what this run wrote: partial folders always; unless --keep, its checkpoints,
-// the manifest, and the folder when it made it. Never anything an earlier run left.
-void clean_up(const checkpoint_options& opt, const checkpoint_set& set, bool made_folder) {
+// the manifest, and the folder when it made it. Never anything an earlier run left: returns what
+// it left in place.
+left_list clean_up(const checkpoint_options& opt, const checkpoint_set& set, bool made_folder) {
+  left_list left;
   if (opt.writes == 0)
-    return;
+    return left;
   if (opt.s3) {
     if (opt.keep)
-      return;
+      return left;
     for (std::uint64_t k : set.checkpoints)
-      s3_remove_checkpoint(*opt.s3, set, k, false);
+      append(left, s3_remove_checkpoint(*opt.s3, set, k, false));
     s3_remove_manifest(*opt.s3);
-    return;
+    return left;
   }
   // A partial checkpoint (a failure left it) never stays, --keep or not.
   for (std::uint64_t k = 1; k <= opt.writes; ++k)
     if (fs::exists(dataset::partial_checkpoint_path(opt.dir, k)))
-      remove_checkpoint(dataset::partial_checkpoint_path(opt.dir, k), set);
+      append(left, remove_checkpoint(dataset::partial_checkpoint_path(opt.dir, k), set));
   if (opt.keep)
-    return;
+    return left;
   for (std::uint64_t k : set.checkpoints)
-    remove_checkpoint(dataset::checkpoint_path(opt.dir, k), set);
+    append(left, remove_checkpoint(dataset::checkpoint_path(opt.dir, k), set));
   std::error_code ec;
   fs::remove(opt.dir / dataset::kCheckpointManifest, ec);
   if (made_folder)
-    dataset::remove_empty_folder(opt.dir);
+    append(left, dataset::remove_empty_folder(opt.dir));
+  return left;
 }
 
 report::checkpoint_phase_figures read_figures(const checkpoint_options& opt, const run_state& st) {
@@ -631,7 +650,8 @@ run_state run_phases(const checkpoint_options& opt, checkpoint_set& set,
   cluster::agree(comm, [&] {
     if (!root || st.hung)
       return json(nullptr);
-    if (const auto e = rank0_step(st, [&] { clean_up(opt, set, made_folder); })) {
+    if (const auto e =
+            rank0_step(st, [&] { append(st.left, clean_up(opt, set, made_folder)); })) {
       if (st.failure)
         st.notes.push_back("the clean-up after the failure failed too: " + *e);
       else // the checkpoints were measured, but what the run wrote may be left
@@ -680,6 +700,15 @@ std::vector<std::string> warnings_of(const checkpoint_options& opt, const checkp
                                    "removing files on it may hang too; remove what this run "
                                    "wrote (the folder's manifest lists it) once it answers",
                                    opt.dir.string()));
+  if (!st.kept_past_limit.empty())
+    warnings.push_back(fmt::format(
+        "--keep-last {}: more checkpoints remain than it keeps: a folder it would have removed "
+        "holds files dlsize did not write, and dlsize deletes only what it wrote. left in place: "
+        "{}",
+        opt.keep_last, fmt::join(st.kept_past_limit, "; ")));
+  if (!st.left.empty())
+    warnings.push_back(fmt::format("the clean-up left in place what dlsize did not write: {}",
+                                   fmt::join(st.left, "; ")));
   warnings.insert(warnings.end(), st.notes.begin(), st.notes.end());
   if (opt.writes == 0 && !set.written_recorded)
     warnings.push_back(fmt::format(

@@ -43,10 +43,11 @@ void s3_check_sealed(const s3_checkpoint& c, const dataset::checkpoint_set& set,
 // Deletes checkpoint k's objects (missing ones are fine): every rank's (rank 0), or `only_rank`'s.
 // An object that is not this run's (another size, or first bytes that are not its block header)
 // is never deleted: with `strict` (--keep-last) it stops the run, usage_error naming the key;
-// else it is named on stderr.
+// else it is named on stderr, and returned ("s3://BUCKET/KEY (why)") for the report's warnings.
 inline constexpr unsigned kEveryRank = ~0u;
-void s3_remove_checkpoint(const s3_checkpoint& c, const dataset::checkpoint_set& set,
-                          std::uint64_t k, bool strict, unsigned only_rank = kEveryRank);
+std::vector<std::string> s3_remove_checkpoint(const s3_checkpoint& c,
+                                              const dataset::checkpoint_set& set, std::uint64_t k,
+                                              bool strict, unsigned only_rank = kEveryRank);
 void s3_remove_manifest(const s3_checkpoint& c);
 
 // Every rank: uploads its objects of checkpoint k. Failures are in the result, not thrown.

@@ -129,6 +129,7 @@ report::s3_section s3_section_of(const s3_dataset& s3, const s3::transfer_stats&
     o.errors_by_cause = nlohmann::json(other.errors_by_cause);
     s.other_requests = std::move(o);
   }
+  s.settings_from = s3.settings.from.as_map();
   return s;
 }
 

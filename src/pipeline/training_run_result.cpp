@@ -65,6 +65,8 @@ void training_run::live_run::add_readers(rank_result& r, const io::engine_result
   r.s3 = s3_figures(*m.eng);
   r.engine = m.eng->name();
   r.uncached_method = m.eng->uncached_method();
+  r.stat_s = m.stat_s;
+  r.open_s = m.eng->open_s();
   for (auto& t : consumer.tallies()) {
     r.sample_latency.merge(t.sample_latency);
     r.failed_samples += t.failed;

@@ -149,6 +149,9 @@ require_s3() {
   local dir=${DLSIZE_S3_FIXTURE:-} why
   if [[ -n $dir && -f $dir/env ]]; then
     source "$dir/env"
+    # The tests' name for the fixture's endpoint (for curl and the fault proxy); dlsize itself
+    # reads AWS_ENDPOINT_URL_S3, which the fixture's env exports.
+    export DLSIZE_S3_ENDPOINT=$AWS_ENDPOINT_URL_S3
     return 0
   fi
   if [[ -z $dir ]]; then
