@@ -37,7 +37,7 @@ struct read_job {
 };
 
 struct engine_options {
-  std::string engine = "io_uring"; // "io_uring", "psync", or "s3" (s3/engine.hpp)
+  std::string engine = "io_uring"; // "io_uring", "psync", or "s3" (s3/reader.hpp)
   cache_mode cache = cache_mode::direct;
   unsigned queue_depth = core::defaults::queue_depth; // requests in flight per reader (io_uring)
   unsigned readers = 1;                               // threads, one ring each
