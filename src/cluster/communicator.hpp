@@ -87,8 +87,10 @@ int launcher_rank();
 // exit with 1 themselves.
 [[noreturn]] void await_abort(const communicator& comm);
 // Leaves MPI (a no-op for a single rank). Call once, at the end of main, with the code the
-// process exits with: a finalize that does not return within finalize_timeout_s (bench's
-// --rank-timeout, 10 s for the other commands) ends the process with that code, saying so.
+// process exits with: a barrier of every rank first, then a finalize that does not return
+// within 1 s of it (or within what is left of finalize_timeout_s, bench's --rank-timeout and
+// 10 s for the other commands, where a rank did not come to the barrier) ends the process with
+// that code, saying so.
 void finalize_world(int exit_code);
 
 } // namespace dlsize::cluster

@@ -101,6 +101,11 @@ void init_world(int& argc, char**& argv) {
   g_world = make_single_communicator();
 }
 
+// How long MPI_Finalize may take once every rank has reached the end (finalize_world).
+constexpr double kFinalizeAfterBarrierS = 1.0;
+// The least a finalize is given after a barrier that failed.
+constexpr double kFinalizeLeftS = 0.1;
+
 void await_abort(const communicator& comm) {
   const double wait_s = std::max(10.0, comm.timeout_s());
   std::this_thread::sleep_for(std::chrono::duration<double>(wait_s));
@@ -111,8 +116,29 @@ void await_abort(const communicator& comm) {
 
 void finalize_world(int exit_code) {
 #if DLSIZE_HAVE_MPI
-  const communicator& w = world();
-  finalize_mpi(w.finalize_timeout_s(), exit_code, w.rank_name(w.rank()));
+  communicator& w = world();
+  double watchdog_s = w.finalize_timeout_s();
+  if (w.size() > 1) {
+    // Every rank at the end first: once all have passed this barrier nothing is left to wait
+    // for, and MPI_Finalize only tears the transport down. Over TCP that teardown hangs in
+    // about one run in three (UCX's progress inside PMPI_Finalize, docs/cluster.md): a job
+    // whose ranks all got here waits kFinalizeAfterBarrierS for it, not the whole
+    // --rank-timeout. Where a rank does not come within the finalize timeout (gone, cut off,
+    // or still at work), the finalize gets what is left of that timeout: the barrier and the
+    // finalize together never take longer than the finalize alone could before.
+    const double saved = w.timeout_s();
+    const auto t0 = std::chrono::steady_clock::now();
+    w.set_timeout_s(watchdog_s);
+    try {
+      w.barrier();
+      watchdog_s = std::min(watchdog_s, kFinalizeAfterBarrierS);
+    } catch (const std::exception&) {
+      const std::chrono::duration<double> spent = std::chrono::steady_clock::now() - t0;
+      watchdog_s = std::max(kFinalizeLeftS, watchdog_s - spent.count());
+    }
+    w.set_timeout_s(saved);
+  }
+  finalize_mpi(watchdog_s, exit_code, w.rank_name(w.rank()));
 #else
   (void)exit_code;
 #endif

@@ -101,7 +101,7 @@ for store in s3 gluster cephfs; do
     || fail "$store: storage link cut: the report written $REPORT_AFTER s after the cut"
   if [[ $store == s3 ]]; then
     [[ -n $END_AFTER ]] && within "$END_AFTER" 5 && pass "s3: storage link cut: the job ended $END_AFTER s after the cut" \
-      || fail "s3: storage link cut: the job ended ${END_AFTER:-only after the link returned} s after the cut"
+      || fail "s3: storage link cut: the job ended ${END_AFTER:-only after the link returned} s after the cut: $(tail -c 1500 "$SCRATCH/data-s3.out")"
   fi
 done
 finish
