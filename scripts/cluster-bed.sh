@@ -19,6 +19,9 @@
 #        scripts/cluster-bed.sh heal              every link back, store mounts that do not
 #                                                 answer mounted anew
 #        scripts/cluster-bed.sh store s3|gluster|cephfs up|down
+#        scripts/cluster-bed.sh slurm up|down     slurmctld on st, slurmd on every host, munge
+#                                                 (scripts/cluster-slurm.sh)
+#        scripts/cluster-bed.sh slurm srun ARGS...  srun from st, in the caller's folder
 #        scripts/cluster-bed.sh env               the bed's variables (eval them): DLSIZE_BED_*,
 #                                                 the S3 endpoint and keys, the mounts
 #        scripts/cluster-bed.sh status            hosts, links, caps, stores, mounts
@@ -572,6 +575,9 @@ bed_mpiexec() {
     -genv UCX_TLS tcp,self -genv UCX_NET_DEVICES eth1 "${hostargs[@]}" "$@"
 }
 
+# shellcheck source=scripts/cluster-slurm.sh
+source "$ROOT/scripts/cluster-slurm.sh"
+
 cmd=${1:-}
 shift || true
 case $cmd in
@@ -600,6 +606,10 @@ heal)
   remount_stores
   ;;
 store) store "$@" ;;
+slurm)
+  require_up
+  slurm "$@"
+  ;;
 env) bed_env ;;
 status) status ;;
 *) usage ;;

@@ -26,6 +26,7 @@ test_run_pkgs=(
   # scripts/cluster-bed.sh (the tests labelled cluster): namespaces and tc, the GlusterFS and
   # CephFS stores of its storage host
   iproute2 glusterfs-server glusterfs-client ceph-mds ceph-fuse ceph-mgr
+  slurmctld slurmd slurm-client munge # scripts/cluster-slurm.sh: Slurm on the bed
 )
 test_pkgs=("${test_build_pkgs[@]}" "${test_run_pkgs[@]}")
 bench_pkgs=(fio time xfsprogs python3-boto3) # scripts/bench-vs-fio.sh, checkpoint-vs-fio.sh; coverage.sh's xfs image; bench-s3.sh
