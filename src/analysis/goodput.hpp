@@ -11,14 +11,13 @@
 #include <functional>
 #include <optional>
 
+#include "core/defaults.hpp"
+
 namespace dlsize::analysis {
 
 // The MTTF per accelerator assumed when none is given, with where it comes from.
-inline constexpr double kDefaultMttfS = 50000.0 * 3600;
-inline constexpr const char* kDefaultMttfSource =
-    "50,000 h per accelerator: MLCommons' framing of MLPerf Storage's checkpoint workload (a "
-    "100,000-accelerator cluster fails about every 30 minutes); Meta's Llama 3 report counts 419 "
-    "unexpected interruptions in 54 days on 16,384 H100s, about 50,700 GPU-hours each";
+inline constexpr double kDefaultMttfS = core::defaults::mttf_s;
+inline constexpr const char* kDefaultMttfSource = core::defaults::mttf_source;
 
 // What a restart costs besides reading the checkpoint back (relaunching the job, initialising
 // NCCL, loading the code): an input, not measured by dlsize.

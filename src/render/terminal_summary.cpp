@@ -150,6 +150,21 @@ std::string limit_block(const report::summary_section& s) {
   return s.limited_by.has_value() ? report::limit_line(*s.limited_by) : "";
 }
 
+// bench --checkpoint-every: how many, how often, what they cost; with optimal, the interval the
+// goodput model chose and why.
+std::string checkpoint_block(const bench_report& r) {
+  if (!r.checkpoints)
+    return "";
+  const report::checkpoints_section& c = *r.checkpoints;
+  std::string out = fmt::format(
+      "  checkpoints {} x {}, every {} ({} steps): {:.1f} % of the time\n", c.count.value_or(0),
+      units::format_bytes_binary(static_cast<double>(c.bytes_per_checkpoint.value_or(0))),
+      c.every.value_or("?"), c.every_steps.value_or(0), percent(c.au_lost_to_checkpoints));
+  if (c.interval_choice && c.interval_choice->reason.has_value())
+    out += "  interval    " + *c.interval_choice->reason + "\n";
+  return out;
+}
+
 } // namespace
 
 std::string training_summary(const bench_report& r) {
@@ -177,7 +192,8 @@ std::string training_summary(const bench_report& r) {
              ms(lat.p99_s), io.engine.value_or("?"), io.cache_mode.value_or("?"),
              multi ? "all ranks" : "process", percent(cpu.process), percent(cpu.host),
              s.cpu_s_per_gib.value_or(0), s.cpu_s_per_1000_samples.value_or(0), status_line(r)) +
-         limit_block(s) + stopped_line(r) + warnings_block(r) + validity_block(r);
+         checkpoint_block(r) + limit_block(s) + stopped_line(r) + warnings_block(r) +
+         validity_block(r);
 }
 
 std::string bench_summary(const bench_report& r) {
