@@ -6,6 +6,7 @@
 #include "analysis/compare.hpp"
 #include "analysis/report_set.hpp"
 #include "analysis/report_shape.hpp"
+#include "analysis/sizing_rules.hpp"
 #include "commands.hpp"
 #include "core/defaults.hpp"
 #include "core/error.hpp"
@@ -13,6 +14,7 @@
 #include "render/compare_render.hpp"
 #include "report/report_io.hpp"
 #include "report/rules_edition.hpp"
+#include "sizing_options.hpp"
 
 namespace dlsize::cli {
 namespace {
@@ -23,21 +25,30 @@ struct compare_cli {
   std::string markdown;
   std::string html;
   std::string rules = core::defaults::rules_text;
+  analysis::size_options sizing; // the target cluster and prices of the answer
   const CLI::App* cmd = nullptr;
 };
 
-int run_compare(const compare_cli& o) {
+int run_compare(const compare_cli& o, const cli_context& ctx) {
   auto given = [&](const char* opt) { return o.cmd->get_option(opt)->count() > 0; };
   const auto rules = report::parse_rules_edition(o.rules, "--rules");
   auto out = reserve_if_given(given("--out"), o.out, "--out");
   auto markdown = reserve_if_given(given("--markdown"), o.markdown, "--markdown");
   auto html = reserve_if_given(given("--html"), o.html, "--html");
   const auto inputs = analysis::load_reports(o.reports);
-  const analysis::compare_document c = analysis::reading_reports(
+  analysis::sizing_request req = analysis::sizing_request_of(o.sizing);
+  req.rules = rules;
+  req.prices = analysis::prices_of(o.sizing, o.reports);
+  analysis::compare_document c = analysis::reading_reports(
       inputs.reports, [&] { return analysis::compare_reports(inputs.reports, rules); });
+  analysis::reading_reports(inputs.reports, [&] {
+    analysis::add_sizing(c, inputs, req, report::command_line_json(ctx.argc, ctx.argv));
+    return 0;
+  });
   const std::string md =
       analysis::reading_reports(inputs.reports, [&] { return render::compare_markdown(c); });
-  std::fputs(md.c_str(), stdout);
+  // With a file to read the whole page in, the terminal gets the answer and the verdicts only.
+  std::fputs((markdown || html ? render::compare_terminal(c) : md).c_str(), stdout);
   bool fell_back = commit_output(out, analysis::to_json(c).dump(2) + "\n", "comparison");
   fell_back |= commit_output(markdown, md, "markdown");
   if (html)
@@ -61,9 +72,10 @@ void setup_compare(CLI::App& app, cli_context& ctx) {
   sub->add_option("--markdown", o->markdown, "Markdown file to write (must not exist)");
   sub->add_option("--html", o->html,
                   "Self-contained HTML file with charts to write (must not exist)");
+  add_sizing_options(sub, o->sizing);
   sub->callback([o, sub, &ctx] {
     o->cmd = sub;
-    ctx.exit_code = run_compare(*o);
+    ctx.exit_code = run_compare(*o, ctx);
   });
 }
 

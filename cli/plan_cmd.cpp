@@ -1,13 +1,18 @@
 // dlsize plan: the bandwidth N accelerators need, and the accelerators a bandwidth supports,
-// from a workload profile alone (no runs).
+// from a workload profile (and with --runs, beside the requirement the runs measured).
 
 #include <cstdio>
+
+#include <fmt/format.h>
 
 #include "allreduce_options.hpp"
 #include "analysis/plan.hpp"
 #include "analysis/plan_checkpoint.hpp"
 #include "analysis/plan_goodput.hpp"
 #include "analysis/plan_rules.hpp"
+#include "analysis/report_shape.hpp"
+#include "analysis/sizing_report.hpp"
+#include "analysis/sizing_rules.hpp"
 #include "commands.hpp"
 #include "config/workload.hpp"
 #include "core/error.hpp"
@@ -15,6 +20,7 @@
 #include "core/units.hpp"
 #include "dataset/index_reads.hpp"
 #include "goodput_options.hpp"
+#include "render/answer_render.hpp"
 #include "render/goodput_tables.hpp"
 #include "render/plan_text.hpp"
 #include "report/report_io.hpp"
@@ -27,7 +33,38 @@ struct plan_cli : analysis::plan_options {
   std::string out;
   config::allreduce_request allreduce;
   bool out_given = false;
+  std::vector<std::string> runs; // --runs: reports whose measured requirement to plan with
 };
+
+// plan --runs: the load's requirement measured from the runs, and the answer at the count
+// planned for, made as size makes them (the same reports give the same figures). Throws
+// usage_error where the runs hold no training run of the planned workload and accelerator.
+void add_measured(const plan_cli& o, const cli_context& ctx, analysis::plan_document& plan) {
+  const analysis::plan_reads& r = *plan.reads;
+  analysis::size_options so;
+  so.targets = {static_cast<double>(r.accelerators)};
+  so.growth = {1};
+  so.clients = o.clients;
+  so.nic_bandwidth = o.nic_bandwidth;
+  so.nic_efficiency = o.nic_efficiency;
+  const auto inputs = analysis::load_reports(o.runs);
+  const auto sizing = analysis::reading_reports(inputs.reports, [&] {
+    return analysis::make_sizing(inputs, analysis::sizing_request_of(so),
+                                 report::command_line_json(ctx.argc, ctx.argv));
+  });
+  for (const auto& a : sizing.answers)
+    if (a.workload == plan.workload && a.accelerator == r.accelerator.type) {
+      plan.measured = sizing.requirements.at(a.requirement);
+      plan.answer = a;
+      std::printf("\n%s", render::answer_terminal(a, *plan.measured).c_str());
+      return;
+    }
+  throw usage_error(fmt::format("--runs: no complete training run of {} on {} among the reports "
+                                "given. valid: reports of dlsize bench --workload {} "
+                                "--accelerator emulated:{}",
+                                plan.workload, r.accelerator.type, plan.workload,
+                                r.accelerator.type));
+}
 
 // The read side: what the accelerators' data loading asks of storage (and, with --s3, of an
 // object store). Prints it and returns it.
@@ -42,7 +79,7 @@ analysis::plan_reads read_plan(const plan_cli& o, const CLI::App& cmd, analysis:
   return reads;
 }
 
-int run_plan(const plan_cli& o, const CLI::App& cmd) {
+int run_plan(const plan_cli& o, const CLI::App& cmd, const cli_context& ctx) {
   auto out = reserve_if_given(o.out_given, o.out, "--out");
   analysis::plan_inputs in;
   in.workload = config::load_workload(o.workload);
@@ -52,6 +89,13 @@ int run_plan(const plan_cli& o, const CLI::App& cmd) {
   plan.workload = in.workload.name;
   if (in.workload.has_dataset)
     plan.reads = read_plan(o, cmd, in);
+  if (!o.runs.empty()) {
+    if (!plan.reads)
+      throw usage_error(fmt::format("--runs: {} has no dataset to read. valid: a profile with a "
+                                    "dataset",
+                                    plan.workload));
+    add_measured(o, ctx, plan);
+  }
   if (!o.checkpoint_interval.empty()) {
     // The write side: the checkpoint every --checkpoint-interval.
     plan.checkpoint = analysis::checkpoint_plan(
@@ -63,6 +107,28 @@ int run_plan(const plan_cli& o, const CLI::App& cmd) {
     std::fputs(render::goodput_text(*plan.goodput).c_str(), stdout);
   }
   return commit_output(out, analysis::to_json(plan).dump(2) + "\n", "plan") ? 1 : 0;
+}
+
+// plan --s3 and the figures of an object store it plans with.
+void add_object_store_options(CLI::App* sub, plan_cli& o) {
+  sub->add_flag("--s3", o.s3,
+                "The dataset is in an object store: prints the GET rate and the requests in "
+                "flight beside the bandwidth, and which limit binds (docs/s3.md, Sizing for "
+                "objects)");
+  sub->add_option("--first-byte", o.first_byte,
+                  "With --s3: the store's time to first byte per GET (a run's "
+                  "storage.s3.first_byte)")
+      ->capture_default_str();
+  sub->add_option("--connection-bandwidth", o.connection_bandwidth,
+                  "With --s3: what one connection's GET body streams at")
+      ->capture_default_str();
+  sub->add_option("--max-requests-per-s", o.max_requests_per_s,
+                  "With --s3: the store's GET ceiling, e.g. 5500 (an S3 prefix); with "
+                  "--storage-bandwidth, says which limit binds");
+  sub->add_option("--shard-read", o.shard_read,
+                  "With --s3, for a profile of shards: records (a GET per record) or stream "
+                  "(each shard whole, in --request-size GETs)")
+      ->capture_default_str();
 }
 
 // The write side's options: the checkpoint's interval and overhead, and the goodput's.
@@ -133,29 +199,17 @@ void setup_plan(CLI::App& app, cli_context& ctx) {
   sub->add_option("--index", o->index,
                   "Index of a dataset (dlsize index): plan from its measured sample sizes, "
                   "samples and files instead of the profile's; --workload gives the compute side");
-  sub->add_flag("--s3", o->s3,
-                "The dataset is in an object store: prints the GET rate and the requests in "
-                "flight beside the bandwidth, and which limit binds (docs/s3.md, Sizing for "
-                "objects)");
-  sub->add_option("--first-byte", o->first_byte,
-                  "With --s3: the store's time to first byte per GET (a run's "
-                  "storage.s3.first_byte)")
-      ->capture_default_str();
-  sub->add_option("--connection-bandwidth", o->connection_bandwidth,
-                  "With --s3: what one connection's GET body streams at")
-      ->capture_default_str();
-  sub->add_option("--max-requests-per-s", o->max_requests_per_s,
-                  "With --s3: the store's GET ceiling, e.g. 5500 (an S3 prefix); with "
-                  "--storage-bandwidth, says which limit binds");
-  sub->add_option("--shard-read", o->shard_read,
-                  "With --s3, for a profile of shards: records (a GET per record) or stream "
-                  "(each shard whole, in --request-size GETs)")
-      ->capture_default_str();
+  add_object_store_options(sub, *o);
+  sub->add_option("--runs", o->runs,
+                  "Bench reports, folders or sweep folders of this workload: plan with the "
+                  "requirement they measured (pooled over their backends) beside the "
+                  "profile's, and each backend's verdict at --accelerators, as size gives them")
+      ->expected(1, -1);
   sub->add_option("--out", o->out, "JSON file to write (dlsize.plan/1; must not exist)");
   add_allreduce_options(*sub, o->allreduce, false);
   sub->callback([o, sub, &ctx] {
     o->out_given = sub->get_option("--out")->count() > 0;
-    ctx.exit_code = run_plan(*o, *sub);
+    ctx.exit_code = run_plan(*o, *sub, ctx);
   });
 }
 

@@ -11,11 +11,13 @@
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
 #include "core/output_file.hpp"
+#include "render/answer_render.hpp"
 #include "render/checkpoint_tables.hpp"
 #include "render/sizing_render.hpp"
 #include "render/sizing_tables.hpp"
 #include "report/report_io.hpp"
 #include "report/rules_edition.hpp"
+#include "sizing_options.hpp"
 
 namespace dlsize::cli {
 namespace {
@@ -27,6 +29,8 @@ struct size_cli {
 
 // The summary on stdout, each series' fit, knee and ceiling, and the warnings on stderr.
 void print_sizing(const analysis::sizing_document& z) {
+  for (const auto& a : z.answers)
+    std::printf("%s\n", render::answer_terminal(a, z.requirements.at(a.requirement)).c_str());
   for (const auto& l : render::summary_lines(z))
     std::printf("%s\n", l.c_str());
   for (const auto& s : z.series) {
@@ -72,7 +76,8 @@ int run_size(const size_cli& o, const cli_context& ctx) {
   auto out_json = reserve_if_given(true, json_path, "--out");
   auto out_md = reserve_if_given(true, md_path, "--out");
   auto out_html = reserve_if_given(true, html_path, "--out");
-  const analysis::sizing_request req = analysis::sizing_request_of(o.opt);
+  analysis::sizing_request req = analysis::sizing_request_of(o.opt);
+  req.prices = analysis::prices_of(o.opt, o.inputs);
 
   const auto inputs = analysis::load_reports(o.inputs);
   const analysis::sizing_document doc = analysis::reading_reports(inputs.reports, [&] {
@@ -98,44 +103,8 @@ void setup_size(CLI::App& app, cli_context& ctx) {
                   "Prefix of the files to write: PREFIX.json (dlsize.sizing/1), PREFIX.md, "
                   "PREFIX.html (none may exist)")
       ->required();
-  sub->add_option("--target-accelerators", o->opt.targets,
-                  "Accelerator counts to project to, e.g. 64,128,256")
-      ->delimiter(',')
-      ->capture_default_str();
-  sub->add_option("--data-growth", o->opt.growth,
-                  "Dataset growth factors to project to, e.g. 1,2,4")
-      ->delimiter(',')
-      ->capture_default_str();
-  sub->add_option("--headroom", o->opt.headroom,
-                  "Factor over the upper prediction bound to provision")
-      ->capture_default_str();
-  sub->add_option("--nic-bandwidth", o->opt.nic_bandwidth,
-                  "Network line rate per client, e.g. 100Gb/s or 400GbE (caps projections: × "
-                  "--nic-efficiency × --clients)");
-  sub->add_option("--nic-efficiency", o->opt.nic_efficiency,
-                  "Share of the line rate reached in practice (0.8, or 80%)")
-      ->capture_default_str();
-  sub->add_option("--clients,--nodes", o->opt.clients,
-                  "Client nodes of the target cluster (--nodes: the old name)")
-      ->capture_default_str();
-  sub->add_option("--client-ram", o->opt.client_ram,
-                  "RAM per client, e.g. 512GiB: the page cache in front of the storage is "
-                  "--client-ram × --clients (default: the reports' RAM for buffered runs, none "
-                  "for direct I/O)");
-  sub->add_option("--front-end-bandwidth", o->opt.front_end_bandwidth,
-                  "The storage front end's limit, e.g. 40GB/s (caps projections)");
-  sub->add_option(
-         "--cache-model", o->opt.cache_model,
-         "Cache model for grown data: auto (measured with a cache sweep among the reports, "
-         "lru otherwise), measured, lru or never-evict")
-      ->capture_default_str();
+  add_sizing_options(sub, o->opt);
   sub->add_option("--rules", o->opt.rules, report::kRulesHelp)->capture_default_str();
-  sub->add_option("--accelerators-per-node", o->opt.accelerators_per_node,
-                  "Accelerators per node of the target cluster, for runs that modelled the "
-                  "allreduce (bench --allreduce): the layout its scaling efficiency is modelled "
-                  "on (default: as in the runs)");
-  sub->add_option("--cache-bytes", o->opt.cache_bytes, "Renamed: use --client-ram and --clients")
-      ->group("");
   sub->callback([o, &ctx] { ctx.exit_code = run_size(*o, ctx); });
 }
 

@@ -25,3 +25,56 @@ unmount_made() {
   made_mounts=()
   made_loops=()
 }
+# Cgroups of the caller's own, each holding a limit (the tests that need a slower disk or a
+# smaller CPU budget than the machine's): made_cgroups lists them, for remove_cgroups.
+made_cgroups=()
+cgroup_dir=
+# new_cgroup CONTROLLER: a new cgroup under the v1 hierarchy of CONTROLLER (blkio, cpu) or, on a
+# v2-only host, under the root where that controller is enabled for children (io, cpu); sets
+# cgroup_dir and cgroup_version. Returns non-zero where neither exists.
+new_cgroup() {
+  local v1=$1 v2=$1 name="dlsize-test-$$-$RANDOM"
+  [[ $v1 == io ]] && v1=blkio
+  [[ $v2 == blkio ]] && v2=io
+  if [[ -d /sys/fs/cgroup/$v1 && -w /sys/fs/cgroup/$v1/cgroup.procs ]]; then
+    cgroup_dir=/sys/fs/cgroup/$v1/$name cgroup_version=1
+  elif grep -qw "$v2" /sys/fs/cgroup/cgroup.subtree_control 2>/dev/null; then
+    cgroup_dir=/sys/fs/cgroup/$name cgroup_version=2
+  else
+    return 1
+  fi
+  mkdir "$cgroup_dir" || return
+  made_cgroups+=("$cgroup_dir")
+}
+# io_cap_cgroup DEV BYTES_PER_S: a cgroup whose reads from block device DEV are capped.
+io_cap_cgroup() {
+  local majmin
+  majmin=$(lsblk -dno MAJ:MIN "$1" | tr -d ' ') && [[ -n $majmin ]] || return
+  new_cgroup blkio || return
+  if ((cgroup_version == 1)); then
+    echo "$majmin $2" >"$cgroup_dir/blkio.throttle.read_bps_device"
+  else
+    echo "$majmin rbps=$2" >"$cgroup_dir/io.max"
+  fi
+}
+# cpu_quota_cgroup CORES_X100000: a cgroup whose CPU time is capped (50000: half a core).
+cpu_quota_cgroup() {
+  new_cgroup cpu || return
+  if ((cgroup_version == 1)); then
+    echo 100000 >"$cgroup_dir/cpu.cfs_period_us" && echo "$1" >"$cgroup_dir/cpu.cfs_quota_us"
+  else
+    echo "$1 100000" >"$cgroup_dir/cpu.max"
+  fi
+}
+# in_cgroup DIR CMD...: runs CMD inside cgroup DIR.
+in_cgroup() {
+  local dir=$1
+  shift
+  bash -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' in_cgroup "$dir" "$@"
+}
+# remove_cgroups: removes the cgroups made above once their processes have left; never fails.
+remove_cgroups() {
+  local c
+  for c in "${made_cgroups[@]}"; do rmdir "$c" 2>/dev/null || true; done
+  made_cgroups=()
+}

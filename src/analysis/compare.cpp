@@ -341,4 +341,17 @@ compare_document compare_reports(const std::vector<loaded_report>& given,
   return d;
 }
 
+void add_sizing(compare_document& c, const report_inputs& in, const sizing_request& req,
+                const nlohmann::json& command_line) {
+  try {
+    c.sizing = make_sizing(in, req, command_line);
+    if (c.sizing->answers.empty()) {
+      c.sizing_note = "no training run among the reports: nothing to size";
+      c.sizing.reset();
+    }
+  } catch (const usage_error& e) {
+    c.sizing_note = e.what();
+  }
+}
+
 } // namespace dlsize::analysis

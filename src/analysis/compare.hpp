@@ -9,6 +9,7 @@
 
 #include "analysis/compare_document.hpp"
 #include "analysis/report_set.hpp"
+#include "analysis/sizing_report.hpp"
 #include "report/rules_edition.hpp"
 
 namespace dlsize::analysis {
@@ -23,5 +24,10 @@ inline constexpr const char* kCompareSchema = "dlsize.compare/1";
 // Storage's rules of `edition` (mlperf_validity).
 compare_document compare_reports(const std::vector<loaded_report>& reports,
                                  report::rules_edition edition = report::kDefaultRules);
+
+// The buyer's answer over the comparison's runs, as `size` makes it with req: into
+// c.sizing, or c.sizing_note saying why none can be made (no training run to size).
+void add_sizing(compare_document& c, const report_inputs& in, const sizing_request& req,
+                const nlohmann::json& command_line);
 
 } // namespace dlsize::analysis

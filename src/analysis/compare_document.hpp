@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/point_validity.hpp"
+#include "analysis/sizing_document.hpp"
 #include "analysis/welch.hpp"
 #include "core/enum_names.hpp"
 #include "report/limit_verdict.hpp"
@@ -108,6 +109,10 @@ struct compare_document {
   std::size_t headline = 0; // the section of the largest count that the most backends share
   std::vector<compare_left_out> left_out;
   std::vector<std::string> warnings;
+  // The buyer's answer over the same runs (analysis/sizing_answer), as size gives it; none
+  // where the runs cannot be sized (storage-only runs), sizing_note says why.
+  std::optional<sizing_document> sizing;
+  std::string sizing_note;
 
   const compare_section& head() const { return sections.at(headline); }
 };

@@ -75,6 +75,14 @@ nlohmann::json to_json(const compare_section& s) {
           {"samples_per_s_against_first", array_of(s.samples_per_s_against_first)}};
 }
 
+nlohmann::json answers_json(const compare_document& d) {
+  nlohmann::json out = nlohmann::json::array();
+  if (d.sizing)
+    for (const auto& a : d.sizing->answers)
+      out.push_back(to_json(a, d.sizing->requirements.at(a.requirement)));
+  return out;
+}
+
 } // namespace
 
 nlohmann::json to_json(const compare_document& d) {
@@ -95,6 +103,9 @@ nlohmann::json to_json(const compare_document& d) {
           {"samples_per_s_against_first", head["samples_per_s_against_first"]},
           {"by_accelerators", sections},
           {"left_out", left_out},
+          {"answers", answers_json(d)},
+          {"sizing_note",
+           d.sizing_note.empty() ? nlohmann::json(nullptr) : nlohmann::json(d.sizing_note)},
           {"warnings", d.warnings}};
 }
 

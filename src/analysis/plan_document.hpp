@@ -13,6 +13,8 @@
 
 #include "analysis/goodput_document.hpp"
 #include "analysis/object_requests.hpp"
+#include "analysis/requirement.hpp"
+#include "analysis/sizing_answer.hpp"
 #include "config/allreduce_config.hpp"
 #include "dataset/index_stats_document.hpp"
 #include "model/allreduce_model.hpp"
@@ -179,6 +181,10 @@ struct plan_document {
   std::string workload;
   std::optional<plan_reads> reads; // none: a profile without a dataset
   std::optional<checkpoint_plan_document> checkpoint;
+  // plan --runs: the load's requirement measured from the runs and the answer at the count
+  // planned for, as size gives them over the same reports.
+  std::optional<workload_requirement> measured;
+  std::optional<sizing_answer> answer;
   std::optional<goodput_document> goodput; // with --mttf and its companions
 };
 

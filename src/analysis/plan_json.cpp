@@ -200,6 +200,8 @@ nlohmann::json to_json(const plan_document& d) {
     add_reads_json(j, *d.reads);
   if (d.checkpoint)
     j["checkpoint"] = to_json(*d.checkpoint);
+  if (d.answer && d.measured)
+    j["answer"] = to_json(*d.answer, *d.measured);
   if (d.goodput)
     j["goodput"] = to_json(*d.goodput);
   return j;

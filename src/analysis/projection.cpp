@@ -113,8 +113,8 @@ void set_requirement(projection& p, const scaling_analysis& a, const projection_
     p.reads = a.demand_line->predict(n) * eff;
     const double half = a.requirement_half_width(n) * eff;
     if (std::isfinite(half)) {
-      p.reads_low = std::max(0.0, p.reads - half);
       p.reads_high = p.reads + half;
+      p.reads_low = log_interval_low(p.reads, p.reads_high);
     }
   } else {
     p.reads = n * o.demand_per_accelerator * eff;
@@ -133,8 +133,9 @@ void set_requirement(projection& p, const scaling_analysis& a, const projection_
 
 // What the measured backend delivers to this load: its ceiling (within the limit), the AU that
 // gives, and the most accelerators it holds at the threshold.
-void set_backend_verdict(projection& p, const scaling_analysis& a, const projection_options& o,
-                         const std::optional<double>& ceiling, double best_storage) {
+void set_backend_verdict(projection& p, const scaling_analysis& a, const scaling_analysis& req,
+                         const projection_options& o, const std::optional<double>& ceiling,
+                         double best_storage) {
   std::optional<double> deliver = ceiling;
   if (!deliver && p.required <= best_storage)
     deliver = p.required; // measured to hold it
@@ -148,20 +149,20 @@ void set_backend_verdict(projection& p, const scaling_analysis& a, const project
     double d = *ceiling;
     if (o.limit_bytes_per_s > 0)
       d = std::min(d, o.limit_bytes_per_s);
-    p.max_accelerators = max_accelerators_at_threshold(a, d, 1 - p.storage_per_read,
+    p.max_accelerators = max_accelerators_at_threshold(req, d, 1 - p.storage_per_read,
                                                        o.demand_per_accelerator, o.efficiency);
   }
 }
 
 // The caveats of a projection, as short flags and as sentences.
-void set_caveats(projection& p, const scaling_analysis& a, const projection_options& o,
-                 const std::optional<double>& ceiling) {
+void set_caveats(projection& p, const scaling_analysis& a, const scaling_analysis& req,
+                 const projection_options& o, const std::optional<double>& ceiling) {
   const double n = p.accelerators;
   if (n > a.largest())
     p.flags.push_back("extrapolated");
   if (a.knee_found() && n > a.knee.hinge.breakpoint)
     p.flags.push_back("past the knee");
-  if (!a.demand_line)
+  if (!req.demand_line)
     p.flags.push_back("from the demand");
   if (p.within_limit && !*p.within_limit)
     p.flags.push_back("over the limit");
@@ -173,8 +174,8 @@ void set_caveats(projection& p, const scaling_analysis& a, const projection_opti
     p.warnings.push_back(
         fmt::format("past the knee at {:.3g} accelerators: this backend saturates near {}; the "
                     "requirement comes from {}",
-                    a.knee.hinge.breakpoint, ceiling ? rate(*ceiling) : "?", a.demand_basis));
-  if (!a.demand_line)
+                    a.knee.hinge.breakpoint, ceiling ? rate(*ceiling) : "?", req.demand_basis));
+  if (!req.demand_line)
     p.warnings.push_back(fmt::format("no fit below the knee: the requirement is {} × the "
                                      "demand of one accelerator ({})",
                                      n, rate(o.demand_per_accelerator)));
@@ -185,7 +186,14 @@ void set_caveats(projection& p, const scaling_analysis& a, const projection_opti
 
 } // namespace
 
+double log_interval_low(double estimate, double high) {
+  if (!std::isfinite(high) || !(high > 0) || !(estimate > 0))
+    return std::nan("");
+  return estimate * estimate / high;
+}
+
 std::vector<projection> project(const scaling_analysis& a, const projection_options& o) {
+  const scaling_analysis& req = o.requirement ? *o.requirement : a;
   std::vector<projection> out;
   const double h_measured = std::isfinite(o.measured_hit_ratio) ? o.measured_hit_ratio : 0.0;
   // The backend's ceiling in storage terms: what its reads reached, less what a cache served.
@@ -208,9 +216,9 @@ std::vector<projection> project(const scaling_analysis& a, const projection_opti
       p.storage_per_read = cache.storage_per_read;
       p.hit_ratio_source = cache.source;
       p.scaling_efficiency = o.efficiency ? o.efficiency(n) : 1.0;
-      set_requirement(p, a, o);
-      set_backend_verdict(p, a, o, ceiling, best_storage);
-      set_caveats(p, a, o, ceiling);
+      set_requirement(p, req, o);
+      set_backend_verdict(p, a, req, o, ceiling, best_storage);
+      set_caveats(p, a, req, o, ceiling);
       out.push_back(std::move(p));
     }
   }

@@ -44,6 +44,9 @@ struct projection_options {
   double dataset_bytes = 0;                 // the measured dataset
   double measured_hit_ratio = std::nan(""); // of the measured runs; NaN: not measured
   double demand_per_accelerator = 0;        // bytes/s one accelerator reads at AU 100 %
+  // The requirement's line (analysis/requirement: the runs of every backend of the load,
+  // pooled); null: the backend's own runs give it (the scaling_analysis projected).
+  const scaling_analysis* requirement = nullptr;
   // The job's scaling efficiency at a count (analysis/size_scaling) when the runs modelled an
   // allreduce: the reads at N are the requirement's line × efficiency(N). Empty: 1 everywhere.
   std::function<double(double)> efficiency;
@@ -58,7 +61,7 @@ struct projection {
   double storage_per_read = 1;
   std::string hit_ratio_source; // "measured", or the cache model used
   // Bytes/s the reads need (cache hits included), with the 95 % prediction interval (NaN
-  // bounds without one).
+  // bounds without one), symmetric on a log scale (log_interval_low): never below zero.
   double reads = 0, reads_low = std::nan(""), reads_high = std::nan("");
   // What the storage must deliver: reads · (1 − h).
   double required = 0, required_low = std::nan(""), required_high = std::nan("");
@@ -92,6 +95,12 @@ projected_cache project_cache(const projection_options& o, double growth);
 std::uint64_t max_accelerators_at_threshold(const scaling_analysis& a, double storage_bytes_per_s,
                                             double hit_ratio, double demand_per_accelerator,
                                             const std::function<double(double)>& efficiency = {});
+
+// The low end of a 95 % interval that is symmetric on a log scale around estimate, given its
+// high end: estimate² ÷ high, always above zero (NaN where high is NaN). A linear interval's
+// low end (estimate − half-width) reaches zero and below far past the measured range, which no
+// bandwidth can be; this keeps the high end, which the provision takes, as it was.
+double log_interval_low(double estimate, double high);
 
 // One projection per target and growth factor (targets outer). Throws usage_error when a
 // target or growth factor is not positive.

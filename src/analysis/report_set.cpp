@@ -51,7 +51,9 @@ void load_folder(const fs::path& dir, report_inputs& in) {
   } else {
     std::vector<fs::path> files;
     for (const auto& e : fs::directory_iterator(dir))
-      if (e.is_regular_file() && e.path().extension() == ".json")
+      // backends.json beside the reports holds the buyer's prices (analysis/backend_prices).
+      if (e.is_regular_file() && e.path().extension() == ".json" &&
+          e.path().filename() != "backends.json")
         files.push_back(e.path());
     std::sort(files.begin(), files.end());
     for (const auto& p : files) {

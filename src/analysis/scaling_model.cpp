@@ -115,8 +115,7 @@ void find_ceiling(scaling_analysis& a, const std::vector<run_point>& runs) {
   for (const auto& r : runs) {
     if (r.limit == report::limit_kind::storage)
       limited[r.accelerators].push_back(r.read_bytes_per_s);
-    if (a.knee.chosen && r.accelerators > a.knee.hinge.breakpoint &&
-        r.limit != report::limit_kind::client_cpu)
+    if (a.knee.chosen && r.accelerators > a.knee.hinge.breakpoint && !report::client_side(r.limit))
       past.push_back(r.read_bytes_per_s);
   }
   std::optional<double> c;
@@ -129,11 +128,22 @@ void find_ceiling(scaling_analysis& a, const std::vector<run_point>& runs) {
     c = median(past);
     a.ceiling_source = "the median bandwidth of the runs past the knee";
   }
-  if (c && *c < a.best_bytes_per_s) {
+  const bool raised = c && *c < a.best_bytes_per_s;
+  if (raised) {
     c = a.best_bytes_per_s;
     a.ceiling_source += "; raised to the best measured median (a ceiling is never below it)";
   }
   a.ceiling = c;
+  // Without a storage-limited run (or a knee) the best measured is only what the backend gave
+  // at least; so too where the best came from runs the client held back.
+  std::size_t at_best = 0, held_back = 0;
+  for (const auto& r : runs)
+    for (const auto& row : a.counts)
+      if (row.accelerators == r.accelerators && row.read_bytes_per_s.median == a.best_bytes_per_s) {
+        ++at_best;
+        held_back += report::client_side(r.limit) ? 1 : 0;
+      }
+  a.ceiling_lower_bound = !c || (raised && 2 * held_back >= at_best);
 }
 
 } // namespace
@@ -174,7 +184,7 @@ scaling_analysis analyse_scaling(const std::vector<run_point>& runs, double au_t
     all.push_back(&r);
     if (r.limit == report::limit_kind::storage)
       ++a.storage_limited_runs;
-    if (r.limit == report::limit_kind::client_cpu) {
+    if (report::client_side(r.limit)) {
       ++a.client_limited_runs;
       client_files.push_back(r.file);
       continue;
@@ -194,9 +204,9 @@ scaling_analysis analyse_scaling(const std::vector<run_point>& runs, double au_t
                     a.counts.front().accelerators));
   if (!client_files.empty())
     a.warnings.push_back(fmt::format(
-        "{} runs were limited by the client's CPU, not the storage: left out of the requirement "
-        "and never read as the backend's ceiling; add --readers or spread the accelerators over "
-        "more clients: {}",
+        "{} runs were limited by the client (alone or with the storage), not by the storage "
+        "alone: their bandwidth is a lower bound of the backend's ceiling, left out of the "
+        "requirement and the fit; add --readers or spread the accelerators over more clients: {}",
         client_files.size(), fmt::join(client_files, ", ")));
   a.knee = test_knee(x, y, alpha);
 

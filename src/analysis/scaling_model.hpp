@@ -67,6 +67,9 @@ struct scaling_analysis {
   // of the runs past a knee, never below the best measured. None when storage never limited.
   std::optional<double> ceiling;
   std::string ceiling_source;
+  // What the backend delivers is known only from below: no storage-limited run or knee made the
+  // ceiling, or the best measured count (which raised it) was held back by the client.
+  bool ceiling_lower_bound = true;
   std::size_t storage_limited_runs = 0, client_limited_runs = 0;
   // The requirement's line: bytes read ÷ AU (the reads at AU 1) against the count, over every
   // run the client did not limit. None with fewer than two distinct counts there.

@@ -14,6 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "analysis/backend_prices.hpp"
 #include "analysis/cache_curve.hpp"
 #include "analysis/knee.hpp"
 #include "analysis/layouts.hpp"
@@ -22,7 +23,9 @@
 #include "analysis/plan_scaling.hpp"
 #include "analysis/point_validity.hpp"
 #include "analysis/projection.hpp"
+#include "analysis/requirement.hpp"
 #include "analysis/scaling_model.hpp"
+#include "analysis/sizing_answer.hpp"
 #include "analysis/stats.hpp"
 #include "report/rules_edition.hpp"
 
@@ -46,6 +49,9 @@ struct sizing_request {
   double alpha = analysis::kKneeAlpha;
   // The MLPerf Storage rules each measured point is judged by (--rules).
   report::rules_edition rules = report::kDefaultRules;
+  // The dataset the targets train on, for the capacity (--dataset-size); 0: the runs'.
+  double dataset_bytes = 0;
+  price_list prices; // the buyer's, by backend label (--backend, backends.json)
 };
 
 // A 95 % interval from its bounds; none where the low bound is NaN (no interval).
@@ -118,6 +124,10 @@ struct sizing_limits {
   std::optional<double> ceiling_bytes_per_s;       // none: storage never limited AU
   double best_measured_bytes_per_s = 0;
   std::string ceiling_source;
+  // The backend delivers at least best_measured (the ceiling, where there is one, is no more
+  // than that): no run of the storage alone bounded it from above.
+  bool ceiling_lower_bound = true;
+  double clients = 1; // the most hosts a run of the series used
   std::size_t storage_limited_runs = 0, client_limited_runs = 0;
   std::optional<std::uint64_t> modelled_max_accelerators; // from the ceiling
   std::string requirement_basis;
@@ -215,6 +225,9 @@ struct sizing_document {
   sizing_request options;
   std::vector<std::string> assumptions;
   std::vector<sizing_cache_curve> cache_curves;
+  // One per load (workload, accelerator, planned demand), pooled over the backends.
+  std::vector<workload_requirement> requirements;
+  std::vector<sizing_answer> answers; // one per requirement: the first screen
   std::vector<sizing_series> series;
   std::vector<checkpoint_series_document> checkpoint_series;
   sizing_path read_path, write_path;

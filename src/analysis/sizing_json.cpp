@@ -243,7 +243,9 @@ json limits_json(const sizing_limits& l, double threshold) {
         {"best_measured_bytes_per_s", l.best_measured_bytes_per_s},
         {"source", l.ceiling_source},
         {"storage_limited_runs", l.storage_limited_runs},
-        {"client_limited_runs", l.client_limited_runs}}},
+        {"client_limited_runs", l.client_limited_runs},
+        {"lower_bound", l.ceiling_lower_bound},
+        {"clients", l.clients}}},
       {"max_accelerators_at_threshold",
        {{"measured", or_null(l.most_passing_accelerators)},
         {"measured_is_lower_bound", !l.first_below_accelerators},
@@ -399,6 +401,17 @@ json to_json(const sizing_path& p) {
   return {{"measured", p.measured}, {"note", p.note}};
 }
 
+json prices_json(const price_list& prices) {
+  json out = json::object();
+  const auto opt = [](const std::optional<double>& v) { return v ? json(*v) : json(nullptr); };
+  for (const auto& [label, p] : prices)
+    out[label] = {{"price_per_tb", opt(p.price_per_tb)},
+                  {"price_per_gbps", opt(p.price_per_gbps)},
+                  {"usable_tb", opt(p.usable_tb)},
+                  {"source", p.source}};
+  return out;
+}
+
 json options_json(const sizing_request& req) {
   auto positive = [](double v) { return v > 0 ? json(v) : json(nullptr); };
   return {{"target_accelerators", req.targets},
@@ -411,7 +424,16 @@ json options_json(const sizing_request& req) {
           {"cache_model", cache_model_name(req.cache_model)},
           {"cache_bytes", req.cache_bytes >= 0 ? json(req.cache_bytes) : json(nullptr)},
           {"alpha", req.alpha},
-          {"confidence", 0.95}};
+          {"confidence", 0.95},
+          {"dataset_bytes", positive(req.dataset_bytes)},
+          {"prices", prices_json(req.prices)}};
+}
+
+json answers_json(const sizing_document& d) {
+  json out = json::array();
+  for (const auto& a : d.answers)
+    out.push_back(to_json(a, d.requirements.at(a.requirement)));
+  return out;
 }
 
 } // namespace
@@ -426,6 +448,7 @@ json to_json(const sizing_document& d) {
             {"sweeps", array_of(d.sweeps)},
             {"options", options_json(d.options)}}},
           {"assumptions", d.assumptions},
+          {"answers", answers_json(d)},
           {"cache_curves", array_of(d.cache_curves)},
           {"series", array_of(d.series)},
           {"checkpoint_series", array_of(d.checkpoint_series)},

@@ -15,6 +15,7 @@
 #include "analysis/layouts.hpp"
 #include "analysis/object_sizing.hpp"
 #include "analysis/point_validity.hpp"
+#include "analysis/requirement.hpp"
 #include "analysis/scaling_model.hpp"
 #include "analysis/size_scaling.hpp"
 #include "analysis/stats.hpp"
@@ -206,8 +207,8 @@ std::optional<std::uint64_t> modelled_max(const analysis::scaling_analysis& a, d
                                           const analysis::projection_options& po) {
   if (!a.ceiling) // the ceiling is in reads: no cache to take off
     return std::nullopt;
-  std::uint64_t modelled =
-      analysis::max_accelerators_at_threshold(a, *a.ceiling, 0, demand, po.efficiency);
+  std::uint64_t modelled = analysis::max_accelerators_at_threshold(
+      po.requirement ? *po.requirement : a, *a.ceiling, 0, demand, po.efficiency);
   // A count that passed is carried, whatever the model says.
   if (a.most_passing)
     modelled = std::max(modelled, static_cast<std::uint64_t>(*a.most_passing));
@@ -223,6 +224,7 @@ sizing_limits limits_of(const analysis::scaling_analysis& a, double demand,
   l.most_passing_accelerators = a.most_passing;
   l.ceiling_bytes_per_s = a.ceiling;
   l.best_measured_bytes_per_s = a.best_bytes_per_s;
+  l.ceiling_lower_bound = a.ceiling_lower_bound;
   l.ceiling_source = a.ceiling ? a.ceiling_source
                                : "storage never limited AU: the backend was not saturated; it "
                                  "delivers at least the best measured bandwidth";
@@ -263,8 +265,40 @@ std::optional<object_sizing> objects_of(const series& s, const series_measuremen
   return size_objects(std::move(runs), without, targets);
 }
 
-// One series of the sizing report: its runs, the fit and knee, the ceiling and the projections.
+// Every run of every series as evidence for its load's requirement.
+std::vector<requirement_run> requirement_runs(const std::vector<series>& groups) {
+  std::vector<requirement_run> out;
+  for (const auto& g : groups)
+    for (const auto* lr : g.reports) {
+      const bench_report& t = *lr->typed;
+      const auto& sm = or_empty(t.summary);
+      const auto& w = or_empty(t.workload);
+      requirement_run r;
+      r.point = run_point_of(*lr);
+      r.workload = g.workload;
+      r.accelerator = g.accelerator;
+      r.backend = g.backend;
+      r.planned_per_accelerator = number(sm.demand_bytes_per_s_per_accelerator);
+      r.au_threshold = number(sm.au_threshold);
+      const double samples = static_cast<double>(sm.samples.value_or(0));
+      if (samples > 0)
+        r.bytes_per_sample = static_cast<double>(sm.read_bytes.value_or(0)) / samples;
+      r.profile_sample_bytes = number(w.mean_sample_bytes);
+      if (w.accelerator) {
+        r.compute_time_s = number(w.accelerator->compute_time_s);
+        const double batch = static_cast<double>(w.accelerator->batch_size.value_or(0));
+        if (r.planned_per_accelerator > 0)
+          r.profile_compute_time_s = batch * r.profile_sample_bytes / r.planned_per_accelerator;
+      }
+      out.push_back(std::move(r));
+    }
+  return out;
+}
+
+// One series of the sizing report: its runs, the fit and knee, the ceiling and the projections,
+// the requirement taken from its load's (pooled over the backends).
 sizing_series analyse(const series& s, const sizing_request& req, const cache_choice& cache,
+                      const std::vector<workload_requirement>& requirements,
                       std::vector<std::string>& reproduce) {
   series_measurements m = measure(s);
   sizing_series out;
@@ -286,6 +320,10 @@ sizing_series analyse(const series& s, const sizing_request& req, const cache_ch
   po.dataset_bytes = s.dataset_bytes;
   po.measured_hit_ratio = measured_hit;
   po.demand_per_accelerator = demand;
+  const workload_requirement* load =
+      find_requirement(requirements, s.workload, s.accelerator, demand);
+  if (load)
+    po.requirement = &load->pooled;
   const auto allreduce = analysis::series_allreduce(m.recorded, req.accelerators_per_node);
   if (allreduce)
     po.efficiency = [in = *allreduce](double n) { return analysis::efficiency_at(in, n); };
@@ -310,6 +348,15 @@ sizing_series analyse(const series& s, const sizing_request& req, const cache_ch
     out.fit = fit_with_curve(*a.line, a.largest() * 1.1);
   out.knee = a.knee;
   out.limits = limits_of(a, demand, po);
+  if (load) { // the load's requirement, pooled over the backends, is the one projected
+    out.limits.requirement_basis = load->basis();
+    out.limits.requirement_fit = load->pooled.demand_line;
+    out.limits.repeat_cv = load->pooled.repeat_cv;
+    out.limits.model_error_cv = load->pooled.model_cv;
+  }
+  for (double hosts : m.nodes)
+    if (std::isfinite(hosts))
+      out.limits.clients = std::max(out.limits.clients, hosts);
   out.layouts = analysis::layout_rows(m.runs);
   if (allreduce)
     out.scaling = scaling_of(*allreduce, a, req);
@@ -463,12 +510,15 @@ sizing_document make_sizing(const report_inputs& in, const sizing_request& req,
   d.options = req;
   d.assumptions = assumptions_of(req);
   const auto choices = choose_cache_models(g.groups, req, curves, d.warnings);
+  if (!g.groups.empty())
+    d.requirements = requirements_of(requirement_runs(g.groups), req.alpha);
   std::vector<std::string> run_commands;
   for (const auto& s : g.groups)
-    d.series.push_back(analyse(s, req, choices.at(s.workload), run_commands));
+    d.series.push_back(analyse(s, req, choices.at(s.workload), d.requirements, run_commands));
   for (const auto& [workload, c] : curves)
     d.cache_curves.push_back({workload, c});
   d.checkpoint_series = checkpoint_series(g.checkpoints, req.alpha);
+  d.answers = answers_of(d, req.prices);
   std::tie(d.read_path, d.write_path) = sizing_paths(!g.groups.empty(), !g.checkpoints.empty());
 
   d.reproduce = {command_text(command_line)};

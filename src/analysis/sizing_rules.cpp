@@ -1,5 +1,7 @@
 #include "analysis/sizing_rules.hpp"
 
+#include <filesystem>
+
 #include <fmt/format.h>
 
 #include "core/enum_names.hpp"
@@ -53,7 +55,30 @@ sizing_request sizing_request_of(const size_options& o) {
   if (!o.client_ram.empty())
     req.cache_bytes = static_cast<double>(units::parse_size(o.client_ram, "--client-ram")) *
                       static_cast<double>(o.clients);
+  if (!o.dataset_size.empty())
+    req.dataset_bytes = static_cast<double>(units::parse_size(o.dataset_size, "--dataset-size"));
   return req;
+}
+
+price_list prices_of(const size_options& o, const std::vector<std::string>& inputs) {
+  price_list out;
+  const auto merge = [&](const price_list& more) {
+    for (const auto& [label, p] : more)
+      out[label] = p;
+  };
+  for (const auto& in : inputs) {
+    std::error_code ec;
+    const auto beside = std::filesystem::path(in) / "backends.json";
+    if (std::filesystem::is_directory(in, ec) && std::filesystem::exists(beside, ec))
+      merge(read_backends_file(beside.string()));
+  }
+  if (!o.backends.empty())
+    merge(read_backends_file(o.backends));
+  for (const auto& b : o.backend) {
+    const auto [label, p] = parse_backend_option(b);
+    out[label] = p;
+  }
+  return out;
 }
 
 } // namespace dlsize::analysis

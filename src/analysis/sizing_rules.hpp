@@ -27,7 +27,10 @@ struct size_options {
   std::string cache_bytes; // the old name of --client-ram, refused
   std::uint64_t accelerators_per_node = 0;
   std::string rules =
-      core::defaults::rules_text; // --rules: the MLPerf Storage edition points are judged by
+      core::defaults::rules_text;   // --rules: the MLPerf Storage edition points are judged by
+  std::string dataset_size;         // --dataset-size: the capacity's dataset; empty: the runs'
+  std::vector<std::string> backend; // --backend LABEL:price_per_tb=…, each
+  std::string backends;             // --backends FILE (dlsize.backends/1)
 };
 
 // --out: a prefix that is not empty. Checked before the output files are reserved.
@@ -36,5 +39,10 @@ void check_out_prefix(const std::string& out);
 // The sizing request of every option but --out (checked after the files are reserved, so that
 // an existing output is named first).
 sizing_request sizing_request_of(const size_options& o);
+
+// The buyer's prices: a backends.json in any folder among inputs, then --backends FILE, then
+// each --backend (a later source wins for a label). Throws usage_error as
+// read_backends_file and parse_backend_option do.
+price_list prices_of(const size_options& o, const std::vector<std::string>& inputs);
 
 } // namespace dlsize::analysis

@@ -172,6 +172,7 @@ constexpr std::array kTable{
     option_entry{"plan", "--max-requests-per-s", real_rule(0, 1e12)},
     option_entry{"plan", "--shard-read", kText},
     option_entry{"plan", "--out", kPath},
+    option_entry{"plan", "--runs", kPath},
 
     option_entry{"compare", "reports", kPath},
     option_entry{"compare", "--out", kPath},
@@ -199,18 +200,22 @@ constexpr std::array kTable{
 
     option_entry{"size", "reports", kPath},
     option_entry{"size", "--out", kPath},
-    option_entry{"size", "--target-accelerators", real_rule(1, 1e9)},
+    // The target cluster and the buyer's prices: size and compare alike (cli/sizing_options).
+    option_entry{"size|compare", "--target-accelerators", real_rule(1, 1e9)},
     option_entry{"size", "--rules", kText},
-    option_entry{"size", "--data-growth", real_rule(0, 1e6, true)},
-    option_entry{"size", "--headroom", real_rule(1, 1000)},
-    option_entry{"size", "--nic-bandwidth", rate_rule(0, kRate)},
-    option_entry{"size", "--nic-efficiency", fraction_rule(false)},
-    option_entry{"size", "--clients", count_rule(1, kAccelerators)},
-    option_entry{"size", "--client-ram", size_rule(0, kBytes)},
-    option_entry{"size", "--front-end-bandwidth", rate_rule(0, kRate)},
-    option_entry{"size", "--cache-model", kText},
-    option_entry{"size", "--accelerators-per-node", count_rule(1, kAccelerators)},
-    option_entry{"size", "--cache-bytes", kText}, // renamed: refused with the new name
+    option_entry{"size|compare", "--data-growth", real_rule(0, 1e6, true)},
+    option_entry{"size|compare", "--headroom", real_rule(1, 1000)},
+    option_entry{"size|compare", "--nic-bandwidth", rate_rule(0, kRate)},
+    option_entry{"size|compare", "--nic-efficiency", fraction_rule(false)},
+    option_entry{"size|compare", "--clients", count_rule(1, kAccelerators)},
+    option_entry{"size|compare", "--client-ram", size_rule(0, kBytes)},
+    option_entry{"size|compare", "--front-end-bandwidth", rate_rule(0, kRate)},
+    option_entry{"size|compare", "--cache-model", kText},
+    option_entry{"size|compare", "--accelerators-per-node", count_rule(1, kAccelerators)},
+    option_entry{"size|compare", "--cache-bytes", kText}, // renamed: refused with the new name
+    option_entry{"size|compare", "--dataset-size", size_rule(0, kBytes)},
+    option_entry{"size|compare", "--backend", kText}, // LABEL:key=N,...: parse_backend_option
+    option_entry{"size|compare", "--backends", kPath},
 
     option_entry{"validate", "files", kPath},
     option_entry{"validate", "--quiet", kFlag},
@@ -239,12 +244,27 @@ std::span<const option_entry> option_table() {
   return kTable;
 }
 
+namespace {
+
+// Whether an entry's command ("size", or several as "size|compare") names command.
+bool names_command(std::string_view entry, std::string_view command) {
+  while (!entry.empty()) {
+    const auto bar = entry.find('|');
+    if (entry.substr(0, bar) == command)
+      return true;
+    entry = bar == std::string_view::npos ? std::string_view() : entry.substr(bar + 1);
+  }
+  return false;
+}
+
+} // namespace
+
 const core::value_rule* option_rule(std::string_view command, std::string_view option) {
   const core::value_rule* shared = nullptr;
   for (const auto& e : kTable) {
     if (e.option != option)
       continue;
-    if (e.command == command)
+    if (names_command(e.command, command))
       return &e.rule;
     if (e.command.empty())
       shared = &e.rule;

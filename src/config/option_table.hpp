@@ -11,8 +11,9 @@
 namespace dlsize::config {
 
 struct option_entry {
-  std::string_view command; // "bench", "index stats"; "" for an option several commands share
-  std::string_view option;  // "--readers", or a positional's name ("reports")
+  // "bench", "index stats", several as "size|compare"; "" for an option many commands share
+  std::string_view command;
+  std::string_view option; // "--readers", or a positional's name ("reports")
   core::value_rule rule;
 };
 

@@ -87,6 +87,13 @@ job_rollup roll_up(const std::vector<rank_result>& ranks, std::uint64_t epochs) 
   add_hosts(j, ranks);
   j.cpu.wall_s = j.wall_s;
   j.cpu.process_utilization = j.wall_s > 0 ? cpu_seconds(j.cpu) / j.wall_s : 0;
+  // The budget of the rank nearest to spending it: a rank short of CPU holds its accelerators
+  // back whatever the others have to spare.
+  for (const auto& r : ranks)
+    if (r.cpu.budget_cores > 0 && r.cpu.budget_share >= j.cpu.budget_share) {
+      j.cpu.budget_cores = r.cpu.budget_cores;
+      j.cpu.budget_share = r.cpu.budget_share;
+    }
   return j;
 }
 

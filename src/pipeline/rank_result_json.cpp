@@ -79,7 +79,7 @@ nlohmann::json rank_result::to_json() const {
           {"wall_s", wall_s},
           {"cpu",
            {cpu.wall_s, cpu.process_user_s, cpu.process_system_s, cpu.process_utilization,
-            cpu.host_utilization}},
+            cpu.host_utilization, cpu.budget_cores}},
           {"storage",
            {{"counter", storage_counter}, {"source", storage_source}, {"bytes", storage_bytes}}},
           {"memory_start", report::section_to_json(memory_start)},
@@ -147,6 +147,8 @@ rank_result rank_result::from_json(const nlohmann::json& j) {
     r.cpu.process_system_s = c.at(2).get<double>();
     r.cpu.process_utilization = c.at(3).get<double>();
     r.cpu.host_utilization = c.at(4).get<double>();
+    r.cpu.budget_cores = c.at(5).get<double>();
+    r.cpu.budget_share = telemetry::budget_share_of(r.cpu.process_utilization, r.cpu.budget_cores);
     const auto& s = j.at("storage");
     r.storage_counter = s.at("counter").get<bool>();
     r.storage_source = s.at("source").get<std::string>();

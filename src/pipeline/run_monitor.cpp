@@ -67,6 +67,8 @@ run_totals run_monitor::finish() {
   run_totals r;
   const std::uint64_t t1 = now_ns();
   r.cpu = telemetry::cpu_between(m_cpu0, telemetry::take_cpu_snapshot());
+  r.cpu.budget_cores = telemetry::cpu_budget_cores();
+  r.cpu.budget_share = telemetry::budget_share_of(r.cpu.process_utilization, r.cpu.budget_cores);
   r.storage_bytes = m_tele.storage_bytes();
   r.wall_s = static_cast<double>(t1 - m_t0) * 1e-9;
   {

@@ -202,6 +202,8 @@ void add_cpu_cost(report::summary_section& summary, const telemetry::cpu_usage& 
   u.host = cpu.host_utilization;
   u.process_user_s = cpu.process_user_s;
   u.process_system_s = cpu.process_system_s;
+  u.budget_cores = or_null(cpu.budget_cores > 0, cpu.budget_cores);
+  u.budget_share = or_null(cpu.budget_cores > 0, cpu.budget_share);
   summary.cpu_s_per_gib = or_null(gib > 0, cpu_s / gib);
   summary.cpu_s_per_1000_samples =
       or_null(samples != 0, cpu_s * 1000.0 / static_cast<double>(samples));

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "render/answer_render.hpp"
 #include "render/human_number.hpp"
 #include "render/point_validity_text.hpp"
 #include "render/text_table.hpp"
@@ -15,38 +16,42 @@ using analysis::compare_backend;
 using analysis::compare_document;
 using analysis::compare_section;
 
-namespace {
-
 double median_samples_per_s(const compare_backend& b) {
   const auto* m = b.metric("samples_per_s");
-  return m ? m->median : 0.0;
+  return m ? m->median : std::nan("");
 }
 
-// Per other backend: the fastest backend on median samples/s against it.
-std::string winner_lines(const compare_section& sec) {
+namespace {
+
+// Per other backend, against the first on samples/s: a winner only where the 95 % interval of
+// the ratio excludes 1; "no difference" where it spans 1; not judged without an interval.
+// strong: the winner's name in Markdown bold.
+std::vector<std::string> verdict_lines(const compare_section& sec, bool strong) {
   const auto& bs = sec.backends;
-  std::size_t win = 0;
-  for (std::size_t i = 1; i < bs.size(); ++i)
-    if (median_samples_per_s(bs[i]) > median_samples_per_s(bs[win]))
-      win = i;
   const auto& vs = sec.samples_per_s_against_first;
-  std::string out;
-  for (std::size_t i = 0; i < bs.size(); ++i) {
-    if (i == win)
-      continue;
-    // ratio of the winner over backend i, from the intervals against the first
-    std::string how;
-    if (i == 0)
-      how = vs[win].text;
-    else if (win == 0 && vs[i].ratio)
-      how = fmt::format("{:.3g}× (95 % CI {:.3g} to {:.3g})", 1 / vs[i].ratio->ratio,
-                        1 / vs[i].ratio->high, 1 / vs[i].ratio->low);
+  const auto name = [&](const compare_backend& b) {
+    return strong ? "**" + b.backend + "**" : b.backend;
+  };
+  std::vector<std::string> out;
+  for (std::size_t i = 1; i < bs.size() && i < vs.size(); ++i) {
+    const auto& a = bs[0];
+    const auto& b = bs[i];
+    const auto& r = vs[i].ratio;
+    std::string verdict;
+    if (!r)
+      verdict = fmt::format("not judged: {} against {}: {}", b.backend, a.backend, vs[i].text);
+    else if (!r->excludes_one())
+      verdict =
+          fmt::format("no difference between {} and {}: {}", a.backend, b.backend, vs[i].text);
+    else if (r->low > 1)
+      verdict = fmt::format("{} is faster than {}: {}", name(b), a.backend, vs[i].text);
     else
-      how = win == 0 ? vs[i].text : "against the first only";
-    out +=
-        fmt::format("- {} accelerators: **{}** gives {} samples/s against {} for {}: {}\n",
-                    sec.accelerators, bs[win].backend, render::human(median_samples_per_s(bs[win])),
-                    render::human(median_samples_per_s(bs[i])), bs[i].backend, how);
+      verdict = fmt::format("{} is faster than {}: {:.3g}× (95 % CI {:.3g} to {:.3g})", name(a),
+                            b.backend, 1 / r->ratio, 1 / r->high, 1 / r->low);
+    out.push_back(fmt::format("{} accelerator{}: {} ({} {}, {} {} samples/s)", sec.accelerators,
+                              sec.accelerators == 1 ? "" : "s", verdict, a.backend,
+                              render::human(median_samples_per_s(a)), b.backend,
+                              render::human(median_samples_per_s(b))));
   }
   return out;
 }
@@ -78,13 +83,8 @@ std::string metric_cell(const analysis::compare_metric_row& row, const compare_b
   return cell;
 }
 
-} // namespace
-
-std::string compare_summary(const compare_document& c) {
-  std::string out = "## Summary\n\n";
-  for (const auto& sec : c.sections)
-    if (sec.backends.size() >= 2)
-      out += winner_lines(sec);
+// "1 of 2 points qualify as MLPerf Storage v3.0 runs: why in the appendix."
+std::string qualifying_of(const compare_document& c) {
   std::size_t points = 0, qualifying = 0;
   std::string edition = "v2";
   for (const auto& sec : c.sections)
@@ -93,8 +93,49 @@ std::string compare_summary(const compare_document& c) {
       qualifying += b.mlperf_validity.qualifies() ? 1 : 0;
       edition = rules_edition_of(b.mlperf_validity);
     }
-  if (points > 0)
-    out += "- " + qualifying_line(qualifying, points, edition) + "\n";
+  return qualifying_summary(qualifying, points, edition) + ".";
+}
+
+} // namespace
+
+std::vector<std::string> compare_verdicts(const compare_document& c, bool markdown) {
+  std::vector<std::string> out;
+  for (const auto& sec : c.sections)
+    for (auto& l : verdict_lines(sec, markdown))
+      out.push_back(std::move(l));
+  return out;
+}
+
+std::string compare_answer_markdown(const compare_document& c) {
+  if (!c.sizing)
+    return c.sizing_note.empty() ? "" : "No sizing answer: " + c.sizing_note + ".\n\n";
+  std::string out = "## The answer\n\n";
+  for (const auto& a : c.sizing->answers)
+    out += answer_markdown(a, c.sizing->requirements.at(a.requirement));
+  return out;
+}
+
+std::string compare_terminal(const compare_document& c) {
+  std::string out;
+  if (c.sizing)
+    for (const auto& a : c.sizing->answers)
+      out += answer_terminal(a, c.sizing->requirements.at(a.requirement)) + "\n";
+  else if (!c.sizing_note.empty())
+    out += "No sizing answer: " + c.sizing_note + ".\n";
+  for (const auto& l : compare_verdicts(c, false))
+    out += "- " + l + "\n";
+  out += "- " + qualifying_of(c) + "\n";
+  for (const auto& l : c.left_out)
+    out += fmt::format("- left out: {} ({})\n", l.file, l.reason);
+  return out;
+}
+
+std::string compare_summary(const compare_document& c) {
+  std::string out = "## Samples/s, backend against backend\n\n";
+  for (const auto& l : compare_verdicts(c, true))
+    out += "- " + l + "\n";
+  if (!c.sections.empty())
+    out += "- " + qualifying_of(c) + "\n";
   for (const auto& l : c.left_out)
     out += fmt::format("- left out: {} ({})\n", l.file, l.reason);
   return out + "\n";
@@ -115,8 +156,8 @@ text_table compare_validity_table(const compare_document& c) {
 }
 
 std::string compare_validity_markdown(const compare_document& c) {
-  std::string out =
-      "## MLPerf Storage validity per point\n\n" + markdown_table(compare_validity_table(c)) + "\n";
+  std::string out = "## Appendix: MLPerf Storage validity per point\n\n" +
+                    markdown_table(compare_validity_table(c)) + "\n";
   for (const auto& sec : c.sections)
     for (const auto& b : sec.backends) {
       out += fmt::format("- {} accelerators, {}:\n", sec.accelerators, b.backend);
@@ -152,15 +193,11 @@ std::string compare_markdown(const compare_document& c) {
   const compare_section& head = c.head();
   std::string out = fmt::format("# {} on {} × {}: backend comparison\n\n", c.workload,
                                 head.accelerators, c.accelerator);
+  out += compare_answer_markdown(c);
   out += compare_summary(c) + fmt::format("Dataset: {}.\n\n", c.dataset);
-  out += markdown_table(compare_table(head)) + "\n";
-  if (c.sections.size() > 1)
-    for (const auto& sec : c.sections) {
-      if (sec.accelerators == head.accelerators)
-        continue;
-      out += fmt::format("## {} accelerators\n\n", sec.accelerators) +
-             markdown_table(compare_table(sec)) + "\n";
-    }
+  for (const auto& sec : c.sections)
+    out += fmt::format("## {} accelerators\n\n", sec.accelerators) +
+           markdown_table(compare_table(sec)) + "\n";
   out += compare_validity_markdown(c);
   for (const auto& b : head.backends)
     out += fmt::format("- {}: AU pass in {} of {} runs; reports: {}\n", b.backend, b.au_passes,

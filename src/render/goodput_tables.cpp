@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "core/units.hpp"
+#include "render/answer_render.hpp"
 #include "render/human_number.hpp"
 #include "render/svg_chart.hpp"
 

@@ -32,6 +32,14 @@ std::string qualifying_line(std::size_t qualifying, std::size_t points,
                      edition == "v3" ? "; v3.0 rules" : "");
 }
 
+std::string qualifying_summary(std::size_t qualifying, std::size_t points,
+                               const std::string& edition) {
+  const std::string rules = edition == "v3" ? "v3.0" : edition == "v1" ? "v1.0" : "v2.0";
+  return fmt::format("{} of {} point{} qualif{} as MLPerf Storage {} runs{}", qualifying, points,
+                     points == 1 ? "" : "s", qualifying == 1 && points == 1 ? "ies" : "y", rules,
+                     qualifying == points ? "" : ": why in the appendix");
+}
+
 std::string rules_edition_of(const analysis::point_validity& v) {
   return report::to_string(v.rules.edition);
 }

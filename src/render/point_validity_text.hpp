@@ -19,6 +19,10 @@ std::vector<std::string> point_validity_lines(const analysis::point_validity& v)
 // "MLPerf Storage: 1 of 6 points qualify (5 runs after a warm-up, within 5 % of each other,
 // each run valid by itself)".
 std::string qualifying_line(std::size_t qualifying, std::size_t points, const std::string& edition);
+// The first screen's one line: "0 of 12 points qualify as MLPerf Storage v3.0 runs: why in the
+// appendix" (or "all 12 points ...").
+std::string qualifying_summary(std::size_t qualifying, std::size_t points,
+                               const std::string& edition);
 // The edition that judged a point ("v1", "v2", "v3").
 std::string rules_edition_of(const analysis::point_validity& v);
 

@@ -3,6 +3,9 @@
 
 #include <fmt/format.h>
 
+#include "analysis/projection.hpp"
+#include "render/answer_chart.hpp"
+#include "render/answer_render.hpp"
 #include "render/cache_curve_tables.hpp"
 #include "render/checkpoint_tables.hpp"
 #include "render/html_page.hpp"
@@ -19,6 +22,7 @@ constexpr const char* kBlue = "#1f77b4";
 constexpr const char* kRed = "#d62728";
 constexpr const char* kGreen = "#2ca02c";
 constexpr const char* kGrey = "#555555";
+constexpr const char* kKnee = "#ff7f0e"; // a knee: a point in x, not a fit
 
 // Every run's figure (where it has one) against its accelerators.
 std::vector<xy> runs_of(const sizing_series& s, double analysis::run_point::*field, double scale) {
@@ -30,24 +34,28 @@ std::vector<xy> runs_of(const sizing_series& s, double analysis::run_point::*fie
 }
 
 // A fit's line and its 95 % prediction band, or the hinge and the knee once a knee is chosen
-// (the straight line over every run then describes neither side of it). x_hi: the largest
-// measured count; name: "" or what the line is of.
-void add_fit(svg_chart& c, const std::optional<analysis::sizing_fit>& f,
-             const analysis::knee_test& k, double x_hi, const std::string& name,
-             const char* color) {
+// (the straight line over every run then describes neither side of it), in the fit's colour and
+// the knee's own. x_hi: the largest measured count; name: "" or what the line is of. Returns
+// what it drew, for the caption.
+std::string add_fit(svg_chart& c, const std::optional<analysis::sizing_fit>& f,
+                    const analysis::knee_test& k, double x_hi, const std::string& name,
+                    const char* color) {
   const std::string of = name.empty() ? "" : " (" + name + ")";
   if (f && !k.chosen) {
     std::vector<xy> low, high, fitted;
     for (const auto& q : f->curve) {
       fitted.push_back({q.count, q.fitted / 1e6});
-      if (std::isfinite(q.prediction_low)) {
-        low.push_back({q.count, std::max(0.0, q.prediction_low / 1e6)});
+      if (std::isfinite(q.prediction_high) && q.fitted > 0) {
+        low.push_back({q.count, analysis::log_interval_low(q.fitted, q.prediction_high) / 1e6});
         high.push_back({q.count, q.prediction_high / 1e6});
       }
     }
     if (!low.empty())
       c.band("95 % prediction band" + of, low, high, color);
     c.line("line fit" + of, fitted, color);
+    return low.empty() ? "the least-squares line"
+                       : "the least-squares line with its 95 % "
+                         "prediction band";
   }
   if (k.chosen) {
     const auto& h = k.hinge;
@@ -55,20 +63,25 @@ void add_fit(svg_chart& c, const std::optional<analysis::sizing_fit>& f,
     const double a = h.intercept, s1 = h.slope_before, s2 = h.slope_after;
     c.line("hinge fit" + of,
            {{0, a / 1e6}, {b, (a + s1 * b) / 1e6}, {x_hi, (a + s1 * b + s2 * (x_hi - b)) / 1e6}},
-           kRed, true);
-    c.vline(fmt::format("knee {:.3g}", b), b, kRed);
+           color, true);
+    c.vline(fmt::format("knee {:.3g}", b), b, kKnee);
+    return "the hinge fit (dashed) and its knee";
   }
+  return "";
 }
 
 // Write and restore bandwidth of a checkpoint series against the ranks, each with its fit.
-std::string checkpoint_chart(const analysis::checkpoint_series_document& s) {
+answer_figure checkpoint_chart(const analysis::checkpoint_series_document& s) {
   svg_chart c("Checkpoint bandwidth against ranks", "ranks", "MB/s");
+  std::vector<std::string> drawn;
   for (const bool w : {true, false}) {
     const auto& p = w ? s.write : s.read;
     if (!p)
       continue;
-    add_fit(c, p->fit, p->knee, p->measured.back().ranks, w ? "write" : "restore",
-            w ? kBlue : kGreen);
+    const std::string fit = add_fit(c, p->fit, p->knee, p->measured.back().ranks,
+                                    w ? "write" : "restore", w ? kBlue : kGreen);
+    if (!fit.empty())
+      drawn.push_back(fmt::format("the {}'s {}", w ? "write" : "restore", fit));
     std::vector<xy> runs;
     for (const auto& r : s.runs) {
       const double v = w ? r.write_bytes_per_s : r.read_bytes_per_s;
@@ -77,20 +90,24 @@ std::string checkpoint_chart(const analysis::checkpoint_series_document& s) {
     }
     c.points(w ? "write runs" : "restore runs", runs, w ? kGrey : kGreen);
   }
-  return c.render();
+  return {c.render(),
+          fmt::format("Every run's write and restore bandwidth (all ranks: bytes over "
+                      "time) against the ranks{}.",
+                      drawn.empty() ? "" : fmt::format(", with {}", fmt::join(drawn, " and ")))};
 }
 
-std::string bandwidth_chart(const sizing_series& s) {
+answer_figure bandwidth_chart(const sizing_series& s) {
   svg_chart c("Bandwidth against accelerators", "accelerators", "MB/s");
   const double x_hi = s.measured.back().row.accelerators;
-  add_fit(c, s.fit, s.knee, x_hi, "", kBlue);
+  std::string drawn = add_fit(c, s.fit, s.knee, x_hi, "", kBlue);
   if (s.knee.chosen && s.limits.requirement_fit) {
     const double ri = s.limits.requirement_fit->intercept, rs = s.limits.requirement_fit->slope;
-    c.line("requirement (fit below the knee)", {{0, ri / 1e6}, {x_hi, (ri + rs * x_hi) / 1e6}},
-           kGreen, true);
+    c.line("requirement (the load's)", {{0, ri / 1e6}, {x_hi, (ri + rs * x_hi) / 1e6}}, kGreen,
+           true);
+    drawn += ", and the load's requirement (dashed green)";
   }
   c.points("runs", runs_of(s, &analysis::run_point::read_bytes_per_s, 1e-6), kGrey);
-  return c.render();
+  return {c.render(), "Every run's bandwidth" + (drawn.empty() ? "" : ", " + drawn) + "."};
 }
 
 // The median per count as a line and every run as a point, of one summary field.
@@ -124,8 +141,8 @@ std::string throughput_chart(const sizing_series& s) {
 
 void add_series(html_page& page, const sizing_series& s) {
   page.heading(2, series_title(s));
-  page.figure(bandwidth_chart(s), "Every run's bandwidth, the least-squares line with its 95 % "
-                                  "prediction band, and the hinge where a knee was found.");
+  const answer_figure bw = bandwidth_chart(s);
+  page.figure(bw.svg, bw.caption);
   page.figure(au_chart(s), "AU of every run and the median per count, against the threshold.");
   page.figure(throughput_chart(s), "Samples/s per accelerator: flat while storage keeps up.");
   page.heading(3, "Measured");
@@ -157,9 +174,8 @@ void add_write_path(html_page& page, const analysis::sizing_document& z) {
   }
   for (const auto& s : z.checkpoint_series) {
     page.heading(3, checkpoint_title(s));
-    page.figure(checkpoint_chart(s), "Every run's write and restore bandwidth (all ranks: bytes "
-                                     "over time) against the ranks, with each line fit and its "
-                                     "95 % prediction band.");
+    const answer_figure chart = checkpoint_chart(s);
+    page.figure(chart.svg, chart.caption);
     page.table(checkpoint_measured_table(s));
     page.table(checkpoint_model_table(s));
     page.table(checkpoint_runs_table(s));
@@ -174,7 +190,12 @@ std::string sizing_html(const analysis::sizing_document& z) {
   page.paragraph(fmt::format("Made {} by dlsize {} from {} reports. Bandwidth is in MB/s (10⁶ "
                              "bytes per second); the tables give MiB/s too.",
                              z.created_at, z.tool_version, z.reports.size()));
-  page.heading(2, "Summary");
+  page.heading(2, "The answer");
+  for (const auto& a : z.answers) {
+    add_answer_html(page, a, z.requirements.at(a.requirement));
+    const answer_figure chart = answer_chart(z, a);
+    page.figure(chart.svg, chart.caption);
+  }
   auto summary = summary_lines(z);
   for (auto& l : checkpoint_summary_lines(z))
     summary.push_back(std::move(l));
@@ -193,6 +214,13 @@ std::string sizing_html(const analysis::sizing_document& z) {
   }
   page.heading(2, "Assumptions");
   page.list(assumption_lines(z));
+  if (const auto appendix = validity_appendix(z); !appendix.empty()) {
+    page.heading(2, "Appendix: MLPerf Storage validity per point");
+    for (const auto& e : appendix) {
+      page.paragraph(e.point);
+      page.list(e.lines);
+    }
+  }
   page.heading(2, "Reproduce");
   std::string cmds;
   for (const auto& c : z.reproduce)

@@ -1,5 +1,6 @@
 #include <fmt/format.h>
 
+#include "render/answer_render.hpp"
 #include "render/cache_curve_tables.hpp"
 #include "render/checkpoint_tables.hpp"
 #include "render/sizing_render.hpp"
@@ -37,7 +38,9 @@ std::string sizing_markdown(const analysis::sizing_document& z) {
   std::string out = "# Storage sizing report\n\n";
   out += fmt::format("Made {} by dlsize {} from {} reports.\n\n", z.created_at, z.tool_version,
                      z.reports.size());
-  out += "## Summary\n\n";
+  out += "## The answer\n\n";
+  for (const auto& a : z.answers)
+    out += answer_markdown(a, z.requirements.at(a.requirement));
   for (const auto& l : summary_lines(z))
     out += "- " + l + "\n";
   for (const auto& l : checkpoint_summary_lines(z))
@@ -65,6 +68,14 @@ std::string sizing_markdown(const analysis::sizing_document& z) {
   out += "## Assumptions\n\n";
   for (const auto& a : assumption_lines(z))
     out += "- " + a + "\n";
+  if (const auto appendix = validity_appendix(z); !appendix.empty()) {
+    out += "\n## Appendix: MLPerf Storage validity per point\n\n";
+    for (const auto& e : appendix) {
+      out += "- " + e.point + "\n";
+      for (const auto& l : e.lines)
+        out += "  - " + l + "\n";
+    }
+  }
   out += "\n## Reproduce\n\n```sh\n";
   for (const auto& c : z.reproduce)
     out += c + "\n";

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "core/units.hpp"
+#include "render/answer_render.hpp"
 #include "render/human_number.hpp"
 #include "render/point_validity_text.hpp"
 #include "report/limit_verdict.hpp"
@@ -135,7 +136,7 @@ text_table measured_table(const sizing_series& s) {
                       median_range(m.accelerator_utilization, false, true),
                       fmt::format("{} of {}", m.au_passes, m.runs),
                       m.hit_ratio.count == 0 ? "–" : number_text(m.hit_ratio.median, "{:.3f}"),
-                      point_validity_cell(point.mlperf_validity)});
+                      point.mlperf_validity.rules.verdict()});
   }
   return t;
 }
@@ -204,21 +205,63 @@ text_table model_table(const sizing_series& s) {
   return t;
 }
 
-text_table projection_table(const sizing_series& s) {
-  text_table t{{"accelerators", "data growth", "hit ratio", "reads",
-                "storage must deliver (95 % PI)", "provision with headroom", "within limit",
-                "backend holds it", "expected AU", "most accelerators at threshold", "flags"},
-               {}};
+namespace {
+
+// Projections of one target that no growth factor changes: one row.
+bool same_row(const analysis::projection& a, const analysis::projection& b) {
+  const auto near = [](double x, double y) {
+    return (std::isnan(x) && std::isnan(y)) ||
+           std::fabs(x - y) <= 1e-9 * std::max(1.0, std::fabs(x));
+  };
+  return a.accelerators == b.accelerators && near(a.required, b.required) &&
+         near(a.provision, b.provision) && a.backend_holds == b.backend_holds &&
+         a.max_accelerators == b.max_accelerators && a.flags == b.flags;
+}
+
+std::string growth_list(const std::vector<double>& g) {
+  std::vector<std::string> parts;
+  for (double f : g)
+    parts.push_back(number_text(f, "{:g}×"));
+  return fmt::format("{}", fmt::join(parts, ", "));
+}
+
+// The projections with the growth factors of each merged row.
+std::vector<std::pair<const analysis::projection*, std::vector<double>>>
+merged_projections(const sizing_series& s) {
+  std::vector<std::pair<const analysis::projection*, std::vector<double>>> out;
   for (const auto& p : s.projections) {
+    if (!out.empty() && same_row(*out.back().first, p)) {
+      out.back().second.push_back(p.growth);
+      continue;
+    }
+    out.push_back({&p, {p.growth}});
+  }
+  return out;
+}
+
+} // namespace
+
+text_table projection_table(const sizing_series& s) {
+  std::vector<double> rates;
+  for (const auto& p : s.projections)
+    rates.insert(rates.end(), {p.reads, p.required_high, p.provision});
+  const rate_unit u = unit_for(rates);
+  text_table t{{"accelerators", "data growth", "hit ratio", fmt::format("reads {}", u.name),
+                fmt::format("storage must deliver {} (95 % PI)", u.name),
+                fmt::format("provision {}", u.name), "within limit", "backend holds it",
+                "expected AU", "most accelerators at threshold", "flags"},
+               {}};
+  for (const auto& [pp, growth] : merged_projections(s)) {
+    const auto& p = *pp;
     t.rows.push_back(
-        {number_text(p.accelerators, "{:g}"), number_text(p.growth, "{:g}×"), hit_cell(p),
-         fmt::format("{:.1f} MB/s", p.reads / 1e6),
-         fmt::format("{:.1f} MB/s ({})", p.required / 1e6,
-                     interval_text(analysis::interval_of(p.required_low, p.required_high), true)),
-         fmt::format("{:.1f} MB/s", p.provision / 1e6),
-         p.within_limit ? yes_no(p.within_limit) : "no limit given", yes_no(p.backend_holds),
-         au_cell(p.expected_accelerator_utilization), number_text(p.max_accelerators, "{:g}"),
-         fmt::format("{}", fmt::join(p.flags, ", "))});
+        {number_text(p.accelerators, "{:g}"), growth_list(growth), hit_cell(p), in_unit(p.reads, u),
+         std::isfinite(p.required_low)
+             ? fmt::format("{} ({}–{})", in_unit(p.required, u), in_unit(p.required_low, u),
+                           in_unit(p.required_high, u))
+             : in_unit(p.required, u),
+         in_unit(p.provision, u), p.within_limit ? yes_no(p.within_limit) : "no limit given",
+         yes_no(p.backend_holds), au_cell(p.expected_accelerator_utilization),
+         number_text(p.max_accelerators, "{:g}"), fmt::format("{}", fmt::join(p.flags, ", "))});
     if (s.scaling)
       t.rows.back().insert(t.rows.back().begin() + 1, number_text(p.scaling_efficiency, "{:.3f}"));
   }
@@ -229,6 +272,16 @@ text_table projection_table(const sizing_series& s) {
 
 std::vector<std::string> projection_notes(const sizing_series& s) {
   std::vector<std::string> out;
+  for (const auto& [p, growth] : merged_projections(s))
+    if (growth.size() > 1) {
+      out.push_back(fmt::format(
+          "data growth {} needs the same bandwidth here: {}, so each target is one row",
+          growth_list(growth),
+          s.cache.cache_bytes > 0
+              ? "the cache serves the same share at each size"
+              : "no cache in front of the storage (" + s.cache.cache_bytes_source + ")"));
+      break;
+    }
   for (const auto& p : s.projections)
     for (const auto& w : p.warnings)
       if (std::find(out.begin(), out.end(), w) == out.end())
@@ -236,44 +289,8 @@ std::vector<std::string> projection_notes(const sizing_series& s) {
   return out;
 }
 
-namespace {
-
-// One series' line of the summary.
-std::string summary_line(const sizing_series& s) {
-  const auto& l = s.limits;
-  std::string needs;
-  for (const auto& p : s.projections) {
-    if (p.growth != 1.0)
-      continue;
-    const auto iv = analysis::interval_of(p.required_low, p.required_high);
-    needs += fmt::format("{}{} accelerators: {} GB/s{}{}", needs.empty() ? "" : "; ",
-                         number_text(p.accelerators, "{:g}"), render::human(p.required / 1e9),
-                         iv ? fmt::format(" (95 % PI {}–{})", render::human(iv->first / 1e9),
-                                          render::human(iv->second / 1e9))
-                            : "",
-                         s.scaling ? fmt::format(" at scaling efficiency {}",
-                                                 number_text(p.scaling_efficiency, "{:.3f}"))
-                                   : "");
-  }
-  return fmt::format(
-      "{}: most accelerators at AU ≥ {}: measured {}{}, modelled {}; ceiling {}. Storage "
-      "needed: {}.",
-      s.backend, render::au_text(s.au_threshold), l.first_below_accelerators ? "" : "at least ",
-      number_text(l.most_passing_accelerators, "{:g}"),
-      l.modelled_max_accelerators ? number_text(l.modelled_max_accelerators, "{:g}")
-                                  : std::string("not known (storage never limited AU)"),
-      l.ceiling_bytes_per_s
-          ? rate_text(l.ceiling_bytes_per_s)
-          : "not reached (at least " + rate_text(l.best_measured_bytes_per_s) + ")",
-      needs.empty() ? "no targets" : needs);
-}
-
-} // namespace
-
 std::vector<std::string> summary_lines(const analysis::sizing_document& sizing) {
   std::vector<std::string> out;
-  for (const auto& s : sizing.series)
-    out.push_back(summary_line(s));
   std::size_t points = 0, qualifying = 0;
   std::string edition = "v2";
   for (const auto& s : sizing.series)
@@ -283,8 +300,17 @@ std::vector<std::string> summary_lines(const analysis::sizing_document& sizing) 
       edition = rules_edition_of(m.mlperf_validity);
     }
   if (points > 0)
-    out.push_back(qualifying_line(qualifying, points, edition) +
-                  "; per point in each series' Measured table.");
+    out.push_back(qualifying_summary(qualifying, points, edition) + ".");
+  return out;
+}
+
+std::vector<validity_appendix_entry> validity_appendix(const analysis::sizing_document& sizing) {
+  std::vector<validity_appendix_entry> out;
+  for (const auto& s : sizing.series)
+    for (const auto& m : s.measured)
+      out.push_back({fmt::format("{}, {:g} accelerators: {}", s.backend, m.row.accelerators,
+                                 point_validity_cell(m.mlperf_validity)),
+                     point_validity_lines(m.mlperf_validity)});
   return out;
 }
 

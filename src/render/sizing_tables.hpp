@@ -36,10 +36,15 @@ text_table object_table(const analysis::sizing_series& series);
 std::vector<std::string> object_lines(const analysis::sizing_series& series);
 // The same for a page beside object_table: what the runs measured and which limit bound them.
 std::vector<std::string> object_notes(const analysis::sizing_series& series);
-// The executive summary, one line per series: the most accelerators at the AU threshold
-// (measured and modelled), the ceiling, and the storage needed at each target with its interval;
-// then how many points (series × accelerator count) qualify for MLPerf Storage.
+// The first screen's lines beside the answers: how many points (series × accelerator count)
+// qualify as MLPerf Storage runs, the detail left to the appendix.
 std::vector<std::string> summary_lines(const analysis::sizing_document& sizing);
+// The appendix: per series and point, the MLPerf Storage verdict and every rule's line.
+struct validity_appendix_entry {
+  std::string point; // "vm-disk, 8 accelerators: INVALID"
+  std::vector<std::string> lines;
+};
+std::vector<validity_appendix_entry> validity_appendix(const analysis::sizing_document& sizing);
 // The options and assumptions of the report, as sentences.
 std::vector<std::string> assumption_lines(const analysis::sizing_document& sizing);
 

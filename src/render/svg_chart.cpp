@@ -2,15 +2,24 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include <fmt/format.h>
 
 #include "render/html_page.hpp"
 
 namespace dlsize::render {
-// One axis: its ends and the step of its ticks.
+// One axis: its ends, its ticks, and whether it is logarithmic (then lo and hi are the values
+// at its ends, positions are in log10).
 struct axis {
   double lo = 0, hi = 1, step = 1;
+  bool log = false;
+  std::vector<double> ticks;
+  // Where v lies along the axis, 0 at lo and 1 at hi.
+  double at(double v) const {
+    return log ? (std::log10(v) - std::log10(lo)) / (std::log10(hi) - std::log10(lo))
+               : (v - lo) / (hi - lo);
+  }
 };
 
 namespace {
@@ -24,6 +33,37 @@ axis axis_for(double lo, double hi) {
   a.step = nice_step(hi - lo);
   a.lo = std::floor(lo / a.step) * a.step;
   a.hi = std::ceil(hi / a.step) * a.step;
+  for (double v = a.lo; v <= a.hi + a.step * 1e-9; v += a.step)
+    a.ticks.push_back(v);
+  return a;
+}
+
+// A logarithmic axis over [lo, hi] (both > 0), its ends on the 1-2-5 ticks around them.
+axis log_axis_for(double lo, double hi) {
+  if (!(lo > 0) || !std::isfinite(lo))
+    lo = 1;
+  if (!(hi > lo) || !std::isfinite(hi))
+    hi = lo * 10;
+  axis a;
+  a.log = true;
+  std::vector<double> steps;
+  for (double decade = std::pow(10.0, std::floor(std::log10(lo)) - 1); decade <= hi * 10;
+       decade *= 10)
+    for (double m : {1.0, 2.0, 5.0})
+      steps.push_back(m * decade);
+  a.lo = steps.front();
+  a.hi = steps.back();
+  for (double v : steps) {
+    if (v <= lo * (1 + 1e-9))
+      a.lo = v;
+    if (v >= hi * (1 - 1e-9)) {
+      a.hi = v;
+      break;
+    }
+  }
+  for (double v : steps)
+    if (v >= a.lo * (1 - 1e-9) && v <= a.hi * (1 + 1e-9))
+      a.ticks.push_back(v);
   return a;
 }
 
@@ -78,6 +118,25 @@ void svg_chart::points(std::string label, std::vector<xy> p, std::string color) 
   m_series.push_back({kind::points, std::move(label), std::move(color), std::move(p), {}});
 }
 
+void svg_chart::lower_bounds(std::string label, std::vector<xy> p, std::string color) {
+  m_series.push_back({kind::lower_bounds, std::move(label), std::move(color), std::move(p), {}});
+}
+
+void svg_chart::intervals(std::string label, std::vector<xy> p, std::vector<xy> low,
+                          std::vector<xy> high, std::string color) {
+  m_series.push_back({kind::intervals, std::move(label), std::move(color), std::move(p),
+                      std::move(high), std::move(low)});
+}
+
+void svg_chart::y_span(double lo, double hi) {
+  m_y_span = std::make_pair(lo, hi);
+}
+
+void svg_chart::log_axes(bool x, bool y) {
+  m_log_x = x;
+  m_log_y = y;
+}
+
 void svg_chart::line(std::string label, std::vector<xy> p, std::string color, bool dashed) {
   m_series.push_back(
       {dashed ? kind::dashed : kind::line, std::move(label), std::move(color), std::move(p), {}});
@@ -100,8 +159,12 @@ void svg_chart::vline(std::string label, double x, std::string color) {
 struct svg_chart::frame {
   axis ax, ay;
   double top = 0, pw = 0, ph = 0;
-  double sx(double x) const { return kLeft + (x - ax.lo) / (ax.hi - ax.lo) * pw; }
-  double sy(double y) const { return top + ph - (y - ay.lo) / (ay.hi - ay.lo) * ph; }
+  double sx(double x) const { return kLeft + ax.at(x) * pw; }
+  double sy(double y) const { return top + ph - ay.at(y) * ph; }
+  // Whether a point can be drawn: finite, and above zero on a logarithmic axis.
+  bool drawable(const xy& q) const {
+    return std::isfinite(q.x) && std::isfinite(q.y) && (!ax.log || q.x > 0) && (!ay.log || q.y > 0);
+  }
 };
 
 // Axes from zero that hold every series, and the legend's place: between the title and the
@@ -109,18 +172,30 @@ struct svg_chart::frame {
 svg_chart::frame svg_chart::plot_frame(int width, int& height,
                                        std::vector<std::pair<double, int>>& legend_at) const {
   double x_hi = 0, y_hi = 0, y_lo = 0;
+  double x_min = std::numeric_limits<double>::infinity(), y_min = x_min; // smallest above 0
   for (const auto& s : m_series) {
     for (const auto& q : s.p) {
-      if (s.k != kind::hline)
+      if (s.k != kind::hline) {
         x_hi = std::max(x_hi, q.x);
+        if (q.x > 0)
+          x_min = std::min(x_min, q.x);
+      }
       if (s.k != kind::vline && std::isfinite(q.y)) {
         y_hi = std::max(y_hi, q.y);
         y_lo = std::min(y_lo, q.y);
+        if (q.y > 0)
+          y_min = std::min(y_min, q.y);
       }
     }
     for (const auto& q : s.high)
       if (std::isfinite(q.y))
         y_hi = std::max(y_hi, q.y);
+    for (const auto& q : s.low)
+      if (std::isfinite(q.y)) {
+        y_lo = std::min(y_lo, q.y);
+        if (q.y > 0)
+          y_min = std::min(y_min, q.y);
+      }
   }
   double lx = kLeft;
   int row = 0;
@@ -137,8 +212,10 @@ svg_chart::frame svg_chart::plot_frame(int width, int& height,
   frame f;
   f.top = 36 + 16 * rows;
   height += 16 * rows;
-  f.ax = axis_for(0, x_hi);
-  f.ay = axis_for(y_lo, y_hi * 1.05);
+  f.ax = m_log_x ? log_axis_for(x_min, x_hi) : axis_for(0, x_hi);
+  f.ay = m_y_span  ? axis_for(m_y_span->first, m_y_span->second)
+         : m_log_y ? log_axis_for(y_min, y_hi)
+                   : axis_for(y_lo, y_hi * 1.05);
   f.pw = width - kLeft - kRight;
   f.ph = height - f.top - kBottom;
   return f;
@@ -149,16 +226,16 @@ std::string svg_chart::axes_svg(const frame& f, int height) const {
   const axis& ax = f.ax;
   const axis& ay = f.ay;
   std::string out;
-  for (double v = ay.lo; v <= ay.hi + ay.step * 1e-9; v += ay.step) {
+  for (double v : ay.ticks) {
     out += fmt::format("<line x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" "
-                       "stroke=\"#e3e3e3\"/>\n<text x=\"{:.1f}\" y=\"{:.1f}\" "
+                       "stroke=\"#e3e3e3\"/>\n<text class=\"tick-y\" x=\"{:.1f}\" y=\"{:.1f}\" "
                        "text-anchor=\"end\">{}</text>\n",
                        f.sx(ax.lo), f.sy(v), f.sx(ax.hi), f.sy(v), f.sx(ax.lo) - 6, f.sy(v) + 4,
                        tick_text(v));
   }
-  for (double v = ax.lo; v <= ax.hi + ax.step * 1e-9; v += ax.step) {
+  for (double v : ax.ticks) {
     out += fmt::format("<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{0:.1f}\" y2=\"{2:.1f}\" "
-                       "stroke=\"#888888\"/>\n<text x=\"{0:.1f}\" y=\"{3:.1f}\" "
+                       "stroke=\"#888888\"/>\n<text class=\"tick-x\" x=\"{0:.1f}\" y=\"{3:.1f}\" "
                        "text-anchor=\"middle\">{4}</text>\n",
                        f.sx(v), f.sy(ay.lo), f.sy(ay.lo) + 5, f.sy(ay.lo) + 18, tick_text(v));
   }
@@ -179,24 +256,51 @@ std::string svg_chart::series_svg(const series& s, const frame& f) {
   switch (s.k) {
   case kind::band:
     for (const auto& q : s.high)
-      pts += fmt::format("{:.1f},{:.1f} ", f.sx(q.x), f.sy(q.y));
+      if (f.drawable(q))
+        pts += fmt::format("{:.1f},{:.1f} ", f.sx(q.x), f.sy(q.y));
     for (auto it = s.p.rbegin(); it != s.p.rend(); ++it)
-      pts += fmt::format("{:.1f},{:.1f} ", f.sx(it->x), f.sy(it->y));
+      if (f.drawable(*it))
+        pts += fmt::format("{:.1f},{:.1f} ", f.sx(it->x), f.sy(it->y));
     return fmt::format("<polygon class=\"band\" points=\"{}\" fill=\"{}\" "
                        "fill-opacity=\"0.18\" stroke=\"none\"/>\n",
                        pts, c);
   case kind::line:
   case kind::dashed:
     for (const auto& q : s.p)
-      pts += fmt::format("{:.1f},{:.1f} ", f.sx(q.x), f.sy(q.y));
+      if (f.drawable(q))
+        pts += fmt::format("{:.1f},{:.1f} ", f.sx(q.x), f.sy(q.y));
     return fmt::format(
         "<polyline points=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"2\"{}/>\n", pts, c,
         s.k == kind::dashed ? " stroke-dasharray=\"6 4\"" : "");
   case kind::points:
     for (const auto& q : s.p)
-      pts += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"4\" fill=\"{}\" "
-                         "fill-opacity=\"0.8\"/>\n",
-                         f.sx(q.x), f.sy(q.y), c);
+      if (f.drawable(q))
+        pts += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"4\" fill=\"{}\" "
+                           "fill-opacity=\"0.8\"/>\n",
+                           f.sx(q.x), f.sy(q.y), c);
+    return pts;
+  case kind::intervals:
+    for (std::size_t i = 0; i < s.p.size() && i < s.low.size() && i < s.high.size(); ++i) {
+      const xy& q = s.p[i];
+      if (!f.drawable(q) || !f.drawable(s.low[i]) || !f.drawable(s.high[i]))
+        continue;
+      const double x = f.sx(q.x), lo = f.sy(s.low[i].y), hi = f.sy(s.high[i].y);
+      pts += fmt::format("<g class=\"interval\" stroke=\"{0}\" stroke-width=\"1.5\"><line "
+                         "x1=\"{1:.1f}\" y1=\"{2:.1f}\" x2=\"{1:.1f}\" y2=\"{3:.1f}\"/><line "
+                         "x1=\"{4:.1f}\" y1=\"{2:.1f}\" x2=\"{5:.1f}\" y2=\"{2:.1f}\"/><line "
+                         "x1=\"{4:.1f}\" y1=\"{3:.1f}\" x2=\"{5:.1f}\" y2=\"{3:.1f}\"/></g>\n"
+                         "<circle cx=\"{1:.1f}\" cy=\"{6:.1f}\" r=\"4\" fill=\"{0}\"/>\n",
+                         c, x, lo, hi, x - 5, x + 5, f.sy(q.y));
+    }
+    return pts;
+  case kind::lower_bounds:
+    for (const auto& q : s.p)
+      if (f.drawable(q)) {
+        const double x = f.sx(q.x), y = f.sy(q.y);
+        pts += fmt::format("<polygon class=\"lower-bound\" points=\"{:.1f},{:.1f} {:.1f},{:.1f} "
+                           "{:.1f},{:.1f}\" fill=\"#ffffff\" stroke=\"{}\" stroke-width=\"2\"/>\n",
+                           x, y - 6, x - 5.5, y + 4, x + 5.5, y + 4, c);
+      }
     return pts;
   case kind::hline:
     return fmt::format("<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{2:.1f}\" y2=\"{1:.1f}\" "
@@ -217,7 +321,8 @@ std::string svg_chart::render(int width, int height) const {
   std::string legend;
   for (std::size_t i = 0; i < m_series.size(); ++i) {
     const auto& s = m_series[i];
-    out += series_svg(s, f);
+    out += fmt::format("<g class=\"series\" data-label=\"{}\">\n{}</g>\n", html_escape(s.label),
+                       series_svg(s, f));
     const auto [ex, erow] = legend_at[i];
     const int ey = 30 + 16 * erow;
     legend += fmt::format("<rect x=\"{:.1f}\" y=\"{}\" width=\"12\" height=\"12\" fill=\"{}\"/>"

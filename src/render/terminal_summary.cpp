@@ -150,19 +150,28 @@ std::string limit_block(const report::summary_section& s) {
   return s.limited_by.has_value() ? report::limit_line(*s.limited_by) : "";
 }
 
-// bench --checkpoint-every: how many, how often, what they cost; with optimal, the interval the
-// goodput model chose and why.
-std::string checkpoint_block(const bench_report& r) {
+// --checkpoint-every optimal: the interval the goodput model chose, and why.
+std::string interval_line(const report::checkpoints_section& c) {
+  return c.interval_choice && c.interval_choice->reason.has_value()
+             ? "  interval    " + *c.interval_choice->reason + "\n"
+             : "";
+}
+
+// bench --checkpoint-every: what the checkpoints cost the run's AU, and its AU without them.
+std::string checkpoint_line(const bench_report& r, const report::summary_section& s) {
   if (!r.checkpoints)
     return "";
-  const report::checkpoints_section& c = *r.checkpoints;
-  std::string out = fmt::format(
-      "  checkpoints {} x {}, every {} ({} steps): {:.1f} % of the time\n", c.count.value_or(0),
-      units::format_bytes_binary(static_cast<double>(c.bytes_per_checkpoint.value_or(0))),
-      c.every.value_or("?"), c.every_steps.value_or(0), percent(c.au_lost_to_checkpoints));
-  if (c.interval_choice && c.interval_choice->reason.has_value())
-    out += "  interval    " + *c.interval_choice->reason + "\n";
-  return out;
+  const auto& c = *r.checkpoints;
+  const double without = c.accelerator_utilization_excluding_checkpoints.value_or(
+      s.accelerator_utilization_excluding_checkpoints.value_or(std::nan("")));
+  return fmt::format(
+      "  checkpoints {} written every {}, {:.3f} s each at {}: AU lost to them {:.1f} %, AU "
+      "without them {:.1f} % (threshold {:.0f} %: {})\n",
+      c.count.value_or(0), c.every.value_or("?"), c.mean_seconds.value_or(0),
+      units::format_rate_both(c.write_bytes_per_s.value_or(0)),
+      100 * c.au_lost_to_checkpoints.value_or(0), 100 * without, percent(s.au_threshold),
+      std::isfinite(without) && without >= s.au_threshold.value_or(1) ? "PASS" : "FAIL") +
+      interval_line(c);
 }
 
 } // namespace
@@ -176,7 +185,7 @@ std::string training_summary(const bench_report& r) {
   const bool multi = r.topology && r.topology->ranks.value_or(1) > 1;
   return training_header(r) +
          fmt::format(
-             "  AU          {}\n"
+             "  AU          {}"
              "  samples/s   {:.1f} total, {:.1f} per accelerator (each accelerator's steps "
              "after its first)\n"
              "{}, {:.1f} samples/s over the same {:.2f} s; demand at AU 100 %: {}\n"
@@ -185,15 +194,15 @@ std::string training_summary(const bench_report& r) {
              "  cpu         {} {:.1f} % of one core, host {:.1f} %; {:.3f} CPU s per GiB, {:.4f} "
              "per 1,000 samples\n"
              "{}",
-             au_text(s, allreduce_modelled(r)), s.samples_per_s.value_or(0),
-             s.samples_per_s_per_accelerator.value_or(0), read_line(s), whole_run_samples_per_s(s),
-             s.wall_s.value_or(0), units::format_rate_both(s.demand_bytes_per_s.value_or(0)),
-             ms(wait.p50_s), ms(wait.p90_s), ms(wait.p99_s), ms(wait.max_s), ms(lat.p50_s),
-             ms(lat.p99_s), io.engine.value_or("?"), io.cache_mode.value_or("?"),
-             multi ? "all ranks" : "process", percent(cpu.process), percent(cpu.host),
-             s.cpu_s_per_gib.value_or(0), s.cpu_s_per_1000_samples.value_or(0), status_line(r)) +
-         checkpoint_block(r) + limit_block(s) + stopped_line(r) + warnings_block(r) +
-         validity_block(r);
+             au_text(s, allreduce_modelled(r)) + "\n" + checkpoint_line(r, s),
+             s.samples_per_s.value_or(0), s.samples_per_s_per_accelerator.value_or(0), read_line(s),
+             whole_run_samples_per_s(s), s.wall_s.value_or(0),
+             units::format_rate_both(s.demand_bytes_per_s.value_or(0)), ms(wait.p50_s),
+             ms(wait.p90_s), ms(wait.p99_s), ms(wait.max_s), ms(lat.p50_s), ms(lat.p99_s),
+             io.engine.value_or("?"), io.cache_mode.value_or("?"), multi ? "all ranks" : "process",
+             percent(cpu.process), percent(cpu.host), s.cpu_s_per_gib.value_or(0),
+             s.cpu_s_per_1000_samples.value_or(0), status_line(r)) +
+         limit_block(s) + stopped_line(r) + warnings_block(r) + validity_block(r);
 }
 
 std::string bench_summary(const bench_report& r) {

@@ -14,8 +14,4 @@ struct text_table {
 // A GitHub-flavoured Markdown table ('|' in cells escaped), ending with a newline.
 std::string markdown_table(const text_table& t);
 
-// The table for a terminal: every line starting with indent, columns right-aligned two spaces
-// apart.
-std::string aligned_table(const text_table& t, const std::string& indent);
-
 } // namespace dlsize::render

@@ -45,6 +45,9 @@ struct latency_summary {
 struct cpu_summary {
   field<double> process, host; // fractions of one core (process) and of the host
   field<double> process_user_s, process_system_s;
+  // The cores the busiest rank may use (its CPU affinity, capped by its cgroup's CPU quota) and
+  // that rank's CPU ÷ them; null in reports made before they were measured.
+  field<double> budget_cores, budget_share;
   nlohmann::json extra = nlohmann::json::object();
 };
 
@@ -103,6 +106,14 @@ struct limit_figures_section {
   field<double> accelerator_utilization, busiest_reader_cpu_share, host_cpu_utilization;
   field<double> queue_full_share, completion_wait_share, mean_in_flight, queue_depth, readers;
   field<double> device_busy, max_read_rate, read_bytes_per_s;
+  field<double> process_cpu_budget_share, cpu_budget_cores;
+  nlohmann::json extra = nlohmann::json::object();
+};
+
+// One figure at its bound in summary.limited_by.signs (report/limit_verdict.hpp).
+struct limit_sign_section {
+  field<std::string> side, name, text; // side: "client" or "storage"
+  field<double> value, bound;
   nlohmann::json extra = nlohmann::json::object();
 };
 
@@ -111,6 +122,7 @@ struct limit_section {
   field<std::string> verdict, reason, advice; // advice null: nothing to change
   field<bool> synthetic;                      // the storage limit was --max-read-rate
   std::optional<limit_figures_section> figures;
+  std::optional<std::vector<limit_sign_section>> signs; // absent in reports before signs
   nlohmann::json extra = nlohmann::json::object();
 };
 

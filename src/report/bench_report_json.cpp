@@ -24,6 +24,8 @@ void visit(section_of<cpu_summary> auto& s, auto& op) {
   op("host", s.host);
   op("process_user_s", s.process_user_s);
   op("process_system_s", s.process_system_s);
+  op("budget_cores", s.budget_cores, bound::nonneg);
+  op("budget_share", s.budget_share, bound::nonneg);
 }
 
 void visit(section_of<accelerator_section> auto& s, auto& op) {
@@ -116,6 +118,16 @@ void visit(section_of<limit_figures_section> auto& s, auto& op) {
   op("device_busy", s.device_busy);
   op("max_read_rate", s.max_read_rate);
   op("read_bytes_per_s", s.read_bytes_per_s);
+  op("process_cpu_budget_share", s.process_cpu_budget_share);
+  op("cpu_budget_cores", s.cpu_budget_cores);
+}
+
+void visit(section_of<limit_sign_section> auto& s, auto& op) {
+  op("side", s.side);
+  op("name", s.name);
+  op("value", s.value);
+  op("bound", s.bound);
+  op("text", s.text);
 }
 
 void visit(section_of<limit_section> auto& s, auto& op) {
@@ -124,6 +136,7 @@ void visit(section_of<limit_section> auto& s, auto& op) {
   op("reason", s.reason);
   op("advice", s.advice);
   op.section("figures", s.figures);
+  op.rows("signs", s.signs);
 }
 
 void visit(section_of<summary_section> auto& s, auto& op) {
@@ -274,6 +287,7 @@ void visit(section_of<telemetry::cgroup_facts> auto& s, auto& op) {
   op("version", s.version);
   op("path", s.path);
   op("memory_max_bytes", s.memory_max_bytes);
+  op("cpu_max_cores", s.cpu_max_cores, bound::nonneg);
   op.rows("io_max", s.io_max);
 }
 

@@ -1,5 +1,7 @@
 #include "report/limit_verdict.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "report/bench_report.hpp"
@@ -31,6 +33,91 @@ std::string pct(double v) {
   return fmt::format("{:.0f} %", 100 * v);
 }
 
+std::string pct_or_unknown(double v) {
+  return std::isfinite(v) ? pct(v) : "?";
+}
+
+void client_signs(const limit_figures& f, std::vector<limit_sign>& out) {
+  if (at_least(f.busiest_reader_cpu, kReaderCpuBound))
+    out.push_back({limit_side::client, "reader_cpu", f.busiest_reader_cpu, kReaderCpuBound,
+                   fmt::format("a reader thread ran at {} of a core (bound {}), its reads and "
+                               "preprocessing together",
+                               pct(f.busiest_reader_cpu), pct(kReaderCpuBound))});
+  if (at_least(f.host_cpu, kHostCpuBound))
+    out.push_back({limit_side::client, "host_cpu", f.host_cpu, kHostCpuBound,
+                   fmt::format("the host's CPU was {} busy (bound {})", pct(f.host_cpu),
+                               pct(kHostCpuBound))});
+  if (at_least(f.process_cpu_budget_share, kProcessBudgetBound))
+    out.push_back({limit_side::client, "process_cpu_budget", f.process_cpu_budget_share,
+                   kProcessBudgetBound,
+                   fmt::format("dlsize used {} of the {:.3g} cores it may use (bound {}: its CPU "
+                               "affinity and cgroup quota)",
+                               pct(f.process_cpu_budget_share), f.cpu_budget_cores,
+                               pct(kProcessBudgetBound))});
+}
+
+void storage_signs(const limit_figures& f, std::vector<limit_sign>& out) {
+  const double over_cap = f.read_bytes_per_s / f.max_read_rate;
+  if (at_least(over_cap, kCapReachedBound))
+    out.push_back({limit_side::storage, "read_rate_cap", over_cap, kCapReachedBound,
+                   fmt::format("reads ran at {} of the --max-read-rate cap (bound {}): the token "
+                               "bucket standing in for a slower storage",
+                               pct(over_cap), pct(kCapReachedBound))});
+  if (at_least(f.queue_full_share, kQueueFullBound))
+    out.push_back({limit_side::storage, "queue_full", f.queue_full_share, kQueueFullBound,
+                   fmt::format("readers waited with all {:.0f} requests in flight {} of their "
+                               "time (bound {}; mean in flight {:.1f})",
+                               f.queue_depth, pct(f.queue_full_share), pct(kQueueFullBound),
+                               f.mean_in_flight)});
+  else if (at_least(f.completion_wait_share, kCompletionWaitBound) &&
+           at_least(f.device_busy, kDeviceBusyBound))
+    out.push_back({limit_side::storage, "device_busy", f.completion_wait_share,
+                   kCompletionWaitBound,
+                   fmt::format("readers waited on completions {} of their time with the device "
+                               "busy {} (bounds {}, {})",
+                               pct(f.completion_wait_share), pct(f.device_busy),
+                               pct(kCompletionWaitBound), pct(kDeviceBusyBound))});
+}
+
+bool has_side(const std::vector<limit_sign>& signs, limit_side side) {
+  return std::any_of(signs.begin(), signs.end(),
+                     [&](const limit_sign& s) { return s.side == side; });
+}
+
+std::string joined_texts(const std::vector<limit_sign>& signs) {
+  std::string out;
+  for (const auto& s : signs)
+    out += (out.empty() ? "" : "; ") + s.text;
+  return out;
+}
+
+// What to change to measure the backend rather than the limit found.
+std::string advice_for(const limit_verdict& v) {
+  const auto has = [&](const char* name) {
+    return std::any_of(v.signs.begin(), v.signs.end(),
+                       [&](const limit_sign& s) { return s.name == name; });
+  };
+  const bool reader = has("reader_cpu");
+  switch (v.kind) {
+  case limit_kind::client:
+    return reader ? "add --readers (each takes up to a core) or spread the accelerators over "
+                    "more clients"
+                  : "run on an idle client, or spread the accelerators over more clients";
+  case limit_kind::mixed:
+    return "the client was busy too: the backend delivers at least this; spread the "
+           "accelerators over more clients (or idle ones) to find its ceiling";
+  case limit_kind::storage:
+    if (v.synthetic)
+      return "the cap is the limit by design; remove it to measure the storage itself";
+    return has("queue_full") ? "a deeper --queue-depth may find more; otherwise this is the backend"
+                             : "this is the backend";
+  case limit_kind::harness:
+    return "raise --prefetch or --queue-depth; the emulation itself may be late";
+  default:
+    return "";
+  }
+}
+
 } // namespace
 
 const char* to_string(limit_kind k) {
@@ -38,7 +125,13 @@ const char* to_string(limit_kind k) {
 }
 
 limit_kind parse_limit_kind(const std::string& t) {
+  if (t == "client_cpu")
+    return limit_kind::client;
   return core::find_enum<limit_kind>(t).value_or(limit_kind::unknown);
+}
+
+bool client_side(limit_kind k) {
+  return k == limit_kind::client || k == limit_kind::mixed;
 }
 
 limit_figures limit_figures_of(const bench_report& r) {
@@ -50,8 +143,11 @@ limit_figures limit_figures_of(const bench_report& r) {
     f.au = r.summary->storage_au.has_value() ? num::number(r.summary->storage_au)
                                              : num::number(r.summary->accelerator_utilization);
     f.read_bytes_per_s = num::number(r.summary->read_bytes_per_s);
-    if (r.summary->cpu_utilization)
-      f.host_cpu = num::number(r.summary->cpu_utilization->host);
+    if (const auto& cpu = r.summary->cpu_utilization) {
+      f.host_cpu = num::number(cpu->host);
+      f.process_cpu_budget_share = num::number(cpu->budget_share);
+      f.cpu_budget_cores = num::number(cpu->budget_cores);
+    }
   }
   if (r.io) {
     f.queue_depth = num::number(r.io->queue_depth);
@@ -68,11 +164,16 @@ limit_figures limit_figures_of(const bench_report& r) {
   return f;
 }
 
+std::vector<limit_sign> limit_signs(const limit_figures& f) {
+  std::vector<limit_sign> out;
+  client_signs(f, out);
+  storage_signs(f, out);
+  return out;
+}
+
 limit_verdict decide_limit(const limit_figures& f) {
   limit_verdict v;
   v.figures = f;
-  const std::string more_clients = "add --readers (each takes up to a core) or spread the "
-                                   "accelerators over more clients";
   if (!std::isfinite(f.au)) {
     v.reason = "AU was not measured";
     return v;
@@ -83,57 +184,25 @@ limit_verdict decide_limit(const limit_figures& f) {
         fmt::format("AU {:.3f}: the accelerators waited on data less than 1 % of the time", f.au);
     return v;
   }
-  if (at_least(f.busiest_reader_cpu, kReaderCpuBound)) {
-    v.kind = limit_kind::client_cpu;
-    v.reason = fmt::format("a reader thread ran at {} of a core (bound {}), its reads and "
-                           "preprocessing together",
-                           pct(f.busiest_reader_cpu), pct(kReaderCpuBound));
-    v.advice = more_clients;
-    return v;
-  }
-  const double over_cap = f.read_bytes_per_s / f.max_read_rate;
-  if (at_least(over_cap, kCapReachedBound)) {
-    v.kind = limit_kind::storage;
-    v.synthetic = true;
-    v.reason = fmt::format("reads ran at {} of the --max-read-rate cap (bound {}): the token "
-                           "bucket standing in for a slower storage",
-                           pct(over_cap), pct(kCapReachedBound));
-    v.advice = "the cap is the limit by design; remove it to measure the storage itself";
-    return v;
-  }
-  const bool queue_full = at_least(f.queue_full_share, kQueueFullBound);
-  const bool waiting = at_least(f.completion_wait_share, kCompletionWaitBound) &&
-                       at_least(f.device_busy, kDeviceBusyBound);
-  if (queue_full || waiting) {
-    v.kind = limit_kind::storage;
-    v.reason = queue_full
-                   ? fmt::format("readers waited with all {:.0f} requests in flight {} of their "
-                                 "time (bound {}; mean in flight {:.1f})",
-                                 f.queue_depth, pct(f.queue_full_share), pct(kQueueFullBound),
-                                 f.mean_in_flight)
-                   : fmt::format("readers waited on completions {} of their time with the device "
-                                 "busy {} (bounds {}, {})",
-                                 pct(f.completion_wait_share), pct(f.device_busy),
-                                 pct(kCompletionWaitBound), pct(kDeviceBusyBound));
-    v.advice = queue_full ? "a deeper --queue-depth may find more; otherwise this is the backend"
-                          : "this is the backend";
-    return v;
-  }
-  if (at_least(f.host_cpu, kHostCpuBound)) {
-    v.kind = limit_kind::client_cpu;
-    v.reason = fmt::format("the host's CPU was {} busy (bound {}), the readers not waiting on "
-                           "the storage",
-                           pct(f.host_cpu), pct(kHostCpuBound));
-    v.advice = "run on an idle client, or spread the accelerators over more clients";
-    return v;
-  }
-  v.kind = limit_kind::harness;
-  v.reason = fmt::format("nothing at a limit: busiest reader {} of a core, queue full {} of the "
-                         "time, host CPU {}",
-                         std::isfinite(f.busiest_reader_cpu) ? pct(f.busiest_reader_cpu) : "?",
-                         std::isfinite(f.queue_full_share) ? pct(f.queue_full_share) : "?",
-                         std::isfinite(f.host_cpu) ? pct(f.host_cpu) : "?");
-  v.advice = "raise --prefetch or --queue-depth; the emulation itself may be late";
+  v.signs = limit_signs(f);
+  const bool client = has_side(v.signs, limit_side::client);
+  const bool storage = has_side(v.signs, limit_side::storage);
+  v.synthetic = std::any_of(v.signs.begin(), v.signs.end(),
+                            [](const limit_sign& s) { return s.name == "read_rate_cap"; });
+  // A reached --max-read-rate is known to be the limit: the client, busy or not, got there.
+  v.kind = v.synthetic         ? limit_kind::storage
+           : client && storage ? limit_kind::mixed
+           : client            ? limit_kind::client
+           : storage           ? limit_kind::storage
+                               : limit_kind::harness;
+  if (v.kind == limit_kind::harness)
+    v.reason = fmt::format("nothing at a limit: busiest reader {} of a core, queue full {} of "
+                           "the time, host CPU {}",
+                           pct_or_unknown(f.busiest_reader_cpu), pct_or_unknown(f.queue_full_share),
+                           pct_or_unknown(f.host_cpu));
+  else
+    v.reason = joined_texts(v.signs);
+  v.advice = advice_for(v);
   return v;
 }
 
@@ -149,6 +218,8 @@ limit_section limit_block(const limit_verdict& v) {
   n.accelerator_utilization = num(f.au);
   n.busiest_reader_cpu_share = num(f.busiest_reader_cpu);
   n.host_cpu_utilization = num(f.host_cpu);
+  n.process_cpu_budget_share = num(f.process_cpu_budget_share);
+  n.cpu_budget_cores = num(f.cpu_budget_cores);
   n.queue_full_share = num(f.queue_full_share);
   n.completion_wait_share = num(f.completion_wait_share);
   n.mean_in_flight = num(f.mean_in_flight);
@@ -157,6 +228,15 @@ limit_section limit_block(const limit_verdict& v) {
   n.device_busy = num(f.device_busy);
   n.max_read_rate = num(f.max_read_rate);
   n.read_bytes_per_s = num(f.read_bytes_per_s);
+  auto& signs = b.signs.emplace();
+  for (const auto& s : v.signs) {
+    limit_sign_section& row = signs.emplace_back();
+    row.side = std::string(s.side == limit_side::client ? "client" : "storage");
+    row.name = s.name;
+    row.value = num(s.value);
+    row.bound = num(s.bound);
+    row.text = s.text;
+  }
   return b;
 }
 
@@ -171,7 +251,7 @@ std::string limit_line(const limit_section& b) {
 
 limit_verdict limit_of(const bench_report& r) {
   limit_verdict v = decide_limit(limit_figures_of(r));
-  if (r.summary && r.summary->limited_by.has_value()) {
+  if (v.kind == limit_kind::unknown && r.summary && r.summary->limited_by.has_value()) {
     const limit_section& b = *r.summary->limited_by;
     v.kind = parse_limit_kind(b.verdict.value_or(""));
     v.reason = b.reason.value_or(v.reason);

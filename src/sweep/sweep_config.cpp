@@ -61,11 +61,8 @@ std::vector<sweep_point> checkpoint_points(const sweep_config& c) {
   return out;
 }
 
-} // namespace
-
-std::vector<sweep_point> expand_points(const sweep_config& c) {
-  if (c.command == "checkpoint")
-    return checkpoint_points(c);
+// A bench sweep's points, repeats outermost.
+std::vector<sweep_point> repeat_major_points(const sweep_config& c) {
   const std::vector<sweep_dataset> datasets =
       c.datasets.empty() ? std::vector<sweep_dataset>{{"", {}}} : c.datasets;
   const auto caches = cache_axis(c);
@@ -89,6 +86,33 @@ std::vector<sweep_point> expand_points(const sweep_config& c) {
           out.push_back(std::move(p));
         }
   return out;
+}
+
+// The points in the order the config asks: with "points" each point's repeats back to back,
+// the points in the order of their first repeat.
+std::vector<sweep_point> in_order(std::vector<sweep_point> points, const std::string& order) {
+  if (order != "points")
+    return points;
+  std::vector<std::string> keys;
+  std::map<std::string, std::vector<sweep_point>> by_point;
+  for (auto& p : points) {
+    std::string key = p.id.substr(0, p.id.rfind("-r"));
+    if (!by_point.count(key))
+      keys.push_back(key);
+    by_point[key].push_back(std::move(p));
+  }
+  std::vector<sweep_point> out;
+  for (const auto& k : keys)
+    for (auto& p : by_point[k])
+      out.push_back(std::move(p));
+  return out;
+}
+
+} // namespace
+
+std::vector<sweep_point> expand_points(const sweep_config& c) {
+  return in_order(c.command == "checkpoint" ? checkpoint_points(c) : repeat_major_points(c),
+                  c.order);
 }
 
 std::vector<std::string> point_argv(const sweep_config& c, const sweep_point& p,

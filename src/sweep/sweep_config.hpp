@@ -30,6 +30,12 @@ struct sweep_config {
   std::vector<sweep_dataset> datasets; // empty: the dataset of `bench`
   std::vector<io::cache_mode> caches;  // empty: the cache mode of `bench`
   std::uint64_t repeats = 3;
+  // "repeats": every point once before the next repeat (a slow drift of the machine spreads
+  // over all counts); "points": a point's repeats back to back, as MLPerf Storage v3.0 asks of
+  // the runs of one point (consecutive, §2.1.18). Default: points with 6 repeats or more under
+  // v3.0 rules (the bench block's "rules", v3 when not given), repeats otherwise.
+  std::string order = "repeats";
+  std::string order_source = "default"; // "default" or "config"
   std::uint64_t seed = 1;
   std::string seed_policy = "per-repeat";  // per-repeat: seed + repeat; fixed: seed
   std::vector<std::string> launcher;       // empty: dlsize bench is started directly
@@ -55,8 +61,9 @@ sweep_config parse_sweep_config(const nlohmann::json& j, const std::string& sour
                                 const std::vector<std::string>& bench_keys,
                                 const std::vector<std::string>& checkpoint_keys = {});
 
-// Every point, repeats outermost (so that a slow drift of the machine spreads over all
-// counts), then dataset variants, cache modes and accelerator (or, checkpoint, rank) counts.
+// Every point: with order "repeats", repeats outermost (so that a slow drift of the machine
+// spreads over all counts), then dataset variants, cache modes and accelerator (or, checkpoint,
+// rank) counts; with order "points", the repeats innermost (a point's runs back to back).
 std::vector<sweep_point> expand_points(const sweep_config& c);
 
 // The variables a launcher's arguments may hold: {ranks}, {accelerators},

@@ -105,7 +105,15 @@ void print_dry_run(const sweep_config& c, const std::vector<sweep_point>& points
     std::printf(
         "%s: %s\n", p.id.c_str(),
         shown(point_argv(c, p, o.self, (dir / "reports" / (p.id + ".json")).string())).c_str());
-  std::printf("%zu points; nothing run (--dry-run)\n", points.size());
+  std::printf("%zu points in the order %s (%s%s); nothing run (--dry-run)\n", points.size(),
+              c.order.c_str(),
+              c.order == "points" ? "each point's repeats back to back"
+                                  : "every point once before the next repeat",
+              c.order_source == "config" ? ", as the config asks"
+              : c.order == "points"      ? ": the default with 6 repeats or more under "
+                                           "MLPerf Storage v3.0 rules, whose runs of a point must "
+                                           "be consecutive"
+                                         : ": the default");
 }
 
 enum class point_outcome { done, interrupted, failed };

@@ -83,6 +83,40 @@ std::vector<fs::path> levels(const fs::path& root, const std::string& path) {
   return out;
 }
 
+void lower(std::optional<double>& have, double v) {
+  if (!have || v < *have)
+    have = v;
+}
+
+// A CPU quota in cores from a v2 cpu.max ("max 100000" or "50000 100000").
+std::optional<double> v2_quota_cores(std::string_view text) {
+  std::istringstream ss{std::string(text)};
+  std::string quota, period;
+  ss >> quota >> period;
+  const auto q = to_u64(quota), p = to_u64(period);
+  return q && p && *p > 0 ? std::optional(static_cast<double>(*q) / static_cast<double>(*p))
+                          : std::nullopt;
+}
+
+// The lowest CPU quota along a cgroup path, in cores (v1: cpu.cfs_quota_us ÷ cpu.cfs_period_us,
+// -1 for none; v2: cpu.max); none without a quota.
+std::optional<double> cpu_quota_cores(const fs::path& root, const cgroup_membership& m) {
+  std::optional<double> cores;
+  if (const auto it = m.v1_paths.find("cpu"); it != m.v1_paths.end()) {
+    for (const auto& dir : levels(root / "cpu", it->second)) {
+      const auto q = number_in(dir / "cpu.cfs_quota_us"); // "-1", no number: no quota
+      const auto p = number_in(dir / "cpu.cfs_period_us");
+      if (q && p && *p > 0)
+        lower(cores, static_cast<double>(*q) / static_cast<double>(*p));
+    }
+  } else if (!m.v2_path.empty()) {
+    for (const auto& dir : levels(root, m.v2_path))
+      if (const auto v = v2_quota_cores(read_fact(dir / "cpu.max").value_or("")))
+        lower(cores, *v);
+  }
+  return cores;
+}
+
 std::vector<io_limit> io_rows(const io_limits& io) {
   std::vector<io_limit> out;
   for (const auto& [dev, keys] : io) {
@@ -251,6 +285,7 @@ cgroup_facts cgroup_limits_of(std::string_view proc_self_cgroup, const fs::path&
     }
   }
   out.memory_max_bytes = field<std::uint64_t>::of(memory);
+  out.cpu_max_cores = field<double>::of(cpu_quota_cores(root, m));
   out.io_max = io_rows(io);
   return out;
 }

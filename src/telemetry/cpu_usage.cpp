@@ -1,11 +1,15 @@
 #include "telemetry/cpu_usage.hpp"
 
+#include <sched.h>
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <fstream>
 #include <string>
 
 #include "core/clock.hpp"
+#include "telemetry/cgroups.hpp"
+#include "telemetry/fact_files.hpp"
 
 namespace dlsize::telemetry {
 
@@ -45,6 +49,21 @@ cpu_usage cpu_between(const cpu_snapshot& a, const cpu_snapshot& b) {
     u.host_utilization =
         static_cast<double>(b.host_busy - a.host_busy) / static_cast<double>(total);
   return u;
+}
+
+double cpu_budget_cores() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  double cores = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : 0;
+  const cgroup_facts cg =
+      cgroup_limits_of(read_fact("/proc/self/cgroup").value_or(""), "/sys/fs/cgroup");
+  if (cg.cpu_max_cores.has_value() && *cg.cpu_max_cores > 0)
+    cores = cores > 0 ? std::min(cores, *cg.cpu_max_cores) : *cg.cpu_max_cores;
+  return cores;
+}
+
+double budget_share_of(double utilization, double budget_cores) {
+  return budget_cores > 0 ? utilization / budget_cores : 0;
 }
 
 } // namespace dlsize::telemetry

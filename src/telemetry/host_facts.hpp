@@ -62,6 +62,7 @@ struct cgroup_facts { // the lowest limits along the process's cgroup path (tele
   field<std::uint64_t> version; // 1 or 2; null: none found
   field<std::string> path;
   field<std::uint64_t> memory_max_bytes;       // null: no limit
+  field<double> cpu_max_cores;                 // the CPU quota in cores; null: no limit
   std::optional<std::vector<io_limit>> io_max; // sorted by device
   nlohmann::json extra = nlohmann::json::object();
 };

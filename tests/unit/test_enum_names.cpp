@@ -46,7 +46,7 @@ TEST_CASE("every enum's names are the ones the reports and options use", "[enum_
   CHECK(all_names<stop_cause>() == "none, signal, time_limit, stall");
   CHECK(all_names<report::run_status>() == "complete, incomplete");
   CHECK(all_names<report::rank_status>() == "complete, stopped, failed, missing");
-  CHECK(all_names<report::limit_kind>() == "nothing, storage, client_cpu, harness, unknown");
+  CHECK(all_names<report::limit_kind>() == "nothing, storage, client, mixed, harness, unknown");
   CHECK(all_names<report::rules_edition>() == "v1, v2, v3");
   CHECK(all_names<report::rule_verdict>() == "PASS, FAIL, not judged");
   CHECK(all_names<io::cache_mode>() == "direct, buffered, uncached");
@@ -101,7 +101,9 @@ TEST_CASE("the enums' own parsers keep their words", "[enum_names]") {
   CHECK_THROWS_WITH(io::parse_job_outcome("lost"),
                     "unknown job outcome. value: lost; valid: done, failed, interrupted, skipped");
   CHECK(report::parse_rules_edition("2.0", "--rules") == report::rules_edition::v2);
-  CHECK(report::parse_limit_kind("client_cpu") == report::limit_kind::client_cpu);
+  CHECK(report::parse_limit_kind("client") == report::limit_kind::client);
+  // The client verdict's name in reports made before `mixed` existed.
+  CHECK(report::parse_limit_kind("client_cpu") == report::limit_kind::client);
   CHECK(report::parse_limit_kind("cpu") == report::limit_kind::unknown);
   CHECK(std::string(analysis::cache_model_name(analysis::cache_model_kind::automatic)) == "auto");
 }

@@ -1,0 +1,12 @@
+#pragma once
+// The options size and compare share: the target cluster (accelerators, data growth, clients,
+// NICs, RAM, front end), the headroom, the cache model, and the buyer's prices.
+#include <CLI/CLI.hpp>
+
+#include "analysis/sizing_rules.hpp"
+
+namespace dlsize::cli {
+
+void add_sizing_options(CLI::App* sub, analysis::size_options& o);
+
+} // namespace dlsize::cli
