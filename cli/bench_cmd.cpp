@@ -63,6 +63,11 @@ void add_run_options(CLI::App& cmd, bench_cli& o) {
   cmd.add_option("--stall-timeout", j.stall_timeout,
                  "Stop the run, naming the stuck file, when no byte was read and no step taken "
                  "this long while a read waits (a hung mount; MPI runs: any rank); 0: never");
+  cmd.add_option("--nic-bandwidth", j.nic_bandwidth,
+                 "The NICs' rates as declared, since a NIC's reported speed can lie (a veth's, a "
+                 "bond's): RATE for every NIC, NIC=RATE for that NIC of every host, "
+                 "HOST:NIC=RATE or HOST:RATE for one host's, comma-separated (eth0=200Mb/s); "
+                 "hosts[].nics and limited_by judge what each NIC carried by it");
 }
 
 // The training run's options: the workload's step, the AU threshold, the allreduce model.

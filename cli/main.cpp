@@ -182,6 +182,6 @@ int main(int argc, char** argv) {
     return dlsize::cluster::exit_code_of(e);
   }
   const int code = run(argc, argv);
-  dlsize::cluster::finalize_world();
+  dlsize::cluster::finalize_world(code);
   return code;
 }

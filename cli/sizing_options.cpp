@@ -7,12 +7,10 @@ void add_sizing_options(CLI::App* sub, analysis::size_options& o) {
                   "Accelerator counts to project to, e.g. 64,128,256")
       ->delimiter(',')
       ->capture_default_str();
-  sub->add_option("--data-growth", o.growth,
-                  "Dataset growth factors to project to, e.g. 1,2,4")
+  sub->add_option("--data-growth", o.growth, "Dataset growth factors to project to, e.g. 1,2,4")
       ->delimiter(',')
       ->capture_default_str();
-  sub->add_option("--headroom", o.headroom,
-                  "Factor over the upper prediction bound to provision")
+  sub->add_option("--headroom", o.headroom, "Factor over the upper prediction bound to provision")
       ->capture_default_str();
   sub->add_option("--nic-bandwidth", o.nic_bandwidth,
                   "Network line rate per client, e.g. 100Gb/s or 400GbE (caps projections: × "

@@ -23,6 +23,9 @@ test_run_pkgs=(
   clang-tidy-14               # scripts/function-size.sh --clang-tidy (the cross-check)
   fuse3                       # mounting tests/fault_fs
   ceph-mon ceph-osd radosgw curl # scripts/s3-server.sh: the radosgw S3 server of the tests labelled s3
+  # scripts/cluster-bed.sh (the tests labelled cluster): namespaces and tc, the GlusterFS and
+  # CephFS stores of its storage host
+  iproute2 glusterfs-server glusterfs-client ceph-mds ceph-fuse ceph-mgr
 )
 test_pkgs=("${test_build_pkgs[@]}" "${test_run_pkgs[@]}")
 bench_pkgs=(fio time xfsprogs python3-boto3) # scripts/bench-vs-fio.sh, checkpoint-vs-fio.sh; coverage.sh's xfs image; bench-s3.sh

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # A throwaway S3 server for the tests (docs/s3.md): a single-host Ceph cluster (one mon, one
-# memstore OSD, no mgr) with radosgw on 127.0.0.1, everything under DIR, on free loopback ports.
+# memstore OSD, no mgr) with radosgw on 127.0.0.1 (or S3_SERVER_ADDR: the storage host's address
+# in scripts/cluster-bed.sh), everything under DIR, on free ports.
 # radosgw checks SigV4 signatures as AWS does, so the signing code is really tested.
 #
 # Usage: scripts/s3-server.sh start DIR   starts it (stopping one left in DIR first), prints the
@@ -21,6 +22,7 @@ cmd=$1
 D=$(realpath -m "$2")
 marker=$D/.dlsize-s3-server
 limit=${S3_SERVER_TIMEOUT:-45}
+addr=${S3_SERVER_ADDR:-127.0.0.1}
 AK=DLSIZETESTACCESSKEY1
 SK=dlsizeTestSecretKey0000000000000000000001
 log() { echo "s3-server: $*" >&2; }
@@ -68,12 +70,13 @@ wait_for() {
   done
 }
 
-# A loopback port nothing listens on, from a range the kernel does not hand out by itself.
+# A port nothing listens on at the server's address, from a range the kernel does not hand out
+# by itself.
 free_port() {
   local p
   for _ in $(seq 100); do
     p=$((20000 + RANDOM % 12000))
-    (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null || { echo "$p"; return 0; }
+    (exec 3<>"/dev/tcp/$addr/$p") 2>/dev/null || { echo "$p"; return 0; }
   done
   return 1
 }
@@ -92,9 +95,9 @@ write_conf() {
   cat >"$D/ceph.conf" <<CONF
 [global]
 fsid = $FSID
-mon host = [v2:127.0.0.1:$MON_V2,v1:127.0.0.1:$MON_V1]
-public addr = 127.0.0.1
-cluster addr = 127.0.0.1
+mon host = [v2:$addr:$MON_V2,v1:$addr:$MON_V1]
+public addr = $addr
+cluster addr = $addr
 auth cluster required = cephx
 auth service required = cephx
 auth client required = cephx
@@ -127,10 +130,10 @@ mon data = $D/mon
 osd data = $D/osd
 osd objectstore = memstore
 osd memory target = 1073741824
-memstore device bytes = 2147483648
+memstore device bytes = ${S3_SERVER_MEMSTORE_BYTES:-2147483648}
 [client.rgw.a]
 keyring = $D/rgw/keyring
-rgw frontends = beast endpoint=127.0.0.1:$RGW_PORT
+rgw frontends = beast endpoint=$addr:$RGW_PORT
 rgw data = $D/rgw
 CONF
 }
@@ -166,8 +169,8 @@ start() {
 
   ceph-authtool --create-keyring "$D/keyring" --gen-key -n mon. --cap mon 'allow *' >/dev/null &&
     ceph-authtool "$D/keyring" --gen-key -n client.admin --cap mon 'allow *' --cap osd 'allow *' \
-      --cap mgr 'allow *' >/dev/null &&
-    monmaptool --create --fsid "$FSID" --addv a "[v2:127.0.0.1:$MON_V2,v1:127.0.0.1:$MON_V1]" \
+      --cap mgr 'allow *' --cap mds 'allow *' >/dev/null &&
+    monmaptool --create --fsid "$FSID" --addv a "[v2:$addr:$MON_V2,v1:$addr:$MON_V1]" \
       "$D/monmap" >/dev/null &&
     "${T[@]}" ceph-mon "${C[@]}" --mkfs -i a --monmap "$D/monmap" --keyring "$D/keyring" \
       2>"$D/log/mon-mkfs.err" &&
@@ -191,7 +194,7 @@ start() {
   "${T[@]}" ceph "${C[@]}" auth get-or-create client.rgw.a mon 'allow rw' osd 'allow rwx' \
     -o "$D/rgw/keyring" 2>>"$D/log/setup.err" &&
     "${T[@]}" radosgw "${C[@]}" -n client.rgw.a 2>>"$D/log/daemons.err" || failed "radosgw did not start"
-  wait_for "radosgw" "$D/run/client.rgw.a.pid" curl -fs -o /dev/null "http://127.0.0.1:$RGW_PORT/" ||
+  wait_for "radosgw" "$D/run/client.rgw.a.pid" curl -fs -o /dev/null "http://$addr:$RGW_PORT/" ||
     failed "radosgw did not answer"
   "${T[@]}" radosgw-admin "${C[@]}" user create --uid=dlsize-test --display-name=dlsize-test \
     --access-key="$AK" --secret-key="$SK" >/dev/null 2>>"$D/log/setup.err" ||
@@ -200,12 +203,12 @@ start() {
   local ms=$((($(date +%s%N) - t0) / 1000000))
   echo "$ms" >"$D/start_ms"
   cat >"$D/env" <<ENV
-export DLSIZE_S3_ENDPOINT=http://127.0.0.1:$RGW_PORT
+export DLSIZE_S3_ENDPOINT=http://$addr:$RGW_PORT
 export AWS_ACCESS_KEY_ID=$AK
 export AWS_SECRET_ACCESS_KEY=$SK
 export AWS_DEFAULT_REGION=us-east-1
 ENV
-  echo "s3-server: radosgw ready in $ms ms: endpoint http://127.0.0.1:$RGW_PORT, region us-east-1," \
+  echo "s3-server: radosgw ready in $ms ms: endpoint http://$addr:$RGW_PORT, region us-east-1," \
     "AWS_ACCESS_KEY_ID=$AK AWS_SECRET_ACCESS_KEY=$SK (test keys; env: scripts/s3-server.sh env $D)"
 }
 

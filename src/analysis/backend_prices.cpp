@@ -47,8 +47,8 @@ std::pair<std::string, backend_prices> parse_backend_option(const std::string& t
                                   : key == "usable_tb"      ? &p.usable_tb
                                                             : nullptr;
     if (eq == std::string::npos || !slot)
-      throw usage_error(fmt::format("--backend {}: '{}' is not valid. valid keys: {}", label,
-                                    item, kValidKeys));
+      throw usage_error(
+          fmt::format("--backend {}: '{}' is not valid. valid keys: {}", label, item, kValidKeys));
     if (*slot)
       throw usage_error(fmt::format("{}: given twice. valid: each key once", where));
     *slot = price_value(item.substr(eq + 1), where);

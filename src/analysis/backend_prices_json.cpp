@@ -17,8 +17,8 @@ std::optional<double> price_key(const json& row, const char* key, const std::str
     return std::nullopt;
   const json& v = row.at(key);
   if (!v.is_number() || !(v.get<double>() >= 0) || !std::isfinite(v.get<double>()))
-    throw usage_error(fmt::format("{}/{}: {} is not valid. valid: a number >= 0", where, key,
-                                  v.dump()));
+    throw usage_error(
+        fmt::format("{}/{}: {} is not valid. valid: a number >= 0", where, key, v.dump()));
   return v.get<double>();
 }
 
@@ -32,8 +32,8 @@ price_list read_backends_file(const std::string& path) {
   try {
     j = json::parse(in);
   } catch (const json::exception& e) {
-    throw usage_error(fmt::format("{}: not JSON ({}). valid: a dlsize.backends/1 document",
-                                  path, e.what()));
+    throw usage_error(
+        fmt::format("{}: not JSON ({}). valid: a dlsize.backends/1 document", path, e.what()));
   }
   if (!j.is_object() || j.value("schema", json()) != kBackendsSchema)
     throw usage_error(fmt::format("{}: /schema: not {}. valid: {{\"schema\": \"{}\", "
@@ -54,8 +54,7 @@ price_list read_backends_file(const std::string& path) {
                                     "reports name it (bench --label)",
                                     where));
     for (const auto& [key, value] : row.items())
-      if (key != "label" && key != "price_per_tb" && key != "price_per_gbps" &&
-          key != "usable_tb")
+      if (key != "label" && key != "price_per_tb" && key != "price_per_gbps" && key != "usable_tb")
         throw usage_error(fmt::format("{}/{}: unknown key. valid: label, price_per_tb, "
                                       "price_per_gbps, usable_tb",
                                       where, key));

@@ -91,8 +91,7 @@ void measure(workload_requirement& r, const std::vector<const requirement_run*>&
     if (std::isfinite(p.accelerator_utilization) && p.accelerator_utilization > 0 &&
         p.accelerators > 0)
       per_accelerator.push_back(
-          core::required_bandwidth(p.read_bytes_per_s, p.accelerator_utilization) /
-          p.accelerators);
+          core::required_bandwidth(p.read_bytes_per_s, p.accelerator_utilization) / p.accelerators);
     if (run->profile_sample_bytes > 0)
       amp.push_back(run->bytes_per_sample / run->profile_sample_bytes);
     hits.push_back(p.hit_ratio);
@@ -145,8 +144,8 @@ std::vector<workload_requirement> requirements_of(const std::vector<requirement_
     while (i < out.size() && !same_load(out[i], run))
       ++i;
     if (i == out.size()) {
-      out.push_back(planned_requirement(run.workload, run.accelerator,
-                                        run.planned_per_accelerator, run.au_threshold));
+      out.push_back(planned_requirement(run.workload, run.accelerator, run.planned_per_accelerator,
+                                        run.au_threshold));
       members.emplace_back();
     }
     members[i].push_back(&run);

@@ -27,9 +27,9 @@ struct requirement_run {
   std::string workload, accelerator, backend;
   double planned_per_accelerator = std::nan(""); // summary.demand_bytes_per_s_per_accelerator
   double au_threshold = std::nan("");
-  double bytes_per_sample = std::nan("");     // summary.read_bytes ÷ summary.samples
-  double profile_sample_bytes = std::nan(""); // workload.mean_sample_bytes
-  double compute_time_s = std::nan("");       // workload.accelerator.compute_time_s
+  double bytes_per_sample = std::nan("");       // summary.read_bytes ÷ summary.samples
+  double profile_sample_bytes = std::nan("");   // workload.mean_sample_bytes
+  double compute_time_s = std::nan("");         // workload.accelerator.compute_time_s
   double profile_compute_time_s = std::nan(""); // the profile's, where the run measured its own
 };
 
@@ -40,8 +40,8 @@ struct workload_requirement {
   double planned = std::nan(""), planned_at_threshold = std::nan("");
   double measured = std::nan(""), measured_at_threshold = std::nan(""); // NaN: no run to measure
   std::size_t runs = 0, client_limited_runs = 0;
-  std::vector<std::string> backends; // the backends whose runs are pooled, in input order
-  double difference = std::nan("");  // measured ÷ planned − 1
+  std::vector<std::string> backends;        // the backends whose runs are pooled, in input order
+  double difference = std::nan("");         // measured ÷ planned − 1
   double read_amplification = std::nan(""); // bytes read per sample ÷ the profile's sample bytes
   double hit_ratio = std::nan("");          // the runs' median share served by a cache
   std::vector<std::string> reasons; // why measured and planned differ, where they do by > 5 %

@@ -75,10 +75,10 @@ void set_cache(projection_options& po, const sizing_document& d,
   }
   po.cache_bytes = smallest;
   po.measured_hit_ratio = smallest > 0 && std::isfinite(hit) ? hit : std::nan("");
-  note = smallest > 0 ? fmt::format("the smallest cache the backends' runs had ({:.3g} GB)",
-                                    smallest / 1e9)
-                      : "no cache in front of the storage (the runs read direct, or one backend "
-                        "had none)";
+  note = smallest > 0
+             ? fmt::format("the smallest cache the backends' runs had ({:.3g} GB)", smallest / 1e9)
+             : "no cache in front of the storage (the runs read direct, or one backend "
+               "had none)";
 }
 
 // The rows' bandwidth: the load's requirement projected as every series projects it.
@@ -116,15 +116,14 @@ backend_answer verdict_of(const sizing_series& s, const std::string& name, doubl
   b.backend = name;
   const auto& l = s.limits;
   b.at_least = l.ceiling_lower_bound || !l.ceiling_bytes_per_s;
-  b.delivers = (b.at_least ? l.best_measured_bytes_per_s : *l.ceiling_bytes_per_s) *
-               storage_share(s);
+  b.delivers =
+      (b.at_least ? l.best_measured_bytes_per_s : *l.ceiling_bytes_per_s) * storage_share(s);
   if (s.knee.chosen)
     b.knee_accelerators = s.knee.hinge.breakpoint;
   b.most_accelerators = l.modelled_max_accelerators;
   b.clients = l.clients;
   b.margin = provision > 0 ? b.delivers / provision - 1 : std::nan("");
-  const std::string clients =
-      fmt::format("{:g} client{}", b.clients, b.clients == 1 ? "" : "s");
+  const std::string clients = fmt::format("{:g} client{}", b.clients, b.clients == 1 ? "" : "s");
   if (b.delivers >= provision) {
     b.kind = holds_kind::holds;
     b.text = fmt::format("holds: {}{}, {:.0f} % margin", b.at_least ? "at least " : "ceiling ",
@@ -135,8 +134,8 @@ backend_answer verdict_of(const sizing_series& s, const std::string& name, doubl
     if (b.knee_accelerators)
       b.text += fmt::format(", knee at {:.3g} accelerators", *b.knee_accelerators);
     if (b.most_accelerators)
-      b.text += fmt::format(" (at most {} at AU ≥ {:.0f} %)", *b.most_accelerators,
-                            100 * s.au_threshold);
+      b.text +=
+          fmt::format(" (at most {} at AU ≥ {:.0f} %)", *b.most_accelerators, 100 * s.au_threshold);
   } else {
     b.kind = holds_kind::not_determined;
     b.text = l.client_limited_runs > 0
@@ -209,9 +208,9 @@ std::string recommendation_of(const sizing_answer& a, const std::string& unit) {
         pick = &b;
     if (!pick)
       continue;
-    std::string s = fmt::format("{} holds {:g} {} with {:.0f} % margin{}", pick->backend,
-                                row.accelerators, unit, 100 * pick->margin,
-                                pick->at_least ? " (at least)" : "");
+    std::string s =
+        fmt::format("{} holds {:g} {} with {:.0f} % margin{}", pick->backend, row.accelerators,
+                    unit, 100 * pick->margin, pick->at_least ? " (at least)" : "");
     if (!cheapest.empty())
       s += fmt::format(", the cheapest that does ({} in all, {} per accelerator)",
                        money(pick->cost->total), money(pick->cost->per_accelerator));
@@ -259,13 +258,13 @@ sizing_answer answer_of(const sizing_document& d, std::size_t index, const price
   for (const auto* s : ss)
     if (const auto* p = prices_of(prices, s->backend, s->label))
       priced |= p->priced();
-  const double dataset = d.options.dataset_bytes > 0 ? d.options.dataset_bytes : ss.front()->dataset_bytes;
+  const double dataset =
+      d.options.dataset_bytes > 0 ? d.options.dataset_bytes : ss.front()->dataset_bytes;
   const double checkpoint = checkpoint_bytes(d, r.workload);
-  a.capacity_note = fmt::format("the dataset ({:.3g} GB{}) × growth{}", dataset / 1e9,
-                                d.options.dataset_bytes > 0 ? ", --dataset-size" : ", as measured",
-                                checkpoint > 0 ? fmt::format(", plus one {:.3g} GB checkpoint",
-                                                             checkpoint / 1e9)
-                                               : "");
+  a.capacity_note = fmt::format(
+      "the dataset ({:.3g} GB{}) × growth{}", dataset / 1e9,
+      d.options.dataset_bytes > 0 ? ", --dataset-size" : ", as measured",
+      checkpoint > 0 ? fmt::format(", plus one {:.3g} GB checkpoint", checkpoint / 1e9) : "");
   bool merged = false;
   for (std::size_t i = 0; i < proj.size(); ++i) {
     const projection& p = proj[i];
@@ -300,8 +299,7 @@ sizing_answer answer_of(const sizing_document& d, std::size_t index, const price
 
 } // namespace
 
-std::vector<const sizing_series*> answer_series(const sizing_document& d,
-                                                const sizing_answer& a) {
+std::vector<const sizing_series*> answer_series(const sizing_document& d, const sizing_answer& a) {
   return series_of(d, d.requirements.at(a.requirement));
 }
 

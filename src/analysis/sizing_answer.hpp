@@ -44,11 +44,11 @@ struct answer_cost {
 struct backend_answer {
   std::string backend; // the series' backend name (and dataset size where it has several)
   holds_kind kind = holds_kind::not_determined;
-  double delivers = 0;      // storage bytes/s: its ceiling, or what it gave at least
-  bool at_least = true;     // delivers is a lower bound
-  double margin = std::nan(""); // delivers ÷ provision − 1
-  std::optional<double> knee_accelerators;         // where bandwidth stopped growing
-  std::optional<std::uint64_t> most_accelerators;  // at the AU threshold, from the ceiling
+  double delivers = 0;                     // storage bytes/s: its ceiling, or what it gave at least
+  bool at_least = true;                    // delivers is a lower bound
+  double margin = std::nan("");            // delivers ÷ provision − 1
+  std::optional<double> knee_accelerators; // where bandwidth stopped growing
+  std::optional<std::uint64_t> most_accelerators; // at the AU threshold, from the ceiling
   double clients = 1;
   std::string text; // the verdict in words
   std::optional<answer_cost> cost;
@@ -69,13 +69,13 @@ struct answer_row {
 // The answer for one load.
 struct sizing_answer {
   std::string workload, accelerator;
-  std::size_t requirement = 0;          // its index in the document's requirements
-  double au_threshold = 0.9;            // the requirement's
-  std::vector<std::string> backends;    // the columns, in series order
-  std::string provision_rule;           // the headroom rule in words
-  std::string cache_note;               // the cache the rows assume; why growth rows merged
-  std::string capacity_note;            // what the capacity counts
-  std::vector<answer_row> rows;         // targets ascending
+  std::size_t requirement = 0;       // its index in the document's requirements
+  double au_threshold = 0.9;         // the requirement's
+  std::vector<std::string> backends; // the columns, in series order
+  std::string provision_rule;        // the headroom rule in words
+  std::string cache_note;            // the cache the rows assume; why growth rows merged
+  std::string capacity_note;         // what the capacity counts
+  std::vector<answer_row> rows;      // targets ascending
   std::string recommendation;
 };
 

@@ -52,8 +52,8 @@ json row_json(const answer_row& r) {
   return {{"accelerators", r.accelerators},
           {"growth", r.growth},
           {"required_bytes_per_s", r.required},
-          {"required_interval95", interval ? json::array({r.required_low, r.required_high})
-                                           : json(nullptr)},
+          {"required_interval95",
+           interval ? json::array({r.required_low, r.required_high}) : json(nullptr)},
           {"provision_bytes_per_s", r.provision},
           {"capacity_bytes", num(r.capacity_bytes)},
           {"within_network", r.within_network ? json(*r.within_network) : json(nullptr)},

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cluster/run_link.hpp"
+#include "core/defaults.hpp"
 
 namespace dlsize::cluster {
 
@@ -55,6 +56,10 @@ public:
   // limit, for phases as long as the slowest rank's work; a stop request still ends them).
   double timeout_s() const { return m_timeout_s; }
   void set_timeout_s(double s) { m_timeout_s = s; }
+  // How long MPI_Finalize may take at the end of the job before the rank leaves without it:
+  // bench's --rank-timeout; 10 s for the commands that have no such option.
+  double finalize_timeout_s() const { return m_finalize_timeout_s; }
+  void set_finalize_timeout_s(double s) { m_finalize_timeout_s = s; }
   // Agreements (agreement.hpp) made so far: before the first one, an error on any rank is
   // still agreed on; after it, an error only one rank sees ends the job.
   int agreements() const { return m_agreements; }
@@ -62,7 +67,8 @@ public:
 
 protected:
   placement m_where;
-  double m_timeout_s = 60;
+  double m_timeout_s = core::defaults::rank_timeout_s;
+  double m_finalize_timeout_s = 10;
   int m_agreements = 0;
 };
 
@@ -80,7 +86,9 @@ int launcher_rank();
 // ends the job; the others wait for that end here, at most the timeout (10 s at least), and then
 // exit with 1 themselves.
 [[noreturn]] void await_abort(const communicator& comm);
-// Leaves MPI cleanly (a no-op for a single rank). Call once, at the end of main.
-void finalize_world();
+// Leaves MPI (a no-op for a single rank). Call once, at the end of main, with the code the
+// process exits with: a finalize that does not return within finalize_timeout_s (bench's
+// --rank-timeout, 10 s for the other commands) ends the process with that code, saying so.
+void finalize_world(int exit_code);
 
 } // namespace dlsize::cluster

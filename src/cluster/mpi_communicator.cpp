@@ -5,8 +5,10 @@
 #include <algorithm>
 #include <chrono>
 #include <climits>
+#include <condition_variable>
 #include <cstdio>
 #include <map>
+#include <mutex>
 #include <thread>
 
 #include <fmt/format.h>
@@ -208,12 +210,37 @@ std::unique_ptr<communicator> make_mpi_communicator(int& argc, char**& argv) {
   return std::make_unique<mpi_communicator>(comm);
 }
 
-void finalize_mpi() {
+void finalize_mpi(double timeout_s, int exit_code, const std::string& who) {
   int init = 0, fin = 0;
   MPI_Initialized(&init);
   MPI_Finalized(&fin);
-  if (init && !fin)
-    MPI_Finalize();
+  if (!init || fin)
+    return;
+  std::mutex m;
+  std::condition_variable cv;
+  bool done = false;
+  std::thread watchdog;
+  if (timeout_s > 0)
+    watchdog = std::thread([&] {
+      std::unique_lock lk(m);
+      if (cv.wait_for(lk, std::chrono::duration<double>(timeout_s), [&] { return done; }))
+        return;
+      std::fprintf(stderr,
+                   "dlsize: %s: MPI_Finalize did not return within %g s; the "
+                   "job had ended (its outcome agreed, its report written where it has one), so "
+                   "this rank exits with code %d without it\n",
+                   who.c_str(), timeout_s, exit_code);
+      std::fflush(stderr);
+      _exit(exit_code);
+    });
+  MPI_Finalize();
+  {
+    std::lock_guard lk(m);
+    done = true;
+  }
+  cv.notify_all();
+  if (watchdog.joinable())
+    watchdog.join();
 }
 
 } // namespace dlsize::cluster

@@ -142,6 +142,7 @@ public:
     m_progress_of.assign(n, {});
     m_pid_of.assign(n, 0);
     m_pause_of.assign(n, {});
+    m_activity_of.assign(n, {});
     m_thread = std::thread([this] { guarded_loop(); });
     return t0;
   }
@@ -480,11 +481,13 @@ private:
           m_counters_of[0] = m_opt.counters();
       }
       note_progress(0, m_counters_of[0], caller_waits());
+      if (m_opt.activity)
+        m_activity_of[0] = {now_ns(), m_opt.activity()};
     }
     if (m_rank == 0 && !m_finish_sent)
       send_control(control_kind::alive);
     if (m_rank != 0 && !m_finish_seen)
-      send_status(status_kind::heartbeat);
+      send_status(status_kind::heartbeat, m_opt.activity ? m_opt.activity() : "");
   }
 
   void check_timeouts(std::uint64_t t) {
@@ -511,8 +514,8 @@ private:
         continue;
       decide_halt(r, true,
                   fmt::format("made no progress for {:g} s (--stall-timeout): no byte read, no "
-                              "step taken, not waiting for the others (a hung mount or device?)",
-                              static_cast<double>(m_stall_ns) * 1e-9));
+                              "step taken, not waiting for the others (a hung mount or device?){}",
+                              static_cast<double>(m_stall_ns) * 1e-9, last_word(i)));
     }
     check_finish();
   }
@@ -549,9 +552,22 @@ private:
   std::string why_silent(int r) const {
     const auto i = static_cast<std::size_t>(r);
     const auto& w = m_comm.where();
-    if (m_pid_of[i] > 0 && i < w.rank_hosts.size() && w.rank_hosts[i] == w.host)
-      return process_state(m_pid_of[i]);
-    return "the process hung or died";
+    const std::string state =
+        m_pid_of[i] > 0 && i < w.rank_hosts.size() && w.rank_hosts[i] == w.host
+            ? process_state(m_pid_of[i])
+            : "the process hung, died or lost its link";
+    return state + last_word(i);
+  }
+
+  // What rank i said it was doing at its last heartbeat, and when it last made progress.
+  std::string last_word(std::size_t i) const {
+    const auto& [at, text] = m_activity_of[i];
+    if (text.empty())
+      return "";
+    const std::uint64_t t = now_ns();
+    return fmt::format("; {:.1f} s before, it was at {}; its last progress {:.1f} s before",
+                       static_cast<double>(t - std::min(t, at)) * 1e-9, text,
+                       static_cast<double>(t - std::min(t, m_progress_at[i])) * 1e-9);
   }
 
   // Every rank's longest pause, where it outlasted the stall timeout (half the rank timeout
@@ -591,6 +607,8 @@ private:
       return; // the job is ending already: a late stop changes nothing
     switch (static_cast<status_kind>(m.kind)) {
     case status_kind::heartbeat:
+      if (m.reason[0])
+        m_activity_of[i] = {t, m.reason};
       break;
     case status_kind::stop:
     case status_kind::fail: {
@@ -836,6 +854,8 @@ private:
   std::vector<int> m_pid_of; // rank 0: every rank's, as it said; others: [0] is rank 0's
   std::uint64_t m_pause_ns = 0, m_pause_at_ns = 0;                 // this rank's longest pause
   std::vector<std::pair<std::uint64_t, std::uint64_t>> m_pause_of; // rank 0: every rank's
+  // rank 0: when each rank last said what it was doing, and what (run_link_options::activity)
+  std::vector<std::pair<std::uint64_t, std::string>> m_activity_of;
   std::string m_payload;
 };
 

@@ -31,6 +31,9 @@ struct run_link_options {
   std::function<void(const std::string& reason, bool failure)> on_halt;
   // This rank's counters, read at every heartbeat.
   std::function<job_counters()> counters;
+  // What this rank is doing, in words (its step, what it read, its oldest read in flight), sent
+  // with its heartbeats: rank 0 names it with the rank when the rank goes silent or stalls.
+  std::function<std::string()> activity;
   double heartbeat_s = 0.2;
   // --stall-timeout: a rank that answers but neither reads nor steps nor waits for the others
   // this long halts the job, named (a silent rank is --rank-timeout's); 0: never.

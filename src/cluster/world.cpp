@@ -109,9 +109,12 @@ void await_abort(const communicator& comm) {
   _exit(1);
 }
 
-void finalize_world() {
+void finalize_world(int exit_code) {
 #if DLSIZE_HAVE_MPI
-  finalize_mpi();
+  const communicator& w = world();
+  finalize_mpi(w.finalize_timeout_s(), exit_code, w.rank_name(w.rank()));
+#else
+  (void)exit_code;
 #endif
 }
 

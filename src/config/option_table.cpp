@@ -102,6 +102,7 @@ constexpr std::array kTable{
     option_entry{"bench", "--epochs", count_rule(1, 1000 * kMillion)},
     option_entry{"bench", "--seed", kSeed},
     option_entry{"bench", "--max-read-rate", rate_rule(0, kRate)},
+    option_entry{"bench", "--nic-bandwidth", kText}, // RATE or [HOST:]NIC=RATE,...: parse_nic_rates
     option_entry{"bench", "--open", kText},
     option_entry{"bench", "--shard-read", kText},
     option_entry{"bench", "--time-limit", duration_rule(0, kYear)},

@@ -18,6 +18,10 @@ inline constexpr const char* request_size_text = "1MiB";
 inline constexpr double stall_timeout_s = 60;
 inline constexpr const char* stall_timeout_text = "60s";
 
+// --rank-timeout: a rank silent this long ends the job; also the limit of a job's last waits
+// (the final agreement, MPI_Finalize).
+inline constexpr double rank_timeout_s = 60;
+
 // --precision of a CUDA accelerator (accel::cuda_options' precision).
 inline constexpr const char* precision_text = "fp16";
 

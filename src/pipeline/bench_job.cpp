@@ -84,6 +84,7 @@ training_options training_options_of(const bench_run& b, const nlohmann::json& c
   opt.preprocess_s = b.s.preprocess_s;
   opt.checkpoint = b.s.checkpoint;
   opt.precision = b.o.precision;
+  opt.nic_rates = b.s.nic_rates;
   return opt;
 }
 
@@ -145,6 +146,7 @@ int run_bench_job(const bench_job_options& o) {
     const config::bench_request req = bench_request_of(o);
     const config::bench_timing timing = config::check_bench_request(req, ranks);
     comm.set_timeout_s(timing.rank_timeout_s);
+    comm.set_finalize_timeout_s(timing.rank_timeout_s);
     s = resolve_bench_setup(o, req, timing, ranks, static_cast<std::uint64_t>(comm.where().nodes));
     // Last: nothing is reserved for options that are refused.
     if (comm.rank() == 0 && !o.check_ranks)

@@ -31,6 +31,7 @@ struct bench_job_options {
   std::uint64_t accelerators_per_rank = 0; // 0: accelerators / ranks, or 1
   std::string rank_timeout = "60s";
   std::string stall_timeout = core::defaults::stall_timeout_text;
+  std::string nic_bandwidth; // declared NIC rates (config::parse_nic_rates); empty: none
   std::uint64_t batch_size = 0;
   std::string compute_time;
   std::string compute_time_stdev;

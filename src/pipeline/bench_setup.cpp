@@ -135,6 +135,7 @@ bench_setup resolve_bench_setup(const bench_job_options& o, const config::bench_
   resolve_workload(o, s);
   core::watch_inputs({timing.stall_timeout_s, timing.time_limit_s});
   resolve_place(o, req, timing, s);
+  s.nic_rates = config::parse_nic_rates(o.nic_bandwidth, "--nic-bandwidth");
   s.accelerators = config::check_accelerator_rules(req, s.spec.kind, ranks);
   if (s.spec.kind != config::accelerator_kind::none)
     resolve_training(o, req, ranks, nodes, s);

@@ -9,6 +9,7 @@
 #include "config/accelerator_spec.hpp"
 #include "config/allreduce_config.hpp"
 #include "config/bench_rules.hpp"
+#include "config/nic_rates.hpp"
 #include "config/workload.hpp"
 #include "dataset/index_layout.hpp"
 #include "io/engine.hpp"
@@ -35,6 +36,7 @@ struct bench_setup {
   double au_threshold = 0; // training runs: --au-threshold, or the profile's
   training_checkpoint_options checkpoint;
   shard_read shards = shard_read::records;
+  config::nic_rates nic_rates; // --nic-bandwidth
 };
 
 // The request config::bench_rules judge: the options as given. Its first rule,

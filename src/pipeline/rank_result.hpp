@@ -17,6 +17,7 @@
 #include "s3/transfer_stats.hpp"
 #include "telemetry/cpu_usage.hpp"
 #include "telemetry/host_facts.hpp"
+#include "telemetry/nic_counters.hpp"
 
 namespace dlsize::pipeline {
 
@@ -51,6 +52,7 @@ struct rank_result {
   std::string storage_source;
   std::uint64_t storage_bytes = 0;
   telemetry::memory_figures memory_start, memory_end;
+  std::vector<telemetry::nic_bytes> nics; // what its host's NICs carried over the run
   std::vector<report::timeseries_point> timeseries;
   telemetry::host_facts host_facts; // the report's system.hosts entry for its host
   nlohmann::json warnings = nlohmann::json::array();

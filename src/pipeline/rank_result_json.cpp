@@ -55,6 +55,9 @@ nlohmann::json rank_result::to_json() const {
     accels.push_back(figures_json(f));
   for (const auto& e : epochs)
     epochs_j.push_back(e.to_json());
+  nlohmann::json nics_j = nlohmann::json::array();
+  for (const auto& n : nics)
+    nics_j.push_back({n.name, n.rx_bytes, n.tx_bytes});
   return {{"rank", rank},
           {"host", host},
           {"node", node},
@@ -84,6 +87,7 @@ nlohmann::json rank_result::to_json() const {
            {{"counter", storage_counter}, {"source", storage_source}, {"bytes", storage_bytes}}},
           {"memory_start", report::section_to_json(memory_start)},
           {"memory_end", report::section_to_json(memory_end)},
+          {"nics", nics_j},
           {"timeseries", report::timeseries_to_json(timeseries)},
           {"host_facts", report::section_to_json(host_facts)},
           {"warnings", warnings},
@@ -157,6 +161,9 @@ rank_result rank_result::from_json(const nlohmann::json& j) {
         j.at("memory_start"), "/memory_start", "a rank's result");
     r.memory_end = report::section_from_json<telemetry::memory_figures>(
         j.at("memory_end"), "/memory_end", "a rank's result");
+    for (const auto& n : j.at("nics"))
+      r.nics.push_back(
+          {n.at(0).get<std::string>(), n.at(1).get<std::uint64_t>(), n.at(2).get<std::uint64_t>()});
     r.timeseries = report::timeseries_from_json(j.at("timeseries"));
     r.host_facts = report::section_from_json<telemetry::host_facts>(
         j.at("host_facts"), "/host_facts", "a rank's result");

@@ -57,6 +57,7 @@ run_monitor::~run_monitor() {
 
 std::uint64_t run_monitor::start(std::uint64_t t0_ns) {
   m_cpu0 = telemetry::take_cpu_snapshot();
+  m_nics0 = telemetry::read_nic_bytes();
   m_t0 = t0_ns ? t0_ns : now_ns();
   m_last_t = m_t0;
   m_thread = std::thread([this] { loop(); });
@@ -70,6 +71,7 @@ run_totals run_monitor::finish() {
   r.cpu.budget_cores = telemetry::cpu_budget_cores();
   r.cpu.budget_share = telemetry::budget_share_of(r.cpu.process_utilization, r.cpu.budget_cores);
   r.storage_bytes = m_tele.storage_bytes();
+  r.nics = telemetry::nic_bytes_between(m_nics0, telemetry::read_nic_bytes());
   r.wall_s = static_cast<double>(t1 - m_t0) * 1e-9;
   {
     std::lock_guard lk(m_m);

@@ -14,6 +14,7 @@
 
 #include "core/stop.hpp"
 #include "report/bench_report.hpp"
+#include "telemetry/nic_counters.hpp"
 #include "telemetry/sampler.hpp"
 
 namespace dlsize::pipeline {
@@ -28,8 +29,9 @@ struct run_counters {
 // What the run's clock says at its end.
 struct run_totals {
   double wall_s = 0;
-  telemetry::cpu_usage cpu;        // this process and the host over the run
-  std::uint64_t storage_bytes = 0; // what the storage counter says the storage delivered
+  telemetry::cpu_usage cpu;               // this process and the host over the run
+  std::uint64_t storage_bytes = 0;        // what the storage counter says the storage delivered
+  std::vector<telemetry::nic_bytes> nics; // what the host's NICs carried over the run
   std::vector<report::timeseries_point> timeseries;
 };
 
@@ -91,6 +93,7 @@ private:
   stop_fn m_stop;
   std::uint64_t m_t0 = 0;
   telemetry::cpu_snapshot m_cpu0;
+  std::vector<telemetry::nic_bytes> m_nics0;
   std::atomic<bool> m_done{false};
   std::mutex m_m; // with m_wake: finish() ends the 50 ms wait at once
   std::condition_variable m_wake;

@@ -26,6 +26,35 @@ report::rank_status rank_status(const rank_result& r, std::uint64_t total_steps)
   return report::rank_status::complete;
 }
 
+std::vector<report::host_nic_row> nic_rows_of(const rank_result& f,
+                                              const config::nic_rates& rates) {
+  std::vector<report::host_nic_row> rows;
+  for (const auto& n : f.nics) {
+    report::host_nic_row row;
+    row.name = n.name;
+    row.rx_bytes = n.rx_bytes;
+    row.tx_bytes = n.tx_bytes;
+    const double rx = f.wall_s > 0 ? static_cast<double>(n.rx_bytes) / f.wall_s : 0.0;
+    const double tx = f.wall_s > 0 ? static_cast<double>(n.tx_bytes) / f.wall_s : 0.0;
+    row.rx_bytes_per_s = rx;
+    row.tx_bytes_per_s = tx;
+    report::field<double> speed = report::field<double>::null();
+    if (f.host_facts.nics)
+      for (const auto& facts : *f.host_facts.nics)
+        if (facts.name.value_or("") == n.name)
+          speed = facts.speed_bits_per_s;
+    row.speed_bits_per_s = speed;
+    const auto declared = config::declared_nic_rate(rates, f.host, n.name);
+    row.declared_bits_per_s =
+        declared ? report::field<double>(*declared * 8) : report::field<double>::null();
+    const double rate_bits = declared ? *declared * 8 : speed.value_or(0);
+    row.utilization = rate_bits > 0 ? report::field<double>(std::max(rx, tx) * 8 / rate_bits)
+                                    : report::field<double>::null();
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
 } // namespace
 
 job_figures figures_of_job(const report_context& c, const job_rollup& job) {
@@ -132,7 +161,7 @@ report::rank_row missing_rank_row(int rank, const std::string& host) {
   return row;
 }
 
-report::host_row host_row_of(const host_rollup& h) {
+report::host_row host_row_of(const host_rollup& h, const config::nic_rates& rates) {
   const overall_figures o = overall_of(h.accelerators);
   const rank_result& f = *h.first;
   report::host_row row;
@@ -156,6 +185,7 @@ report::host_row host_row_of(const host_rollup& h) {
                  0.0, 1.0));
   row.cpu_host_utilization = f.cpu.host_utilization;
   row.memory_end = f.memory_end;
+  row.nics = nic_rows_of(f, rates);
   return row;
 }
 
@@ -371,6 +401,8 @@ report::bench_report shared_sections(const report_context& c, const std::vector<
       job.storage_everywhere, first ? first->storage_source : "", job.storage_bytes, job.io.bytes,
       job.wall_s, first ? std::optional(first->memory_start) : std::nullopt,
       first ? std::optional(first->memory_end) : std::nullopt, c.mount.fs_type, warnings);
+  if (const auto declared = config::declared_storage_rate(opt.nic_rates))
+    r.storage->network_bits_per_s = *declared * 8;
   std::vector<telemetry::host_facts> hosts;
   for (const auto& h : job.hosts)
     hosts.push_back(h.first->host_facts);

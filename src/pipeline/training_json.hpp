@@ -31,7 +31,8 @@ report::accelerator_row accelerator_row_of(const rank_result& r, std::size_t a);
 report::rank_row rank_row_of(const rank_result& r, std::uint64_t total_steps);
 // The row of a rank whose results never came.
 report::rank_row missing_rank_row(int rank, const std::string& host);
-report::host_row host_row_of(const host_rollup& h);
+// A host's row; its NICs judged by the rates --nic-bandwidth declared.
+report::host_row host_row_of(const host_rollup& h, const config::nic_rates& rates);
 // The training figures of the summary (its CPU cost and limit verdict are set elsewhere).
 void fill_training_summary(report::summary_section& s, const report_context& c,
                            const job_rollup& job, const job_figures& f);

@@ -7,6 +7,7 @@
 
 #include "core/clock.hpp"
 #include "core/error.hpp"
+#include "core/units.hpp"
 
 namespace dlsize::pipeline {
 
@@ -32,6 +33,7 @@ std::unique_ptr<cluster::run_link> training_run::live_run::open_link() {
   cluster::run_link_options lo;
   lo.on_halt = [this](const std::string&, bool) { halt_here(); };
   lo.counters = [this] { return counters(); };
+  lo.activity = [this] { return activity(); };
   lo.stall_timeout_s = opt.stall_timeout_s;
   return m.comm.open_run_link(lo);
 }
@@ -61,6 +63,14 @@ cluster::job_counters training_run::live_run::counters() {
     c.compute_ns += l.compute_ns.load(std::memory_order_relaxed);
   }
   return c;
+}
+
+std::string training_run::live_run::activity() {
+  const cluster::job_counters c = counters();
+  std::string s = fmt::format("step {} of {}, {} samples, {} read", c.steps, total_steps, c.samples,
+                              units::format_bytes_decimal(static_cast<double>(c.bytes)));
+  const std::string oldest = m.eng->stuck_read(0);
+  return oldest.empty() ? s + ", no read in flight" : s + "; " + oldest;
 }
 
 void training_run::live_run::on_phase() noexcept {

@@ -107,6 +107,8 @@ struct training_run::live_run {
   // This rank failed: it stops, and the job with it.
   void fail_here(const std::string& why);
   cluster::job_counters counters();
+  // "step 41 of 200, 656 samples, 78.6 MB read; reader 0 has waited 2.1 s for a read of ..."
+  std::string activity();
   void on_phase() noexcept;
   void checkpoint(std::uint64_t step);
   void accel_loop(std::uint64_t a);

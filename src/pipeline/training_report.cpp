@@ -115,7 +115,7 @@ void add_rows(report::bench_report& r, const report_context& c,
                    [](const auto& a, const auto& b) { return *a.rank < *b.rank; });
   std::vector<report::host_row> hosts;
   for (const auto& h : job.hosts)
-    hosts.push_back(host_row_of(h));
+    hosts.push_back(host_row_of(h, c.opt.nic_rates));
   r.accelerators = std::move(accelerators);
   r.ranks = std::move(rank_rows);
   r.hosts = std::move(hosts);

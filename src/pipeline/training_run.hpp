@@ -18,6 +18,7 @@
 #include "cluster/communicator.hpp"
 #include "config/accelerator_spec.hpp"
 #include "config/allreduce_config.hpp"
+#include "config/nic_rates.hpp"
 #include "config/workload.hpp"
 #include "core/defaults.hpp"
 #include "dataset/index_layout.hpp"
@@ -56,6 +57,7 @@ struct training_options {
   double time_limit_s = 0; // 0: none
   double stall_timeout_s =
       core::defaults::stall_timeout_s; // --stall-timeout (every rank; the job's link too); 0: none
+  config::nic_rates nic_rates;         // --nic-bandwidth: the rates the hosts' NICs are judged by
   bool progress = true;
   nlohmann::json config; // the effective options, for the report
   status_hook status;    // rank 0: the partial report of a long run

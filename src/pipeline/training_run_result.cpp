@@ -94,6 +94,7 @@ rank_result training_run::live_run::result(const io::engine_result& ran, run_tot
   r.storage_bytes = totals.storage_bytes;
   r.memory_start = memory_start;
   r.memory_end = telemetry::memory_now();
+  r.nics = totals.nics;
   r.timeseries = std::move(totals.timeseries);
   r.host_facts = report::host_of(gpus.devices(), gpus.status(), m.provenance);
   add_run_warnings(r.warnings, opt.io, *m.eng, m.layout, m.fallback);

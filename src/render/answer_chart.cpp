@@ -17,8 +17,8 @@ constexpr const char* kRequirement = "#2ca02c";
 constexpr const char* kProvision = "#1b5e20";
 
 // The series' fit over its measured counts: the hinge where a knee was chosen, else the line.
-void add_fit(svg_chart& c, const analysis::sizing_series& s, const std::string& color,
-             double scale, std::vector<std::string>& drawn) {
+void add_fit(svg_chart& c, const analysis::sizing_series& s, const std::string& color, double scale,
+             std::vector<std::string>& drawn) {
   const double x_lo = s.measured.front().row.accelerators;
   const double x_hi = s.measured.back().row.accelerators;
   if (s.knee.chosen) {

@@ -115,8 +115,7 @@ std::vector<std::string> requirement_lines(const analysis::workload_requirement&
   if (std::isfinite(r.measured))
     line += fmt::format("; measured {} over {} runs on {} backend{}, {:+.1f} %",
                         pair(r.measured, r.measured_at_threshold), r.runs - r.client_limited_runs,
-                        r.backends.size(), r.backends.size() == 1 ? "" : "s",
-                        100 * r.difference);
+                        r.backends.size(), r.backends.size() == 1 ? "" : "s", 100 * r.difference);
   out.push_back(line + ". The bandwidths below are " + r.basis() + ".");
   for (const auto& reason : r.reasons)
     out.push_back("Measured and planned differ by more than 5 %: " + reason + ".");
@@ -156,9 +155,9 @@ text_table answer_table(const analysis::sizing_answer& a) {
 }
 
 text_table cost_table(const analysis::sizing_answer& a) {
-  text_table t{{"accelerators", "data growth", "backend", "capacity TB", "bandwidth", "capacity",
-                "total", "per accelerator", "capacity fits"},
-               {}};
+  text_table t;
+  t.header = {"accelerators", "data growth", "backend",         "capacity TB",  "bandwidth",
+              "capacity",     "total",       "per accelerator", "capacity fits"};
   for (const auto& r : a.rows)
     for (const auto& b : r.backends)
       if (b.cost)
@@ -181,7 +180,8 @@ std::vector<std::string> answer_notes(const analysis::sizing_answer& a) {
       "delivered is below the provision.",
       "Assumed: " + a.cache_note + "."};
   if (priced(a))
-    out.push_back("Capacity: " + a.capacity_note + ". Costs are the buyer's prices (--backend, "
+    out.push_back("Capacity: " + a.capacity_note +
+                  ". Costs are the buyer's prices (--backend, "
                   "backends.json): bandwidth × price per GB/s + capacity × price per TB.");
   return out;
 }

@@ -107,6 +107,9 @@ struct limit_figures_section {
   field<double> queue_full_share, completion_wait_share, mean_in_flight, queue_depth, readers;
   field<double> device_busy, max_read_rate, read_bytes_per_s;
   field<double> process_cpu_budget_share, cpu_budget_cores;
+  // The busiest host NIC's share of its rate; the hosts' received bytes/s together ÷ the storage
+  // side's declared network rate (null: not known).
+  field<double> client_network_share, storage_network_share;
   nlohmann::json extra = nlohmann::json::object();
 };
 
@@ -197,6 +200,9 @@ struct storage_section {
   field<telemetry::mount_facts> mount;
   field<telemetry::block_device_facts> device;
   std::optional<std::vector<telemetry::io_limit>> io_limits;
+  // The storage side's network as declared (--nic-bandwidth storage:RATE): what limited_by
+  // judges the hosts' traffic together by; absent or null: none declared.
+  field<double> network_bits_per_s;
   nlohmann::json extra = nlohmann::json::object();
 };
 
@@ -335,6 +341,20 @@ struct rank_row {
   nlohmann::json extra = nlohmann::json::object();
 };
 
+// One NIC of a host over the run (hosts[].nics[]): the bytes its counters moved between the
+// run's start and end (every transfer of the host, not the run's alone), the rates they imply,
+// and the rate it is judged by: declared (--nic-bandwidth) where one is, else the speed it
+// reports.
+struct host_nic_row {
+  field<std::string> name;
+  field<std::uint64_t> rx_bytes, tx_bytes;
+  field<double> rx_bytes_per_s, tx_bytes_per_s;
+  field<double> speed_bits_per_s;    // as the NIC reports it; null: unknown
+  field<double> declared_bits_per_s; // --nic-bandwidth; null: none declared
+  field<double> utilization;         // the busier direction ÷ that rate; null: no rate known
+  nlohmann::json extra = nlohmann::json::object();
+};
+
 // A training run's figures per host (its ranks together).
 struct host_row {
   field<std::string> host;
@@ -342,7 +362,8 @@ struct host_row {
   field<std::vector<std::uint64_t>> ranks;
   field<double> samples_per_s, read_bytes_per_s, accelerator_utilization, hit_ratio;
   field<double> cpu_host_utilization;
-  field<telemetry::memory_figures> memory_end; // the host's memory figures at the end
+  field<telemetry::memory_figures> memory_end;   // the host's memory figures at the end
+  std::optional<std::vector<host_nic_row>> nics; // what each NIC carried over the run
   nlohmann::json extra = nlohmann::json::object();
 };
 

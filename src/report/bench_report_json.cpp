@@ -120,6 +120,8 @@ void visit(section_of<limit_figures_section> auto& s, auto& op) {
   op("read_bytes_per_s", s.read_bytes_per_s);
   op("process_cpu_budget_share", s.process_cpu_budget_share);
   op("cpu_budget_cores", s.cpu_budget_cores);
+  op("client_network_share", s.client_network_share);
+  op("storage_network_share", s.storage_network_share);
 }
 
 void visit(section_of<limit_sign_section> auto& s, auto& op) {
@@ -385,6 +387,7 @@ void visit(section_of<storage_section> auto& s, auto& op) {
   op.section("mount", s.mount);
   op.section("device", s.device);
   op.rows("io_limits", s.io_limits);
+  op("network_bits_per_s", s.network_bits_per_s, bound::nonneg);
 }
 
 void visit(section_of<cache_cgroup_section> auto& s, auto& op) {
@@ -473,6 +476,17 @@ void visit(section_of<rank_row> auto& s, auto& op) {
   op("reason", s.reason);
 }
 
+void visit(section_of<host_nic_row> auto& s, auto& op) {
+  op("name", s.name);
+  op("rx_bytes", s.rx_bytes);
+  op("tx_bytes", s.tx_bytes);
+  op("rx_bytes_per_s", s.rx_bytes_per_s);
+  op("tx_bytes_per_s", s.tx_bytes_per_s);
+  op("speed_bits_per_s", s.speed_bits_per_s);
+  op("declared_bits_per_s", s.declared_bits_per_s);
+  op("utilization", s.utilization);
+}
+
 void visit(section_of<host_row> auto& s, auto& op) {
   op("host", s.host);
   op("node", s.node);
@@ -487,6 +501,7 @@ void visit(section_of<host_row> auto& s, auto& op) {
   op("hit_ratio", s.hit_ratio);
   op("cpu_host_utilization", s.cpu_host_utilization);
   op.section("memory_end", s.memory_end);
+  op.rows("nics", s.nics);
 }
 
 void visit(section_of<epoch_row> auto& s, auto& op) {

@@ -25,6 +25,52 @@ double mean_device_busy(const bench_report& r) {
   return n ? sum / n : std::nan("");
 }
 
+// Each host's busiest NIC against its rate (declared, else reported); the busiest of all named,
+// the others at the bound listed; their received bytes together against the storage side's
+// declared rate.
+void add_network_figures(const bench_report& r, limit_figures& f) {
+  if (!r.hosts)
+    return;
+  double received = 0;
+  bool any = false;
+  std::vector<std::pair<double, std::string>> at_bound;
+  for (const auto& h : *r.hosts) {
+    if (!h.nics)
+      continue;
+    const host_nic_row* busiest = nullptr;
+    double most_rx = -1;
+    for (const auto& n : *h.nics) {
+      const double rx = n.rx_bytes_per_s.value_or(0);
+      most_rx = std::max(most_rx, rx);
+      if (n.utilization.has_value() && (!busiest || *n.utilization > *busiest->utilization))
+        busiest = &n;
+    }
+    received += std::max(0.0, most_rx);
+    any = any || most_rx >= 0;
+    if (!busiest)
+      continue;
+    const std::string name = h.host.value_or("?") + " " + busiest->name.value_or("?");
+    const double share = *busiest->utilization;
+    if (!(share <= f.client_nic_share)) {
+      if (std::isfinite(f.client_nic_share) && f.client_nic_share >= kNicBound)
+        at_bound.emplace_back(f.client_nic_share, f.client_nic);
+      f.client_nic_share = share;
+      f.client_nic = name;
+      f.client_nic_bits_per_s =
+          busiest->declared_bits_per_s.value_or(busiest->speed_bits_per_s.value_or(0));
+    } else if (share >= kNicBound) {
+      at_bound.emplace_back(share, name);
+    }
+  }
+  for (const auto& [share, name] : at_bound)
+    f.client_nics_also.push_back(fmt::format("{} {:.0f} %", name, 100 * share));
+  if (any && r.storage && r.storage->network_bits_per_s.has_value() &&
+      *r.storage->network_bits_per_s > 0) {
+    f.storage_network_bits_per_s = *r.storage->network_bits_per_s;
+    f.storage_network_share = received * 8 / f.storage_network_bits_per_s;
+  }
+}
+
 bool at_least(double v, double bound) {
   return std::isfinite(v) && v >= bound;
 }
@@ -37,7 +83,19 @@ std::string pct_or_unknown(double v) {
   return std::isfinite(v) ? pct(v) : "?";
 }
 
+std::string mbits(double bits_per_s) {
+  return fmt::format("{:.0f} Mbit/s", bits_per_s / 1e6);
+}
+
 void client_signs(const limit_figures& f, std::vector<limit_sign>& out) {
+  if (at_least(f.client_nic_share, kNicBound)) {
+    std::string text =
+        fmt::format("the client network: {} carried {} of its {} (bound {})", f.client_nic,
+                    pct(f.client_nic_share), mbits(f.client_nic_bits_per_s), pct(kNicBound));
+    for (const auto& also : f.client_nics_also)
+      text += ", " + also;
+    out.push_back({limit_side::client, "client_network", f.client_nic_share, kNicBound, text});
+  }
   if (at_least(f.busiest_reader_cpu, kReaderCpuBound))
     out.push_back({limit_side::client, "reader_cpu", f.busiest_reader_cpu, kReaderCpuBound,
                    fmt::format("a reader thread ran at {} of a core (bound {}), its reads and "
@@ -57,12 +115,23 @@ void client_signs(const limit_figures& f, std::vector<limit_sign>& out) {
 }
 
 void storage_signs(const limit_figures& f, std::vector<limit_sign>& out) {
+  if (at_least(f.storage_network_share, kStorageNetworkBound))
+    out.push_back({limit_side::storage, "storage_network", f.storage_network_share,
+                   kStorageNetworkBound,
+                   fmt::format("the storage network: the hosts together received {} of the "
+                               "storage side's declared {} (bound {})",
+                               pct(f.storage_network_share), mbits(f.storage_network_bits_per_s),
+                               pct(kStorageNetworkBound))});
   const double over_cap = f.read_bytes_per_s / f.max_read_rate;
   if (at_least(over_cap, kCapReachedBound))
     out.push_back({limit_side::storage, "read_rate_cap", over_cap, kCapReachedBound,
                    fmt::format("reads ran at {} of the --max-read-rate cap (bound {}): the token "
                                "bucket standing in for a slower storage",
                                pct(over_cap), pct(kCapReachedBound))});
+  // A host's NIC at its rate makes its readers wait with full queues too: those waits are the
+  // link's, not the storage's.
+  if (at_least(f.client_nic_share, kNicBound))
+    return;
   if (at_least(f.queue_full_share, kQueueFullBound))
     out.push_back({limit_side::storage, "queue_full", f.queue_full_share, kQueueFullBound,
                    fmt::format("readers waited with all {:.0f} requests in flight {} of their "
@@ -100,6 +169,9 @@ std::string advice_for(const limit_verdict& v) {
   const bool reader = has("reader_cpu");
   switch (v.kind) {
   case limit_kind::client:
+    if (has("client_network"))
+      return "the hosts' NICs are the limit: the backend delivers at least this; more hosts or "
+             "faster NICs find its ceiling";
     return reader ? "add --readers (each takes up to a core) or spread the accelerators over "
                     "more clients"
                   : "run on an idle client, or spread the accelerators over more clients";
@@ -109,6 +181,9 @@ std::string advice_for(const limit_verdict& v) {
   case limit_kind::storage:
     if (v.synthetic)
       return "the cap is the limit by design; remove it to measure the storage itself";
+    if (has("storage_network"))
+      return "the storage side's network is the limit: this is the backend as its network "
+             "delivers it";
     return has("queue_full") ? "a deeper --queue-depth may find more; otherwise this is the backend"
                              : "this is the backend";
   case limit_kind::harness:
@@ -161,6 +236,7 @@ limit_figures limit_figures_of(const bench_report& r) {
     }
   }
   f.device_busy = mean_device_busy(r);
+  add_network_figures(r, f);
   return f;
 }
 
@@ -220,6 +296,8 @@ limit_section limit_block(const limit_verdict& v) {
   n.host_cpu_utilization = num(f.host_cpu);
   n.process_cpu_budget_share = num(f.process_cpu_budget_share);
   n.cpu_budget_cores = num(f.cpu_budget_cores);
+  n.client_network_share = num(f.client_nic_share);
+  n.storage_network_share = num(f.storage_network_share);
   n.queue_full_share = num(f.queue_full_share);
   n.completion_wait_share = num(f.completion_wait_share);
   n.mean_in_flight = num(f.mean_in_flight);

@@ -1,8 +1,10 @@
 #pragma once
 // What held a run's AU below 1, named from the telemetry the run collected. Each figure at its
 // bound is a sign on one side: the client's (a reader thread at about a full core, the host's
-// CPU or the process's CPU budget nearly spent) or the storage's (readers waiting with their
-// queues full, waiting on a busy device, a --max-read-rate cap reached). Storage signs alone
+// CPU or the process's CPU budget nearly spent, a host's NIC at its rate: the client network) or
+// the storage's (readers waiting with their queues full, waiting on a busy device, a
+// --max-read-rate cap reached, the hosts' traffic together at the storage side's declared
+// network rate). Storage signs alone
 // make the verdict `storage`; client signs alone `client`; both `mixed`, because a busy client
 // also makes reads wait, so such a run says only that the backend delivers at least what it
 // read; neither `harness` (the prefetch window or the emulation itself). The thresholds are
@@ -27,6 +29,11 @@ inline constexpr double kQueueFullBound = 0.50;      // share of reader time wit
 inline constexpr double kCompletionWaitBound = 0.50; // share of reader time waiting on reads
 inline constexpr double kDeviceBusyBound = 0.90;     // share of the run the device had I/O
 inline constexpr double kCapReachedBound = 0.95;     // read rate ÷ --max-read-rate
+// A NIC's busier direction ÷ its rate (declared, else reported), over the whole run, ramp-up
+// included: TCP over Ethernet carries about 94 % of the line rate as payload.
+inline constexpr double kNicBound = 0.85;
+// The hosts' received bytes together ÷ the storage side's declared network rate.
+inline constexpr double kStorageNetworkBound = 0.85;
 
 enum class limit_kind { nothing, storage, client, mixed, harness, unknown };
 inline constexpr core::enum_table<limit_kind, 6> kLimitKindNames{
@@ -65,6 +72,15 @@ struct limit_figures {
   double device_busy = std::nan("");
   double max_read_rate = std::nan(""); // bytes/s; NaN without a cap
   double read_bytes_per_s = std::nan("");
+  // The busiest host NIC (hosts[].nics): its share of its rate, the rate, "h2 eth0", and the
+  // other hosts' NICs at the bound ("h1 eth0 93 %").
+  double client_nic_share = std::nan("");
+  double client_nic_bits_per_s = std::nan("");
+  std::string client_nic;
+  std::vector<std::string> client_nics_also;
+  // The hosts' busiest NICs' received bytes/s together, against storage.network_bits_per_s.
+  double storage_network_share = std::nan("");
+  double storage_network_bits_per_s = std::nan("");
 };
 
 enum class limit_side { client, storage };

@@ -181,3 +181,45 @@ proxy() {
   for _ in $(seq 100); do [[ -s $port_file ]] && break; sleep 0.05; done
   PROXY=http://127.0.0.1:$(cat "$port_file")
 }
+# require_cluster STORE...: the test runs on the cluster bed (scripts/cluster-bed.sh, brought up
+# by CTest for the tests labelled cluster, with the stores named on their "# cluster-stores:"
+# line): loads the bed's variables (DLSIZE_BED_HOSTS, the mounts, the S3 endpoint and keys) and
+# defines bed (the script) and bed_mpi (its mpiexec with MPICH's launcher). Where the bed or a
+# store is not up the test skips (77), but fails under CI=true, where the cluster tests must run.
+require_cluster() {
+  local dir=${DLSIZE_BED_DIR:-} why= store
+  require_mpi
+  if [[ -z $dir ]]; then
+    why="DLSIZE_BED_DIR is not set (run it through ctest -L cluster)"
+  elif [[ -f $dir/unavailable ]]; then
+    why=$(cat "$dir/unavailable")
+  elif [[ ! -f $dir/prefix ]]; then
+    why="the bed did not come up (ctest's cluster.bed_up)"
+  else
+    for store in "$@"; do
+      [[ -f $dir/run/$store.up ]] && continue
+      why="the $store store is not up: $(cat "$dir/run/$store.unavailable" 2>/dev/null || echo "ctest's cluster.store_$store did not start it")"
+      break
+    done
+  fi
+  if [[ -n $why ]]; then
+    if [[ ${CI:-} == true ]]; then
+      echo "FAIL: the cluster bed is not running: $why; under CI=true the cluster tests must run"
+      exit 1
+    fi
+    echo "skip: the cluster bed is not running: $why"
+    exit 77
+  fi
+  BED_SH=$ROOT/scripts/cluster-bed.sh
+  eval "$("$BED_SH" env)"
+}
+bed() { "$BED_SH" "$@"; }
+# bed_bucket NAME: a bucket of that name on the bed's S3 store, made from h1 (the store is
+# reachable only from the bed's hosts); fails the test when it cannot be made.
+bed_bucket() {
+  local code
+  code=$(bed exec h1 curl -s -o /dev/null -w '%{http_code}' --aws-sigv4 "aws:amz:us-east-1:s3" \
+    -H "x-amz-content-sha256: UNSIGNED-PAYLOAD" --user "$AWS_ACCESS_KEY_ID:$AWS_SECRET_ACCESS_KEY" \
+    -X PUT "$DLSIZE_S3_ENDPOINT/$1")
+  [[ $code == 200 ]] || { fail "cannot create bucket $1 on the bed's S3 store (HTTP $code)"; finish; exit 1; }
+}

@@ -127,3 +127,75 @@ TEST_CASE("limit_of reads a report's verdict, or decides one from its figures", 
   r["summary"]["limited_by"]["verdict"] = "client_cpu";
   CHECK(limit_of(typed()).kind == limit_kind::client);
 }
+
+namespace {
+
+// A report of two hosts whose eth0 carried rx bytes/s each, judged by a declared rate.
+bench_report two_hosts(double rx1, double rx2, double declared_bits) {
+  bench_report r;
+  std::vector<host_row> hosts;
+  for (const auto& [name, rx] : {std::pair{"h1", rx1}, std::pair{"h2", rx2}}) {
+    host_row h;
+    h.host = std::string(name);
+    host_nic_row n;
+    n.name = std::string("eth0");
+    n.rx_bytes_per_s = rx;
+    n.tx_bytes_per_s = 0.0;
+    n.speed_bits_per_s = 10e9;
+    n.declared_bits_per_s = declared_bits;
+    n.utilization = rx * 8 / declared_bits;
+    h.nics = std::vector<host_nic_row>{n};
+    hosts.push_back(h);
+  }
+  r.hosts = hosts;
+  return r;
+}
+
+} // namespace
+
+TEST_CASE("hosts whose NICs carried their declared rate are limited by the client network",
+          "[limit]") {
+  const bench_report r = two_hosts(23.5e6, 24e6, 200e6);
+  limit_figures f = waiting_run();
+  const limit_figures net = limit_figures_of(r);
+  f.client_nic_share = net.client_nic_share;
+  f.client_nic = net.client_nic;
+  f.client_nic_bits_per_s = net.client_nic_bits_per_s;
+  f.client_nics_also = net.client_nics_also;
+  f.queue_full_share = 0.6; // the link's waits, not the storage's
+  const auto v = decide_limit(f);
+  CHECK(v.kind == limit_kind::client);
+  CHECK(client_side(v.kind));
+  REQUIRE(v.signs.size() == 1);
+  CHECK(v.signs[0].name == "client_network");
+  CHECK_THAT(v.reason, Catch::Matchers::Contains("h2 eth0 carried 96 % of its 200 Mbit/s"));
+  CHECK_THAT(v.reason, Catch::Matchers::Contains("h1 eth0 94 %"));
+}
+
+TEST_CASE("a NIC judged by its reported speed alone is far from it on a capped veth", "[limit]") {
+  bench_report r = two_hosts(23.5e6, 24e6, 200e6);
+  for (auto& h : *r.hosts)
+    for (auto& n : *h.nics) {
+      n.declared_bits_per_s = field<double>::null();
+      n.utilization = *n.rx_bytes_per_s * 8 / 10e9;
+    }
+  const limit_figures f = limit_figures_of(r);
+  CHECK(f.client_nic_share < kNicBound);
+  CHECK(f.client_nic_bits_per_s == 10e9);
+}
+
+TEST_CASE("the hosts together at the storage side's declared rate are a storage-network sign",
+          "[limit]") {
+  bench_report r = two_hosts(7.2e6, 7.4e6, 1e9);
+  r.storage.emplace();
+  r.storage->network_bits_per_s = 120e6;
+  limit_figures f = waiting_run();
+  const limit_figures net = limit_figures_of(r);
+  f.storage_network_share = net.storage_network_share;
+  f.storage_network_bits_per_s = net.storage_network_bits_per_s;
+  const auto v = decide_limit(f);
+  CHECK(v.kind == limit_kind::storage);
+  REQUIRE(v.signs.size() == 1);
+  CHECK(v.signs[0].name == "storage_network");
+  CHECK_THAT(v.reason, Catch::Matchers::Contains("97 % of the storage side's declared 120 Mbit/s"));
+}

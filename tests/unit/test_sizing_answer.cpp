@@ -173,7 +173,7 @@ TEST_CASE("data growth rows a cache cannot change are one row; prices keep them 
   CHECK(capped.cost->capacity == Approx(row.capacity_bytes / 1e12 * 10));
   CHECK(capped.cost->per_accelerator == Approx(capped.cost->total / 64));
   CHECK(capped.cost->capacity_fits == std::optional<bool>(false)); // 1 GB > 0.0005 TB
-  CHECK(row.cheapest.empty()); // nobody holds 64
+  CHECK(row.cheapest.empty());                                     // nobody holds 64
 }
 
 TEST_CASE("measured and planned demand more than 5 % apart name the read amplification",
@@ -197,8 +197,7 @@ TEST_CASE("the answer's table has one unit, one required figure per target and e
   CHECK(t.header.size() == 6); // accelerators, growth, required, provision, 2 backends
   REQUIRE(t.rows.size() == 3);
   CHECK_THAT(t.rows[0][5], Contains("does not hold: ceiling 0.1"));
-  const std::string screen =
-      render::answer_terminal(d.answers.at(0), d.requirements.at(0));
+  const std::string screen = render::answer_terminal(d.answers.at(0), d.requirements.at(0));
   CHECK_THAT(screen, Contains("Recommendation:"));
   CHECK_THAT(screen, Contains("Requirement per h100: planned 40 MB/s at AU 100 % (36 at AU 90 %)"));
 }
@@ -220,8 +219,7 @@ TEST_CASE("--backend is LABEL:key=value pairs of prices; anything else is refuse
   CHECK(p.priced());
   CHECK_THROWS_WITH(analysis::parse_backend_option("nas-a"), Contains("--backend: 'nas-a'"));
   CHECK_THROWS_WITH(analysis::parse_backend_option("a:price=1"), Contains("valid keys"));
-  CHECK_THROWS_WITH(analysis::parse_backend_option("a:price_per_tb=-1"),
-                    Contains("a number >= 0"));
+  CHECK_THROWS_WITH(analysis::parse_backend_option("a:price_per_tb=-1"), Contains("a number >= 0"));
   CHECK_THROWS_WITH(analysis::parse_backend_option("a:usable_tb=1,usable_tb=2"),
                     Contains("given twice"));
   CHECK_THROWS_AS(analysis::read_backends_file("/no/such/backends.json"), usage_error);
