@@ -1,5 +1,6 @@
 // dlsize datagen: write a dataset for a workload profile.
 #include <cstdio>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -37,6 +38,7 @@ struct datagen_cli {
   bool quiet = false;
   s3::settings s3;
   std::string part_size = "64MiB";
+  std::set<std::string> given; // the long options given
 };
 
 dataset::datagen_options options_of(const datagen_cli& o, std::uint64_t ram);
@@ -47,6 +49,7 @@ int run_s3_datagen(const datagen_cli& o);
 int run_datagen(const datagen_cli& o) {
   if (s3::is_s3_url(o.dataset))
     return run_s3_datagen(o);
+  s3::refuse_s3_options(o.given, fmt::format("--dataset '{}'", o.dataset));
   cluster::communicator& comm = cluster::world();
   // The options are checked on every rank first (the first collective of a command is always an
   // agreement), every rank must have been given the same, then the size is taken from the RAM of
@@ -91,6 +94,8 @@ int report_datagen(const datagen_cli& o, const dataset::datagen_result& r, unsig
               static_cast<unsigned long long>(r.files_kept),
               units::format_bytes_binary(static_cast<double>(r.bytes_written)).c_str(), r.seconds,
               ranks > 1 ? fmt::format(", by {} ranks", ranks).c_str() : "");
+  if (r.s3_requests)
+    std::printf("S3: %s\n", s3::requests_text(*r.s3_requests).c_str());
   return 0;
 }
 
@@ -159,9 +164,10 @@ void setup_datagen(CLI::App& app, cli_context& ctx) {
   sub->add_option("--s3-part-size", o->part_size,
                   "Objects above this size are put by multipart upload, in parts of this size")
       ->capture_default_str();
-  sub->callback([o, files, records, &ctx] {
+  sub->callback([o, files, records, sub, &ctx] {
     o->req.files_given = files->count() > 0;
     o->req.records_per_file_given = records->count() > 0;
+    o->given = given_long_options(*sub);
     ctx.exit_code = run_datagen(*o);
   });
 }

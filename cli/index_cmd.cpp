@@ -16,6 +16,7 @@
 #include "dataset/index_stats_text.hpp"
 #include "dlsize/build_config.hpp"
 #include "report/report_io.hpp"
+#include "run_config.hpp"
 #include "s3_options.hpp"
 
 namespace dlsize::cli {
@@ -51,7 +52,7 @@ void setup_stats(CLI::App& index) {
 } // namespace
 
 // What a scan that did not finish says: why, and where a rerun continues from.
-void report_stopped(const dataset::index_summary& r) {
+void report_stopped(const dataset::index_summary& r, bool objects) {
   if (!r.stalled.empty())
     std::fprintf(stderr, "dlsize: index stalled: %s\n", r.stalled.c_str());
   else
@@ -61,7 +62,8 @@ void report_stopped(const dataset::index_summary& r) {
                r.resume_state.c_str());
   std::fflush(stderr);
   for (const auto& a : r.abandoned)
-    std::fprintf(stderr, "dlsize: stuck in the kernel: %s\n", a.c_str());
+    std::fprintf(stderr, "dlsize: %s: %s\n",
+                 objects ? "left waiting on the S3 server" : "stuck in the kernel", a.c_str());
 }
 
 // The line a finished scan prints: what it found, how fast, where the index went.
@@ -144,6 +146,7 @@ void setup_index(CLI::App& app, cli_context& ctx) {
       s3_dataset(o->dir, "DIR", *s3); // refuses s3:// in a build without the client
 #endif
     } else {
+      s3::refuse_s3_options(given_long_options(*sub), fmt::format("DIR '{}'", o->dir));
       dataset::index_options opt = dataset::index_options_of(*o);
       opt.tool = report::tool_json();
       opt.created_at = report::utc_now();
@@ -151,7 +154,7 @@ void setup_index(CLI::App& app, cli_context& ctx) {
       r = dataset::build_index(opt);
     }
     if (r.stopped()) {
-      report_stopped(r);
+      report_stopped(r, objects);
       ctx.exit_code = 1;
       return;
     }

@@ -15,6 +15,7 @@
 #include "core/value_rule.hpp"
 #include "option_rules.hpp"
 #include "report/bench_report.hpp"
+#include "report/report_input.hpp"
 
 namespace dlsize::cli {
 namespace {
@@ -111,7 +112,7 @@ void apply_run_config_object(CLI::App& cmd, const nlohmann::json& j, const std::
 }
 
 std::uint64_t apply_replay(CLI::App& cmd, const std::string& report_file) {
-  const nlohmann::json r = core::read_json_file(report_file, core::kReportJson);
+  const nlohmann::json r = report::read_report_input(report_file, report::report_use::bench);
   const auto source = report::replay_source_of(r);
   if (!source)
     throw usage_error(fmt::format("--replay: '{}' is not a dlsize bench report (schema "

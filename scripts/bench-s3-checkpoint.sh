@@ -12,7 +12,7 @@
 # process.
 # Usage: scripts/bench-s3-checkpoint.sh [SCRATCH_DIR]
 #   env: RUNS (5), SCALE (0.005: 537.6 MiB), PART_SIZE (16MiB), CONCURRENCY (4); with
-#   DLSIZE_S3_ENDPOINT and the AWS_ keys set, that server is used; else scripts/s3-server.sh
+#   AWS_ENDPOINT_URL_S3 and the AWS_ keys set, that server is used; else scripts/s3-server.sh
 #   starts one under SCRATCH. radosgw frees deleted objects only at its garbage collection: with
 #   S3_SERVER_DIR (an external server's scripts/s3-server.sh folder) or a server started here,
 #   it is run after every upload, else the 2 GiB of the test server's memstore fill up.

@@ -7,7 +7,7 @@
 # second. CPU: dlsize the whole process (/usr/bin/time; it also writes and fsyncs its index);
 # boto3 the listing alone (getrusage in the process, after its imports and client).
 # Usage: scripts/bench-s3-index.sh [SCRATCH_DIR]
-#   env: RUNS (5), PREFIXES (100), PER_PREFIX (200), THREADS (8); with DLSIZE_S3_ENDPOINT and the
+#   env: RUNS (5), PREFIXES (100), PER_PREFIX (200), THREADS (8); with AWS_ENDPOINT_URL_S3 and the
 #   AWS_ keys set, that server is used; else scripts/s3-server.sh starts one under SCRATCH.
 set -euo pipefail
 cd "$(dirname "$0")/.."

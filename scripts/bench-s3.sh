@@ -8,7 +8,7 @@
 # processes (/usr/bin/time, children included); boto3 the downloads alone (getrusage in the
 # process, after its imports).
 # Usage: scripts/bench-s3.sh [SCRATCH_DIR]
-#   env: RUNS (5), OBJECTS (2048), OBJECT_SIZE (131072), CONCURRENCY (8); with DLSIZE_S3_ENDPOINT
+#   env: RUNS (5), OBJECTS (2048), OBJECT_SIZE (131072), CONCURRENCY (8); with AWS_ENDPOINT_URL_S3
 #   and the AWS_ keys set, that server is used; else scripts/s3-server.sh starts one under SCRATCH.
 set -euo pipefail
 cd "$(dirname "$0")/.."

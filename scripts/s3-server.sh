@@ -202,7 +202,10 @@ start() {
 
   local ms=$((($(date +%s%N) - t0) / 1000000))
   echo "$ms" >"$D/start_ms"
+  # What dlsize reads, as the AWS CLI does (docs/s3.md, "Settings and their precedence").
   cat >"$D/env" <<ENV
+export AWS_ENDPOINT_URL_S3=http://$addr:$RGW_PORT
+# The tests' and bench scripts' name for the same endpoint.
 export DLSIZE_S3_ENDPOINT=http://$addr:$RGW_PORT
 export AWS_ACCESS_KEY_ID=$AK
 export AWS_SECRET_ACCESS_KEY=$SK

@@ -20,7 +20,10 @@ from jsonschema.validators import validator_for
 DOCS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs")
 SCHEMAS = {"dlsize.report/1": "report", "dlsize.compare/1": "compare", "dlsize.sizing/1": "sizing",
            "dlsize.plan/1": "plan", "dlsize.sweep/1": "sweep",
-           "dlsize.calibration/1": "calibration"}
+           "dlsize.calibration/1": "calibration", "dlsize.workload/1": "workload",
+           "dlsize.dataset/1": "manifest", "dlsize.checkpoint/1": "checkpoint-manifest",
+           "dlsize.allreduce-calibration/1": "allreduce-calibration",
+           "dlsize.s3-datagen-journal/1": "s3-datagen-journal"}
 
 
 def validator(name, cache={}):

@@ -1,16 +1,17 @@
 // The backends.json file (docs/sizing.md, "Cost and capacity"): the one place its keys are read.
-#include <fstream>
-
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "analysis/backend_prices.hpp"
 #include "core/error.hpp"
+#include "core/json_input.hpp"
 
 namespace dlsize::analysis {
 namespace {
 
 using json = nlohmann::json;
+
+constexpr core::json_limits kBackendsJson{"backends file", core::kSmallJsonBytes};
 
 std::optional<double> price_key(const json& row, const char* key, const std::string& where) {
   if (!row.contains(key) || row.at(key).is_null())
@@ -25,16 +26,7 @@ std::optional<double> price_key(const json& row, const char* key, const std::str
 } // namespace
 
 price_list read_backends_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in)
-    throw usage_error(fmt::format("--backends: {} cannot be read", path));
-  json j;
-  try {
-    j = json::parse(in);
-  } catch (const json::exception& e) {
-    throw usage_error(
-        fmt::format("{}: not JSON ({}). valid: a dlsize.backends/1 document", path, e.what()));
-  }
+  const json j = core::read_json_file(path, kBackendsJson);
   if (!j.is_object() || j.value("schema", json()) != kBackendsSchema)
     throw usage_error(fmt::format("{}: /schema: not {}. valid: {{\"schema\": \"{}\", "
                                   "\"backends\": [{{\"label\": …, \"price_per_tb\": …}}]}}",

@@ -11,6 +11,7 @@
 #include "core/json_input.hpp"
 #include "report/bench_report.hpp"
 #include "report/checkpoint_document.hpp"
+#include "report/report_input.hpp"
 #include "report/report_io.hpp"
 #include "sweep/sweep_document.hpp"
 #include "sweep/sweep_index.hpp"
@@ -21,14 +22,35 @@ using namespace report; // the report envelope and identity
 namespace fs = std::filesystem;
 namespace {
 
-nlohmann::json read_json(const fs::path& p) {
-  return core::read_json_file(p, core::kReportJson);
+// A report named on the command line or by a sweep's index: refused, naming the file, when it
+// is of another kind or its schema refuses it (report::read_report_input).
+loaded_report read_report(const fs::path& p) {
+  return loaded_report::of(p.string(), read_report_input(p, report_use::bench_or_checkpoint));
 }
 
-loaded_report read_report(const fs::path& p) {
-  nlohmann::json j = read_json(p);
-  if (!is_bench_report(j)) // a bench report's fields are checked as it is typed, below
-    check_report_fields(j, p.string());
+// A *.json file met in a folder: a report, checked as read_report checks one; anything else is
+// passed over with a note saying what it is.
+std::optional<loaded_report> read_folder_file(const fs::path& p, report_inputs& in) {
+  input_document d;
+  try {
+    d = read_input_document(p);
+  } catch (const usage_error&) {
+    in.notes.push_back(fmt::format("{}: not JSON, passed over", p.string()));
+    return std::nullopt;
+  }
+  if (!d.lines_kind.empty()) {
+    in.notes.push_back(fmt::format("{}: {}, passed over", p.string(), d.lines_kind));
+    return std::nullopt;
+  }
+  nlohmann::json& j = d.doc;
+  if (!is_bench_report(j) && !report::is_checkpoint_report(j)) {
+    const std::string kind = dlsize_kind_of(j);
+    in.notes.push_back(
+        fmt::format("{}: {}, passed over", p.string(),
+                    kind.empty() ? "not a dlsize bench or checkpoint report" : kind));
+    return std::nullopt;
+  }
+  check_report_input(j, p.string(), report_use::bench_or_checkpoint);
   return loaded_report::of(p.string(), std::move(j));
 }
 
@@ -57,20 +79,10 @@ void load_folder(const fs::path& dir, report_inputs& in) {
         files.push_back(e.path());
     std::sort(files.begin(), files.end());
     for (const auto& p : files) {
-      nlohmann::json j;
-      try {
-        j = read_json(p);
-      } catch (const usage_error&) {
-        in.notes.push_back(fmt::format("{}: not JSON, passed over", p.string()));
-        continue;
+      if (auto r = read_folder_file(p, in)) {
+        in.reports.push_back(std::move(*r));
+        ++found;
       }
-      if (!is_bench_report(j) && !report::is_checkpoint_report(j)) {
-        in.notes.push_back(
-            fmt::format("{}: not a dlsize bench or checkpoint report, passed over", p.string()));
-        continue;
-      }
-      in.reports.push_back(loaded_report::of(p.string(), std::move(j)));
-      ++found;
     }
   }
   if (found == 0)

@@ -280,6 +280,7 @@ sizing_answer answer_of(const sizing_document& d, std::size_t index, const price
     row.required_low = p.required_low;
     row.required_high = p.required_high;
     row.provision = p.provision;
+    row.scaling_efficiency = p.scaling_efficiency;
     row.within_network = p.within_limit;
     row.capacity_bytes = dataset * p.growth + checkpoint;
     for (std::size_t k = 0; k < ss.size(); ++k) {

@@ -60,6 +60,7 @@ struct answer_row {
   std::vector<double> growth;
   double required = 0, required_low = std::nan(""), required_high = std::nan("");
   double provision = 0;
+  double scaling_efficiency = 1;        // the modelled allreduce's at this count (1 without one)
   double capacity_bytes = std::nan(""); // the dataset × growth (+ a checkpoint where measured)
   std::optional<bool> within_network;   // provision within the clients' NICs; none: not given
   std::vector<backend_answer> backends;

@@ -55,6 +55,7 @@ json row_json(const answer_row& r) {
           {"required_interval95",
            interval ? json::array({r.required_low, r.required_high}) : json(nullptr)},
           {"provision_bytes_per_s", r.provision},
+          {"scaling_efficiency", r.scaling_efficiency},
           {"capacity_bytes", num(r.capacity_bytes)},
           {"within_network", r.within_network ? json(*r.within_network) : json(nullptr)},
           {"cheapest", r.cheapest.empty() ? json(nullptr) : json(r.cheapest)},

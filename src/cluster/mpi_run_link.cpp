@@ -23,6 +23,8 @@ enum : int { kTagStatus = 101, kTagControl = 102, kTagPayload = 103 };
 enum class status_kind : std::uint32_t { heartbeat, stop, fail, halted, done };
 enum class control_kind : std::uint32_t { alive, halt, finish };
 constexpr std::size_t kReasonBytes = 480;
+// A rank's pause longer than this (or than the stall timeout, when shorter) is a warning.
+constexpr std::uint64_t kPauseWarnNs = 10'000'000'000;
 // A rank not heard from for this long is silent: --rank-timeout's, not --stall-timeout's.
 constexpr std::uint64_t kQuietNs = 1'000'000'000;
 // Rank 0's own stall check waits this much longer than --stall-timeout, so that the stalled
@@ -570,11 +572,11 @@ private:
                        static_cast<double>(t - std::min(t, m_progress_at[i])) * 1e-9);
   }
 
-  // Every rank's longest pause, where it outlasted the stall timeout (half the rank timeout
-  // when there is none): its figures include a time it did not run.
+  // Every rank's longest pause, where it outlasted the lesser of the stall timeout (half the
+  // rank timeout when there is none) and 10 s: its figures include a time it did not run.
   std::vector<rank_pause> long_pauses() {
     m_pause_of[0] = {m_pause_ns, m_pause_at_ns};
-    const std::uint64_t limit = m_stall_ns ? m_stall_ns : m_timeout_ns / 2;
+    const std::uint64_t limit = std::min(m_stall_ns ? m_stall_ns : m_timeout_ns / 2, kPauseWarnNs);
     std::vector<rank_pause> out;
     for (int r = 0; r < m_size; ++r) {
       const auto& [ns, at] = m_pause_of[static_cast<std::size_t>(r)];

@@ -46,8 +46,9 @@ struct sync_result {
 };
 
 // A rank that did not run for a while (its process was stopped, its host stalled) and came back:
-// its figures include the pause. Kept on rank 0 when the pause outlasted the stall timeout (or
-// half the rank timeout where the stall timeout is 0), the longest pause of each rank.
+// its figures include the pause. Kept on rank 0 when the pause outlasted the lesser of the stall
+// timeout (or half the rank timeout where the stall timeout is 0) and 10 s, the longest pause
+// of each rank.
 struct rank_pause {
   int rank = 0;
   double seconds = 0; // how long the rank's link did not run
@@ -66,7 +67,7 @@ struct run_outcome {
   std::vector<std::string> payloads;
   std::vector<int> missing;       // rank 0: ranks whose payload never came
   bool root_lost = false;         // another rank: rank 0 stopped answering
-  std::vector<rank_pause> pauses; // rank 0: ranks that paused longer than the stall timeout
+  std::vector<rank_pause> pauses; // rank 0: ranks that paused longer than the warning's limit
 };
 
 class run_link {

@@ -52,6 +52,8 @@ constexpr std::array kTable{
     option_entry{"", "--s3-addressing", kText},
     option_entry{"", "--s3-profile", kText},
     option_entry{"", "--s3-ca-bundle", kPath},
+    option_entry{"", "--s3-max-retries", count_rule(0, 100)},
+    option_entry{"", "--s3-retry-budget", duration_rule(1, kDay)},
 
     option_entry{"datagen", "--workload", kText},
     option_entry{"datagen", "--dataset", kPath},

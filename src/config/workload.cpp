@@ -52,8 +52,12 @@ workload_profile parse_workload(const std::string& json_text, const std::string&
   json_checker c(source);
   const nlohmann::json j = parse_json(json_text, source, core::kWorkloadJson);
   c.only_keys(j, "",
-              {"name", "description", "source", "dataset", "au_threshold", "epochs",
+              {"schema", "name", "description", "source", "dataset", "au_threshold", "epochs",
                "epochs_source", "accelerators", "model", "checkpoint"});
+  // Optional, as profiles written by hand before it have none; another kind is refused.
+  if (j.contains("schema") && c.string(j, "", "schema") != kWorkloadSchema)
+    c.fail("schema", fmt::format("{} is not a workload profile's. valid: {}", j["schema"].dump(),
+                                 kWorkloadSchema));
   workload_profile p;
   p.raw = j;
   p.origin = source;

@@ -19,6 +19,10 @@
 
 namespace dlsize::config {
 
+// A profile's "schema" (docs/workload.schema.json), written by dlsize index stats
+// --emit-workload and by the profiles in workloads/; optional in one written by hand.
+inline constexpr const char* kWorkloadSchema = "dlsize.workload/1";
+
 enum class file_layout { files, shards };
 inline constexpr core::enum_table<file_layout, 2> kFileLayoutNames{
     {{file_layout::files, "files", "one sample per file"},

@@ -54,6 +54,9 @@ bool has_type(const nlohmann::json& v, const std::string& t) {
       {"null", &nlohmann::json::is_null},     {"boolean", &nlohmann::json::is_boolean},
       {"object", &nlohmann::json::is_object}, {"array", &nlohmann::json::is_array},
       {"string", &nlohmann::json::is_string}, {"number", &nlohmann::json::is_number}};
+  // JSON has no infinite number: one is a figure too large for a double (1e400), never valid.
+  if (v.is_number_float() && !std::isfinite(v.get<double>()))
+    return false;
   for (const auto& [name, is] : kTypes)
     if (t == name)
       return (v.*is)();
@@ -64,6 +67,12 @@ bool has_type(const nlohmann::json& v, const std::string& t) {
            std::floor(v.get<double>()) == v.get<double>();
   }
   return false;
+}
+
+// A schema's bound as people write it: 0, 64, 1e+15 (nlohmann writes 1e15 as
+// 1000000000000000.0).
+std::string bound_text(const nlohmann::json& b) {
+  return b.is_number_float() ? fmt::format("{:g}", b.get<double>()) : b.dump();
 }
 
 std::string short_text(const nlohmann::json& v) {
@@ -147,11 +156,11 @@ void json_schema::check(const nlohmann::json& s, const nlohmann::json& v, const 
   if (v.is_number()) {
     const double x = v.get<double>();
     if (s.contains("minimum") && x < s["minimum"].get<double>())
-      fail(fmt::format("{} is below the minimum {}", v.dump(), s["minimum"].dump()));
+      fail(fmt::format("{} is below the minimum {}", v.dump(), bound_text(s["minimum"])));
     if (s.contains("exclusiveMinimum") && x <= s["exclusiveMinimum"].get<double>())
-      fail(fmt::format("{} is not above {}", v.dump(), s["exclusiveMinimum"].dump()));
+      fail(fmt::format("{} is not above {}", v.dump(), bound_text(s["exclusiveMinimum"])));
     if (s.contains("maximum") && x > s["maximum"].get<double>())
-      fail(fmt::format("{} is above the maximum {}", v.dump(), s["maximum"].dump()));
+      fail(fmt::format("{} is above the maximum {}", v.dump(), bound_text(s["maximum"])));
   }
   if (v.is_string() && s.contains("pattern") &&
       !std::regex_search(v.get<std::string>(), m_patterns.at(s["pattern"].get<std::string>())))
@@ -192,7 +201,8 @@ void json_schema::check_object(const nlohmann::json& s, const nlohmann::json& v,
   }
 }
 
-// oneOf and anyOf say which alternative came closest: each one's first problem.
+// oneOf and anyOf: when no alternative matches, the problems of the one that came closest (the
+// fewest problems, when one has fewer than every other), else each one's first problem.
 void json_schema::check_alternatives(const nlohmann::json& s, const nlohmann::json& v,
                                      const std::string& path, std::vector<schema_problem>& out,
                                      std::size_t limit) const {
@@ -203,22 +213,66 @@ void json_schema::check_alternatives(const nlohmann::json& s, const nlohmann::js
     if (!s.contains(kw))
       continue;
     std::size_t matches = 0;
-    std::vector<std::string> why;
+    std::vector<std::vector<schema_problem>> each;
     for (const auto& sub : s[kw]) {
-      std::vector<schema_problem> p;
-      check(sub, v, path, p, 1);
-      if (p.empty())
-        ++matches;
-      else
-        why.push_back(fmt::format("{}: {}", p[0].path.empty() ? "/" : p[0].path, p[0].message));
+      each.emplace_back();
+      check(sub, v, path, each.back(), limit);
+      matches += each.back().empty() ? 1 : 0;
     }
     if (matches == 0)
-      out.push_back({path, fmt::format("matches none of the {} alternatives ({})", s[kw].size(),
-                                       fmt::join(why, "; "))});
+      report_closest(s[kw], each, path, out);
     else if (matches > 1 && std::string(kw) == "oneOf")
       out.push_back(
           {path, fmt::format("matches {} of the oneOf alternatives, not exactly one", matches)});
   }
+}
+
+void json_schema::report_closest(const nlohmann::json& alternatives,
+                                 const std::vector<std::vector<schema_problem>>& each,
+                                 const std::string& path, std::vector<schema_problem>& out) const {
+  // Alternatives that fail the same way (a required field all of them need) are one answer.
+  const auto same = [](const std::vector<schema_problem>& a, const std::vector<schema_problem>& b) {
+    return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](const auto& x, const auto& y) {
+      return x.path == y.path && x.message == y.message;
+    });
+  };
+  std::size_t best = 0, ties = 0;
+  for (std::size_t i = 1; i < each.size(); ++i) {
+    if (each[i].size() < each[best].size()) {
+      best = i;
+      ties = 0;
+    } else if (each[i].size() == each[best].size() && !same(each[i], each[best])) {
+      ++ties;
+    }
+  }
+  if (ties == 0) {
+    const auto& alt = alternatives[best];
+    const std::string name = alt.is_object() && alt.contains("$ref")
+                                 ? alt["$ref"].get<std::string>()
+                                 : fmt::format("number {}", best + 1);
+    for (const auto& p : each[best])
+      out.push_back({p.path, fmt::format("{} (by the closest of the {} alternatives: {})",
+                                         p.message, alternatives.size(), name)});
+    return;
+  }
+  std::vector<std::string> why;
+  for (const auto& p : each)
+    why.push_back(fmt::format("{}: {}", p[0].path.empty() ? "/" : p[0].path, p[0].message));
+  out.push_back({path, fmt::format("matches none of the {} alternatives ({})", alternatives.size(),
+                                   fmt::join(why, "; "))});
+}
+
+std::string json_schema::title() const {
+  const auto it = m_schema.find("title");
+  return it != m_schema.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+std::vector<schema_problem> json_schema::validate_at(const nlohmann::json& doc,
+                                                     const std::string& ref,
+                                                     std::size_t limit) const {
+  std::vector<schema_problem> out;
+  check(resolve(ref), doc, "", out, limit);
+  return out;
 }
 
 } // namespace dlsize

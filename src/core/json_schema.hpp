@@ -29,6 +29,13 @@ public:
 
   // The problems of doc, at most limit of them; empty when doc is valid.
   std::vector<schema_problem> validate(const nlohmann::json& doc, std::size_t limit = 20) const;
+  // The schema's "title" ("" when it has none): what its documents are, for messages.
+  std::string title() const;
+  // The problems of doc against the part of the schema that `ref` points to ("#/$defs/line"),
+  // for a document of several parts (an index's lines). Throws run_error when ref does not
+  // resolve.
+  std::vector<schema_problem> validate_at(const nlohmann::json& doc, const std::string& ref,
+                                          std::size_t limit = 20) const;
 
 private:
   void check_schema(const nlohmann::json& s, const std::string& where);
@@ -39,6 +46,9 @@ private:
                     std::vector<schema_problem>& out, std::size_t limit) const;
   void check_alternatives(const nlohmann::json& s, const nlohmann::json& v, const std::string& path,
                           std::vector<schema_problem>& out, std::size_t limit) const;
+  void report_closest(const nlohmann::json& alternatives,
+                      const std::vector<std::vector<schema_problem>>& each, const std::string& path,
+                      std::vector<schema_problem>& out) const;
   nlohmann::json m_schema;
   std::map<std::string, std::regex> m_patterns;
 };

@@ -17,6 +17,7 @@ namespace {
 constexpr std::size_t kMaxText = 4096;
 constexpr std::size_t kMaxName = 255; // NAME_MAX on Linux file systems
 constexpr std::size_t kMaxPath = 4095;
+constexpr std::size_t kMaxS3Key = 1024; // S3's limit on a key, in bytes
 
 std::string duration_words(double s) {
   if (s >= 86400 && std::fmod(s, 86400) == 0)
@@ -92,7 +93,19 @@ std::string count_problem(const value_rule& r, std::string_view text) {
   return "";
 }
 
+// An s3:// URL names a bucket (at most 63 bytes) and a key prefix under S3's rule: a key of at
+// most 1024 bytes, with no limit on a name between slashes (the bucket's own rules are checked
+// where the URL is parsed, s3::parse_location).
+std::string s3_url_problem(std::string_view text) {
+  const std::size_t most = 5 + 63 + 1 + kMaxS3Key;
+  if (text.size() > most)
+    return fmt::format("an s3:// URL of {} bytes. valid: {}", text.size(), describe(path_rule()));
+  return "";
+}
+
 std::string path_problem(std::string_view text) {
+  if (text.rfind("s3://", 0) == 0)
+    return s3_url_problem(text);
   if (text.empty())
     return fmt::format("an empty file name. valid: {}", describe(path_rule()));
   if (text.size() > kMaxPath)
@@ -148,7 +161,9 @@ std::string describe(const value_rule& r) {
   case value_kind::text:
     return fmt::format("text of at most {} bytes", kMaxText);
   case value_kind::path:
-    return fmt::format("a path of at most {} bytes, each name at most {}", kMaxPath, kMaxName);
+    return fmt::format("a path of at most {} bytes, each name at most {} (s3://BUCKET/KEY: a key "
+                       "of at most {} bytes)",
+                       kMaxPath, kMaxName, kMaxS3Key);
   }
   return "";
 }

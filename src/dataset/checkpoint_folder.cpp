@@ -134,26 +134,39 @@ std::string not_our_shard(const fs::path& p, const checkpoint_set& set, unsigned
 
 } // namespace
 
-void remove_rank_shards(const fs::path& folder, const checkpoint_set& set, unsigned rank) {
+std::vector<std::string> remove_rank_shards(const fs::path& folder, const checkpoint_set& set,
+                                            unsigned rank) {
+  std::vector<std::string> left;
   for (unsigned f = 0; f < set.files_per_rank; ++f) {
     const fs::path p = folder / shard_name(rank, f);
     if (const std::string why = not_our_shard(p, set, rank, f); !why.empty()) {
-      std::fprintf(stderr, "dlsize: left '%s' in place: dlsize did not write it (%s)\n", p.c_str(),
-                   why.c_str());
+      left.push_back(fmt::format("'{}' (dlsize did not write it: {})", p.string(), why));
+      std::fprintf(stderr, "dlsize: left %s in place\n", left.back().c_str());
       continue;
     }
     std::error_code ec;
     fs::remove(p, ec);
   }
+  return left;
 }
 
-void remove_empty_folder(const fs::path& folder) {
+std::vector<std::string> remove_empty_folder(const fs::path& folder) {
   std::error_code ec;
-  if (!fs::exists(folder, ec))
-    return;
-  if (rmdir(folder.c_str()) != 0)
-    std::fprintf(stderr, "dlsize: left '%s' in place: it holds files dlsize did not write\n",
-                 folder.c_str());
+  if (!fs::exists(folder, ec) || rmdir(folder.c_str()) == 0)
+    return {};
+  // The first names in it, so that whoever reads the warning knows what to look for.
+  std::vector<std::string> names;
+  std::size_t more = 0;
+  for (const auto& e : fs::directory_iterator(folder, ec))
+    if (names.size() < 3)
+      names.push_back(e.path().filename().string());
+    else
+      ++more;
+  std::vector<std::string> left{fmt::format("'{}' (it holds files dlsize did not write: {}{})",
+                                            folder.string(), fmt::join(names, ", "),
+                                            more ? fmt::format(" and {} more", more) : "")};
+  std::fprintf(stderr, "dlsize: left %s in place\n", left.back().c_str());
+  return left;
 }
 
 } // namespace dlsize::dataset

@@ -67,11 +67,12 @@ void write_checkpoint_manifest(const std::filesystem::path& dir, const checkpoin
 // Removes rank `rank`'s shards of checkpoint k from `folder` (final or partial): only the names
 // the set gives, and of those only files whose content shows this run wrote them (no larger
 // than the shard, first bytes a block header of this run, rank and file, or a hole); any other
-// file is left in place and named on stderr.
-void remove_rank_shards(const std::filesystem::path& folder, const checkpoint_set& set,
-                        unsigned rank);
+// file is left in place and named on stderr. Returns what was left, each "'PATH' (why)", for the
+// report's warnings.
+std::vector<std::string> remove_rank_shards(const std::filesystem::path& folder,
+                                            const checkpoint_set& set, unsigned rank);
 // Removes a checkpoint subfolder once its shards are gone (rmdir: a folder with foreign files
-// in it stays, and is named on stderr).
-void remove_empty_folder(const std::filesystem::path& folder);
+// in it stays, and is named on stderr). Returns the folder's line when it stayed, else nothing.
+std::vector<std::string> remove_empty_folder(const std::filesystem::path& folder);
 
 } // namespace dlsize::dataset

@@ -7,6 +7,7 @@
 // never replaced or removed (dataset/datagen_journal.hpp).
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -15,6 +16,7 @@
 #include "core/defaults.hpp"
 #include "core/folder_lock.hpp"
 #include "dataset/layout.hpp"
+#include "s3/transfer_stats.hpp"
 
 namespace dlsize::dataset {
 
@@ -35,6 +37,7 @@ struct datagen_result {
   double seconds = 0;
   bool already_complete = false;
   bool interrupted = false;
+  std::optional<s3::transfer_stats> s3_requests; // a bucket's: requests, retries by cause
 };
 
 // The manifest of a dataset (state "generating" or "complete"), as datagen writes it; the state

@@ -22,13 +22,15 @@
 #include "dataset/index_rules.hpp"
 #include "dataset/index_units.hpp"
 #include "io/watched_workers.hpp"
-#include "s3/listing.hpp"
+#include "s3/client.hpp"
+#include "s3/retry.hpp"
+#include "s3/s3_error.hpp"
 
 namespace dlsize::dataset {
 namespace fs = std::filesystem;
 namespace {
 
-// Requests of this run, by kind.
+// Requests of this run, by kind (each client's retries are added as it ends).
 struct request_counts {
   std::atomic<std::uint64_t> list{0}, head{0}, get{0}, retries{0};
 };
@@ -48,9 +50,8 @@ public:
     if (off < m_at || off + n > m_at + m_buf.size()) {
       const std::uint64_t want = std::max<std::uint64_t>(n, m_gets ? 1u << 20 : 64u << 10);
       m_buf.resize(static_cast<std::size_t>(std::min(want, m_size - off)));
-      const std::size_t got = s3::with_retries({}, m_n.retries, [&] {
-        return m_c.get_range(m_bucket, m_key, off, std::as_writable_bytes(std::span(m_buf)));
-      });
+      const std::size_t got =
+          m_c.get_range(m_bucket, m_key, off, std::as_writable_bytes(std::span(m_buf)));
       ++m_n.get, ++m_gets;
       m_read += got;
       m_buf.resize(got);
@@ -130,22 +131,10 @@ private:
   void index_object(worker& w, const std::string& key, std::uint64_t size, bool has_size,
                     const std::string& etag);
   void flush(worker& w, bool final);
-  // Runs call (a request) under the stall watch, what and the key naming it; the request's
-  // exception is thrown after the watch has seen the call end.
+  // Runs call (a request) under the stall watch, what and the key naming it.
   template <class F> auto watched(worker& w, const char* what, const std::string& key, F&& call) {
     w.what = fmt::format("{} s3://{}/{}", what, m_opt.where.bucket, key);
-    std::exception_ptr failed;
-    auto r = w.io->blocking(w.what, [&] {
-      try {
-        return call();
-      } catch (...) {
-        failed = std::current_exception();
-        return decltype(call()){};
-      }
-    });
-    if (failed)
-      std::rethrow_exception(failed);
-    return r;
+    return w.io->blocking(w.what, call);
   }
 
   const bucket_index_options& m_opt;
@@ -167,15 +156,14 @@ private:
 // command at once (exit 2), not in a worker's error. Every line of --keys is checked too.
 void bucket_scanner::open() {
   s3::client c(s3::client_options_for(m_opt.settings, 0), m_credentials);
+  ++m_requests.list;
   try {
-    ++m_requests.list;
-    s3::list_page_retried(c, m_opt.where.bucket, m_root, "", "/", m_requests.retries);
-  } catch (const s3::request_error& e) {
-    if (e.details().http_status != 404)
-      throw;
-    throw usage_error(fmt::format("index: {} cannot be listed: {}. valid: an existing bucket",
-                                  m_opt.where.url(), e.what()));
+    c.list_objects(m_opt.where.bucket, m_root, "", 1000, "/");
+  } catch (...) {
+    m_requests.retries += c.stats().retries;
+    throw;
   }
+  m_requests.retries += c.stats().retries;
   if (m_opt.keys.empty())
     return;
   m_list = std::fopen(m_opt.keys.c_str(), "r");
@@ -221,10 +209,8 @@ void bucket_scanner::index_object(worker& w, const std::string& key, std::uint64
   std::string tag = etag;
   if (!has_size) {
     ++m_requests.head;
-    const auto info = watched(w, "a HEAD of", key, [&] {
-      return s3::with_retries({}, m_requests.retries,
-                              [&] { return w.c->head_object(m_opt.where.bucket, key); });
-    });
+    const auto info =
+        watched(w, "a HEAD of", key, [&] { return w.c->head_object(m_opt.where.bucket, key); });
     if (!info)
       return append_skipped_line(w.buf, n, rel, "missing", "no such object (HEAD: 404)");
     size = info->size, tag = info->etag;
@@ -243,6 +229,9 @@ void bucket_scanner::index_object(worker& w, const std::string& key, std::uint64
         return 0;
       });
     } catch (const s3::request_error& e) {
+      // A server that answers no more ends the scan (resumable); an object it refuses is skipped.
+      if (s3::classify(e.details()).kind == s3::failure_class::retry)
+        throw;
       return append_skipped_line(
           w.buf, n, rel, e.details().http_status == 404 ? "missing" : "unreadable", e.what());
     }
@@ -269,8 +258,7 @@ bool bucket_scanner::scan_prefix(worker& w, const std::string& rel) {
   for (;;) {
     ++m_requests.list;
     const s3::list_page page = watched(w, "a LIST of", prefix, [&] {
-      return s3::list_page_retried(*w.c, m_opt.where.bucket, prefix, token, "/",
-                                   m_requests.retries);
+      return w.c->list_objects(m_opt.where.bucket, prefix, token, 1000, "/");
     });
     for (const auto& p : page.common_prefixes) {
       if (p.size() <= m_root.size() || p.rfind(m_root, 0) != 0)
@@ -323,6 +311,13 @@ void bucket_scanner::work(io::worker_context& io) {
   w.io = &io;
   w.c =
       std::make_unique<s3::client>(s3::client_options_for(m_opt.settings, io.id()), m_credentials);
+  w.c->set_stop(&io.halt_flag());
+  // The client's retries count whatever ends the worker.
+  struct count_retries {
+    const s3::client& c;
+    std::atomic<std::uint64_t>& retries;
+    ~count_retries() { retries += c.stats().retries; }
+  } counted{*w.c, m_requests.retries};
   unit u;
   while (m_queue.take(io, u.prefix, [&] { return m_list && read_batch(u); })) {
     bool whole = true;

@@ -1,5 +1,6 @@
 // The one place the JSON keys of `index stats` (and of the workload profile it emits) are
 // written and read (dataset/index_stats_document.hpp).
+#include "config/workload.hpp"
 #include "dataset/index_stats_document.hpp"
 
 namespace dlsize::dataset {
@@ -112,7 +113,8 @@ json to_json(const shape_workload& w) {
       buckets.push_back({b.low, b.high, b.count});
     sample_bytes["histogram"] = buckets;
   }
-  return {{"name", w.name},
+  return {{"schema", config::kWorkloadSchema},
+          {"name", w.name},
           {"description", w.description},
           {"source", w.source},
           {"dataset",

@@ -99,6 +99,15 @@ void check_manifest_figures(const nlohmann::json& j, const dataset_layout& layou
                                     "{} (the manifest as dlsize datagen wrote it)",
                                     source, key, j[key].dump(), expected));
   }
+  // The id is a name others use (reports, the records' headers): 16 hex digits that follow
+  // from the params, never a path or other text.
+  if (j.contains("dataset_id")) {
+    const std::string want = fmt::format("{:016x}", layout.params().dataset_id());
+    if (j["dataset_id"] != want)
+      throw usage_error(fmt::format("{}: dataset_id: {} is not this dataset's id. valid: \"{}\" "
+                                    "(16 hex digits that follow from the manifest's params)",
+                                    source, j["dataset_id"].dump(), want));
+  }
   if (j.contains("state")) {
     core::check_json(core::text_rule(), j["state"], source + ": state");
     if (j["state"] != "complete")

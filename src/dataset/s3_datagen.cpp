@@ -242,7 +242,9 @@ public:
   s3_generation(const s3_datagen_options& opt, const s3::credentials& keys, s3::client& main,
                 const dataset_layout& layout, object_journal& journal)
       : m_opt(opt), m_keys(keys), m_main(main), m_layout(layout), m_journal(journal),
-        m_journal_key(opt.where.key(kS3JournalName)) {}
+        m_journal_key(opt.where.key(kS3JournalName)) {
+    m_main.set_stop(&m_failed);
+  }
 
   io::watched_result run(progress& bar) {
     const double t0 = now_s();
@@ -263,8 +265,10 @@ public:
             save_journal();
           }
         });
-    // What was written is journalled whatever stopped the run, so that a rerun keeps it.
-    if (m_journal_error.empty())
+    // What was written is journalled whatever stopped the run, so that a rerun keeps it; but not
+    // after a failed request or a stall: the server may not answer, and a rerun HEADs what the
+    // journal does not list anyway.
+    if (m_journal_error.empty() && !m_failed.load() && ran.stalled.empty())
       save_journal();
     return ran;
   }
@@ -295,6 +299,7 @@ public:
 private:
   void write_objects(io::worker_context& io) {
     s3::client c(s3::client_options_for(m_opt.settings, m_connections.fetch_add(1)), m_keys);
+    c.set_stop(&io.halt_flag());
     object_writer w(m_layout, m_opt.where, c, m_opt.part_size);
     while (!io.halted() && !m_stop.load()) {
       const std::uint64_t f = m_next.fetch_add(1);
@@ -315,6 +320,9 @@ private:
           m_foreign = e.what();
         m_stop = true;
         return;
+      } catch (...) {
+        m_failed = true; // ends the journal's request too: the writer's failure is the news
+        throw;
       }
     }
   }
@@ -325,6 +333,8 @@ private:
       if (changed)
         m_main.put_object(m_opt.where.bucket, m_journal_key, bytes_of(text));
     } catch (const std::exception& e) {
+      if (m_failed.load())
+        return; // a writer's failure stopped it: that failure is the one to report
       m_journal_error = e.what();
       m_stop = true;
     }
@@ -339,6 +349,7 @@ private:
   std::atomic<std::uint64_t> m_next{0}, m_bytes{0}, m_written{0}, m_kept{0};
   std::atomic<unsigned> m_connections{1};
   std::atomic<bool> m_stop{false};
+  std::atomic<bool> m_failed{false}; // a writer failed: the main client's request ends too
   std::mutex m_foreign_mu;
   std::string m_foreign;       // the first foreign object met, which stops every writer
   std::string m_journal_error; // the watching thread's own
@@ -362,7 +373,7 @@ datagen_result generate_s3_dataset(const s3_datagen_options& opt) {
   const io::watched_result ran = gen.run(bar);
   bar.finish();
   for (const auto& a : ran.abandoned)
-    std::fprintf(stderr, "dlsize: stuck in the kernel: %s\n", a.c_str());
+    std::fprintf(stderr, "dlsize: left waiting on the S3 server: %s\n", a.c_str());
   gen.check(ran);
   res.files_written = gen.written();
   res.files_kept = gen.kept();
@@ -374,6 +385,8 @@ datagen_result generate_s3_dataset(const s3_datagen_options& opt) {
                            bytes_of(manifest_json(layout, "complete").dump(2) + "\n"));
     main_client.delete_object(opt.where.bucket, opt.where.key(kS3JournalName));
   }
+  res.s3_requests = s3::client_figures(); // the writers' clients have ended; the main one not
+  res.s3_requests->merge(main_client.stats());
   res.seconds = now_s() - t0;
   return res;
 }

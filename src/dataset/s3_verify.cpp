@@ -66,6 +66,7 @@ verify_result verify_s3_dataset(const s3::location& where, const s3::settings& s
         s3::client_options_for(settings, connections.fetch_add(1)), keys);
     auto buf = std::make_shared<std::vector<std::byte>>(kRangeBytes);
     return [&layout, &where, c, buf](std::uint64_t f, record_verifier& v, io::worker_context& io) {
+      c->set_stop(&io.halt_flag()); // a stall or a failure elsewhere ends its requests
       return check_object(layout, where, f, *c, *buf, v, io);
     };
   };
@@ -74,6 +75,7 @@ verify_result verify_s3_dataset(const s3::location& where, const s3::settings& s
       layout, threads, show, stall_timeout_s, make_checker,
       [&where](const std::string& problem) { return where.key(problem); }, "object");
   res.seconds = now_s() - t0;
+  res.s3_requests = s3::client_figures(); // every client has ended: the manifest's and the readers'
   return res;
 }
 

@@ -1,8 +1,10 @@
 #pragma once
 // Re-reads every record of a dataset and checks header and checksum, naming the file and record
 // of each mismatch; also finds missing, truncated and over-long files.
+#include "s3/transfer_stats.hpp"
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,6 +20,7 @@ struct verify_result {
   bool interrupted = false;
   std::string stalled;                // set when --stall-timeout stopped it: who waited on what
   std::vector<std::string> abandoned; // readers left in the kernel, each with its call
+  std::optional<s3::transfer_stats> s3_requests; // a bucket's: requests, retries by cause
 };
 
 // Checks every file on `threads` threads (0: one per CPU). A signal stops it (interrupted); so

@@ -17,8 +17,11 @@ basic_engine::basic_engine(const engine_options& opt, const file_set& files)
       m_inflight(opt.readers, std::max(1u, opt.queue_depth)) {
   if (m_opt.cache == cache_mode::uncached && !files.paths.empty())
     m_dontcache = dontcache_supported(files.paths.front(), m_flags);
-  if (m_opt.keep_open)
+  if (m_opt.keep_open) {
+    const std::uint64_t t0 = now_ns();
     m_table = std::make_unique<file_table>(files, m_flags);
+    m_open_s = static_cast<double>(now_ns() - t0) / 1e9;
+  }
 }
 
 std::string basic_engine::uncached_method() const {

@@ -16,6 +16,7 @@ public:
   basic_engine(const engine_options& opt, const file_set& files);
   std::string uncached_method() const override;
   std::string stuck_read(std::uint64_t min_age_ns) const override;
+  double open_s() const override { return m_open_s; }
 
 protected:
   // The aligned range [begin, end) to read for a job: O_DIRECT needs block alignment; the end
@@ -42,6 +43,7 @@ protected:
   int m_flags = 0;
   bool m_dontcache = false;
   std::unique_ptr<file_table> m_table;
+  double m_open_s = 0;       // the table's opens (--open keep)
   inflight_board m_inflight; // readers × queue depth slots
 };
 

@@ -37,7 +37,7 @@ struct read_job {
 };
 
 struct engine_options {
-  std::string engine = "io_uring"; // "io_uring", "psync", or "s3" (s3/engine.hpp)
+  std::string engine = "io_uring"; // "io_uring", "psync", or "s3" (s3/reader.hpp)
   cache_mode cache = cache_mode::direct;
   unsigned queue_depth = core::defaults::queue_depth; // requests in flight per reader (io_uring)
   unsigned readers = 1;                               // threads, one ring each
@@ -172,6 +172,9 @@ public:
   // at least min_age_ns ("reader 0 has waited 61.2 s for a read of FILE at offset O (L bytes)"),
   // else "".
   virtual std::string stuck_read(std::uint64_t min_age_ns) const = 0;
+  // Seconds spent opening the files before the first read (--open keep's file table, made when
+  // the engine is); 0 when files are opened per sample, inside run().
+  virtual double open_s() const { return 0; }
 };
 
 // The rules of engine options, in one place (bench's options and make_engine check them here):

@@ -1,5 +1,7 @@
 #include "io/inflight_board.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 namespace dlsize::io {
@@ -19,6 +21,15 @@ void inflight_board::begin(unsigned reader, unsigned s, std::uint32_t file, std:
 
 void inflight_board::end(unsigned reader, unsigned s) {
   m_board[std::size_t{reader} * m_slots + s].since.store(0, std::memory_order_relaxed);
+}
+
+void inflight_board::touch(unsigned reader, unsigned s, std::uint64_t now) {
+  std::atomic<std::uint64_t>& since = m_board[std::size_t{reader} * m_slots + s].since;
+  std::uint64_t was = since.load(std::memory_order_relaxed);
+  while (was != 0 && was < now &&
+         !since.compare_exchange_weak(was, now, std::memory_order_release,
+                                      std::memory_order_relaxed)) {
+  }
 }
 
 std::optional<inflight_read> inflight_board::oldest_of(unsigned reader) const {
@@ -43,6 +54,14 @@ std::optional<inflight_read> inflight_board::oldest() const {
       best = o;
   }
   return best;
+}
+
+std::optional<inflight_read> inflight_board::waited(std::uint64_t min_age_ns,
+                                                    std::uint64_t now) const {
+  auto r = oldest();
+  if (!r || now - std::min(now, r->since_ns) < min_age_ns)
+    return std::nullopt;
+  return r;
 }
 
 std::string describe(const inflight_read& r, const std::string& path, std::uint64_t now) {

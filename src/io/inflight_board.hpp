@@ -27,9 +27,14 @@ public:
   void begin(unsigned reader, unsigned slot, std::uint32_t file, std::uint64_t offset,
              std::uint64_t length, std::uint64_t now);
   void end(unsigned reader, unsigned slot);
+  // A request in flight made progress at `now` (bytes moved): its wait counts from then, so that
+  // only a request that moves nothing for a while looks stuck. A no-op on an empty slot.
+  void touch(unsigned reader, unsigned slot, std::uint64_t now);
   // The read in flight the longest over all readers (or over one reader), if any.
   std::optional<inflight_read> oldest() const;
   std::optional<inflight_read> oldest_of(unsigned reader) const;
+  // The oldest, when it has waited at least min_age_ns at now (a stall's candidate).
+  std::optional<inflight_read> waited(std::uint64_t min_age_ns, std::uint64_t now) const;
 
 private:
   struct slot {

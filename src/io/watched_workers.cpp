@@ -20,6 +20,12 @@ struct abandoned_worker : std::exception {
   const char* what() const noexcept override { return "abandoned"; }
 };
 
+// Thrown in place of a call's exception once the watch has halted the workers: the call was
+// ended by the halt, and the worker's body ends without an error of its own.
+struct halted_call : std::exception {
+  const char* what() const noexcept override { return "halted"; }
+};
+
 } // namespace
 
 bool worker_context::halted() const {
@@ -33,7 +39,13 @@ void worker_context::begin(const std::string& what) {
   s.since = now_ns();
 }
 
-void worker_context::end() {
+const std::atomic<bool>& worker_context::halt_flag() const {
+  return m_watch.halt();
+}
+
+void worker_context::leave() {
+  if (!m_guard.leave_blocking())
+    throw abandoned_worker();
   {
     auto& s = m_watch.m_slots[m_id];
     std::lock_guard lk(s.mu);
@@ -42,8 +54,10 @@ void worker_context::end() {
   m_watch.m_last_end_ns.store(now_ns(), std::memory_order_release);
 }
 
-void worker_context::throw_abandoned() {
-  throw abandoned_worker();
+void worker_context::left_by_exception() {
+  leave();
+  if (halted())
+    throw halted_call();
 }
 
 std::string watched_result::first_error() const {
@@ -108,6 +122,8 @@ watched_result run_watched(unsigned workers, const std::function<void(worker_con
               body(ctx);
             } catch (const abandoned_worker&) {
               throw;
+            } catch (const halted_call&) {
+              return; // the halt's cause is the run's error, not this worker's
             } catch (...) {
               watch->set_halt(); // one worker's failure stops the others
               throw;

@@ -27,25 +27,37 @@ public:
       : m_id(id), m_guard(guard), m_watch(watch) {}
   unsigned id() const { return m_id; }
   bool halted() const;
-  // Runs call (a system call that may block in the kernel; errno is kept) and returns what it
-  // returns; what says what it does, for the stall message ("a write of FILE at offset 0").
-  // Throws when the watch abandoned this worker meanwhile: the worker then touches nothing.
+  // Runs call (a system call that may block in the kernel, or a request that may wait on a
+  // server; errno is kept) and returns what it returns; what says what it does, for the stall
+  // message ("a write of FILE at offset 0"). A call that throws has finished too: the watch sees
+  // it end before the exception goes on, and once the watch has halted the workers (a stall, a
+  // signal, another worker's failure) the call's exception is not this worker's failure: the
+  // worker ends quietly. Throws when the watch abandoned this worker meanwhile: the worker then
+  // touches nothing.
   template <class F> auto blocking(const std::string& what, F&& call) {
     begin(what);
     m_guard.enter_blocking();
-    auto r = call();
+    auto r = guarded(call);
     const int err = errno;
-    if (!m_guard.leave_blocking())
-      throw_abandoned();
-    end();
+    leave();
     errno = err;
     return r;
   }
+  // The watch's halt flag, for a call that can end itself early (an S3 client's stop).
+  const std::atomic<bool>& halt_flag() const;
 
 private:
+  template <class F> auto guarded(F& call) {
+    try {
+      return call();
+    } catch (...) {
+      left_by_exception(); // throws instead when the watch halted the workers
+      throw;
+    }
+  }
   void begin(const std::string& what);
-  void end();
-  [[noreturn]] static void throw_abandoned();
+  void leave();
+  void left_by_exception();
   unsigned m_id;
   reader_guard& m_guard;
   worker_watch& m_watch;

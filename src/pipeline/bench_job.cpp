@@ -17,6 +17,7 @@
 #include "pipeline/storage_bench.hpp"
 #include "pipeline/training_run.hpp"
 #include "report/rules_edition.hpp"
+#include "s3/s3_error.hpp"
 
 namespace dlsize::pipeline {
 namespace {
@@ -162,6 +163,11 @@ int run_bench_job(const bench_job_options& o) {
   try {
     return run_checked(o, s, out, config, comm);
   } catch (const core::input_stopped& e) {
+    if (!out.reserved())
+      throw;
+    return out.stopped_before_run(e.what());
+  } catch (const s3::request_error& e) {
+    // A bucket's request that failed before the run (its manifest): the report says so.
     if (!out.reserved())
       throw;
     return out.stopped_before_run(e.what());

@@ -139,6 +139,9 @@ bench_setup resolve_bench_setup(const bench_job_options& o, const config::bench_
   s.accelerators = config::check_accelerator_rules(req, s.spec.kind, ranks);
   if (s.spec.kind != config::accelerator_kind::none)
     resolve_training(o, req, ranks, nodes, s);
+  if (!s.s3 && !s.checkpoint.s3)
+    s3::refuse_s3_options(o.given, o.dataset.empty() ? fmt::format("--index '{}'", o.index)
+                                                     : fmt::format("--dataset '{}'", o.dataset));
   // Readers, this rank's accelerators, and the monitor, telemetry and link threads.
   const std::uint64_t per_rank = s.accelerators / ranks;
   check_thread_budget(

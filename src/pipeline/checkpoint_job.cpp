@@ -27,9 +27,7 @@ std::optional<s3_checkpoint> s3_target_of(const checkpoint_job_options& o,
   s3::settings settings = o.s3;
   const auto where = s3::dataset_location(req.dir, "--dir", settings);
   if (!where) {
-    if (req.has("--s3-part-size"))
-      throw usage_error("--s3-part-size: only for a checkpoint in a bucket. valid: --dir "
-                        "s3://BUCKET/PREFIX, or leave --s3-part-size out");
+    s3::refuse_s3_options(req.given, fmt::format("--dir '{}'", req.dir));
     return std::nullopt;
   }
   for (const char* option : {"--cache", "--drop-caches"})

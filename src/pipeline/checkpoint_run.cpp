@@ -43,26 +43,37 @@ void fsync_folder(const fs::path& dir) {
     throw_syscall_error("fsync", err, __FILE__, __LINE__, "folder: " + dir.string());
 }
 
+// What a removal left in place because dlsize did not write it, for the report's warnings.
+using left_list = std::vector<std::string>;
+
+void append(left_list& to, left_list from) {
+  to.insert(to.end(), std::make_move_iterator(from.begin()), std::make_move_iterator(from.end()));
+}
+
 // Removes every rank's shards of a checkpoint folder, then the folder (rank 0, on the storage
-// every rank shares).
-void remove_checkpoint(const fs::path& folder, const checkpoint_set& set) {
+// every rank shares); returns what it left.
+left_list remove_checkpoint(const fs::path& folder, const checkpoint_set& set) {
+  left_list left;
   for (unsigned r = 0; r < set.ranks(); ++r)
-    dataset::remove_rank_shards(folder, set, r);
-  dataset::remove_empty_folder(folder);
+    append(left, dataset::remove_rank_shards(folder, set, r));
+  append(left, dataset::remove_empty_folder(folder));
+  return left;
 }
 
 // Rank 0: the shards of a checkpoint that did not complete (a stop or a failure) go.
-void discard_partial(const checkpoint_options& opt, const checkpoint_set& set, std::uint64_t k) {
+left_list discard_partial(const checkpoint_options& opt, const checkpoint_set& set,
+                          std::uint64_t k) {
   if (opt.s3)
-    s3_remove_checkpoint(*opt.s3, set, k, false);
-  else
-    remove_checkpoint(dataset::partial_checkpoint_path(opt.dir, k), set);
+    return s3_remove_checkpoint(*opt.s3, set, k, false);
+  return remove_checkpoint(dataset::partial_checkpoint_path(opt.dir, k), set);
 }
 
 // Rank 0, once every rank's shards of checkpoint k are durable: every shard is there with its
 // size (a rank on storage the others do not share fails here), then the folder takes its final
-// name and the manifest lists it; past --keep-last, the oldest goes.
-void seal_checkpoint(const checkpoint_options& opt, checkpoint_set& set, std::uint64_t k) {
+// name and the manifest lists it; past --keep-last, the oldest goes (what of it dlsize did not
+// write stays, in `left`).
+void seal_checkpoint(const checkpoint_options& opt, checkpoint_set& set, std::uint64_t k,
+                     left_list& left) {
   if (opt.s3) {
     s3_check_sealed(*opt.s3, set, k);
     set.checkpoints.push_back(k);
@@ -93,7 +104,8 @@ void seal_checkpoint(const checkpoint_options& opt, checkpoint_set& set, std::ui
   DLSIZE_SYSCALL(rename(partial.c_str(), final_path.c_str()), "folder: " + final_path.string());
   set.checkpoints.push_back(k);
   if (opt.keep_last && set.checkpoints.size() > opt.keep_last) {
-    remove_checkpoint(dataset::checkpoint_path(opt.dir, set.checkpoints.front()), set);
+    append(left,
+           remove_checkpoint(dataset::checkpoint_path(opt.dir, set.checkpoints.front()), set));
     set.checkpoints.erase(set.checkpoints.begin());
   }
   dataset::write_checkpoint_manifest(opt.dir, set);
@@ -141,46 +153,73 @@ dataset::written_content described(const checkpoint_options& opt, const checkpoi
   return {opt.content, opt.shares.scale, opt.shares.subset};
 }
 
-// Rank 0 makes or opens the folder; every rank gets the set.
+// A new run's set: its id, the workload's shares and the content the writes use.
+checkpoint_set new_set(const checkpoint_options& opt, const config::checkpoint_layout& layout) {
+  checkpoint_set s;
+  s.run = std::stoull(report::new_run_id().substr(0, 16), nullptr, 16);
+  s.workload = opt.workload.name;
+  s.request_size = opt.io.request_size;
+  s.files_per_rank = opt.files_per_rank;
+  s.written = {opt.content, opt.shares.scale, opt.shares.subset};
+  for (const auto& share : layout.shares)
+    s.rank_bytes.push_back(share.bytes());
+  return s;
+}
+
+// Rank 0: opens the folder's checkpoints (--writes 0), or claims the folder for a new set.
+checkpoint_set claimed_here(const checkpoint_options& opt, const config::checkpoint_layout& layout,
+                            cluster::communicator& comm, bool& made_folder) {
+  if (opt.writes == 0) {
+    checkpoint_set s = opt.s3 ? s3_open(*opt.s3) : dataset::open_checkpoint_folder(opt.dir);
+    if (s.ranks() != static_cast<unsigned>(comm.size()))
+      throw usage_error(fmt::format(
+          "--dir: the checkpoints in '{}' were written by {} ranks; this job has {}. valid: "
+          "launch {} ranks (rank r reads the shards rank r wrote)",
+          opt.dir.string(), s.ranks(), comm.size(), s.ranks()));
+    check_written(opt, s);
+    if (s.checkpoints.size() < opt.reads)
+      throw usage_error(fmt::format("--reads: {} asked, but '{}' holds {} checkpoints. valid: "
+                                    "--reads {} or fewer",
+                                    opt.reads, opt.dir.string(), s.checkpoints.size(),
+                                    s.checkpoints.size()));
+    return s;
+  }
+  checkpoint_set s = new_set(opt, layout);
+  if (opt.s3) {
+    s3_claim(*opt.s3, s); // puts the manifest
+    return s;
+  }
+  const std::uint64_t n = coexisting(opt);
+  made_folder = dataset::claim_checkpoint_folder(
+      opt.dir, s.bytes() * n,
+      fmt::format("{} coexisting checkpoint(s) of {} bytes each", n, s.bytes()));
+  dataset::write_checkpoint_manifest(opt.dir, s);
+  return s;
+}
+
+// Rank 0 makes or opens the folder; every rank gets the set. A bucket's failed request (not the
+// user's to fix) is in `failed`, with the set the command line describes, so that the report
+// still comes.
 checkpoint_set claim_set(const checkpoint_options& opt, const config::checkpoint_layout& layout,
-                         cluster::communicator& comm, bool& made_folder) {
+                         cluster::communicator& comm, bool& made_folder,
+                         std::optional<std::string>& failed) {
   const json j = cluster::agree(comm, [&]() -> json {
     if (comm.rank() != 0)
       return nullptr;
-    if (opt.writes == 0) {
-      checkpoint_set s = opt.s3 ? s3_open(*opt.s3) : dataset::open_checkpoint_folder(opt.dir);
-      if (s.ranks() != static_cast<unsigned>(comm.size()))
-        throw usage_error(fmt::format(
-            "--dir: the checkpoints in '{}' were written by {} ranks; this job has {}. valid: "
-            "launch {} ranks (rank r reads the shards rank r wrote)",
-            opt.dir.string(), s.ranks(), comm.size(), s.ranks()));
-      check_written(opt, s);
-      if (s.checkpoints.size() < opt.reads)
-        throw usage_error(fmt::format("--reads: {} asked, but '{}' holds {} checkpoints. valid: "
-                                      "--reads {} or fewer",
-                                      opt.reads, opt.dir.string(), s.checkpoints.size(),
-                                      s.checkpoints.size()));
-      return s.to_json();
+    try {
+      return claimed_here(opt, layout, comm, made_folder).to_json();
+    } catch (const usage_error&) {
+      throw;
+    } catch (const std::exception& e) {
+      if (!opt.s3)
+        throw;
+      return std::string(e.what()); // the failure; a set is an object
     }
-    checkpoint_set s;
-    s.run = std::stoull(report::new_run_id().substr(0, 16), nullptr, 16);
-    s.workload = opt.workload.name;
-    s.request_size = opt.io.request_size;
-    s.files_per_rank = opt.files_per_rank;
-    s.written = {opt.content, opt.shares.scale, opt.shares.subset};
-    for (const auto& share : layout.shares)
-      s.rank_bytes.push_back(share.bytes());
-    if (opt.s3) {
-      s3_claim(*opt.s3, s); // puts the manifest
-      return s.to_json();
-    }
-    const std::uint64_t n = coexisting(opt);
-    made_folder = dataset::claim_checkpoint_folder(
-        opt.dir, s.bytes() * n,
-        fmt::format("{} coexisting checkpoint(s) of {} bytes each", n, s.bytes()));
-    dataset::write_checkpoint_manifest(opt.dir, s);
-    return s.to_json();
   })[0];
+  if (j.is_string()) {
+    failed = j.get<std::string>();
+    return new_set(opt, layout);
+  }
   return checkpoint_set::from_json(j, "rank 0's checkpoint set");
 }
 
@@ -261,9 +300,13 @@ struct run_state {
   std::vector<std::uint64_t> written_here;           // this run's checkpoints, for the clean-up
   stop_event stop;       // why no further checkpoint started (none: every one did)
   std::string stop_said; // a signal that cut a checkpoint short says which; "" says it from stop
-  // A stall or a request the kernel still holds: --dir stays as it is (removing files on a hung
-  // file system may hang as well).
+  // A stall, a request the kernel still holds or a bucket that stopped answering: --dir stays
+  // as it is (removing files on a hung file system may hang as well).
   bool hung = false;
+  std::vector<std::string> notes; // for the report's warnings: what the clean-up left
+  // Rank 0: what removals left in place because dlsize did not write it, past --keep-last
+  // (kept_past_limit) and at the clean-up (left).
+  left_list kept_past_limit, left;
   bool stopped() const { return stop.cause != stop_cause::none; }
 };
 
@@ -300,13 +343,26 @@ bool ended_early(const phase_run& run, const char* what, run_state& st) {
   return true;
 }
 
-// The file an error message names ("what failed. file: PATH; offset: O"), or "".
-std::optional<std::string> file_named(const std::string& error) {
-  const auto at = error.find("file: ");
+// The value of "name: VALUE" in an error message (up to the next ';'), or nullopt.
+std::optional<std::string> named(const std::string& error, const std::string& name) {
+  const auto at = error.find(name + ": ");
   if (at == std::string::npos)
     return std::nullopt;
-  const auto end = error.find(';', at);
-  return error.substr(at + 6, end == std::string::npos ? std::string::npos : end - at - 6);
+  const auto from = at + name.size() + 2;
+  const auto end = error.find(';', from);
+  return error.substr(from, end == std::string::npos ? std::string::npos : end - from);
+}
+
+// The file an error message names ("what failed. file: PATH; offset: O"), or the object of a
+// failed S3 request ("bucket: B; key: K" as s3://B/K); nullopt when it names neither.
+std::optional<std::string> file_named(const std::string& error) {
+  if (auto f = named(error, "file"))
+    return f;
+  const auto bucket = named(error, "bucket");
+  const auto key = named(error, "key");
+  if (bucket && key)
+    return fmt::format("s3://{}/{}", *bucket, *key);
+  return std::nullopt;
 }
 
 // Records in st the first rank's failure in a checkpoint's write or read; false when none failed.
@@ -321,6 +377,21 @@ bool failed_in(const phase_run& run, const char* phase, run_state& st) {
   return false;
 }
 
+// Runs one of rank 0's steps on the folder or the bucket (a seal, a clean-up); its failure,
+// unless the user's to fix, comes back as its message. A bucket that stopped answering marks
+// the run hung: rank 0 then asks nothing more of it.
+std::optional<std::string> rank0_step(run_state& st, const std::function<void()>& step) {
+  try {
+    step();
+  } catch (const usage_error&) {
+    throw;
+  } catch (const std::exception& e) {
+    st.hung = st.hung || s3_unanswered(e);
+    return std::string(e.what());
+  }
+  return std::nullopt;
+}
+
 // Rank 0 seals checkpoint k (seal_checkpoint); every rank gets the checkpoints kept, or the
 // failure of the seal (a full disk under the manifest, a rename refused) in st.
 bool sealed(const checkpoint_options& opt, checkpoint_set& set, cluster::communicator& comm,
@@ -328,13 +399,8 @@ bool sealed(const checkpoint_options& opt, checkpoint_set& set, cluster::communi
   const json kept = cluster::agree(comm, [&]() -> json {
     if (comm.rank() != 0)
       return nullptr;
-    try {
-      seal_checkpoint(opt, set, k);
-    } catch (const usage_error&) {
-      throw;
-    } catch (const std::exception& e) {
-      return std::string(e.what()); // the failure; the checkpoints kept are an array
-    }
+    if (const auto e = rank0_step(st, [&] { seal_checkpoint(opt, set, k, st.kept_past_limit); }))
+      return *e; // the failure; the checkpoints kept are an array
     return set.checkpoints;
   })[0];
   if (kept.is_string()) {
@@ -370,10 +436,14 @@ void write_phase(const checkpoint_options& opt, checkpoint_set& set, cluster::co
     const bool failed = failed_in(run, "write", st);
     if (ended_early(run, "writing", st) || failed) {
       st.unfinished.push_back(run);
+      st.hung = st.hung || s3_unanswered(run.ranks);
       if (!st.hung) // the ranks stopped or failed: the partial checkpoint goes
         cluster::agree(comm, [&] {
           if (comm.rank() == 0)
-            discard_partial(opt, set, k);
+            if (const auto e =
+                    rank0_step(st, [&] { append(st.left, discard_partial(opt, set, k)); }))
+              st.notes.push_back(
+                  fmt::format("checkpoint {}'s partial shards may be left: {}", k, *e));
           return json(nullptr);
         });
       return;
@@ -408,6 +478,7 @@ void read_phase(const checkpoint_options& opt, const checkpoint_set& set,
     }));
     const bool failed = failed_in(st.reads.back(), "read", st);
     const bool early = ended_early(st.reads.back(), "reading", st);
+    st.hung = st.hung || s3_unanswered(st.reads.back().ranks);
     if (failed || early)
       st.unfinished.push_back(st.reads.back());
     if (failed)
@@ -419,30 +490,33 @@ void read_phase(const checkpoint_options& opt, const checkpoint_set& set,
 }
 
 // Rank 0 removes what this run wrote: partial folders always; unless --keep, its checkpoints,
-// the manifest, and the folder when it made it. Never anything an earlier run left.
-void clean_up(const checkpoint_options& opt, const checkpoint_set& set, bool made_folder) {
+// the manifest, and the folder when it made it. Never anything an earlier run left: returns what
+// it left in place.
+left_list clean_up(const checkpoint_options& opt, const checkpoint_set& set, bool made_folder) {
+  left_list left;
   if (opt.writes == 0)
-    return;
+    return left;
   if (opt.s3) {
     if (opt.keep)
-      return;
+      return left;
     for (std::uint64_t k : set.checkpoints)
-      s3_remove_checkpoint(*opt.s3, set, k, false);
+      append(left, s3_remove_checkpoint(*opt.s3, set, k, false));
     s3_remove_manifest(*opt.s3);
-    return;
+    return left;
   }
   // A partial checkpoint (a failure left it) never stays, --keep or not.
   for (std::uint64_t k = 1; k <= opt.writes; ++k)
     if (fs::exists(dataset::partial_checkpoint_path(opt.dir, k)))
-      remove_checkpoint(dataset::partial_checkpoint_path(opt.dir, k), set);
+      append(left, remove_checkpoint(dataset::partial_checkpoint_path(opt.dir, k), set));
   if (opt.keep)
-    return;
+    return left;
   for (std::uint64_t k : set.checkpoints)
-    remove_checkpoint(dataset::checkpoint_path(opt.dir, k), set);
+    append(left, remove_checkpoint(dataset::checkpoint_path(opt.dir, k), set));
   std::error_code ec;
   fs::remove(opt.dir / dataset::kCheckpointManifest, ec);
   if (made_folder)
-    dataset::remove_empty_folder(opt.dir);
+    append(left, dataset::remove_empty_folder(opt.dir));
+  return left;
 }
 
 report::checkpoint_phase_figures read_figures(const checkpoint_options& opt, const run_state& st) {
@@ -574,8 +648,16 @@ run_state run_phases(const checkpoint_options& opt, checkpoint_set& set,
   }
   comm.set_timeout_s(timeout);
   cluster::agree(comm, [&] {
-    if (root && !st.hung)
-      clean_up(opt, set, made_folder);
+    if (!root || st.hung)
+      return json(nullptr);
+    if (const auto e =
+            rank0_step(st, [&] { append(st.left, clean_up(opt, set, made_folder)); })) {
+      if (st.failure)
+        st.notes.push_back("the clean-up after the failure failed too: " + *e);
+      else // the checkpoints were measured, but what the run wrote may be left
+        st.failure = report::checkpoint_failure{"clean-up", std::max<std::uint64_t>(1, opt.writes),
+                                                0, file_named(*e), *e};
+    }
     return json(nullptr);
   });
   return st;
@@ -588,7 +670,10 @@ report::status_decision checkpoint_status(const run_state& st,
   report::status_inputs si;
   if (st.failure)
     si.failure = fmt::format("failed: {} checkpoint {}: rank {}: {}",
-                             st.failure->phase == "write" ? "writing" : "reading",
+                             st.failure->phase == "write"      ? "writing"
+                             : st.failure->phase == "read"     ? "reading"
+                             : st.failure->phase == "clean-up" ? "cleaning up after"
+                                                               : "claiming --dir for",
                              st.failure->checkpoint, st.failure->rank, st.failure->error);
   si.stop = st.stop;
   si.stop_said = st.stop_said;
@@ -615,6 +700,16 @@ std::vector<std::string> warnings_of(const checkpoint_options& opt, const checkp
                                    "removing files on it may hang too; remove what this run "
                                    "wrote (the folder's manifest lists it) once it answers",
                                    opt.dir.string()));
+  if (!st.kept_past_limit.empty())
+    warnings.push_back(fmt::format(
+        "--keep-last {}: more checkpoints remain than it keeps: a folder it would have removed "
+        "holds files dlsize did not write, and dlsize deletes only what it wrote. left in place: "
+        "{}",
+        opt.keep_last, fmt::join(st.kept_past_limit, "; ")));
+  if (!st.left.empty())
+    warnings.push_back(fmt::format("the clean-up left in place what dlsize did not write: {}",
+                                   fmt::join(st.left, "; ")));
+  warnings.insert(warnings.end(), st.notes.begin(), st.notes.end());
   if (opt.writes == 0 && !set.written_recorded)
     warnings.push_back(fmt::format(
         "{} in '{}' does not record the checkpoints' --dedupe-percent, --compress-percent, "
@@ -681,7 +776,8 @@ checkpoint_result run_checkpoint(const checkpoint_options& opt, cluster::communi
   const auto layout =
       config::checkpoint_shares(profile, static_cast<unsigned>(comm.size()), opt.shares);
   bool made_folder = false;
-  checkpoint_set set = claim_set(opt, layout, comm, made_folder);
+  std::optional<std::string> claim_failed;
+  checkpoint_set set = claim_set(opt, layout, comm, made_folder, claim_failed);
   const dataset::written_content w = described(opt, set);
   const auto shown_layout =
       config::checkpoint_shares(profile, static_cast<unsigned>(comm.size()), {w.scale, w.subset});
@@ -691,7 +787,13 @@ checkpoint_result run_checkpoint(const checkpoint_options& opt, cluster::communi
     facts = {opt.s3 ? run_mount(opt.dir, opt.s3->place) : sysinfo::mount_of(opt.dir.string()),
              opt.s3 ? run_provenance(opt.dir, opt.s3->place) : telemetry::host_provenance(opt.dir),
              rules_facts(opt, shown_layout, set, w, comm.where().rank_hosts, ram)};
-  const run_state st = run_phases(opt, set, comm, made_folder);
+  run_state st;
+  if (claim_failed) { // nothing was written: nothing to clean up either
+    st.failure = report::checkpoint_failure{"claim", 1, 0, file_named(*claim_failed),
+                                            "claiming the prefix: " + *claim_failed};
+  } else {
+    st = run_phases(opt, set, comm, made_folder);
+  }
   if (!root)
     return {};
   return checkpoint_report(opt, shown_layout, set, st, facts, command_line);

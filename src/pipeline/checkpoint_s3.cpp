@@ -11,10 +11,12 @@
 #include "core/error.hpp"
 #include "dlsize/build_config.hpp"
 #include "pipeline/checkpoint_watch.hpp"
+#include "s3/retry.hpp"
+#include "s3/s3_error.hpp"
 #if DLSIZE_HAVE_S3
 #include "s3/client.hpp"
-#include "s3/engine.hpp"
-#include "s3/s3_error.hpp"
+#include "s3/reader.hpp"
+#include "s3/writer.hpp"
 #endif
 
 namespace dlsize::pipeline {
@@ -38,14 +40,8 @@ s3::client make_client(const s3_checkpoint& c) {
                     s3::resolve_credentials(c.place.settings));
 }
 
-s3::engine_target target_of(const s3_checkpoint& c) {
-  s3::engine_target t{.bucket = c.place.where.bucket,
-                      .endpoints = {},
-                      .keys = s3::resolve_credentials(c.place.settings),
-                      .retry = {}};
-  for (std::size_t i = 0; i < c.place.settings.endpoints.size(); ++i)
-    t.endpoints.push_back(s3::client_options_for(c.place.settings, i));
-  return t;
+s3::target target_of(const s3_checkpoint& c) {
+  return s3::target_for(c.place.settings, c.place.where.bucket);
 }
 
 // Why an object under a shard's key is not this run's ("" when it is): its size is not the
@@ -62,6 +58,29 @@ std::string not_our_object(s3::client& cl, const s3_checkpoint& c, const std::st
   if (!dataset::begins_shard(head, got, set.run, rank, file))
     return "its first bytes are not a block header of this run, rank and file";
   return "";
+}
+
+// A GET that ended before the bytes asked for: the object under a shard's key is shorter than
+// the checkpoint's manifest says (cut, or replaced since it was written). The engine's message
+// knows neither the manifest nor the shard, so the sizes are headed and the error says which.
+void explain_short_shard(const s3_checkpoint& c, const io::file_set& files, std::uint64_t k,
+                         rank_phase& out) {
+  try {
+    s3::client cl = make_client(c);
+    for (std::size_t f = 0; f < files.paths.size(); ++f) {
+      const auto info = cl.head_object(c.place.where.bucket, files.paths[f]);
+      const std::uint64_t have = info ? info->size : 0;
+      if (have < files.sizes[f]) {
+        out.error = fmt::format(
+            "checkpoint {}: the shard s3://{}/{} holds {} bytes, not the {} the checkpoint's "
+            "manifest says: it was cut or replaced after it was written",
+            k, c.place.where.bucket, files.paths[f], have, files.sizes[f]);
+        return;
+      }
+    }
+  } catch (const std::exception&) {
+    // The HEAD failing too leaves the read's own error, which names the object.
+  }
 }
 
 // Calls fn(rank, file, key, bytes) for every object of checkpoint k.
@@ -151,8 +170,9 @@ void s3_check_sealed(const s3_checkpoint& c, const checkpoint_set& set, std::uin
   });
 }
 
-void s3_remove_checkpoint(const s3_checkpoint& c, const checkpoint_set& set, std::uint64_t k,
-                          bool strict, unsigned only_rank) {
+std::vector<std::string> s3_remove_checkpoint(const s3_checkpoint& c, const checkpoint_set& set,
+                                              std::uint64_t k, bool strict, unsigned only_rank) {
+  std::vector<std::string> left;
   s3::client cl = make_client(c);
   for_each_shard(
       c, set, k,
@@ -171,10 +191,12 @@ void s3_remove_checkpoint(const s3_checkpoint& c, const checkpoint_set& set, std
                           "dlsize deletes only its own checkpoints. valid: remove it, or "
                           "a prefix only dlsize writes to",
                           c.place.where.bucket, key, why));
-        std::fprintf(stderr, "dlsize: left s3://%s/%s in place: dlsize did not write it (%s)\n",
-                     c.place.where.bucket.c_str(), key.c_str(), why.c_str());
+        left.push_back(fmt::format("s3://{}/{} (dlsize did not write it: {})", c.place.where.bucket,
+                                   key, why));
+        std::fprintf(stderr, "dlsize: left %s in place\n", left.back().c_str());
       },
       only_rank);
+  return left;
 }
 
 void s3_remove_manifest(const s3_checkpoint& c) {
@@ -232,10 +254,12 @@ rank_phase s3_read_rank(const s3_checkpoint& c, const checkpoint_set& set, unsig
   eo.readers = 1; // the checker puts a block together from one reader's pieces
   eo.queue_depth = io.queue_depth;
   eo.request_size = set.request_size;
-  s3::engine engine(eo, files, target_of(c));
+  s3::reader engine(eo, files, target_of(c));
   range_jobs jobs(files, c.part_size); // a range GET per part
   rank_phase out = read_checked(set, rank, k, files, engine, jobs, io);
   out.s3 = rank_s3_figures{engine.stats(), std::nullopt};
+  if (out.outcome == io::job_outcome::failed && out.s3->requests.errors_by_cause.count("short"))
+    explain_short_shard(c, files, k, out);
   return out;
 }
 
@@ -260,8 +284,8 @@ void s3_write_manifest(const s3_checkpoint&, const checkpoint_set&) {
 void s3_check_sealed(const s3_checkpoint&, const checkpoint_set&, std::uint64_t) {
   no_s3();
 }
-void s3_remove_checkpoint(const s3_checkpoint&, const checkpoint_set&, std::uint64_t, bool,
-                          unsigned) {
+std::vector<std::string> s3_remove_checkpoint(const s3_checkpoint&, const checkpoint_set&,
+                                              std::uint64_t, bool, unsigned) {
   no_s3();
 }
 void s3_remove_manifest(const s3_checkpoint&) {
@@ -277,6 +301,18 @@ rank_phase s3_read_rank(const s3_checkpoint&, const checkpoint_set&, unsigned, s
 }
 
 #endif
+
+bool s3_unanswered(const std::vector<rank_phase>& ranks) {
+  for (const auto& r : ranks)
+    if (r.s3 && s3::gave_up_retrying(r.s3->requests))
+      return true;
+  return false;
+}
+
+bool s3_unanswered(const std::exception& e) {
+  const auto* s = dynamic_cast<const s3::s3_error*>(&e);
+  return s != nullptr && s3::classify(s->details()).kind == s3::failure_class::retry;
+}
 
 report::checkpoint_s3_section s3_checkpoint_section(const s3_checkpoint& c,
                                                     const std::vector<rank_s3_figures>& writes,
@@ -301,8 +337,13 @@ report::checkpoint_s3_section s3_checkpoint_section(const s3_checkpoint& c,
   s.server = w.server.empty() ? r.server : w.server;
   s.part_size = c.part_size;
   s.parts_in_flight = queue_depth;
-  s.write = s3_section_of(c.place, w);
+  s.write = s3_section_of(c.place, w); // with rank 0's other requests (claim, seal, clean-up)
   s.read = s3_section_of(c.place, r);
+  s.read.other_requests.reset();
+  // Said once, for both phases.
+  s.settings_from = st.from.as_map();
+  s.write.settings_from = {};
+  s.read.settings_from = {};
   s.upload_time = report::latency_summary_of(upload_time);
   return s;
 }

@@ -9,7 +9,9 @@
 // lists, of the right size and whose first bytes are a block header of this run, rank and file,
 // are ever deleted. Built only with libcurl (DLSIZE_HAVE_S3).
 #include <cstdint>
+#include <exception>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -41,10 +43,11 @@ void s3_check_sealed(const s3_checkpoint& c, const dataset::checkpoint_set& set,
 // Deletes checkpoint k's objects (missing ones are fine): every rank's (rank 0), or `only_rank`'s.
 // An object that is not this run's (another size, or first bytes that are not its block header)
 // is never deleted: with `strict` (--keep-last) it stops the run, usage_error naming the key;
-// else it is named on stderr.
+// else it is named on stderr, and returned ("s3://BUCKET/KEY (why)") for the report's warnings.
 inline constexpr unsigned kEveryRank = ~0u;
-void s3_remove_checkpoint(const s3_checkpoint& c, const dataset::checkpoint_set& set,
-                          std::uint64_t k, bool strict, unsigned only_rank = kEveryRank);
+std::vector<std::string> s3_remove_checkpoint(const s3_checkpoint& c,
+                                              const dataset::checkpoint_set& set, std::uint64_t k,
+                                              bool strict, unsigned only_rank = kEveryRank);
 void s3_remove_manifest(const s3_checkpoint& c);
 
 // Every rank: uploads its objects of checkpoint k. Failures are in the result, not thrown.
@@ -53,6 +56,12 @@ rank_phase s3_write_rank(const s3_checkpoint& c, const dataset::checkpoint_set& 
 // Every rank: reads back `rank`'s objects of checkpoint k by range GETs and checks every block.
 rank_phase s3_read_rank(const s3_checkpoint& c, const dataset::checkpoint_set& set, unsigned rank,
                         std::uint64_t k, const phase_io& io);
+
+// Whether the bucket stopped answering: a rank's request gave up after its retries (every try
+// failed for --s3-max-retries or --s3-retry-budget), or rank 0's failed so. Nothing more is
+// then asked of it (the clean-up included): the report says what was left.
+bool s3_unanswered(const std::vector<rank_phase>& ranks);
+bool s3_unanswered(const std::exception& e);
 
 // The report's checkpoint.s3 block: the bucket and the write's and read's requests (each a
 // storage.s3 block), the part size and the time each upload took.

@@ -9,7 +9,7 @@
 
 #if DLSIZE_HAVE_S3
 #include "dataset/s3_dataset.hpp"
-#include "s3/engine.hpp"
+#include "s3/reader.hpp"
 #endif
 
 namespace dlsize::pipeline {
@@ -63,13 +63,7 @@ std::unique_ptr<io::engine> make_run_engine(const io::engine_options& opt,
   if (!s3)
     return io::make_engine(opt, files, fallback);
 #if DLSIZE_HAVE_S3
-  s3::engine_target target{.bucket = s3->where.bucket,
-                           .endpoints = {},
-                           .keys = s3::resolve_credentials(s3->settings),
-                           .retry = {}};
-  for (std::size_t i = 0; i < s3->settings.endpoints.size(); ++i)
-    target.endpoints.push_back(s3::client_options_for(s3->settings, i));
-  return std::make_unique<s3::engine>(opt, files, std::move(target));
+  return std::make_unique<s3::reader>(opt, files, s3::target_for(s3->settings, s3->where.bucket));
 #else
   no_s3_client(*s3);
 #endif
@@ -98,7 +92,7 @@ telemetry::host_provenance_facts run_provenance(const std::filesystem::path& dat
 
 std::optional<s3::transfer_stats> s3_figures(const io::engine& eng) {
 #if DLSIZE_HAVE_S3
-  if (const auto* s = dynamic_cast<const s3::engine*>(&eng))
+  if (const auto* s = dynamic_cast<const s3::reader*>(&eng))
     return s->stats();
 #else
   (void)eng;
@@ -123,6 +117,19 @@ report::s3_section s3_section_of(const s3_dataset& s3, const s3::transfer_stats&
   s.errors_by_cause = nlohmann::json(figures.errors_by_cause);
   s.first_byte = report::latency_summary_of(figures.first_byte);
   s.latency = report::latency_summary_of(figures.latency);
+  s.max_retries = std::uint64_t{s3.settings.max_retries};
+  s.retry_budget_s = s3.settings.retry_budget_s;
+  const s3::transfer_stats other = s3::client_figures();
+  if (other.requests > 0) {
+    report::s3_requests_section o;
+    o.requests = other.requests;
+    o.retries = other.retries;
+    o.errors = other.errors;
+    o.retries_by_cause = nlohmann::json(other.retries_by_cause);
+    o.errors_by_cause = nlohmann::json(other.errors_by_cause);
+    s.other_requests = std::move(o);
+  }
+  s.settings_from = s3.settings.from.as_map();
   return s;
 }
 

@@ -32,6 +32,8 @@ void add_rank(job_rollup& j, const rank_result& r, std::vector<io::reader_stats>
   j.cpu.process_user_s += r.cpu.process_user_s;
   j.cpu.process_system_s += r.cpu.process_system_s;
   j.wall_s = std::max(j.wall_s, r.wall_s);
+  j.stat_s = std::max(j.stat_s, r.stat_s);
+  j.open_s = std::max(j.open_s, r.open_s);
   for (const auto& w : r.warnings) {
     const std::string text = w.get<std::string>();
     if (std::find(j.warnings.begin(), j.warnings.end(), text) == j.warnings.end())

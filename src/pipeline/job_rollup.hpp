@@ -37,6 +37,7 @@ struct job_rollup {
   // Process CPU summed over ranks, host CPU the mean over hosts, utilization over the wall.
   telemetry::cpu_usage cpu;
   double wall_s = 0;                 // the slowest rank's
+  double stat_s = 0, open_s = 0;     // the slowest rank's, before the run (rank_result)
   std::vector<std::string> warnings; // every rank's, each once, in order of first appearance
   std::vector<host_rollup> hosts;    // by node
   std::uint64_t storage_bytes = 0;   // the storage counters of every host, added up

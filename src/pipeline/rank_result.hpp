@@ -40,6 +40,7 @@ struct rank_result {
   io::reader_stats io;                  // its readers, added up
   std::optional<s3::transfer_stats> s3; // the s3 engine's figures (a dataset in a bucket)
   std::string engine, uncached_method;
+  double stat_s = 0, open_s = 0; // before the run: the files' stats, --open keep's opens
   histogram sample_latency;
   std::uint64_t failed_samples = 0;
   std::string first_error;

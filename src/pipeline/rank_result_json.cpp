@@ -75,6 +75,7 @@ nlohmann::json rank_result::to_json() const {
           {"s3", s3 ? s3->to_json() : nlohmann::json(nullptr)},
           {"engine", engine},
           {"uncached_method", uncached_method},
+          {"setup", {stat_s, open_s}},
           {"sample_latency", sample_latency.to_json()},
           {"failed_samples", failed_samples},
           {"first_error", first_error},
@@ -135,6 +136,8 @@ rank_result rank_result::from_json(const nlohmann::json& j) {
       r.s3 = s3::transfer_stats::from_json(j.at("s3"));
     r.engine = j.at("engine").get<std::string>();
     r.uncached_method = j.at("uncached_method").get<std::string>();
+    r.stat_s = j.at("setup").at(0).get<double>();
+    r.open_s = j.at("setup").at(1).get<double>();
     r.sample_latency = histogram::from_json(j.at("sample_latency"));
     r.failed_samples = j.at("failed_samples").get<std::uint64_t>();
     r.first_error = j.at("first_error").get<std::string>();

@@ -16,6 +16,8 @@ namespace dlsize::pipeline {
 namespace {
 // A gap this long between the monitor's passes (of 50 ms) is a pause of the process.
 constexpr std::uint64_t kPausedNs = 1'000'000'000;
+// A pause longer than this, or than --stall-timeout when that is shorter, is a warning.
+constexpr double kPauseWarning_s = 10;
 
 // A memory figure of one host: a count, or null where /proc/meminfo has no such line.
 report::field<report::count_or_number> host_count(const report::field<std::uint64_t>& v) {
@@ -84,7 +86,20 @@ run_totals run_monitor::finish() {
   if (m_series.empty() || t1 - m_last_t >= interval / 2)
     take_point(t1, m_counters());
   r.timeseries = std::move(m_series);
+  r.pauses = std::move(m_pauses);
   return r;
+}
+
+void run_monitor::note_pause(std::uint64_t ns, std::uint64_t t, const std::string& what) {
+  const double limit_s = m_opt.stall_timeout_s > 0
+                             ? std::min(m_opt.stall_timeout_s, kPauseWarning_s)
+                             : kPauseWarning_s;
+  const double s = static_cast<double>(ns) * 1e-9;
+  if (s <= limit_s)
+    return;
+  m_pauses.push_back(fmt::format("paused {:.1f} s, {:.1f} s into the run (longer than {:g} s, the "
+                                 "lesser of --stall-timeout and 10 s): {}; the run went on",
+                                 s, static_cast<double>(t - ns - m_t0) * 1e-9, limit_s, what));
 }
 
 void run_monitor::report_status(std::uint64_t t, const run_counters& c) {
@@ -124,6 +139,10 @@ void run_monitor::loop() {
   run_counters seen;
   std::uint64_t progress_at = m_t0, last_pass = m_t0;
   const auto stall_ns = static_cast<std::uint64_t>(m_opt.stall_timeout_s * 1e9);
+  // A read that waited this long with no progress (what stuck() says of it) is a pause.
+  const auto pause_ns = static_cast<std::uint64_t>(
+      (stall_ns ? std::min(m_opt.stall_timeout_s, kPauseWarning_s) : kPauseWarning_s) * 1e9);
+  std::string waited_on;
   auto ask_stop = [&](const stop_event& why, std::uint64_t t) {
     m_stopped = true;
     m_stopped_at = t;
@@ -140,8 +159,10 @@ void run_monitor::loop() {
     // This thread did not run for a while (the process was stopped, the host stalled): no
     // progress was watched meanwhile, so none is missed; reads that completed meanwhile wait in
     // their queues, not in the storage.
-    if (t - last_pass > kPausedNs)
+    if (t - last_pass > kPausedNs) { // the run link warns of a rank's own pause
       progress_at = t;
+      waited_on.clear();
+    }
     last_pass = t;
     const double el = static_cast<double>(t - m_t0) * 1e-9;
     if (!m_stopped && stop_requested())
@@ -149,8 +170,14 @@ void run_monitor::loop() {
     if (!m_stopped && m_opt.time_limit_s > 0 && el >= m_opt.time_limit_s)
       ask_stop({stop_cause::time_limit, 0, ""}, t);
     const run_counters c = m_counters();
-    if (c.bytes != seen.bytes || c.samples != seen.samples || c.compute_ns != seen.compute_ns)
+    if (c.bytes != seen.bytes || c.samples != seen.samples || c.compute_ns != seen.compute_ns) {
+      if (!waited_on.empty()) // the storage answered again after a pause
+        note_pause(t - progress_at, t, "no byte moved, " + waited_on);
+      waited_on.clear();
       progress_at = t;
+    } else if (waited_on.empty() && m_opt.stuck && t - progress_at >= pause_ns) {
+      waited_on = m_opt.stuck(pause_ns);
+    }
     seen = c;
     if (!m_stopped && stall_ns && m_opt.stuck && t - progress_at >= stall_ns) {
       const std::string what = m_opt.stuck(stall_ns);

@@ -33,6 +33,10 @@ struct run_totals {
   std::uint64_t storage_bytes = 0;        // what the storage counter says the storage delivered
   std::vector<telemetry::nic_bytes> nics; // what the host's NICs carried over the run
   std::vector<report::timeseries_point> timeseries;
+  // Pauses of the storage the run lived through, for the report's warnings: no byte moved while
+  // a read waited, longer than the lesser of --stall-timeout and 10 s (a rank's own pause is the
+  // run link's to warn of).
+  std::vector<std::string> pauses;
 };
 
 // A long run's periodic status: fn gets the elapsed time and the totals every interval_s (the
@@ -86,6 +90,8 @@ private:
   // Appends the telemetry point for the interval from the previous point to t.
   void take_point(std::uint64_t t, const run_counters& c);
   void report_status(std::uint64_t t, const run_counters& c);
+  // Notes a pause of `ns` that ended at t when it is longer than the warning's threshold.
+  void note_pause(std::uint64_t ns, std::uint64_t t, const std::string& what);
   telemetry::sampler& m_tele;
   monitor_options m_opt;
   counters_fn m_counters;
@@ -102,7 +108,8 @@ private:
   std::uint64_t m_next_status = 0;
   bool m_status_failed = false;
   std::vector<report::timeseries_point> m_series;
-  run_counters m_last; // at the previous point
+  std::vector<std::string> m_pauses; // the monitor thread's until finish()
+  run_counters m_last;               // at the previous point
   std::uint64_t m_last_t = 0;
   std::thread m_thread;
 };

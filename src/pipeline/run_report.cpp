@@ -147,7 +147,8 @@ template <class T> report::field<T> or_null(bool has, T v) {
 
 report::io_section io_json(const io::engine_options& opt, const std::string& engine,
                            const std::string& uncached_method, const io::reader_stats& all,
-                           const histogram& sample_latency, const std::string& read_unit) {
+                           const histogram& sample_latency, const std::string& read_unit,
+                           const setup_times& setup) {
   report::io_section s;
   s.engine = engine;
   s.engine_requested = opt.engine;
@@ -173,6 +174,11 @@ report::io_section io_json(const io::engine_options& opt, const std::string& eng
   s.sample_latency = report::latency_with_histogram(sample_latency);
   s.open_latency = or_null(all.opens != 0, report::latency_with_histogram(all.open_latency));
   s.reader_time = reader_time_json(all);
+  report::io_setup_section before;
+  before.stat_s = setup.stat_s;
+  before.open_s = or_null(setup.keep_open, setup.open_s);
+  before.counted_s = setup.counted_s();
+  s.setup = before;
   return s;
 }
 

@@ -33,12 +33,22 @@ report::dataset_section dataset_json(const std::filesystem::path& path,
                                      const dataset::dataset_layout& layout,
                                      const sysinfo::mount_info& mount, std::uint64_t client_ram);
 
+// What a run spent before its timed phase: the files' stats (run_files) and --open keep's opens
+// (io::engine::open_s). The opens are the data path's own cost, so the bandwidth counts them
+// (counted_s); the stats are dlsize's check, reported only (docs/metrics.md).
+struct setup_times {
+  double stat_s = 0, open_s = 0;
+  bool keep_open = false;
+  double counted_s() const { return keep_open ? open_s : 0; }
+};
+
 // The `io` section: engine, cache mode, queue depth, request size, counters and latencies.
 // engine: the engine that ran (io_uring, or psync after a fallback); uncached_method: how
-// uncached mode was done ("" when not).
+// uncached mode was done ("" when not); setup: what came before the timed phase.
 report::io_section io_json(const io::engine_options& opt, const std::string& engine,
                            const std::string& uncached_method, const io::reader_stats& all,
-                           const histogram& sample_latency, const std::string& read_unit);
+                           const histogram& sample_latency, const std::string& read_unit,
+                           const setup_times& setup);
 
 // io.reader_time: where the readers' time went; null when no reader ran.
 report::field<report::reader_time_section> reader_time_json(const io::reader_stats& all);

@@ -40,6 +40,7 @@ struct training_run::state {
   sampler smp;
   std::uint64_t first = 0, local = 0; // this rank's accelerators
   io::file_set files;
+  double stat_s = 0; // the files' stats before the run (run_files)
   std::string fallback;
   std::unique_ptr<io::engine> eng;
   sysinfo::mount_info mount;

@@ -65,8 +65,8 @@ nlohmann::json job_warnings(const report_context& c, const job_rollup& job, cons
     warn(w);
   for (const auto& p : c.outcome.pauses)
     warn(fmt::format("{} did not run for {:.1f} s from {:.1f} s into the run (its process was "
-                     "stopped or its host stalled), longer than {} without ending the run; the "
-                     "run's figures include that pause",
+                     "stopped or its host stalled), longer than the lesser of {} and 10 s, "
+                     "without ending the run; the run's figures include that pause",
                      c.comm.rank_name(p.rank), p.seconds, p.at_s,
                      opt.stall_timeout_s > 0
                          ? fmt::format("--stall-timeout {:g} s", opt.stall_timeout_s)

@@ -98,7 +98,9 @@ training_run::training_run(const training_options& opt, cluster::communicator& c
   m->first = static_cast<std::uint64_t>(comm.rank()) * m->local;
   // Memory does not grow with steps or epochs: steps fold into running sums, and epoch rows
   // stop at kEpochRowsCap + 1 (pipeline/step_metrics).
+  const double t0 = now_s();
   m->files = run_files(m->layout, opt.s3);
+  m->stat_s = now_s() - t0;
   m->eng = make_run_engine(opt.io, m->files, opt.s3, m->fallback);
   m->mount = run_mount(opt.dataset, opt.s3);
   // Before any read: a stat of a mount whose server hangs a read can hang as well.

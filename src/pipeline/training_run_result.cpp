@@ -65,6 +65,8 @@ void training_run::live_run::add_readers(rank_result& r, const io::engine_result
   r.s3 = s3_figures(*m.eng);
   r.engine = m.eng->name();
   r.uncached_method = m.eng->uncached_method();
+  r.stat_s = m.stat_s;
+  r.open_s = m.eng->open_s();
   for (auto& t : consumer.tallies()) {
     r.sample_latency.merge(t.sample_latency);
     r.failed_samples += t.failed;
@@ -100,6 +102,8 @@ rank_result training_run::live_run::result(const io::engine_result& ran, run_tot
   add_run_warnings(r.warnings, opt.io, *m.eng, m.layout, m.fallback);
   for (const auto& a : ran.abandoned)
     r.warnings.push_back(fmt::format("rank {}: {}", w.rank, a));
+  for (const auto& p : totals.pauses)
+    r.warnings.push_back(fmt::format("rank {}: {}", w.rank, p));
   {
     std::lock_guard lk(reason_m);
     r.fail_reason = fail_reason;

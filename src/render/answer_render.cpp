@@ -35,6 +35,13 @@ bool shows_growth(const analysis::sizing_answer& a) {
   return false;
 }
 
+bool modelled_allreduce(const analysis::sizing_answer& a) {
+  for (const auto& r : a.rows)
+    if (r.scaling_efficiency != 1)
+      return true;
+  return false;
+}
+
 bool priced(const analysis::sizing_answer& a) {
   for (const auto& r : a.rows)
     for (const auto& b : r.backends)
@@ -124,11 +131,13 @@ std::vector<std::string> requirement_lines(const analysis::workload_requirement&
 
 text_table answer_table(const analysis::sizing_answer& a) {
   const rate_unit u = unit_for(rates_of(a));
-  const bool growth = shows_growth(a), cost = priced(a);
+  const bool growth = shows_growth(a), cost = priced(a), allreduce = modelled_allreduce(a);
   text_table t;
   t.header.push_back("accelerators");
   if (growth)
     t.header.push_back("data growth");
+  if (allreduce)
+    t.header.push_back("scaling efficiency");
   t.header.push_back(fmt::format("required {} (95 % PI)", u.name));
   t.header.push_back(fmt::format("provision {}", u.name));
   for (const auto& b : a.backends)
@@ -139,6 +148,8 @@ text_table answer_table(const analysis::sizing_answer& a) {
     std::vector<std::string> row = {fmt::format("{:g}", r.accelerators)};
     if (growth)
       row.push_back(growth_cell(r.growth));
+    if (allreduce)
+      row.push_back(fmt::format("{:.3f}", r.scaling_efficiency));
     row.push_back(std::isfinite(r.required_low)
                       ? fmt::format("{} ({}–{})", in_unit(r.required, u),
                                     in_unit(r.required_low, u), in_unit(r.required_high, u))

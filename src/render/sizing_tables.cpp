@@ -123,14 +123,23 @@ std::string series_title(const sizing_series& s) {
 }
 
 text_table measured_table(const sizing_series& s) {
-  text_table t{{"accelerators", "runs", "bandwidth (median, range)", "samples/s",
-                "samples/s per accelerator", "scaling efficiency", "AU", "AU passes", "hit ratio",
-                "MLPerf Storage"},
+  std::vector<double> rates;
+  for (const auto& point : s.measured)
+    rates.push_back(point.row.read_bytes_per_s.max);
+  const rate_unit u = unit_for(rates);
+  text_table t{{"accelerators", "runs", fmt::format("bandwidth {} (median, range)", u.name),
+                "samples/s", "samples/s per accelerator", "scaling efficiency", "AU", "AU passes",
+                "hit ratio", "MLPerf Storage"},
                {}};
   for (const auto& point : s.measured) {
     const auto& m = point.row;
+    const auto& bw = m.read_bytes_per_s;
     t.rows.push_back({number_text(m.accelerators, "{:g}"), fmt::format("{}", m.runs),
-                      median_range(m.read_bytes_per_s, true), median_range(m.samples_per_s, false),
+                      bw.count == 0      ? "–"
+                      : bw.min == bw.max ? in_unit(bw.median, u)
+                                         : fmt::format("{} ({}–{})", in_unit(bw.median, u),
+                                                       in_unit(bw.min, u), in_unit(bw.max, u)),
+                      median_range(m.samples_per_s, false),
                       median_range(m.samples_per_s_per_accelerator, false),
                       number_text(m.scaling_efficiency, "{:.3f}"),
                       median_range(m.accelerator_utilization, false, true),
@@ -159,15 +168,25 @@ text_table layout_table(const sizing_series& s) {
 }
 
 text_table runs_table(const sizing_series& s) {
-  text_table t{{"accelerators", "bandwidth MB/s", "fitted MB/s", "residual MB/s", "AU",
+  std::vector<double> rates;
+  for (const auto& r : s.runs)
+    rates.push_back(r.point.read_bytes_per_s);
+  const rate_unit u = unit_for(rates);
+  const auto signed_cell = [&](const std::optional<double>& v) {
+    return v ? (*v >= 0 ? "+" : "−") + in_unit(std::fabs(*v), u) : std::string("–");
+  };
+  text_table t{{"accelerators", fmt::format("bandwidth {}", u.name),
+                fmt::format("fitted {}", u.name), fmt::format("residual {}", u.name), "AU",
                 "limited by", "seed", "report"},
                {}};
   for (const auto& r : s.runs)
-    t.rows.push_back({number_text(r.point.accelerators, "{:g}"),
-                      mb(r.point.read_bytes_per_s, "{:.1f}"), mb(r.fitted, "{:.1f}"),
-                      mb(r.residual, "{:+.1f}"), au_cell(r.point.accelerator_utilization),
-                      report::to_string(r.point.limit), r.seed.is_null() ? "–" : r.seed.dump(),
-                      r.point.file});
+    // A run the client held back shows what the backend gave at least.
+    t.rows.push_back(
+        {number_text(r.point.accelerators, "{:g}"),
+         (report::client_side(r.point.limit) ? "≥ " : "") + in_unit(r.point.read_bytes_per_s, u),
+         r.fitted ? in_unit(*r.fitted, u) : "–", signed_cell(r.residual),
+         au_cell(r.point.accelerator_utilization), report::to_string(r.point.limit),
+         r.seed.is_null() ? "–" : r.seed.dump(), r.point.file});
   return t;
 }
 

@@ -13,6 +13,7 @@
 // ("FILE: /summary/wall_s: ..."); the field lists in bench_report_json.cpp are the one place that
 // says each field's type and range, for from_json and check_report_fields alike.
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -153,6 +154,16 @@ struct reader_time_section {
   nlohmann::json extra = nlohmann::json::object();
 };
 
+// What a run did before its timed phase (docs/metrics.md, "Before the timed phase"): dlsize's
+// check of every file (a stat each), and with --open keep every file opened once; the opens are
+// the data path's cost, so summary.read_bytes_per_s counts them (counted_s).
+struct io_setup_section {
+  field<double> stat_s;    // the stats (0: a bucket's objects are not stat'ed)
+  field<double> open_s;    // --open keep's opens; null: files are opened per sample, timed
+  field<double> counted_s; // the seconds summary.read_bytes_per_s adds to wall_s
+  nlohmann::json extra = nlohmann::json::object();
+};
+
 struct io_section {
   field<std::string> engine, engine_requested, cache_mode, uncached_method, open, read_unit;
   field<std::uint64_t> queue_depth, request_size, readers;
@@ -164,6 +175,7 @@ struct io_section {
   std::optional<latency_summary> sample_latency; // per sample, with its histogram
   field<latency_summary> open_latency;           // null: no file was opened
   field<reader_time_section> reader_time;        // null: no reader ran
+  field<io_setup_section> setup;                 // absent in older reports
   nlohmann::json extra = nlohmann::json::object();
 };
 
@@ -176,15 +188,30 @@ struct warm_epochs_section {
   nlohmann::json extra = nlohmann::json::object();
 };
 
+// The requests of a run besides its data's reads and writes: the manifest's GET, a checkpoint's
+// claim, seal and deletes (the synchronous client's), with their retries by cause.
+struct s3_requests_section {
+  field<std::uint64_t> requests, retries, errors;
+  field<nlohmann::json> retries_by_cause, errors_by_cause; // {cause: count}
+  nlohmann::json extra = nlohmann::json::object();
+};
+
 // storage.s3, for a dataset in a bucket: which object store (endpoints, bucket, prefix, region,
-// addressing, the server's Server header: part of the backend's identity) and what the reads
-// asked of it (docs/report-schema.md).
+// addressing, the server's Server header: part of the backend's identity), the retry policy,
+// and what the reads asked of it (docs/report-schema.md).
 struct s3_section {
   field<std::vector<std::string>> endpoints;
   field<std::string> bucket, prefix, region, addressing, server;
   field<std::uint64_t> requests, bytes, retries, errors, connections_opened;
   field<nlohmann::json> retries_by_cause, errors_by_cause; // {cause: count}
   std::optional<latency_summary> first_byte, latency;      // per request
+  field<std::uint64_t> max_retries;                        // --s3-max-retries
+  field<double> retry_budget_s;                            // --s3-retry-budget
+  std::optional<s3_requests_section> other_requests;
+  // {setting: where it came from}: an option, an AWS_* variable, "FILE [SECTION] KEY" of the
+  // AWS CLI's files, or "default" (profile, endpoints, region, addressing, ca_bundle,
+  // credentials); never a value.
+  field<std::map<std::string, std::string>> settings_from;
   nlohmann::json extra = nlohmann::json::object();
 };
 

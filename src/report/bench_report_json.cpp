@@ -199,6 +199,13 @@ void visit(section_of<io_section> auto& s, auto& op) {
   op.section("sample_latency", s.sample_latency);
   op.section("open_latency", s.open_latency);
   op.section("reader_time", s.reader_time);
+  op.section("setup", s.setup);
+}
+
+void visit(section_of<io_setup_section> auto& s, auto& op) {
+  op("stat_s", s.stat_s, bound::nonneg);
+  op("open_s", s.open_s, bound::nonneg);
+  op("counted_s", s.counted_s, bound::nonneg);
 }
 
 void visit(section_of<reader_time_section> auto& s, auto& op) {
@@ -219,6 +226,14 @@ void visit(section_of<warm_epochs_section> auto& s, auto& op) {
   op("storage_per_read_byte", s.storage_per_read_byte, bound::nonneg);
 }
 
+void visit(section_of<s3_requests_section> auto& s, auto& op) {
+  op("requests", s.requests);
+  op("retries", s.retries);
+  op("errors", s.errors);
+  op("retries_by_cause", s.retries_by_cause);
+  op("errors_by_cause", s.errors_by_cause);
+}
+
 void visit(section_of<s3_section> auto& s, auto& op) {
   op("endpoints", s.endpoints);
   op("bucket", s.bucket);
@@ -235,6 +250,10 @@ void visit(section_of<s3_section> auto& s, auto& op) {
   op("errors_by_cause", s.errors_by_cause);
   op.section("first_byte", s.first_byte);
   op.section("latency", s.latency);
+  op("max_retries", s.max_retries);
+  op("retry_budget_s", s.retry_budget_s);
+  op.section("other_requests", s.other_requests);
+  op("settings_from", s.settings_from);
 }
 
 void visit(section_of<telemetry::os_facts> auto& s, auto& op) {
@@ -827,24 +846,19 @@ nlohmann::json to_json(const tool_section& t) {
   return j.at("tool");
 }
 
-namespace {
-
-// A top-level string of a document; never throws: anything else reads as "".
-std::string top_text(const nlohmann::json& j, const char* key) {
+std::string top_level_text(const nlohmann::json& j, const char* key) {
   if (!j.is_object())
     return "";
   const auto it = j.find(key);
   return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
 
-} // namespace
-
 bool is_bench_report(const nlohmann::json& j) {
-  return top_text(j, "schema") == kReportSchema && top_text(j, "kind") == "bench";
+  return top_level_text(j, "schema") == kReportSchema && top_level_text(j, "kind") == "bench";
 }
 
 std::optional<replay_source> replay_source_of(const nlohmann::json& j) {
-  if (top_text(j, "schema") != kReportSchema || !j.contains("config"))
+  if (top_level_text(j, "schema") != kReportSchema || !j.contains("config"))
     return std::nullopt;
   replay_source r;
   r.config = j.at("config");

@@ -6,6 +6,7 @@
 // back. The blocks other modules make for every report (tool, system, the effective options) ride
 // along as they are.
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -76,6 +77,8 @@ struct checkpoint_s3_section {
   std::uint64_t part_size = 0, parts_in_flight = 0;
   s3_section write, read;
   latency_summary upload_time; // per object
+  // {setting: where it came from} (as storage.s3.settings_from); absent in older reports.
+  std::optional<std::map<std::string, std::string>> settings_from;
 };
 
 // A failure that ended the run: where (the phase, the checkpoint, the rank and the file) and what.

@@ -2,6 +2,7 @@
 // docs/report-schema.md#checkpoint): the one place its keys are written and read. Each struct's
 // keys are listed once, in its visit, which writing and reading share; nlohmann::json orders the
 // keys.
+#include <map>
 #include <type_traits>
 
 #include <fmt/format.h>
@@ -92,6 +93,7 @@ void visit(section_of<checkpoint_s3_section> auto& s, auto& op) {
   op("write", s.write);
   op("read", s.read);
   op("upload_time", s.upload_time);
+  op("settings_from", s.settings_from);
 }
 
 void visit(section_of<checkpoint_failure> auto& s, auto& op) {
@@ -362,6 +364,10 @@ template <class T> void read_value(const json& v, const place& at, T& out) {
     out = read_profile(v, at);
   } else if constexpr (std::is_same_v<T, json>) {
     out = v;
+  } else if constexpr (std::is_same_v<T, std::map<std::string, std::string>>) {
+    at.expect(v.is_object(), v, "an object of strings");
+    for (const auto& [k, x] : v.items())
+      read_value(x, at.at(k), out[k]);
   } else if constexpr (std::is_same_v<T, std::string>) {
     at.expect(v.is_string(), v, "a string");
     out = v.get<std::string>();

@@ -37,4 +37,7 @@ double unix_now_s();
 
 void write_report(const std::filesystem::path& path, const nlohmann::json& report);
 
+// A top-level string of a document ("schema", "kind"); "" for anything else, never throws.
+std::string top_level_text(const nlohmann::json& doc, const char* key);
+
 } // namespace dlsize::report

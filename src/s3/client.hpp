@@ -4,8 +4,11 @@
 // and listed, multipart uploads, buckets made and removed. Requests are built by build_request
 // and signed by curl (SigV4). TLS is verified (the system's CA store or options.ca_bundle), and
 // only the endpoint's scheme is allowed, so https never falls back to http. One thread uses a
-// client at a time; the reader engine will drive many transfers on a curl multi handle instead.
-// Every failure throws an s3_error (access_denied for HTTP 403, request_error otherwise).
+// client at a time; the reader and the writer drive many transfers on a curl multi handle
+// instead. Every request is retried under the options' retry_policy (s3/retry.hpp), a GET whose
+// body was cut resuming by a range GET from the first byte it lacks. Every failure throws an
+// s3_error: request_refused for what the user must fix, request_error otherwise.
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -19,6 +22,8 @@
 #include "s3/list_page.hpp"
 #include "s3/multipart.hpp"
 #include "s3/request.hpp"
+#include "s3/retry.hpp"
+#include "s3/transfer_stats.hpp"
 
 namespace dlsize::s3 {
 
@@ -29,7 +34,8 @@ struct client_options {
   std::string ca_bundle = {};       // empty: the system's CA store
   long connect_timeout_ms = 10'000; // per connection
   long stall_timeout_s = static_cast<long>(
-      core::defaults::stall_timeout_s); // a transfer under 1 byte/s for this long fails
+      core::defaults::stall_timeout_s); // a try under 1 byte/s for this long fails (timeout)
+  retry_policy retry = {};
 };
 
 struct object_info {
@@ -72,14 +78,27 @@ public:
   void abort_multipart_upload(std::string_view bucket, std::string_view key,
                               std::string_view upload_id);
 
+  // A flag that, once set, ends the request in flight and its retries (a request_error saying
+  // so): a watched worker's halt. nullptr: none.
+  void set_stop(const std::atomic<bool>* stop) { m_stop = stop; }
+  // Every request so far: tries, retries and failures by cause, latency.
+  const transfer_stats& stats() const { return m_stats; }
+
+  struct exchange; // one try's state, shared with curl's callbacks (client.cpp)
+
 private:
   struct call;
   struct answer;
   answer perform(const call& c);
+  // One try; a failure is returned, not thrown. `have` body bytes are in c.into already.
+  answer try_once(const call& c, std::size_t have, std::optional<failure>& failed);
 
   client_options m_options;
   credentials m_keys;
   void* m_easy = nullptr; // CURL*, kept out of this header
+  const std::atomic<bool>* m_stop = nullptr;
+  transfer_stats m_stats;
+  std::uint64_t m_random = 0; // the backoff's jitter
 };
 
 } // namespace dlsize::s3

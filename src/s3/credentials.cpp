@@ -8,28 +8,28 @@
 
 namespace dlsize::s3 {
 
-namespace {
-
-std::string environment_value(const char* name) {
-  const char* value = std::getenv(name);
-  return value == nullptr ? std::string() : std::string(value);
+environment process_environment() {
+  return [](const char* name) {
+    const char* v = std::getenv(name);
+    return v ? std::string(v) : std::string();
+  };
 }
 
-} // namespace
-
-credentials credentials::from_environment() {
+credentials credentials::from_environment(const environment& env) {
   credentials c;
-  c.access_key = environment_value("AWS_ACCESS_KEY_ID");
-  c.secret_key = environment_value("AWS_SECRET_ACCESS_KEY");
-  c.session_token = environment_value("AWS_SESSION_TOKEN");
+  c.access_key = env("AWS_ACCESS_KEY_ID");
+  c.secret_key = env("AWS_SECRET_ACCESS_KEY");
+  c.session_token = env("AWS_SESSION_TOKEN");
   for (const auto& [name, value] :
        {std::pair<const char*, const std::string&>{"AWS_ACCESS_KEY_ID", c.access_key},
         {"AWS_SECRET_ACCESS_KEY", c.secret_key}})
     if (value.empty())
-      throw usage_error(fmt::format("no S3 credentials: {} is not set. valid: set "
-                                    "AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (and "
-                                    "AWS_SESSION_TOKEN for temporary credentials)",
-                                    name));
+      throw usage_error(
+          fmt::format("no S3 credentials: {} is not set. valid: set "
+                      "AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (and "
+                      "AWS_SESSION_TOKEN for temporary credentials), or name a profile of "
+                      "~/.aws/credentials with --s3-profile",
+                      name));
   return c;
 }
 

@@ -1,9 +1,11 @@
 #include "s3/easy_setup.hpp"
 
+#include <algorithm>
 #include <mutex>
 
 #include "core/error.hpp"
 #include "s3/curl_check.hpp"
+#include "s3/retry.hpp"
 
 namespace dlsize::s3 {
 
@@ -36,6 +38,11 @@ std::string_view header_value(std::string_view line, std::size_t name_len) {
   while (!line.empty() && (line.back() == ' ' || line.back() == '\t'))
     line.remove_suffix(1);
   return line;
+}
+
+void keep_server(std::string& server, std::string_view line) {
+  if (server.empty() && header_named(line, "server:"))
+    server = std::string(header_value(line, 7).substr(0, 200));
 }
 
 void init_curl() {
@@ -90,25 +97,47 @@ void set_request(CURL* easy, const http_request& r, const header_list& headers,
   DLSIZE_CURL(curl_easy_setopt(easy, CURLOPT_AWS_SIGV4, r.sigv4.c_str()), context);
 }
 
-bool retryable_status(long status) {
-  return status == 500 || status == 502 || status == 503 || status == 504;
+failure try_failure(CURLcode rc, long status, const char* error_buffer, std::string_view body,
+                    std::string_view method, std::string_view bucket, std::string_view key,
+                    std::string_view endpoint) {
+  if (rc == CURLE_OK)
+    return failure_from_answer(method, bucket, key, endpoint, status, body);
+  failure f{std::string(method),
+            std::string(bucket),
+            std::string(key),
+            std::string(endpoint),
+            status,
+            "",
+            "",
+            "",
+            ""};
+  f.message = error_buffer != nullptr && error_buffer[0] != '\0' ? std::string(error_buffer)
+                                                                 : curl_easy_strerror(rc);
+  f.transport = transport_of(static_cast<int>(rc));
+  return f;
 }
 
-std::string retryable_transport(CURLcode rc) {
-  switch (rc) {
-  case CURLE_OPERATION_TIMEDOUT:
-    return "timeout";
-  case CURLE_COULDNT_CONNECT:
-    return "connect";
-  case CURLE_RECV_ERROR:
-  case CURLE_SEND_ERROR:
-  case CURLE_GOT_NOTHING:
-  case CURLE_PARTIAL_FILE:
-  case CURLE_HTTP2_STREAM:
-    return "reset";
-  default:
-    return "";
-  }
+void record_try(transfer_stats& xs, CURL* easy, std::uint64_t t0, std::uint64_t now) {
+  long status = 0, connects = 0;
+  curl_off_t first_us = 0;
+  curl_easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &status);
+  curl_easy_getinfo(easy, CURLINFO_NUM_CONNECTS, &connects);
+  curl_easy_getinfo(easy, CURLINFO_STARTTRANSFER_TIME_T, &first_us);
+  ++xs.requests;
+  xs.connections += static_cast<std::uint64_t>(std::max(0L, connects));
+  xs.latency.record(now - std::min(now, t0));
+  if (status > 0)
+    xs.first_byte.record(static_cast<std::uint64_t>(std::max<curl_off_t>(0, first_us)) * 1000);
 }
+
+// s3::transport_of knows libcurl's result codes by value (retry.cpp builds without libcurl);
+// libcurl's ABI fixes them.
+static_assert(CURLE_COULDNT_RESOLVE_HOST == 6 && CURLE_COULDNT_CONNECT == 7 &&
+              CURLE_WEIRD_SERVER_REPLY == 8 && CURLE_HTTP2 == 16 && CURLE_PARTIAL_FILE == 18 &&
+              CURLE_OPERATION_TIMEDOUT == 28 && CURLE_SSL_CONNECT_ERROR == 35 &&
+              CURLE_GOT_NOTHING == 52 && CURLE_SEND_ERROR == 55 && CURLE_RECV_ERROR == 56 &&
+              CURLE_SSL_CERTPROBLEM == 58 && CURLE_PEER_FAILED_VERIFICATION == 60 &&
+              CURLE_SSL_CACERT_BADFILE == 77 && CURLE_SSL_ISSUER_ERROR == 83 &&
+              CURLE_HTTP2_STREAM == 92);
 
 } // namespace dlsize::s3

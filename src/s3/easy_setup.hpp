@@ -11,6 +11,8 @@
 #include "s3/client.hpp"
 #include "s3/credentials.hpp"
 #include "s3/request.hpp"
+#include "s3/s3_error.hpp"
+#include "s3/transfer_stats.hpp"
 
 namespace dlsize::s3 {
 
@@ -29,6 +31,9 @@ bool header_named(std::string_view line, std::string_view lower_name);
 // The value of a header line whose name (with its ':') is name_len long, without the spaces
 // before it and the spaces and tabs after it.
 std::string_view header_value(std::string_view line, std::size_t name_len);
+
+// Keeps the value of a `Server:` header line in server, the first one only (figures name it).
+void keep_server(std::string& server, std::string_view line);
 
 // curl_global_init, once per process (before the first handle is made).
 void init_curl();
@@ -52,11 +57,15 @@ void set_transfer_options(CURL* easy, const client_options& o, const credentials
 void set_request(CURL* easy, const http_request& r, const header_list& headers,
                  const std::string& context);
 
-// The answers a retry may cure: 500, 502, 503 (SlowDown), 504.
-bool retryable_status(long status);
-// The transport failures a retry may cure, by the word the figures count them under ("timeout",
-// "connect", "reset"); "" for the others (a refused TLS certificate, a bad URL, a callback's
-// abort).
-std::string retryable_transport(CURLcode rc);
+// The failure of a finished try: with rc other than CURLE_OK, curl's reason (its error buffer,
+// else its text) and transport word (s3::transport_of); else the answer's status and the S3
+// <Error> of its body.
+failure try_failure(CURLcode rc, long status, const char* error_buffer, std::string_view body,
+                    std::string_view method, std::string_view bucket, std::string_view key,
+                    std::string_view endpoint);
+
+// Counts one finished try in xs: a request, the connections it opened, its latency from t0 and
+// its time to the first byte of an answer.
+void record_try(transfer_stats& xs, CURL* easy, std::uint64_t t0, std::uint64_t now);
 
 } // namespace dlsize::s3

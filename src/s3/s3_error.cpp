@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "s3/retry.hpp"
 #include "s3/xml_text.hpp"
 
 namespace dlsize::s3 {
@@ -23,7 +24,8 @@ std::string one_line(std::string text) {
 
 request_error::request_error(failure f) : run_error(failure_text(f)), s3_error(std::move(f)) {}
 
-access_denied::access_denied(failure f) : usage_error(failure_text(f)), s3_error(std::move(f)) {}
+request_refused::request_refused(failure f)
+    : usage_error(failure_text(f)), s3_error(std::move(f)) {}
 
 std::string failure_text(const failure& f) {
   std::string what =
@@ -36,12 +38,9 @@ std::string failure_text(const failure& f) {
   if (!f.key.empty())
     text += "; key: " + f.key;
   text += "; endpoint: " + f.endpoint;
-  if (f.http_status == 403)
-    text += f.code == "SignatureDoesNotMatch"
-                ? "; the secret key does not match the access key: check AWS_SECRET_ACCESS_KEY "
-                  "(its value is never shown)"
-                : "; check AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN and the "
-                  "bucket's permissions";
+  const std::string hint = classify(f).hint;
+  if (!hint.empty())
+    text += "; " + hint;
   return text;
 }
 
@@ -57,13 +56,14 @@ failure failure_from_answer(std::string_view method, std::string_view bucket, st
   if (error) {
     f.code = one_line(xml_text(*error, "Code"));
     f.message = one_line(xml_text(*error, "Message"));
+    f.server_bucket = one_line(xml_text(*error, "BucketName"));
   }
   return f;
 }
 
 void throw_failure(failure f) {
-  if (f.http_status == 403)
-    throw access_denied(std::move(f));
+  if (classify(f).kind == failure_class::usage)
+    throw request_refused(std::move(f));
   throw request_error(std::move(f));
 }
 

@@ -1,6 +1,8 @@
 #include "s3/transfer_stats.hpp"
 
-#include <algorithm>
+#include <mutex>
+
+#include <fmt/format.h>
 
 namespace dlsize::s3 {
 
@@ -20,14 +22,29 @@ void transfer_stats::merge(const transfer_stats& o) {
     server = o.server;
 }
 
-std::uint64_t backoff_ns(const retry_policy& p, unsigned failed, std::uint64_t random) {
-  const unsigned shift = std::min(failed, 40u);
-  const std::uint64_t ceiling =
-      p.base_ns > (p.cap_ns >> shift) ? p.cap_ns : std::min(p.cap_ns, p.base_ns << shift);
-  if (ceiling == 0)
-    return 0;
-  __extension__ using u128 = unsigned __int128;
-  return static_cast<std::uint64_t>((static_cast<u128>(random) * ceiling) >> 64);
+namespace {
+
+std::mutex g_clients_mutex;
+transfer_stats g_clients; // every ended client's figures
+
+} // namespace
+
+void add_client_figures(const transfer_stats& xs) {
+  const std::lock_guard lock(g_clients_mutex);
+  g_clients.merge(xs);
+}
+
+transfer_stats client_figures() {
+  const std::lock_guard lock(g_clients_mutex);
+  return g_clients;
+}
+
+std::string requests_text(const transfer_stats& xs) {
+  std::string text = fmt::format("{} requests, {} retried", xs.requests, xs.retries);
+  std::string causes;
+  for (const auto& [cause, n] : xs.retries_by_cause)
+    causes += fmt::format("{}{}: {}", causes.empty() ? "" : ", ", cause, n);
+  return causes.empty() ? text : fmt::format("{} ({})", text, causes);
 }
 
 } // namespace dlsize::s3

@@ -1,8 +1,8 @@
 #pragma once
-// What the reads of an S3 dataset asked of the server: requests, body bytes, retries by cause,
-// failures by HTTP status, time to first byte and whole-request latency, connections opened.
-// Kept per reader thread, merged without loss (sums and histograms) over readers and ranks;
-// the report's storage.s3 block is made from it.
+// What S3 requests asked of the server: requests (every try), body bytes, retries by cause,
+// failures by cause, time to first byte and whole-request latency, connections opened. Kept per
+// reader thread, writer or client, merged without loss (sums and histograms) over them and over
+// ranks; the report's storage.s3 and checkpoint.s3 blocks are made from it.
 #include <cstdint>
 #include <map>
 #include <string>
@@ -14,13 +14,13 @@
 namespace dlsize::s3 {
 
 struct transfer_stats {
-  std::uint64_t requests = 0;    // GETs answered or failed, retries included
-  std::uint64_t bytes = 0;       // body bytes handed to the consumer
+  std::uint64_t requests = 0;    // tries answered or failed, retries included
+  std::uint64_t bytes = 0;       // body bytes handed on (sent, for uploads)
   std::uint64_t retries = 0;     // requests sent again after a retryable failure
-  std::uint64_t errors = 0;      // jobs that failed (retries spent, or not retryable)
+  std::uint64_t errors = 0;      // requests that failed (retries spent, or not retryable)
   std::uint64_t connections = 0; // connections opened (CURLINFO_NUM_CONNECTS, summed)
-  // Retries by cause: the HTTP status ("500", "503") or the transport's ("reset", "timeout",
-  // "connect"); failures by the same words ("404", "403", "reset", ...).
+  // Retries by cause (s3::classify's words): the HTTP status ("500", "503") or the transport's
+  // ("reset", "timeout", "connect", "cut", "long"); failures by the same words ("404", ...).
   std::map<std::string, std::uint64_t> retries_by_cause;
   std::map<std::string, std::uint64_t> errors_by_cause;
   histogram first_byte; // request start to the answer's first byte
@@ -34,15 +34,13 @@ struct transfer_stats {
   static transfer_stats from_json(const nlohmann::json& j);
 };
 
-// When to retry and how long to wait: at most max_attempts tries of one request, the wait before
-// try n+1 uniform in [0, min(cap, base × 2^n)) (capped exponential backoff, full jitter).
-struct retry_policy {
-  unsigned max_attempts = 10;
-  std::uint64_t base_ns = 25'000'000;   // 25 ms
-  std::uint64_t cap_ns = 2'000'000'000; // 2 s
-};
+// The figures of every synchronous client of this process that has ended (each client adds its
+// own as it is destroyed): the requests besides a run's data (a manifest's GET, a checkpoint's
+// claim, seal and deletes), for the report. Any thread.
+void add_client_figures(const transfer_stats& xs);
+transfer_stats client_figures();
 
-// The wait before the next try after `failed` tries, from a uniform random 64-bit `random`.
-std::uint64_t backoff_ns(const retry_policy& p, unsigned failed, std::uint64_t random);
+// "412 requests, 3 retried (503: 2, reset: 1)", for a command's closing line.
+std::string requests_text(const transfer_stats& xs);
 
 } // namespace dlsize::s3

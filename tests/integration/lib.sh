@@ -149,6 +149,9 @@ require_s3() {
   local dir=${DLSIZE_S3_FIXTURE:-} why
   if [[ -n $dir && -f $dir/env ]]; then
     source "$dir/env"
+    # The tests' name for the fixture's endpoint (for curl and the fault proxy); dlsize itself
+    # reads AWS_ENDPOINT_URL_S3, which the fixture's env exports.
+    export DLSIZE_S3_ENDPOINT=$AWS_ENDPOINT_URL_S3
     return 0
   fi
   if [[ -z $dir ]]; then
@@ -162,6 +165,25 @@ require_s3() {
   fi
   echo "skip: the S3 server is not running: $why"
   exit 77
+}
+# s3_bucket NAME: the test talks to the S3 fixture (require_s3) in a bucket of its own, made now:
+# $bucket (NAME-PID-RANDOM), $ep (the fixture's endpoint), curl's signing options in the array
+# sign. At exit, the test's fault proxies are killed and $SCRATCH removed.
+s3_bucket() {
+  require_s3
+  ep=$DLSIZE_S3_ENDPOINT
+  bucket=$1-$$-$RANDOM
+  sign=(--aws-sigv4 "aws:amz:us-east-1:s3" -H "x-amz-content-sha256: UNSIGNED-PAYLOAD"
+    --user "$AWS_ACCESS_KEY_ID:$AWS_SECRET_ACCESS_KEY")
+  [[ $(curl -s -o /dev/null -w '%{http_code}' "${sign[@]}" -X PUT "$ep/$bucket") == 200 ]] \
+    || { fail "cannot create bucket $bucket"; finish; exit 1; }
+  trap 'for p in "${proxies[@]}"; do kill "$p" 2>/dev/null; done; rm -rf "$SCRATCH"' EXIT
+}
+# s3_resnet50 PREFIX FILES: a resnet50 dataset of FILES objects at s3://$bucket/PREFIX.
+s3_resnet50() {
+  "$DLSIZE" datagen --workload resnet50 --layout files --files "$2" --quiet \
+    --dataset "s3://$bucket/$1" --s3-endpoint "$ep" >/dev/null \
+    || { fail "datagen of s3://$bucket/$1"; finish; exit 1; }
 }
 finish() {
   validate_made_json

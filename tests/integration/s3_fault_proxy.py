@@ -3,18 +3,31 @@
 
 Requests are forwarded byte for byte (the Host header too: the client signed the proxy's
 host:port, and radosgw checks the signature against the Host it receives), each client
-connection over its own kept-alive upstream connection. A request whose path contains a rule's
+connection over its own kept-alive upstream connection. A request whose "METHOD PATH" (PATH with
+its query: "GET /bucket/key", "PUT /bucket/key?partNumber=1&uploadId=...") contains a rule's
 substring, while the rule has faults left, gets the rule's fault instead:
 
   503:SUBSTR:COUNT           answer 503 SlowDown (S3's <Error> body)
   500:SUBSTR:COUNT           answer 500 InternalError
+  503every:SUBSTR:N          answer 503 SlowDown to every Nth request of each kind (its method
+                             and the names of its query: GET, HEAD, GET ?list-type, PUT
+                             ?partNumber&uploadId, POST ?uploads, ...); SUBSTR may be empty
   reset:SUBSTR:COUNT         send the answer's headers and half its body, then reset (RST)
+  short:SUBSTR:COUNT         send the answer's headers and half its body, then close (FIN): a
+                             body cut short
+  long:SUBSTR:COUNT          send the answer's body with 1000 bytes more, its Content-Length
+                             grown to match: a body longer than asked for
   stall:SUBSTR:COUNT:SECONDS wait SECONDS before forwarding (the client sees nothing meanwhile)
   slow:SUBSTR:COUNT:BPS      forward the body at BPS bytes per second
   cut:SUBSTR:COUNT           read half the request's body (an upload), then reset (RST)
+  die:SUBSTR:N               at the Nth matching request, exit at once: every connection is
+                             closed and no new one is accepted (a server killed mid-run)
+  freeze:SUBSTR:COUNT:SECONDS  the whole server answers nothing, and sends no byte of an answer
+                             in flight, for SECONDS from a matching request (a frozen server)
 
-COUNT -1: every matching request. Every fault served is appended to --log as "KIND PATH".
-The listening port is written to --port-file once the proxy accepts connections.
+COUNT -1: every matching request. Every fault served is appended to --log as "KIND PATH TIME"
+(TIME: the Unix time it was served). The listening port is written to --port-file once the
+proxy accepts connections.
 """
 import argparse
 import http.client
@@ -27,17 +40,32 @@ import threading
 import time
 
 CHUNK = 64 * 1024
+LONGER = 1000  # the bytes a "long" answer adds
+
+
+KINDS = ("503", "500", "503every", "reset", "short", "long", "stall", "slow", "cut", "die",
+         "freeze")
 
 
 class Rule:
     def __init__(self, text):
         parts = text.split(":")
-        if len(parts) < 3 or parts[0] not in ("503", "500", "reset", "stall", "slow", "cut"):
+        if len(parts) < 3 or parts[0] not in KINDS:
             raise SystemExit(f"s3_fault_proxy: bad rule '{text}'. valid: KIND:SUBSTR:COUNT[:ARG]")
         self.kind, self.substr, self.left = parts[0], parts[1], int(parts[2])
         self.arg = float(parts[3]) if len(parts) > 3 else 0.0
-        if self.kind in ("stall", "slow") and self.arg <= 0:
+        if self.kind in ("stall", "slow", "freeze") and self.arg <= 0:
             raise SystemExit(f"s3_fault_proxy: rule '{text}' needs a positive ARG")
+        if self.kind in ("503every", "die") and self.left <= 0:
+            raise SystemExit(f"s3_fault_proxy: rule '{text}' needs a positive N")
+        self.seen = {}  # 503every: requests by kind; die: matching requests
+
+
+def request_kind(method, path):
+    """GET, HEAD, GET?list-type, PUT?partNumber&uploadId, POST?uploads, ..."""
+    query = path.split("?", 1)[1] if "?" in path else ""
+    names = sorted(p.split("=", 1)[0] for p in query.split("&") if p)
+    return method + ("?" + "&".join(names) if names else "")
 
 
 class Proxy:
@@ -46,16 +74,37 @@ class Proxy:
         self.rules = rules
         self.log = log
         self.lock = threading.Lock()
+        self.frozen_until = 0.0
 
-    def fault_for(self, path):
+    def wait_frozen(self):
+        while True:
+            left = self.frozen_until - time.time()
+            if left <= 0:
+                return
+            time.sleep(min(left, 0.05))
+
+    def matches(self, r, method, path):
+        if r.substr not in f"{method} {path}":
+            return False
+        if r.kind in ("503every", "die"):
+            key = request_kind(method, path) if r.kind == "503every" else ""
+            r.seen[key] = r.seen.get(key, 0) + 1
+            return r.seen[key] % r.left == 0 if r.kind == "503every" else r.seen[key] == r.left
+        if r.left == 0:
+            return False
+        if r.left > 0:
+            r.left -= 1
+        return True
+
+    def fault_for(self, method, path):
         with self.lock:
             for r in self.rules:
-                if r.substr in path and r.left != 0:
-                    if r.left > 0:
-                        r.left -= 1
+                if self.matches(r, method, path):
                     if self.log:
                         with open(self.log, "a") as f:
-                            f.write(f"{r.kind} {path}\n")
+                            f.write(f"{r.kind} {method} {path} {time.time():.3f}\n")
+                    if r.kind == "freeze":
+                        self.frozen_until = time.time() + r.arg
                     return r
         return None
 
@@ -88,7 +137,13 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.send_header("Content-Type", "application/xml")
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
-        self.wfile.write(body)
+        if self.command != "HEAD":  # a HEAD's answer has no body, only its length
+            self.wfile.write(body)
+
+    def close(self):
+        self.connection.shutdown(socket.SHUT_WR)  # FIN: the answer ends where it is
+        self.connection.close()
+        self.close_connection = True
 
     def reset(self):
         # SO_LINGER 0: close sends RST rather than FIN.
@@ -110,6 +165,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
         chunked = "chunked" in (resp.getheader("Transfer-Encoding") or "").lower()
         whole = resp.read() if chunked else None
         for name, value in resp.getheaders():
+            if fault and fault.kind == "long" and name.lower() == "content-length" and not chunked:
+                value = str(int(value) + LONGER)
             if name.lower() not in ("connection", "transfer-encoding"):
                 self.send_header(name, value)
         if chunked:
@@ -123,31 +180,37 @@ class Handler(http.server.BaseHTTPRequestHandler):
         kind = fault.kind if fault else ""
         while True:
             want = CHUNK
-            if kind == "reset":
+            if kind in ("reset", "short"):
                 want = min(CHUNK, total // 2 - sent)
                 if want <= 0:
                     resp.read()  # the upstream connection stays usable
                     self.wfile.flush()
-                    self.reset()
+                    self.reset() if kind == "reset" else self.close()
                     return
             data = resp.read(want)
             if not data:
                 break
+            self.proxy.wait_frozen()
             self.wfile.write(data)
             sent += len(data)
             if kind == "slow":
                 self.wfile.flush()
                 time.sleep(len(data) / fault.arg)
-        if kind == "reset":  # an empty body: reset after the headers
-            self.reset()
+        if kind == "long":
+            self.wfile.write(b"x" * LONGER)
+        if kind in ("reset", "short"):  # an empty body: cut after the headers
+            self.reset() if kind == "reset" else self.close()
 
     def handle_one(self):
-        fault = self.proxy.fault_for(self.path)
-        if fault and fault.kind in ("503", "500"):
+        fault = self.proxy.fault_for(self.command, self.path)
+        if fault and fault.kind == "die":
+            os._exit(0)  # every socket closes with the process: a killed server
+        self.proxy.wait_frozen()
+        if fault and fault.kind in ("503", "500", "503every"):
             length = int(self.headers.get("Content-Length") or 0)
             if length:
                 self.rfile.read(length)
-            if fault.kind == "503":
+            if fault.kind in ("503", "503every"):
                 self.answer_error(503, "SlowDown", "Please reduce your request rate.")
             else:
                 self.answer_error(500, "InternalError", "We encountered an internal error.")
@@ -168,6 +231,11 @@ class Handler(http.server.BaseHTTPRequestHandler):
     do_GET = do_PUT = do_HEAD = do_DELETE = do_POST = handle_one
 
 
+class QuietServer(http.server.ThreadingHTTPServer):
+    def handle_error(self, request, client_address):
+        pass  # a client that resets or a connection the proxy cut on purpose: no traceback
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--upstream", required=True, help="http://HOST:PORT of the S3 server")
@@ -178,7 +246,7 @@ def main():
     up = a.upstream.split("://", 1)[-1].rstrip("/")
     host, port = up.rsplit(":", 1)
     Handler.proxy = Proxy((host, int(port)), [Rule(r) for r in a.rules], a.log)
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server = QuietServer(("127.0.0.1", 0), Handler)
     server.daemon_threads = True
     tmp = a.port_file + ".tmp"
     with open(tmp, "w") as f:

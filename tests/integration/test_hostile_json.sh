@@ -19,6 +19,17 @@ json.dump(t, open(f"{h}/good.json", "w"))
 neg = json.loads(json.dumps(t))
 neg["summary"]["read_bytes_per_s"] = -5e8
 json.dump(neg, open(f"{h}/neg.json", "w"))
+# Partial and hostile reports (round three): a required block gone, figures beyond physical
+# sense, a number too large for a double.
+for key in ("summary", "epochs", "topology", "config", "status"):
+    r = json.loads(json.dumps(t)); r.pop(key)
+    json.dump(r, open(f"{h}/no-{key}.json", "w"))
+huge = json.loads(json.dumps(t))
+huge["summary"]["read_bytes_per_s"] = 1e308
+json.dump(huge, open(f"{h}/huge.json", "w"))
+huge["summary"]["read_bytes_per_s"] = 123456789.125
+open(f"{h}/inf.json", "w").write(json.dumps(huge).replace("123456789.125", "1e400"))
+open(f"{h}/sizing.json", "w").write('{"schema": "dlsize.sizing/1", "series": []}')
 t["summary"] = [1, 2]
 json.dump(t, open(f"{h}/arr.json", "w"))
 t["config"] = [1]
@@ -62,13 +73,51 @@ check "a duplicate key is named with its path" 2 "/summary/samples: the key \"sa
 check "size on a folder without reports" 2 "$h/folder.json: no dlsize bench or checkpoint reports" -- "$DLSIZE" size "$h/folder.json" --out "$SCRATCH/size-folder"
 
 # The issue's case: compare on a report whose summary is an array.
-check "compare, summary an array" 2 "$h/arr.json: /summary: is an array. valid: an object" -- "$DLSIZE" compare "$h/good.json" "$h/arr.json"
-check "size, summary an array" 2 "$h/arr.json: /summary: is an array" -- "$DLSIZE" size "$h/good.json" "$h/arr.json" --out "$SCRATCH/size-arr"
-check "export, summary an array" 2 "$h/arr.json: /summary: is an array" -- "$DLSIZE" export "$h/arr.json" --csv -
+check "compare, summary an array" 2 "$h/arr.json: /summary: [1,2] is not of type \"object\"" -- "$DLSIZE" compare "$h/good.json" "$h/arr.json"
+check "size, summary an array" 2 "$h/arr.json: /summary: [1,2] is not of type" -- "$DLSIZE" size "$h/good.json" "$h/arr.json" --out "$SCRATCH/size-arr"
+check "export, summary an array" 2 "$h/arr.json: /summary: [1,2] is not of type" -- "$DLSIZE" export "$h/arr.json" --csv -
 check "validate, summary an array" 1 "/summary" -- "$DLSIZE" validate "$h/arr.json"
-check "compare, a negative bandwidth" 2 "$h/neg.json: /summary/read_bytes_per_s: -500000000 is out of range" -- "$DLSIZE" compare "$h/good.json" "$h/neg.json"
+check "compare, a negative bandwidth" 2 "$h/neg.json: /summary/read_bytes_per_s: -500000000.0 is below the minimum 0" -- "$DLSIZE" compare "$h/good.json" "$h/neg.json"
 check "size, a negative bandwidth" 2 "$h/neg.json: /summary/read_bytes_per_s" -- "$DLSIZE" size "$h/neg.json" --out "$SCRATCH/size-neg"
-check "bench --replay, config an array" 2 "$h/cfgarr.json (config): a run config must be a JSON object" -- "$DLSIZE" bench --replay "$h/cfgarr.json"
+check "bench --replay, config an array" 2 "$h/cfgarr.json: /config: [1] is not of type \"object\"" -- "$DLSIZE" bench --replay "$h/cfgarr.json"
+
+# Each input is checked against its schema first (round three): a report without one of its
+# blocks, a figure beyond physical sense, a file of another dlsize kind, named as such.
+for key in summary epochs topology config status; do
+  check "size, no $key" 2 "$h/no-$key.json: /: required field '$key' is missing" -- "$DLSIZE" size "$h/no-$key.json" --out "$SCRATCH/size-no"
+  check "compare, no $key" 2 "$h/no-$key.json: /: required field '$key' is missing" -- "$DLSIZE" compare "$h/good.json" "$h/no-$key.json"
+  check "export, no $key" 2 "$h/no-$key.json: /: required field '$key' is missing" -- "$DLSIZE" export "$h/no-$key.json" --csv -
+done
+check "bench --replay, no config" 2 "$h/no-config.json: /: required field 'config' is missing" -- "$DLSIZE" bench --replay "$h/no-config.json"
+check "size, 1e308 B/s" 2 "$h/huge.json: /summary/read_bytes_per_s: 1e+308 is above the maximum 1e+15" -- "$DLSIZE" size "$h/huge.json" --out "$SCRATCH/size-huge"
+check "compare, 1e308 B/s" 2 "$h/huge.json: /summary/read_bytes_per_s: 1e+308 is above the maximum 1e+15" -- "$DLSIZE" compare "$h/good.json" "$h/huge.json"
+check "export, 1e308 B/s" 2 "/summary/read_bytes_per_s: 1e+308 is above the maximum" -- "$DLSIZE" export "$h/huge.json" --csv -
+check "compare, a figure past a double (1e400)" 2 "$h/inf.json: /summary/read_bytes_per_s" -- "$DLSIZE" compare "$h/good.json" "$h/inf.json"
+ckpt="$(dirname "$0")/../unit/data/checkpoint_report.json"
+check "bench --replay of a checkpoint report" 2 "this is a dlsize checkpoint report (dlsize.report/1, kind checkpoint), not a bench report" -- "$DLSIZE" bench --replay "$ckpt"
+check "compare of a sizing report" 2 "$h/sizing.json: this is a dlsize sizing report" -- "$DLSIZE" compare "$h/good.json" "$h/sizing.json"
+check "bench --replay of a sizing report" 2 "$h/sizing.json: this is a dlsize sizing report" -- "$DLSIZE" bench --replay "$h/sizing.json"
+ds=$SCRATCH/ds
+"$DLSIZE" datagen --workload resnet50 --dataset "$ds" --files 2 --quiet >/dev/null && "$DLSIZE" index "$ds" --out "$h/ix.json" --quiet >/dev/null \
+  || fail "could not make an index"
+for cmd in "size --out $SCRATCH/size-ix" compare export; do
+  args=("$h/ix.json")
+  [[ $cmd == compare ]] && args=("$h/good.json" "$h/ix.json")
+  [[ $cmd == export ]] && args+=(--csv -)
+  # shellcheck disable=SC2086
+  check "$cmd of an index" 2 "$h/ix.json: this is a dlsize dataset index" -- "$DLSIZE" $cmd "${args[@]}"
+done
+check "bench --replay of an index" 2 "$h/ix.json: this is a dlsize dataset index" -- "$DLSIZE" bench --replay "$h/ix.json"
+[[ $ERR != *"parse error"* ]] && pass "not a JSON parser's error" || fail "a parser error for an index: $ERR"
+cp "$ds/dlsize-dataset.json" "$SCRATCH/manifest.bak"
+/usr/bin/python3 - "$ds/dlsize-dataset.json" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1])); m["dataset_id"] = "../../etc/passwd"
+json.dump(m, open(sys.argv[1], "w"))
+PY
+check "a manifest's dataset_id that is a path" 2 "dlsize-dataset.json: dataset_id: \"../../etc/passwd\" is not this dataset's id" -- "$DLSIZE" verify "$ds"
+check "the same under bench" 2 "dataset_id: \"../../etc/passwd\"" -- "$DLSIZE" bench --workload resnet50 --dataset "$ds" --accelerator none --quiet --out "$SCRATCH/b-id.json"
+cp "$SCRATCH/manifest.bak" "$ds/dlsize-dataset.json"
 
 for cmd in "bench --config" "bench --replay" validate; do
   # shellcheck disable=SC2086
@@ -81,7 +130,7 @@ check "compare /dev/zero" 2 "'/dev/zero' is a character device" -- "$DLSIZE" com
 check "a config pipe past 1 MiB" 2 "over the 1.00 MiB limit for a config" -- "$DLSIZE" bench --config <(head -c 2000000 /dev/zero | tr '\0' ' ')
 check "a config pipe with a duplicate key" 2 "/readers: the key \"readers\" is given twice" -- "$DLSIZE" bench --config <(echo '{"readers": 2, "readers": 4}')
 check "a report pipe nested too deep" 2 "nested deeper than 64 levels" -- "$DLSIZE" compare "$h/good.json" <(cat "$h/deep.json")
-check "a report pipe with the summary an array" 2 "/summary: is an array" -- "$DLSIZE" size <(cat "$h/arr.json") --out "$SCRATCH/size-pipe"
+check "a report pipe with the summary an array" 2 "/summary: [1,2] is not of type" -- "$DLSIZE" size <(cat "$h/arr.json") --out "$SCRATCH/size-pipe"
 mkfifo "$h/fifo.json"
 (head -c 3000000 /dev/zero | tr '\0' ' ' >"$h/fifo.json") 2>/dev/null &
 check "a named FIFO past the limit" 2 "$h/fifo.json' is more than that (read from a pipe), over the 1.00 MiB limit" -- "$DLSIZE" bench --config "$h/fifo.json"

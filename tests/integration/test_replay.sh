@@ -28,7 +28,7 @@ check=$(json s1.json "not any(k in r['config'] for k in ('accelerators', 'prefet
 
 mkdir -p broken && echo '{"schema": "dlsize.compare/1"}' > broken/notreport.json
 expect_rc 2 "a file that is not a report is refused" -- "$DLSIZE" bench --replay broken/notreport.json
-expect_text "not a dlsize bench report" "message says what it wants"
+expect_text "this is a dlsize backend comparison (dlsize compare --out FILE), not a bench report" "message says what it is and what it wants"
 expect_rc 2 "--replay with --config is refused" -- "$DLSIZE" bench --replay t1.json --config quickstart
 /usr/bin/python3 -c "import json; r=json.load(open('t1.json')); r['topology']['ranks']=2; json.dump(r, open('broken-ranks.json','w'))"
 expect_rc 2 "a replay under another rank count is refused" -- "$DLSIZE" bench --replay broken-ranks.json --out t4.json

@@ -111,7 +111,7 @@ out=$(AWS_SHARED_CREDENTIALS_FILE="$tmp/credentials" "$DLSIZE" verify "s3://$buc
   "${s3[@]}" --s3-profile prod 2>&1)
 [[ $? == 2 && $out == *"--s3-profile: no profile 'prod'"* && $out != *"$AWS_SECRET_ACCESS_KEY"* ]] \
   && pass "a missing profile is refused naming --s3-profile" || fail "missing profile: $out"
-out=$(env -u AWS_ENDPOINT_URL "$DLSIZE" verify "s3://$bucket/r50" 2>&1)
+out=$(env -u AWS_ENDPOINT_URL -u AWS_ENDPOINT_URL_S3 HOME="$tmp" "$DLSIZE" verify "s3://$bucket/r50" 2>&1)
 [[ $? == 2 && $out == *"--s3-endpoint: an s3:// dataset needs an endpoint"* ]] \
   && pass "no endpoint is refused naming --s3-endpoint" || fail "no endpoint: $out"
 finish

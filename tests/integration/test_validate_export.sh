@@ -35,9 +35,33 @@ PY
 refused_json "$SCRATCH"/broken/*.json
 expect_rc 1 "a negative count is named by its path" -- "$DLSIZE" validate "$SCRATCH/broken/report-negative-samples.json"
 expect_text "/summary/samples: -1 is below the minimum 0" "the message names the JSON path"
+echo '{"schema": "dlsize.nothing/1"}' > "$SCRATCH/broken/nothing.json"
+expect_rc 2 "an unknown schema" -- "$DLSIZE" validate "$SCRATCH/broken/nothing.json"
+expect_text "unknown schema 'dlsize.nothing/1'" "names the schema"
+
+# Every document dlsize writes has its schema: the dataset's manifest, its index (JSON lines,
+# every line checked), the workload profile index stats emits, a checkpoint folder's manifest,
+# the profiles dlsize ships.
+ix=$SCRATCH/ix.json
+"$DLSIZE" index "$ds" --out "$ix" --quiet >/dev/null || fail "index"
+"$DLSIZE" index stats "$ix" --emit-workload "$SCRATCH/shape.json" >/dev/null || fail "index stats"
+"$DLSIZE" checkpoint --workload llama3-8b --scale 0.0001 --dir "$SCRATCH/ck" --keep --quiet \
+  --out "$SCRATCH/ck-report.json" >/dev/null || fail "checkpoint --keep"
+expect_rc 0 "validate knows them all" -- "$DLSIZE" validate "$ds/dlsize-dataset.json" "$ix" \
+  "$SCRATCH/shape.json" "$SCRATCH/ck/dlsize-checkpoint.json" "$SCRATCH/ck-report.json" \
+  "$ROOT"/workloads/*.json
+for kind in "dlsize.dataset/1" "dlsize.index/1, " "dlsize.workload/1" "dlsize.checkpoint/1"; do
+  expect_text "valid ($kind" "says $kind"
+done
+validate_json "$ds/dlsize-dataset.json" "$SCRATCH/shape.json" "$SCRATCH/ck/dlsize-checkpoint.json"
+[[ $(json "$SCRATCH/shape.json" 'r["schema"]') == dlsize.workload/1 ]] \
+  && pass "index stats --emit-workload writes a profile with a schema" || fail "no schema in the profile"
 echo '{"schema": "dlsize.dataset/1"}' > "$SCRATCH/broken/manifest.json"
-expect_rc 2 "an unknown schema" -- "$DLSIZE" validate "$SCRATCH/broken/manifest.json"
-expect_text "unknown schema 'dlsize.dataset/1'" "names the schema"
+expect_rc 1 "a manifest without its params" -- "$DLSIZE" validate "$SCRATCH/broken/manifest.json"
+expect_text "required field 'params' is missing" "names the missing field"
+sed '3s/"size":[0-9]*/"size":-4/' "$ix" > "$SCRATCH/broken/ix.json"
+expect_rc 1 "an index with a broken line" -- "$DLSIZE" validate "$SCRATCH/broken/ix.json"
+expect_text "line 3: /size: -4 is below the minimum 0" "names the line and the key"
 echo '{"schema": ' > "$SCRATCH/broken/cut.json"
 expect_rc 2 "an unreadable file" -- "$DLSIZE" validate "$SCRATCH/broken/cut.json"
 

@@ -1,5 +1,5 @@
 #pragma once
-// What the unit tests against the S3 fixture share (tests labelled s3 set DLSIZE_S3_ENDPOINT
+// What the unit tests against the S3 fixture share (tests labelled s3 set AWS_ENDPOINT_URL_S3
 // and the AWS_ keys): the endpoint, random bodies, and a bucket of the test's own.
 #include <unistd.h>
 
@@ -18,9 +18,9 @@ namespace dlsize::test {
 namespace s3 = dlsize::s3;
 
 inline s3::client_options fixture_options() {
-  const char* endpoint = std::getenv("DLSIZE_S3_ENDPOINT");
+  const char* endpoint = std::getenv("AWS_ENDPOINT_URL_S3");
   if (endpoint == nullptr)
-    FAIL("DLSIZE_S3_ENDPOINT is not set: run through ctest -R s3 (scripts/s3-server.sh)");
+    FAIL("AWS_ENDPOINT_URL_S3 is not set: run through ctest -R s3 (scripts/s3-server.sh)");
   return {.endpoint = endpoint};
 }
 

@@ -72,9 +72,17 @@ TEST_CASE("checkpoint cleanup removes only the shards this run wrote, by content
   auto big = shard(s.run, 3);
   big.resize(big.size() + 1); // ours by its header, but larger than any shard of this run
   write_bytes(dir.path / shard_name(0, 3), big);
-  remove_rank_shards(dir.path, s, 0);
+  const auto left = remove_rank_shards(dir.path, s, 0);
+  REQUIRE(left.size() == 3); // what the report's warnings say
+  CHECK_THAT(left[0], Catch::Contains(shard_name(0, 1)) && Catch::Contains("did not write it"));
   CHECK_FALSE(std::filesystem::exists(dir.path / shard_name(0, 0)));
   CHECK(std::filesystem::exists(dir.path / shard_name(0, 1)));
   CHECK(std::filesystem::exists(dir.path / shard_name(0, 2)));
   CHECK(std::filesystem::exists(dir.path / shard_name(0, 3)));
+  // The folder stays, named with what it holds.
+  const auto kept = remove_empty_folder(dir.path);
+  REQUIRE(kept.size() == 1);
+  CHECK_THAT(kept[0], Catch::Contains("it holds files dlsize did not write: ") &&
+                          Catch::Contains(shard_name(0, 1)));
+  CHECK(remove_empty_folder(dir.path / "absent").empty());
 }

@@ -36,7 +36,7 @@ TEST_CASE("checkpoint's rule sequence refuses a part size for a folder and an un
   auto o = folder_job();
   o.req.given = {"--s3-part-size"};
   CHECK_THAT(usage_error_message([&] { checkpoint_options_of(o, false); }),
-             StartsWith("--s3-part-size: only for a checkpoint in a bucket"));
+             StartsWith("--s3-part-size: only for a bucket (s3://BUCKET/PREFIX); --dir 'ckpt'"));
   o = folder_job();
   o.accelerator = "z80";
   CHECK_THAT(usage_error_message([&] { checkpoint_options_of(o, false); }),

@@ -17,7 +17,7 @@ TEST_CASE("the io section: null where the run has no figure, counts as unsigned 
   histogram samples;
   samples.record(2000);
   const nlohmann::json j =
-      report::to_json(pipeline::io_json(opt, "io_uring", "", all, samples, "file"));
+      report::to_json(pipeline::io_json(opt, "io_uring", "", all, samples, "file", {}));
   CHECK(j.at("queue_depth").is_number_unsigned());
   CHECK(j.at("requests") == 3);
   CHECK(j.at("uncached_method").is_null());
@@ -40,7 +40,7 @@ TEST_CASE("the io section: null where the run has no figure, counts as unsigned 
     all.run_ns = 1000;
     all.cpu_ns = 250;
     all.queue_full_ns = 500;
-    const report::io_section s = pipeline::io_json(opt, "io_uring", "", all, samples, "file");
+    const report::io_section s = pipeline::io_json(opt, "io_uring", "", all, samples, "file", {});
     REQUIRE(s.reader_time.has_value());
     CHECK(*s.reader_time->cpu_share == Approx(0.25));
     CHECK(*s.reader_time->queue_full_share == Approx(0.5));

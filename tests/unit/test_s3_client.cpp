@@ -1,7 +1,7 @@
 // The S3 client against a real server: the radosgw of scripts/s3-server.sh, which checks SigV4
 // signatures as AWS does. Hidden ([.s3-server]): they run only through the CTest
 // integration.test_s3_client, which starts the server (the fixture `s3`) and sets
-// DLSIZE_S3_ENDPOINT and the AWS_ keys.
+// AWS_ENDPOINT_URL_S3 and the AWS_ keys.
 #include "dlsize/build_config.hpp"
 
 #if DLSIZE_HAVE_S3
@@ -141,7 +141,7 @@ TEST_CASE("a wrong secret is refused with 403 and a message that shows no secret
         bad.get_object(b.name, "k", into);
       }
       FAIL("a request signed with a wrong secret was accepted: " << method);
-    } catch (const s3::access_denied& e) {
+    } catch (const s3::request_refused& e) {
       const std::string message = e.what();
       CHECK(e.details().http_status == 403);
       CHECK(e.details().code == "SignatureDoesNotMatch");

@@ -208,7 +208,7 @@ TEST_CASE("a log-symmetric interval never reaches zero and keeps its top", "[ans
   CHECK(std::isnan(analysis::log_interval_low(10, std::nan(""))));
 }
 
-TEST_CASE("--backend is LABEL:key=value pairs of prices; anything else is refused by name",
+TEST_CASE("a backend's prices are LABEL:key=value pairs and anything else is refused by name",
           "[answer]") {
   const auto [label, p] =
       analysis::parse_backend_option("nas-a:price_per_tb=120,usable_tb=500,price_per_gbps=900");

@@ -77,6 +77,18 @@ TEST_CASE("a path is not empty and no name in it is longer than the file system 
   CHECK_THAT(text_problem(p, std::string(5000, '/')), Contains("a path of 5000 bytes"));
 }
 
+TEST_CASE("an s3:// name follows S3's key rule: 1,024 bytes, no limit on a name between slashes",
+          "[value_rule]") {
+  const auto p = core::path_rule();
+  CHECK(text_problem(p, "s3://bucket/" + std::string(900, 'k')).empty());
+  CHECK(text_problem(p, "s3://bucket/" + std::string(500, 'a') + "/" + std::string(500, 'b'))
+            .empty());
+  CHECK_THAT(text_problem(p, "s3://bucket/" + std::string(1100, 'k')),
+             StartsWith("an s3:// URL of 1112 bytes"));
+  // The same name as a folder is held to the file systems' 255 bytes.
+  CHECK_THAT(text_problem(p, "data/" + std::string(900, 'k')), Contains("900 bytes long"));
+}
+
 TEST_CASE("a JSON value must have the type of its rule: no text for a number, no number for a "
           "path",
           "[value_rule]") {
@@ -104,7 +116,7 @@ TEST_CASE("the checks name the option or key the user gave", "[value_rule]") {
   CHECK(usage_error_message([] {
           check_json(core::path_rule(), nlohmann::json(12345), "cfg.json: out");
         }) == "cfg.json: out: 12345 is a number. valid: a path of at most 4095 bytes, each name "
-              "at most 255");
+              "at most 255 (s3://BUCKET/KEY: a key of at most 1024 bytes)");
 }
 
 TEST_CASE("the option table has one entry per command and option, each with a sane range",

@@ -65,3 +65,26 @@ TEST_CASE("watched workers whose calls keep finishing are not stalled", "[watche
   CHECK(res.first_error().empty());
   CHECK(ticks >= 5);
 }
+
+TEST_CASE("a call the halt ends is not its worker's failure: the first failure is reported",
+          "[watched_workers]") {
+  // Worker 1 waits in a call that watches the halt flag (an S3 request's stop) and throws once it
+  // is set; worker 2 fails. The report names worker 2's failure, not worker 1's ended call.
+  const auto body = [](worker_context& w) {
+    if (w.id() == 2) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      throw std::runtime_error("the real failure");
+    }
+    w.blocking("a request", [&] {
+      while (!w.halt_flag().load())
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+      throw std::runtime_error("stopped: the command is ending");
+      return 0;
+    });
+  };
+  const auto res = run_watched(3, body, 0, "reader", {});
+  CHECK(res.first_error() == "the real failure");
+  CHECK(res.errors[0].empty());
+  CHECK(res.errors[1].empty());
+  CHECK(res.abandoned.empty());
+}

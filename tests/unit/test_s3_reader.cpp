@@ -1,7 +1,7 @@
-// The s3 engine against the radosgw of scripts/s3-server.sh: objects put with s3::client, read
-// back through the engine as whole objects and byte ranges, every byte and figure checked.
-// Hidden ([.s3-engine]): integration.test_s3_bench runs them with the fixture's endpoint and keys.
-// The backoff rule needs no server.
+// The s3 read engine (s3::reader) against the radosgw of scripts/s3-server.sh: objects put with
+// s3::client, read back through the engine as whole objects and byte ranges, every byte and
+// figure checked. Hidden ([.s3-engine]): integration.test_s3_bench runs them with the fixture's
+// endpoint and keys. The figures' merge needs no server.
 #include "dlsize/build_config.hpp"
 
 #include <catch2/catch.hpp>
@@ -9,17 +9,6 @@
 #include "s3/transfer_stats.hpp"
 
 namespace s3 = dlsize::s3;
-
-TEST_CASE("S3 retries back off exponentially up to the cap, with full jitter", "[s3][engine]") {
-  const s3::retry_policy p{.max_attempts = 10, .base_ns = 25'000'000, .cap_ns = 2'000'000'000};
-  const std::uint64_t top = ~std::uint64_t{0};
-  CHECK(s3::backoff_ns(p, 0, 0) == 0);
-  CHECK(s3::backoff_ns(p, 0, top) == 24'999'999);    // just under the base
-  CHECK(s3::backoff_ns(p, 3, top) == 199'999'999);   // base × 2^3
-  CHECK(s3::backoff_ns(p, 7, top) == 1'999'999'999); // 3.2 s capped at 2 s
-  CHECK(s3::backoff_ns(p, 63, top) == 1'999'999'999);
-  CHECK(s3::backoff_ns(p, 3, top / 2) == 99'999'999); // uniform: half the draw, half the ceiling
-}
 
 TEST_CASE("S3 transfer figures merge and travel between ranks without loss", "[s3][engine]") {
   s3::transfer_stats a, b;
@@ -50,7 +39,7 @@ TEST_CASE("S3 transfer figures merge and travel between ranks without loss", "[s
 
 #include "io/engine.hpp"
 #include "s3/client.hpp"
-#include "s3/engine.hpp"
+#include "s3/reader.hpp"
 #include "s3_fixture.hpp"
 
 namespace io = dlsize::io;
@@ -136,7 +125,7 @@ TEST_CASE("the s3 engine reads whole objects and byte ranges, every byte in orde
   for (std::uint64_t t = 6; t < 30; ++t)
     jobs.push_back({.file = 1, .offset = t * 64, .length = 100, .tag = t});
   const io::engine_options opt{.engine = "s3", .queue_depth = 4, .readers = 2};
-  s3::engine eng(opt, files,
+  s3::reader eng(opt, files,
                  {.bucket = b.name,
                   .endpoints = {fixture_options()},
                   .keys = s3::credentials::from_environment(),
@@ -194,7 +183,7 @@ TEST_CASE("the s3 engine under a rate cap and a stop", "[.s3-engine]") {
   // 2 MB/s: the 1 MiB object comes as range GETs of about 40 KiB, in about half a second.
   const io::engine_options opt{
       .engine = "s3", .queue_depth = 2, .readers = 1, .max_read_rate = 2e6};
-  s3::engine eng(opt, files,
+  s3::reader eng(opt, files,
                  {.bucket = b.name,
                   .endpoints = {fixture_options()},
                   .keys = s3::credentials::from_environment(),

@@ -1,64 +1,22 @@
 #pragma once
-// The `s3` engine: the reader threads of an S3 dataset. file_set.paths are object keys of one
-// bucket. Each reader thread drives up to --queue-depth GETs at once on its own curl multi
-// handle, over kept-alive connections (an easy handle per slot, reused; endpoints taken
-// round-robin per slot): a whole-object GET when a job is a whole object, else a byte-range GET.
-// Bodies go from curl's receive buffer straight to the consumer's on_data, in order per job.
-// 500, 502, 503, 504 answers, resets and timeouts are retried with capped exponential backoff
-// and full jitter (retry_policy), every retry counted; a retry resumes after the bytes already
-// handed on. --max-read-rate, the stop flag and stuck_read work as for files. Built only with
-// libcurl (DLSIZE_HAVE_S3). The transfer loop takes a method per request, ready for writes.
+// The S3 writer: objects put by multipart upload on one curl multi handle driven by epoll (the
+// reader's transfer loop, s3/multi_loop), requests built by build_request, failures retried
+// under the target's retry policy (s3/retry.hpp) and counted by cause. Built only with libcurl
+// (DLSIZE_HAVE_S3).
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
 #include <functional>
-#include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
 
-#include "io/engine.hpp"
+#include "core/histogram.hpp"
 #include "io/inflight_board.hpp"
-#include "s3/client.hpp"
-#include "s3/credentials.hpp"
+#include "s3/target.hpp"
 #include "s3/transfer_stats.hpp"
 
 namespace dlsize::s3 {
-
-// Where the engine reads: the bucket, the options of each endpoint (one client_options each;
-// connections take them round-robin), the keys and the retry rules.
-struct engine_target {
-  std::string bucket;
-  std::vector<client_options> endpoints;
-  credentials keys;
-  retry_policy retry;
-};
-
-class engine : public io::engine {
-public:
-  // Throws usage_error for a target build_request refuses (bucket, endpoint, region) or without
-  // an endpoint.
-  engine(const io::engine_options& opt, const io::file_set& files, engine_target target);
-  ~engine() override;
-  std::string name() const override { return "s3"; }
-  io::engine_result run(io::job_source& source, io::job_consumer& consumer,
-                        const std::atomic<bool>& stop) override;
-  // "reader 0 has waited 3.2 s for a read of s3://BUCKET/KEY at offset O (L bytes)".
-  std::string stuck_read(std::uint64_t min_age_ns) const override;
-  // Every reader's figures of the last run, merged.
-  transfer_stats stats() const;
-  const engine_target& target() const { return m_target; }
-
-  struct reader; // one reader thread's multi handle and slots (engine.cpp)
-
-private:
-  io::engine_options m_opt;
-  const io::file_set& m_files;
-  engine_target m_target;
-  io::inflight_board m_inflight;
-  mutable std::mutex m_mutex;
-  transfer_stats m_stats; // merged as readers end
-};
-
-// The write path: objects put by multipart upload on the same transfer loop (a curl multi handle
-// driven by epoll), requests built by build_request, retries by retry_policy.
 
 // An object to upload: its key (in the target's bucket) and its size.
 struct upload_object {
@@ -104,7 +62,7 @@ class writer {
 public:
   // Throws usage_error for a target build_request refuses or without an endpoint, and for a part
   // size that is not a multiple of fill_block.
-  writer(engine_target target, upload_options opt);
+  writer(target where, upload_options opt);
   ~writer();
   writer(const writer&) = delete;
   writer& operator=(const writer&) = delete;
@@ -114,14 +72,15 @@ public:
   // "writer 0 has waited 2.0 s for a write of s3://BUCKET/KEY at offset O (L bytes)", or "" when
   // no request has been in flight for min_age_ns. Any thread.
   std::string stuck_write(std::uint64_t min_age_ns) const;
-  // Part bytes handed to curl so far (any thread): a stall watch's sign of progress.
+  // Part bytes handed to curl so far (any thread): a stall watch's sign of progress; retries
+  // that send nothing add nothing.
   std::uint64_t progress() const { return m_progress.load(std::memory_order_relaxed); }
 
-  struct run; // one upload()'s state (engine_write.cpp)
+  struct run; // one upload()'s state (writer.cpp)
   friend struct run;
 
 private:
-  engine_target m_target;
+  target m_target;
   upload_options m_opt;
   io::inflight_board m_inflight;
   mutable std::mutex m_mutex;

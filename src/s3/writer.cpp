@@ -1,4 +1,5 @@
-// The s3 engine's write path: multipart uploads on one curl multi handle (s3::writer).
+#include "s3/writer.hpp"
+
 #include <algorithm>
 #include <cstring>
 
@@ -10,7 +11,6 @@
 #include "core/rng.hpp"
 #include "s3/curl_check.hpp"
 #include "s3/easy_setup.hpp"
-#include "s3/engine.hpp"
 #include "s3/multi_loop.hpp"
 #include "s3/multipart.hpp"
 #include "s3/s3_error.hpp"
@@ -22,6 +22,8 @@ namespace {
 
 constexpr std::size_t kMaxAnswer = 64u << 10; // an answer's body (XML, errors) kept up to this
 constexpr long kWritePollMs = 50;
+// After a request gave up retrying, how long the aborts of the uploads left may take.
+constexpr std::uint64_t kUnansweredGraceNs = 1'000'000'000;
 
 } // namespace
 
@@ -65,7 +67,8 @@ struct wslot {
   std::string post; // a complete's body
   std::string answer, etag;
   long status = 0;
-  unsigned failed_tries = 0;
+  retry_clock tries;     // of the request it serves
+  bool on_board = false; // the request is on the in-flight board (from its first try)
   std::uint64_t start_at = 0, request_t0 = 0;
 };
 
@@ -93,16 +96,22 @@ struct writer::run {
   void start(wslot& s, std::uint64_t now);
   void finish(wslot& s, CURLcode rc);
   void answered(wslot& s);
-  // A retryable failure is tried again after a backoff while tries are left; any other fails
-  // its upload at once.
-  void retry_or_fail(wslot& s, const std::string& cause, const std::string& reason,
-                     bool retryable = true);
+  // A failure s3::classify finds retryable is tried again after a backoff while the policy
+  // allows; any other fails its upload at once.
+  void retry_or_fail(wslot& s, failure f);
+  void give_up(wslot& s, const std::string& cause, const std::string& why);
   void fail(const std::string& reason);
   void begin_stop(std::uint64_t now);
   void release(wslot& s);
   bool busy() const;
   std::string key_of(const wslot& s) const { return objects[s.object].key; }
-  void sent(std::size_t bytes) { w.m_progress.fetch_add(bytes, std::memory_order_relaxed); }
+  // Part bytes handed to curl: progress, for the stall watch and the in-flight board.
+  void sent(const wslot& s, std::size_t bytes) {
+    if (bytes == 0)
+      return;
+    w.m_progress.fetch_add(bytes, std::memory_order_relaxed);
+    w.m_inflight.touch(0, s.index, now_ns());
+  }
 };
 
 namespace {
@@ -123,8 +132,8 @@ std::size_t answer_header(char* data, std::size_t size, std::size_t count, void*
     s->etag.clear(); // a 100 Continue's headers are not the answer's
   } else if (header_named(line, "etag:")) {
     s->etag = header_value(line, 5);
-  } else if (s->owner->res.xs.server.empty() && header_named(line, "server:")) {
-    s->owner->res.xs.server = std::string(header_value(line, 7).substr(0, 200));
+  } else {
+    keep_server(s->owner->res.xs.server, line);
   }
   return bytes;
 }
@@ -164,18 +173,18 @@ std::size_t part_body(char* buffer, std::size_t size, std::size_t count, void* u
     given += n;
     s->pos += n;
   }
-  r.sent(given);
+  r.sent(*s, given);
   return given;
 }
 
 } // namespace
 
 writer::run::run(writer& wr, const std::vector<upload_object>& objs, const upload_filler& f)
-    : w(wr), objects(objs), fill(f), rng(splitmix64(now_ns())), loop("the s3 engine's writer"),
+    : w(wr), objects(objs), fill(f), rng(splitmix64(now_ns())), loop("the S3 writer"),
       ups(objs.size()) {
   const unsigned depth = std::max(1u, w.m_opt.parts_in_flight);
   slots.resize(depth);
-  const std::string context = "the s3 engine's writer";
+  const std::string context = "the S3 writer";
   const long upload_buffer =
       static_cast<long>(std::clamp<std::uint32_t>(w.m_opt.fill_block, 16u << 10, 2u << 20));
   for (unsigned i = 0; i < depth; ++i) {
@@ -309,11 +318,8 @@ void writer::run::start(wslot& s, std::uint64_t now) {
     DLSIZE_CURL(curl_easy_setopt(s.easy, CURLOPT_INFILESIZE_LARGE,
                                  static_cast<curl_off_t>(s.end - s.begin)),
                 context);
-    w.m_inflight.begin(0, s.index, static_cast<std::uint32_t>(s.object), s.begin, s.end - s.begin,
-                       now);
   } else if (s.what == request_kind::abort) {
     DLSIZE_CURL(curl_easy_setopt(s.easy, CURLOPT_CUSTOMREQUEST, "DELETE"), context);
-    w.m_inflight.begin(0, s.index, static_cast<std::uint32_t>(s.object), 0, 0, now);
   } else {
     DLSIZE_CURL(curl_easy_setopt(s.easy, CURLOPT_POST, 1L), context);
     DLSIZE_CURL(curl_easy_setopt(s.easy, CURLOPT_POSTFIELDS, s.post.c_str()), context);
@@ -321,7 +327,13 @@ void writer::run::start(wslot& s, std::uint64_t now) {
                     s.easy, CURLOPT_POSTFIELDSIZE_LARGE,
                     static_cast<curl_off_t>(s.what == request_kind::complete ? s.post.size() : 0)),
                 context);
-    w.m_inflight.begin(0, s.index, static_cast<std::uint32_t>(s.object), 0, 0, now);
+  }
+  // A request waits from its first try to its answer, its retries included.
+  if (!s.on_board) {
+    const bool part = s.what == request_kind::part;
+    w.m_inflight.begin(0, s.index, static_cast<std::uint32_t>(s.object), part ? s.begin : 0,
+                       part ? s.end - s.begin : 0, now);
+    s.on_board = true;
   }
   s.status = 0;
   s.answer.clear();
@@ -341,7 +353,9 @@ void writer::run::release(wslot& s) {
   if (s.what == request_kind::part)
     --u.parts_busy;
   s.what = request_kind::none;
-  s.failed_tries = 0;
+  if (s.on_board)
+    w.m_inflight.end(0, s.index);
+  s.on_board = false;
 }
 
 void writer::run::fail(const std::string& reason) {
@@ -363,7 +377,6 @@ void writer::run::begin_stop(std::uint64_t now) {
     if (s.in_flight) {
       curl_multi_remove_handle(loop.multi(), s.easy);
       s.in_flight = false;
-      w.m_inflight.end(0, s.index);
     }
     if (s.what == request_kind::create)
       ups[s.object].at = upload_state::stage::closed; // never sent: no upload to abort
@@ -373,20 +386,29 @@ void writer::run::begin_stop(std::uint64_t now) {
   }
 }
 
-void writer::run::retry_or_fail(wslot& s, const std::string& cause, const std::string& reason,
-                                bool retryable) {
-  ++s.failed_tries;
-  if (retryable && s.failed_tries < w.m_target.retry.max_attempts &&
-      !(stopping && now_ns() > stop_deadline)) {
-    ++res.xs.retries;
-    ++res.xs.retries_by_cause[cause];
-    s.start_at = now_ns() + backoff_ns(w.m_target.retry, s.failed_tries - 1, rng.next());
+void writer::run::retry_or_fail(wslot& s, failure f) {
+  const failure_verdict v = classify(f);
+  const std::uint64_t now = now_ns();
+  if (v.kind == failure_class::retry && !(stopping && now > stop_deadline)) {
+    if (const auto wait = s.tries.next_wait(now, rng.next())) {
+      ++res.xs.retries;
+      ++res.xs.retries_by_cause[v.cause];
+      s.start_at = now + *wait;
+      return;
+    }
+    f.message += "; " + s.tries.spent(now);
+    give_up(s, v.cause, failure_text(f));
+    // The server did not answer for a whole budget: the aborts get a moment, not another budget.
+    stop_deadline = std::min(
+        stop_deadline, now + std::min<std::uint64_t>(w.m_opt.abort_grace_ns, kUnansweredGraceNs));
     return;
   }
+  give_up(s, v.cause, failure_text(f));
+}
+
+void writer::run::give_up(wslot& s, const std::string& cause, const std::string& why) {
   ++res.xs.errors_by_cause[cause];
   ++res.xs.errors;
-  const std::string why =
-      retryable ? fmt::format("{} (after {} tries)", reason, s.failed_tries) : reason;
   upload_state& u = ups[s.object];
   if (s.what == request_kind::abort) {
     u.at = upload_state::stage::closed;
@@ -461,43 +483,22 @@ void writer::run::finish(wslot& s, CURLcode rc) {
   const std::uint64_t now = now_ns();
   curl_multi_remove_handle(loop.multi(), s.easy);
   s.in_flight = false;
-  w.m_inflight.end(0, s.index);
-  long status = 0, connects = 0;
-  curl_off_t first_us = 0;
+  long status = 0;
   curl_easy_getinfo(s.easy, CURLINFO_RESPONSE_CODE, &status);
-  curl_easy_getinfo(s.easy, CURLINFO_NUM_CONNECTS, &connects);
-  curl_easy_getinfo(s.easy, CURLINFO_STARTTRANSFER_TIME_T, &first_us);
-  ++res.xs.requests;
-  res.xs.connections += static_cast<std::uint64_t>(std::max(0L, connects));
-  res.xs.latency.record(now - s.request_t0);
-  if (status > 0)
-    res.xs.first_byte.record(static_cast<std::uint64_t>(std::max<curl_off_t>(0, first_us)) * 1000);
-  const char* method = method_of(s.what);
-  const std::string& endpoint = w.m_target.endpoints[s.endpoint].endpoint;
+  record_try(res.xs, s.easy, s.request_t0, now);
   const long ok = s.what == request_kind::abort ? 204 : 200;
   if (rc == CURLE_OK && (status == ok || (s.what == request_kind::abort && status == 404))) {
     answered(s); // an abort's 404: the upload is gone already
     return;
   }
-  if (rc == CURLE_OK || rc == CURLE_ABORTED_BY_CALLBACK) {
-    const std::string reason =
-        rc == CURLE_OK ? failure_text(failure_from_answer(method, w.m_target.bucket, key_of(s),
-                                                          endpoint, status, s.answer))
-                       : fmt::format("making part {} of s3://{}/{} failed: {}", s.part + 1,
-                                     w.m_target.bucket, key_of(s), s.answer);
-    if (rc == CURLE_OK && retryable_status(status)) {
-      retry_or_fail(s, std::to_string(status), reason);
-      return;
-    }
-    retry_or_fail(s, rc == CURLE_OK ? std::to_string(status) : "transport", reason, false);
+  if (rc == CURLE_ABORTED_BY_CALLBACK) { // the filler failed: no try cures it
+    give_up(s, "fill",
+            fmt::format("making part {} of s3://{}/{} failed: {}", s.part + 1, w.m_target.bucket,
+                        key_of(s), s.answer));
     return;
   }
-  const std::string reason =
-      fmt::format("S3 {} failed: {} (curl {}). object: s3://{}/{}; endpoint: {}", method,
-                  s.error[0] != '\0' ? s.error : curl_easy_strerror(rc), static_cast<int>(rc),
-                  w.m_target.bucket, key_of(s), endpoint);
-  const std::string cause = retryable_transport(rc);
-  retry_or_fail(s, cause.empty() ? "transport" : cause, reason, !cause.empty());
+  retry_or_fail(s, try_failure(rc, status, s.error, s.answer, method_of(s.what), w.m_target.bucket,
+                               key_of(s), w.m_target.endpoints[s.endpoint].endpoint));
 }
 
 void writer::run::drive(const std::atomic<bool>& stop) {
@@ -510,8 +511,10 @@ void writer::run::drive(const std::atomic<bool>& stop) {
     if (stopping && now > stop_deadline)
       break; // a hung server: what is left is named below
     for (wslot& s : slots)
-      if (s.what == request_kind::none && assign(s))
+      if (s.what == request_kind::none && assign(s)) {
         s.start_at = now;
+        s.tries = retry_clock(w.m_target.retry, now);
+      }
     long timeout_ms = kWritePollMs;
     for (wslot& s : slots) {
       if (s.what == request_kind::none || s.in_flight)
@@ -545,21 +548,13 @@ void writer::run::drive(const std::atomic<bool>& stop) {
         res.abort_error.empty() ? "the server did not answer the aborts" : res.abort_error, left);
 }
 
-writer::writer(engine_target target, upload_options opt)
-    : m_target(std::move(target)), m_opt(opt), m_inflight(1, std::max(1u, opt.parts_in_flight)) {
-  if (m_target.endpoints.empty())
-    throw usage_error("an S3 checkpoint needs an endpoint. valid: --s3-endpoint URL or "
-                      "AWS_ENDPOINT_URL");
+writer::writer(target where, upload_options opt)
+    : m_target(std::move(where)), m_opt(opt), m_inflight(1, std::max(1u, opt.parts_in_flight)) {
+  check_target(m_target, "PUT", "an S3 checkpoint");
   if (m_opt.fill_block == 0 || m_opt.part_size % m_opt.fill_block != 0)
     throw usage_error(fmt::format("--s3-part-size: {} bytes is not a multiple of the block size "
                                   "({} bytes). valid: a multiple of --request-size",
                                   m_opt.part_size, m_opt.fill_block));
-  for (const auto& e : m_target.endpoints)
-    build_request({.method = "PUT",
-                   .endpoint = e.endpoint,
-                   .bucket = m_target.bucket,
-                   .style = e.style,
-                   .region = e.region});
   init_curl();
 }
 
@@ -584,9 +579,9 @@ upload_result writer::upload(const std::vector<upload_object>& objects, const up
 }
 
 std::string writer::stuck_write(std::uint64_t min_age_ns) const {
-  const auto r = m_inflight.oldest();
   const std::uint64_t now = now_ns();
-  if (!r || now - std::min(now, r->since_ns) < min_age_ns)
+  const auto r = m_inflight.waited(min_age_ns, now);
+  if (!r)
     return "";
   const std::lock_guard lock(m_mutex);
   const std::string name =

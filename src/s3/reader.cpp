@@ -1,10 +1,11 @@
-#include "s3/engine.hpp"
+#include "s3/reader.hpp"
 
 #include <algorithm>
 #include <cstring>
 #include <exception>
 #include <functional>
 #include <utility>
+#include <vector>
 
 #include <curl/curl.h>
 #include <fmt/format.h>
@@ -33,7 +34,7 @@ constexpr long kPollMs = 50;
 // One request slot of a reader: an easy handle kept for the run (its connection stays in the
 // multi handle's cache), the job it serves and where that job has got to.
 struct slot {
-  engine::reader* owner = nullptr;
+  reader::reader_thread* owner = nullptr;
   unsigned index = 0;
   CURL* easy = nullptr;
   header_list headers;
@@ -47,16 +48,19 @@ struct slot {
   std::uint64_t piece_end = 0;    // the end of the request in flight
   std::uint64_t start_at = 0;     // when the next request may go (backoff, rate cap)
   std::uint64_t job_t0 = 0, request_t0 = 0;
-  unsigned failed_tries = 0; // of the current request
-  long status = 0;           // of the answer being received
-  long expect = 200;         // 200 for a whole object, 206 for a range
-  bool reserved = false;     // its bytes are reserved at the rate cap; it goes at start_at
-  std::string body;          // an error answer's body
+  std::uint64_t try_pos = 0;  // pos when the try began: did it move a byte?
+  std::uint64_t seen_pos = 0; // pos when the in-flight board last heard of it
+  retry_clock tries;          // of the current request
+  long status = 0;            // of the answer being received
+  long expect = 200;          // 200 for a whole object, 206 for a range
+  bool reserved = false;      // its bytes are reserved at the rate cap; it goes at start_at
+  bool overlong = false;      // the answer held more than was asked for
+  std::string body;           // an error answer's body
   std::exception_ptr consumer_error;
 };
 
-struct engine::reader {
-  engine& eng;
+struct reader::reader_thread {
+  reader& eng;
   unsigned id;
   io::job_source& source;
   io::job_consumer& consumer;
@@ -70,11 +74,11 @@ struct engine::reader {
   bool source_ended = false;
   bool source_later = false;
 
-  reader(engine& e, unsigned reader_id, io::job_source& src, io::job_consumer& c,
-         io::rate_limiter& lim, io::reader_stats& stats);
-  ~reader();
-  reader(const reader&) = delete;
-  reader& operator=(const reader&) = delete;
+  reader_thread(reader& e, unsigned reader_id, io::job_source& src, io::job_consumer& c,
+                io::rate_limiter& lim, io::reader_stats& stats);
+  ~reader_thread();
+  reader_thread(const reader_thread&) = delete;
+  reader_thread& operator=(const reader_thread&) = delete;
 
   void run(const std::function<bool()>& halted);
   void fill_slots(const std::function<bool()>& halted);
@@ -82,7 +86,7 @@ struct engine::reader {
   void start_request(slot& s, std::uint64_t now);
   void collect_finished();
   void finish(slot& s, CURLcode rc);
-  void retry_or_fail(slot& s, const std::string& cause, const std::string& reason);
+  void retry_or_fail(slot& s, failure f);
   void end_job(slot& s, io::job_outcome outcome, const std::string& error);
   void wait_for_curl(std::uint64_t now);
   void abandon_all();
@@ -102,9 +106,16 @@ std::size_t slot_body(char* data, std::size_t size, std::size_t count, void* use
       s->body.append(data, std::min(bytes, kMaxErrorBody - s->body.size()));
     return bytes;
   }
-  if (bytes > s->piece_end - s->pos) {
-    s->body =
-        fmt::format("the answer holds more than the {} bytes asked for", s->piece_end - s->pos);
+  if (s->pos == s->try_pos) {
+    // An answer that says it holds more than was asked for is refused before any byte of it is
+    // handed on: the retry then asks again from the same byte.
+    curl_off_t length = -1;
+    curl_easy_getinfo(s->easy, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &length);
+    if (length > 0 && static_cast<std::uint64_t>(length) > s->piece_end - s->pos)
+      s->overlong = true;
+  }
+  if (s->overlong || bytes > s->piece_end - s->pos) {
+    s->overlong = true;
     return 0; // ends the transfer (CURLE_WRITE_ERROR)
   }
   try {
@@ -124,24 +135,24 @@ std::size_t slot_header(char* data, std::size_t size, std::size_t count, void* u
   auto* s = static_cast<slot*>(user);
   const std::size_t bytes = size * count;
   const std::string_view line = header_line(data, bytes);
-  if (status_line(line)) {
+  if (status_line(line))
     s->status = 0; // a 100 Continue's status is not the answer's
-  } else if (s->owner->xs.server.empty() && header_named(line, "server:")) {
-    s->owner->xs.server = std::string(header_value(line, 7).substr(0, 200));
-  }
+  else
+    keep_server(s->owner->xs.server, line);
   return bytes;
 }
 
 } // namespace
 
-engine::reader::reader(engine& e, unsigned reader_id, io::job_source& src, io::job_consumer& c,
-                       io::rate_limiter& lim, io::reader_stats& stats)
+reader::reader_thread::reader_thread(reader& e, unsigned reader_id, io::job_source& src,
+                                     io::job_consumer& c, io::rate_limiter& lim,
+                                     io::reader_stats& stats)
     : eng(e), id(reader_id), source(src), consumer(c), limiter(lim), st(stats),
-      rng(splitmix64(now_ns() ^ reader_id)),
-      loop(fmt::format("the s3 engine's reader {}", reader_id)), multi(loop.multi()) {
+      rng(splitmix64(now_ns() ^ reader_id)), loop(fmt::format("the S3 reader {}", reader_id)),
+      multi(loop.multi()) {
   const unsigned depth = std::max(1u, e.m_opt.queue_depth);
   slots.resize(depth);
-  const std::string context = fmt::format("the s3 engine's reader {}", id);
+  const std::string context = fmt::format("the S3 reader {}", id);
   // A receive buffer of up to 512 KiB: fewer, larger hand-offs to the consumer.
   const long buffer = static_cast<long>(
       std::clamp<std::uint32_t>(e.m_opt.request_size, CURL_MAX_WRITE_SIZE, 512u << 10));
@@ -164,7 +175,7 @@ engine::reader::reader(engine& e, unsigned reader_id, io::job_source& src, io::j
   }
 }
 
-engine::reader::~reader() {
+reader::reader_thread::~reader_thread() {
   for (slot& s : slots) {
     if (s.easy != nullptr) {
       if (s.in_flight)
@@ -174,16 +185,16 @@ engine::reader::~reader() {
   }
 }
 
-unsigned engine::reader::busy() const {
+unsigned reader::reader_thread::busy() const {
   return static_cast<unsigned>(
       std::count_if(slots.begin(), slots.end(), [](const slot& s) { return s.busy; }));
 }
 
-std::string engine::reader::object_name(const slot& s) const {
+std::string reader::reader_thread::object_name(const slot& s) const {
   return fmt::format("s3://{}/{}", eng.m_target.bucket, eng.m_files.paths[s.job.file]);
 }
 
-void engine::reader::fill_slots(const std::function<bool()>& halted) {
+void reader::reader_thread::fill_slots(const std::function<bool()>& halted) {
   source_later = false;
   for (slot& s : slots) {
     if (s.busy)
@@ -208,14 +219,16 @@ void engine::reader::fill_slots(const std::function<bool()>& halted) {
     s.pos = span.begin;
     s.end = span.end;
     s.busy = true;
-    s.failed_tries = 0;
-    s.start_at = now_ns();
+    s.tries = retry_clock(eng.m_target.retry, s.job_t0);
+    s.start_at = s.job_t0;
+    // The job waits from now until its last byte, tries and backoffs included.
+    eng.m_inflight.begin(id, s.index, s.job.file, s.pos, s.end - s.pos, s.job_t0);
     if (s.pos >= s.end)
       end_job(s, io::job_outcome::done, "");
   }
 }
 
-void engine::reader::start_request(slot& s, std::uint64_t now) {
+void reader::reader_thread::start_request(slot& s, std::uint64_t now) {
   // Under a rate cap a job goes as requests of what about 20 ms of the rate allows (so that a
   // stop never waits out a long reservation); otherwise as one request.
   const std::uint64_t piece =
@@ -247,11 +260,12 @@ void engine::reader::start_request(slot& s, std::uint64_t now) {
   set_request(s.easy, r, s.headers, context);
   s.status = 0;
   s.expect = whole ? 200 : 206;
+  s.overlong = false;
   s.body.clear();
   s.error[0] = '\0';
   s.request_t0 = now;
+  s.try_pos = s.seen_pos = s.pos;
   s.start_at = 0;
-  eng.m_inflight.begin(id, s.index, s.job.file, s.pos, s.piece_end - s.pos, now);
   const CURLMcode mc = curl_multi_add_handle(multi, s.easy);
   if (mc != CURLM_OK)
     throw run_error(
@@ -259,14 +273,15 @@ void engine::reader::start_request(slot& s, std::uint64_t now) {
   s.in_flight = true;
 }
 
-void engine::reader::launch_due(std::uint64_t now) {
+void reader::reader_thread::launch_due(std::uint64_t now) {
   for (slot& s : slots)
     if (s.busy && !s.in_flight && s.start_at <= now)
       start_request(s, now);
 }
 
-void engine::reader::end_job(slot& s, io::job_outcome outcome, const std::string& error) {
+void reader::reader_thread::end_job(slot& s, io::job_outcome outcome, const std::string& error) {
   s.busy = false;
+  eng.m_inflight.end(id, s.index);
   ++st.jobs;
   const std::uint64_t bytes =
       s.pos - io::span_of(s.job.offset, s.job.length, eng.m_files.sizes[s.job.file], false).begin;
@@ -278,88 +293,83 @@ void engine::reader::end_job(slot& s, io::job_outcome outcome, const std::string
   consumer.on_done(id, s.job, bytes, now_ns() - s.job_t0, outcome, error);
 }
 
-void engine::reader::retry_or_fail(slot& s, const std::string& cause, const std::string& reason) {
-  ++s.failed_tries;
-  if (s.failed_tries < eng.m_target.retry.max_attempts) {
-    ++st.retries;
-    ++xs.retries;
-    ++xs.retries_by_cause[cause];
-    // The next request resumes after the bytes already handed on.
-    s.start_at = now_ns() + backoff_ns(eng.m_target.retry, s.failed_tries - 1, rng.next());
-    return;
+void reader::reader_thread::retry_or_fail(slot& s, failure f) {
+  const failure_verdict v = classify(f);
+  const std::uint64_t now = now_ns();
+  if (v.kind == failure_class::retry) {
+    const std::uint64_t failing = eng.failing_for(failure_text(f), s.request_t0, now);
+    if (failing >= eng.m_target.retry.budget_ns)
+      throw run_error(
+          fmt::format("no byte came from s3://{} for {:.1f} s while every request failed "
+                      "(--s3-retry-budget {:g}s); the last failure: {}",
+                      eng.m_target.bucket, static_cast<double>(failing) * 1e-9,
+                      static_cast<double>(eng.m_target.retry.budget_ns) * 1e-9, failure_text(f)));
+    if (const auto wait = s.tries.next_wait(now, rng.next())) {
+      ++st.retries;
+      ++xs.retries;
+      ++xs.retries_by_cause[v.cause];
+      // The next request resumes after the bytes already handed on.
+      s.start_at = now + *wait;
+      return;
+    }
+    f.message += "; " + s.tries.spent(now);
   }
-  ++xs.errors_by_cause[cause];
-  end_job(s, io::job_outcome::failed,
-          fmt::format("{} (after {} tries)", reason, eng.m_target.retry.max_attempts));
+  ++xs.errors_by_cause[v.cause];
+  end_job(s, io::job_outcome::failed, failure_text(f));
 }
 
-void engine::reader::finish(slot& s, CURLcode rc) {
+void reader::reader_thread::finish(slot& s, CURLcode rc) {
   const std::uint64_t now = now_ns();
   curl_multi_remove_handle(multi, s.easy);
   s.in_flight = false;
-  eng.m_inflight.end(id, s.index);
   if (s.consumer_error)
     std::rethrow_exception(std::exchange(s.consumer_error, nullptr));
   long status = 0;
   curl_easy_getinfo(s.easy, CURLINFO_RESPONSE_CODE, &status);
-  long connects = 0;
-  curl_easy_getinfo(s.easy, CURLINFO_NUM_CONNECTS, &connects);
-  curl_off_t first_us = 0;
-  curl_easy_getinfo(s.easy, CURLINFO_STARTTRANSFER_TIME_T, &first_us);
   ++st.requests;
-  ++xs.requests;
-  xs.connections += static_cast<std::uint64_t>(std::max(0L, connects));
   st.read_latency.record(now - s.request_t0);
-  xs.latency.record(now - s.request_t0);
-  if (status > 0)
-    xs.first_byte.record(static_cast<std::uint64_t>(std::max<curl_off_t>(0, first_us)) * 1000);
-  const std::string name = object_name(s);
+  record_try(xs, s.easy, s.request_t0, now);
+  if (s.pos > s.try_pos) {
+    eng.moved(now);
+    s.tries = retry_clock(eng.m_target.retry, now); // bytes came: the server answers
+  }
   if (rc == CURLE_OK && status == s.expect) {
-    if (s.pos < s.piece_end) {
+    if (s.pos < s.piece_end) { // an answer shorter than its Content-Length says is "cut"
+      failure f{"GET",
+                eng.m_target.bucket,
+                eng.m_files.paths[s.job.file],
+                eng.m_target.endpoints[s.endpoint].endpoint,
+                status,
+                "",
+                "",
+                "",
+                ""};
+      f.message = fmt::format("the answer ended at byte {}, expected {} (is the object smaller "
+                              "than the dataset says?)",
+                              s.pos, s.piece_end);
       ++xs.errors_by_cause["short"];
-      end_job(s, io::job_outcome::failed,
-              fmt::format("S3 GET of {} ended early at byte {}, expected {} (is the object "
-                          "smaller than the dataset says?)",
-                          name, s.pos, s.piece_end));
+      end_job(s, io::job_outcome::failed, failure_text(f));
     } else if (s.pos >= s.end) {
       end_job(s, io::job_outcome::done, "");
     } else {
-      s.failed_tries = 0;
       s.start_at = now; // the next piece (rate cap)
     }
     return;
   }
-  if (rc == CURLE_OK && retryable_status(status)) {
-    const failure f =
-        failure_from_answer("GET", eng.m_target.bucket, eng.m_files.paths[s.job.file],
-                            eng.m_target.endpoints[s.endpoint].endpoint, status, s.body);
-    retry_or_fail(s, std::to_string(status), failure_text(f));
-    return;
+  failure f =
+      try_failure(rc, status, s.error, s.body, "GET", eng.m_target.bucket,
+                  eng.m_files.paths[s.job.file], eng.m_target.endpoints[s.endpoint].endpoint);
+  if (s.overlong) {
+    f.transport = "long";
+    f.message = fmt::format("the answer holds more than the {} bytes asked for from byte {}",
+                            s.piece_end - s.try_pos, s.try_pos);
   }
-  if (rc == CURLE_OK) {
-    ++xs.errors_by_cause[std::to_string(status)];
-    end_job(s, io::job_outcome::failed,
-            failure_text(
-                failure_from_answer("GET", eng.m_target.bucket, eng.m_files.paths[s.job.file],
-                                    eng.m_target.endpoints[s.endpoint].endpoint, status, s.body)));
-    return;
-  }
-  const std::string reason =
-      fmt::format("S3 GET failed: {} (curl {}). object: {}; bytes from {}; endpoint: {}",
-                  s.error[0] != '\0' ? s.error : curl_easy_strerror(rc), static_cast<int>(rc), name,
-                  s.pos, eng.m_target.endpoints[s.endpoint].endpoint);
-  const std::string cause = retryable_transport(rc);
-  if (!cause.empty()) {
-    retry_or_fail(s, cause, reason);
-    return;
-  }
-  ++xs.errors_by_cause["transport"];
-  end_job(s, io::job_outcome::failed,
-          rc == CURLE_WRITE_ERROR && !s.body.empty() ? fmt::format("{}: {}", reason, s.body)
-                                                     : reason);
+  if (s.pos > 0)
+    f.message += fmt::format(" (at byte {} of the object)", s.pos);
+  retry_or_fail(s, std::move(f));
 }
 
-void engine::reader::collect_finished() {
+void reader::reader_thread::collect_finished() {
   int left = 0;
   while (CURLMsg* m = curl_multi_info_read(multi, &left)) {
     if (m->msg != CURLMSG_DONE)
@@ -370,7 +380,7 @@ void engine::reader::collect_finished() {
   }
 }
 
-void engine::reader::wait_for_curl(std::uint64_t now) {
+void reader::reader_thread::wait_for_curl(std::uint64_t now) {
   const unsigned in_flight = static_cast<unsigned>(
       std::count_if(slots.begin(), slots.end(), [](const slot& s) { return s.in_flight; }));
   long timeout_ms = source_later ? 5 : kPollMs;
@@ -378,30 +388,39 @@ void engine::reader::wait_for_curl(std::uint64_t now) {
     if (s.busy && !s.in_flight)
       timeout_ms = std::min<long>(
           timeout_ms, static_cast<long>((s.start_at - std::min(s.start_at, now)) / 1'000'000));
+  const std::uint64_t moved_before = xs.bytes;
   loop.wait(timeout_ms, now);
+  const std::uint64_t after = now_ns();
+  if (xs.bytes != moved_before) {
+    eng.moved(after);
+    for (slot& s : slots)
+      if (s.busy && s.pos != s.seen_pos) {
+        s.seen_pos = s.pos;
+        eng.m_inflight.touch(id, s.index, after);
+      }
+  }
   if (in_flight == 0)
     return;
-  const std::uint64_t waited = now_ns() - now;
+  const std::uint64_t waited = after - now;
   st.completion_wait_ns += waited;
   st.in_flight_ns += static_cast<double>(waited) * in_flight;
   if (in_flight == slots.size())
     st.queue_full_ns += waited;
 }
 
-void engine::reader::abandon_all() {
+void reader::reader_thread::abandon_all() {
   for (slot& s : slots) {
     if (!s.busy)
       continue;
     if (s.in_flight) {
       curl_multi_remove_handle(multi, s.easy);
       s.in_flight = false;
-      eng.m_inflight.end(id, s.index);
     }
     end_job(s, io::job_outcome::interrupted, "");
   }
 }
 
-void engine::reader::run(const std::function<bool()>& halted) {
+void reader::reader_thread::run(const std::function<bool()>& halted) {
   while (true) {
     if (halted()) {
       abandon_all();
@@ -421,31 +440,39 @@ void engine::reader::run(const std::function<bool()>& halted) {
   }
 }
 
-engine::engine(const io::engine_options& opt, const io::file_set& files, engine_target target)
-    : m_opt(opt), m_files(files), m_target(std::move(target)),
+reader::reader(const io::engine_options& opt, const io::file_set& files, target where)
+    : m_opt(opt), m_files(files), m_target(std::move(where)),
       m_inflight(opt.readers, std::max(1u, opt.queue_depth)) {
-  if (m_target.endpoints.empty())
-    throw usage_error("an S3 dataset needs an endpoint. valid: --s3-endpoint URL or "
-                      "AWS_ENDPOINT_URL");
-  for (const auto& e : m_target.endpoints)
-    build_request({.method = "GET",
-                   .endpoint = e.endpoint,
-                   .bucket = m_target.bucket,
-                   .style = e.style,
-                   .region = e.region});
+  check_target(m_target, "GET", "an S3 dataset");
   init_curl();
 }
 
-engine::~engine() = default;
+reader::~reader() = default;
 
-io::engine_result engine::run(io::job_source& source, io::job_consumer& consumer,
+std::uint64_t reader::failing_for(const std::string& failure, std::uint64_t try_t0,
+                                  std::uint64_t now) {
+  {
+    const std::lock_guard lock(m_mutex);
+    m_last_error = failure;
+  }
+  const std::uint64_t from = std::max(try_t0, m_last_byte_ns.load(std::memory_order_relaxed));
+  std::uint64_t since = 0;
+  if (m_failing_since.compare_exchange_strong(since, from, std::memory_order_relaxed))
+    since = from;
+  return now - std::min(now, since);
+}
+
+io::engine_result reader::run(io::job_source& source, io::job_consumer& consumer,
                               const std::atomic<bool>& stop) {
   io::engine_result res;
   res.readers.resize(m_opt.readers);
   {
     const std::lock_guard lock(m_mutex);
     m_stats = {};
+    m_last_error.clear();
   }
+  m_failing_since.store(0);
+  m_last_byte_ns.store(0);
   io::rate_limiter limiter(m_opt.max_read_rate);
   io::reader_pool pool;
   const std::function<bool()> halted = [&] {
@@ -454,7 +481,7 @@ io::engine_result engine::run(io::job_source& source, io::job_consumer& consumer
   auto body = [&](unsigned id, io::reader_guard&) {
     io::reader_stats& st = res.readers[id];
     const io::reader_clock clock;
-    reader r(*this, id, source, consumer, limiter, st);
+    reader_thread r(*this, id, source, consumer, limiter, st);
     try {
       r.run(halted);
     } catch (...) {
@@ -474,16 +501,20 @@ io::engine_result engine::run(io::job_source& source, io::job_consumer& consumer
   return res;
 }
 
-std::string engine::stuck_read(std::uint64_t min_age_ns) const {
-  const auto r = m_inflight.oldest();
+std::string reader::stuck_read(std::uint64_t min_age_ns) const {
   const std::uint64_t now = now_ns();
-  if (!r || now - std::min(now, r->since_ns) < min_age_ns)
+  const auto r = m_inflight.waited(min_age_ns, now);
+  if (!r)
     return "";
-  return io::describe(*r, fmt::format("s3://{}/{}", m_target.bucket, m_files.paths.at(r->file)),
-                      now);
+  std::string text =
+      io::describe(*r, fmt::format("s3://{}/{}", m_target.bucket, m_files.paths.at(r->file)), now);
+  const std::lock_guard lock(m_mutex);
+  if (m_failing_since.load(std::memory_order_relaxed) != 0 && !m_last_error.empty())
+    text += "; requests are failing, the last: " + m_last_error;
+  return text;
 }
 
-transfer_stats engine::stats() const {
+transfer_stats reader::stats() const {
   const std::lock_guard lock(m_mutex);
   return m_stats;
 }
