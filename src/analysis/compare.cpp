@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "analysis/checkpoint_sizing.hpp"
 #include "analysis/point_validity.hpp"
 #include "analysis/stats.hpp"
 #include "analysis/welch.hpp"
@@ -286,15 +287,22 @@ compare_document compare_reports(const std::vector<loaded_report>& given,
   if (reports.size() < 2)
     throw usage_error("compare: give at least two reports");
   refuse_duplicate_runs(reports);
-  for (const auto& r : reports)
+  // Checkpoint reports are compared by their goodput (add_sizing), not beside training runs.
+  std::vector<const loaded_report*> runs;
+  for (const auto& r : reports) {
+    if (is_checkpoint_report(r.report))
+      continue;
     if (!r.typed)
-      throw usage_error(fmt::format(
-          "{}: not a dlsize bench report (schema {}). valid: reports written by dlsize bench --out",
-          r.file, kReportSchema));
+      throw usage_error(fmt::format("{}: not a dlsize bench report (schema {}). valid: reports "
+                                    "written by dlsize bench --out or dlsize checkpoint --out",
+                                    r.file, kReportSchema));
+    runs.push_back(&r);
+  }
   compare_document d;
   // Incomplete runs are listed and left out: their medians would describe no backend.
   std::vector<const loaded_report*> kept;
-  for (const auto& r : reports) {
+  for (const auto* rp : runs) {
+    const loaded_report& r = *rp;
     if (r.typed->complete()) {
       kept.push_back(&r);
       continue;
@@ -303,9 +311,10 @@ compare_document compare_reports(const std::vector<loaded_report>& given,
                                               r.typed->reason.value_or(""))});
   }
   if (kept.size() < 2)
-    throw usage_error(fmt::format("compare: {} complete reports of {}; at least two are needed "
-                                  "(incomplete reports are left out)",
-                                  kept.size(), reports.size()));
+    throw usage_error(fmt::format("compare: {} complete bench reports of {}; at least two are "
+                                  "needed (incomplete reports are left out; checkpoint reports "
+                                  "add their goodput to bench reports, size takes them alone)",
+                                  kept.size(), runs.size()));
   const auto& first = *kept.front();
   for (const auto& l : d.left_out)
     d.warnings.push_back(fmt::format("{} left out: {}", l.file, l.reason));
@@ -345,6 +354,7 @@ void add_sizing(compare_document& c, const report_inputs& in, const sizing_reque
                 const nlohmann::json& command_line) {
   try {
     c.sizing = make_sizing(in, req, command_line);
+    c.goodput = c.sizing->goodput;
     if (c.sizing->answers.empty()) {
       c.sizing_note = "no training run among the reports: nothing to size";
       c.sizing.reset();

@@ -1,6 +1,7 @@
 #include "analysis/goodput_evidence.hpp"
 
 #include <cmath>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -46,6 +47,27 @@ config::checkpoint_profile series_profile(const checkpoint_series_document& s,
         report::is_checkpoint_report(lr->report))
       return report::checkpoint_document_from_json(lr->report, lr->file).workload.checkpoint;
   return config::require_checkpoint(config::load_workload(s.workload));
+}
+
+// What a series cannot tell the model, said beside its section rather than hidden in it: one
+// run has no spread, and runs at one rank count say nothing of how the storage scales.
+std::vector<std::string> evidence_warnings(const checkpoint_series_document& s) {
+  std::set<double> ranks;
+  for (const auto& r : s.runs)
+    ranks.insert(r.ranks);
+  std::vector<std::string> out;
+  if (s.runs.size() == 1)
+    out.push_back(fmt::format("thin evidence: one run ({}): its rates have no run-to-run "
+                              "spread; repeats would show how far they vary",
+                              s.runs.front().file));
+  if (ranks.size() == 1)
+    out.push_back(fmt::format(
+        "thin evidence: every run at {0:g} rank{1}: the model holds all ranks together to what "
+        "{0:g} rank{1} measured at any count, so the loss at large counts is that of a storage "
+        "no faster than this one; runs at more ranks (mpirun -np N dlsize checkpoint) would "
+        "show how it scales",
+        *ranks.begin(), *ranks.begin() == 1 ? "" : "s"));
+  return out;
 }
 
 } // namespace
@@ -95,9 +117,10 @@ std::vector<goodput_document> series_goodput(const std::vector<checkpoint_series
     g.restore = series_restore_rates(s);
     o.apply_to(g);
     out.push_back(goodput_curve(g, o.counts));
+    out.back().warnings = evidence_warnings(s);
   }
   if (!out.empty())
-    out.front().warnings = warnings;
+    out.front().warnings.insert(out.front().warnings.begin(), warnings.begin(), warnings.end());
   return out;
 }
 

@@ -43,6 +43,8 @@ goodput_options parse_goodput_options(const goodput_request& r) {
     o.restart_overhead_s = units::parse_duration(r.restart_overhead, "--restart-overhead");
     o.restart_overhead_source = fmt::format("--restart-overhead {}", r.restart_overhead);
   }
+  if (!r.accelerators.empty())
+    o.counts.clear();
   for (const double n : r.accelerators) {
     if (!(n >= 1 && n <= 1 << 20) || n != std::floor(n))
       throw usage_error(fmt::format("--goodput-accelerators: {} is not a count of "
@@ -51,8 +53,6 @@ goodput_options parse_goodput_options(const goodput_request& r) {
                                     n));
     o.counts.push_back(static_cast<std::uint64_t>(n));
   }
-  if (o.counts.empty())
-    o.counts = default_goodput_counts();
   return o;
 }
 

@@ -29,7 +29,7 @@ struct goodput_options {
   double max_loss = 0.05;
   double restart_overhead_s = kDefaultRestartOverheadS;
   std::string restart_overhead_source = kDefaultRestartOverheadSource;
-  std::vector<std::uint64_t> counts;
+  std::vector<std::uint64_t> counts = default_goodput_counts();
 
   // Puts the MTTF, the loss and the restart overhead into a setup.
   void apply_to(goodput_setup& s) const;

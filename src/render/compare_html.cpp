@@ -6,6 +6,7 @@
 #include "render/answer_chart.hpp"
 #include "render/answer_render.hpp"
 #include "render/compare_render.hpp"
+#include "render/goodput_tables.hpp"
 #include "render/html_page.hpp"
 #include "render/point_validity_text.hpp"
 #include "render/svg_chart.hpp"
@@ -109,6 +110,7 @@ std::string compare_html(const compare_document& c) {
     page.heading(3, fmt::format("{} accelerators", sec.accelerators));
     page.table(compare_table(sec));
   }
+  add_goodput_html(page, c.goodput);
   std::vector<std::string> legend;
   for (const auto& b : head.backends)
     legend.push_back(fmt::format("{}: reports {}", b.backend, fmt::join(b.reports, ", ")));

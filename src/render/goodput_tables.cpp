@@ -137,6 +137,8 @@ std::string goodput_markdown(const std::vector<goodput_document>& g) {
     out += "\n" + markdown_table(goodput_table(d)) + "\n";
     for (const auto& w : d.warnings)
       out += "- warning: " + w + "\n";
+    if (!d.warnings.empty())
+      out += "\n";
   }
   out += "Assumptions:\n\n";
   for (const auto& a : g.front().assumptions)
@@ -159,6 +161,19 @@ void add_goodput_html(html_page& page, const std::vector<goodput_document>& g) {
     page.list(d.warnings, "warnings");
   }
   page.list(g.front().assumptions);
+}
+
+std::string goodput_terminal(const std::vector<goodput_document>& g) {
+  std::string out;
+  for (const auto& d : g) {
+    out += fmt::format("Goodput, {}: the loss against the accelerators\n", title_of(d));
+    for (const auto& l : goodput_input_lines(d))
+      out += "  " + l + "\n";
+    out += aligned_table(goodput_table(d), "  ");
+    for (const auto& w : d.warnings)
+      out += "  warning: " + w + "\n";
+  }
+  return out;
 }
 
 std::string goodput_text(const goodput_document& d) {

@@ -27,6 +27,9 @@ std::string goodput_chart(const std::vector<analysis::goodput_document>& g);
 std::string goodput_markdown(const std::vector<analysis::goodput_document>& g);
 // The same section in an HTML report, with the chart (nothing when there is none).
 void add_goodput_html(html_page& page, const std::vector<analysis::goodput_document>& g);
+// size's terminal text: per backend its inputs, table and warnings ("" when there is none);
+// the verdicts are goodput_summary_lines'.
+std::string goodput_terminal(const std::vector<analysis::goodput_document>& g);
 // plan's terminal text: the planned count's interval, loss, goodput and bandwidth for the
 // target, then the table.
 std::string goodput_text(const analysis::goodput_document& d);
