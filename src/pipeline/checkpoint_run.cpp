@@ -650,8 +650,7 @@ run_state run_phases(const checkpoint_options& opt, checkpoint_set& set,
   cluster::agree(comm, [&] {
     if (!root || st.hung)
       return json(nullptr);
-    if (const auto e =
-            rank0_step(st, [&] { append(st.left, clean_up(opt, set, made_folder)); })) {
+    if (const auto e = rank0_step(st, [&] { append(st.left, clean_up(opt, set, made_folder)); })) {
       if (st.failure)
         st.notes.push_back("the clean-up after the failure failed too: " + *e);
       else // the checkpoints were measured, but what the run wrote may be left

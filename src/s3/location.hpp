@@ -46,7 +46,7 @@ struct settings {
   std::string ca_bundle;               // --s3-ca-bundle FILE (empty: the system's CA store)
   unsigned max_retries = retry_policy{}.max_retries;                           // --s3-max-retries
   double retry_budget_s = static_cast<double>(retry_policy{}.budget_ns) / 1e9; // --s3-retry-budget
-  setting_sources from;                // where each came from (the CLI sets from.addressing)
+  setting_sources from; // where each came from (the CLI sets from.addressing)
 };
 
 // Splits --s3-endpoint's comma-separated URLs (empty items dropped).
