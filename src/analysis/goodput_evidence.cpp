@@ -97,9 +97,9 @@ phase_rates series_restore_rates(const checkpoint_series_document& s) {
 
 std::vector<goodput_document> series_goodput(const std::vector<checkpoint_series_document>& series,
                                              const std::vector<const loaded_report*>& evidence,
-                                             const goodput_options& o) {
+                                             const goodput_options& o,
+                                             std::vector<std::string>& warnings) {
   std::vector<goodput_document> out;
-  std::vector<std::string> warnings;
   for (const auto& s : series) {
     if (!s.write)
       continue;
@@ -119,8 +119,6 @@ std::vector<goodput_document> series_goodput(const std::vector<checkpoint_series
     out.push_back(goodput_curve(g, o.counts));
     out.back().warnings = evidence_warnings(s);
   }
-  if (!out.empty())
-    out.front().warnings.insert(out.front().warnings.begin(), warnings.begin(), warnings.end());
   return out;
 }
 

@@ -29,10 +29,12 @@ phase_rates series_restore_rates(const checkpoint_series_document& s);
 // restart overhead, target and counts. The job's checkpoint is the workload's as the report
 // recorded it (a checkpoint report's profile block; for a bench run, the profile of its name),
 // unscaled: --scale shrinks the load measured, not the job sized. A series whose profile cannot
-// be found gets no section, and a warning in the first one made (or none at all).
+// be found gets no section, and a line in warnings saying why. Each section's own warnings say
+// where its evidence is thin (one run, one rank count).
 std::vector<goodput_document> series_goodput(const std::vector<checkpoint_series_document>& series,
                                              const std::vector<const loaded_report*>& evidence,
-                                             const goodput_options& o);
+                                             const goodput_options& o,
+                                             std::vector<std::string>& warnings);
 
 // plan --checkpoint-report FILE: the one series of a report that carries checkpoint evidence.
 // Throws usage_error naming the file when it holds none (not a report of that kind, not

@@ -5,8 +5,8 @@
 # training runs. size and compare read the training runs for the read path and the checkpoint
 # runs for a goodput table per backend (Markdown, HTML with its chart, JSON, terminal), with the
 # verdict beside the read verdicts; the slower backend loses more at every count and holds the
-# target to fewer accelerators; one run at one rank is called thin; without checkpoint reports
-# nothing of it appears.
+# target to fewer accelerators; one run at one rank is called thin; a training run's checkpoints
+# are evidence too; without checkpoint evidence nothing of it appears.
 source "$(dirname "$0")/lib.sh"
 require_io_uring # the checkpoint writer is io_uring only
 scale=0.0001220703125 # 1/8192: 105 GiB becomes 13,762,560 bytes
@@ -69,6 +69,12 @@ expect_rc 0 "compare the training runs, with the checkpoint runs beside them" --
 expect_rc 0 "size the training runs alone" -- "$DLSIZE" size "$SCRATCH/a.json" "$SCRATCH/b.json" --out "$SCRATCH/r"
 [[ $(json "$SCRATCH/r.json" "'goodput' in r") == False ]] && ! grep -q "Goodput" "$SCRATCH/r.md" && ! grep -q "Goodput" <<<"$OUT" \
   && pass "without checkpoint runs there is no goodput section" || fail "goodput without checkpoints"
+# A training run that checkpointed is evidence too: its pauses give the write rate.
+expect_rc 0 "a training run that checkpoints" -- "$DLSIZE" "${run[@]}" --checkpoint-every 10steps \
+  --checkpoint-dir "$SCRATCH/ckb" --checkpoint-scale 0.01 --out "$SCRATCH/ckb.json"
+expect_rc 0 "size it" -- "$DLSIZE" size "$SCRATCH/ckb.json" --mttf 20000h --out "$SCRATCH/zb"
+[[ $(json "$SCRATCH/zb.json" "[(d['workload'], 'bench --checkpoint-every' in d['write']['source'], d['mttf_s'], d['write']['rank_bytes_per_s']) for d in r['goodput']]") == "[('resnet50', True, 72000000.0, None)]" ]] \
+  && pass "bench --checkpoint-every gives a goodput section at the MTTF asked" || fail "bench goodput: $(json "$SCRATCH/zb.json" "r.get('goodput')")"
 expect_rc 2 "a target loss of 100 % is refused" -- "$DLSIZE" size "$SCRATCH/ck-fast.json" --max-loss 100% --out "$SCRATCH/bad"
 expect_text "--max-loss" "the refusal names the option"
 finish
