@@ -279,6 +279,18 @@ compare_section compare_count(const std::vector<const loaded_report*>& reports,
   return s;
 }
 
+// Checkpoint reports alone: no training run to line up by accelerators; add_sizing adds each
+// backend's goodput, which is then the whole comparison.
+compare_document checkpoints_only(const std::vector<loaded_report>& reports) {
+  compare_document d;
+  d.created_at = utc_now();
+  d.tool = tool_json();
+  d.workload = workload_of(reports.front().fields);
+  d.accelerator = accelerator_type_of(reports.front().fields);
+  d.dataset = "none: checkpoint reports only";
+  return d;
+}
+
 } // namespace
 
 compare_document compare_reports(const std::vector<loaded_report>& given,
@@ -298,6 +310,8 @@ compare_document compare_reports(const std::vector<loaded_report>& given,
                                     r.file, kReportSchema));
     runs.push_back(&r);
   }
+  if (runs.empty())
+    return checkpoints_only(reports);
   compare_document d;
   // Incomplete runs are listed and left out: their medians would describe no backend.
   std::vector<const loaded_report*> kept;
@@ -362,6 +376,13 @@ void add_sizing(compare_document& c, const report_inputs& in, const sizing_reque
   } catch (const usage_error& e) {
     c.sizing_note = e.what();
   }
+  if (c.sections.empty() && c.goodput.empty())
+    throw usage_error("compare: the checkpoint reports give no goodput to compare. valid: "
+                      "complete reports of dlsize checkpoint that wrote a checkpoint of a "
+                      "workload with a checkpoint profile (" +
+                      c.sizing_note + ")");
+  if (c.sections.empty() && c.goodput.size() < 2)
+    c.warnings.push_back("one backend among the checkpoint reports: nothing to compare it with");
 }
 
 } // namespace dlsize::analysis

@@ -87,7 +87,9 @@ nlohmann::json answers_json(const compare_document& d) {
 
 nlohmann::json to_json(const compare_document& d) {
   nlohmann::json sections = array_of(d.sections);
-  const nlohmann::json& head = sections.at(d.headline);
+  // Checkpoint reports alone have no section: the top level's are empty.
+  const nlohmann::json head =
+      d.sections.empty() ? to_json(compare_section{}) : sections.at(d.headline);
   nlohmann::json left_out = nlohmann::json::array();
   for (const auto& l : d.left_out)
     left_out.push_back({{"file", l.file}, {"reason", l.reason}});

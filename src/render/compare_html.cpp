@@ -91,9 +91,22 @@ void add_answer(html_page& page, const compare_document& c) {
   }
 }
 
+// Checkpoint reports alone: each backend's goodput, its chart, the warnings.
+std::string checkpoints_html(const compare_document& c) {
+  html_page page(fmt::format("{}: checkpoints, backend against backend", c.workload));
+  page.paragraph(fmt::format("Made {} by dlsize {} from checkpoint reports alone.", c.created_at,
+                             analysis::tool_version(c)));
+  page.list(goodput_summary_lines(c.goodput));
+  add_goodput_html(page, c.goodput);
+  page.list(c.warnings, "warnings");
+  return page.render();
+}
+
 } // namespace
 
 std::string compare_html(const compare_document& c) {
+  if (c.sections.empty())
+    return checkpoints_html(c);
   const analysis::compare_section& head = c.head();
   html_page page(fmt::format("{} on {} × {}: backend comparison", c.workload, head.accelerators,
                              c.accelerator));

@@ -127,7 +127,8 @@ std::string compare_terminal(const compare_document& c) {
     out += "- " + l + "\n";
   for (const auto& l : goodput_summary_lines(c.goodput))
     out += "- " + l + "\n";
-  out += "- " + qualifying_of(c) + "\n";
+  if (!c.sections.empty())
+    out += "- " + qualifying_of(c) + "\n";
   for (const auto& l : c.left_out)
     out += fmt::format("- left out: {} ({})\n", l.file, l.reason);
   return out;
@@ -193,6 +194,15 @@ text_table compare_table(const compare_document& c) {
 }
 
 std::string compare_markdown(const compare_document& c) {
+  if (c.sections.empty()) {
+    std::string out = fmt::format("# {}: checkpoints, backend against backend\n\n", c.workload);
+    for (const auto& l : goodput_summary_lines(c.goodput))
+      out += "- " + l + "\n";
+    out += "\n" + goodput_markdown(c.goodput);
+    for (const auto& w : c.warnings)
+      out += fmt::format("- warning: {}\n", w);
+    return out;
+  }
   const compare_section& head = c.head();
   std::string out = fmt::format("# {} on {} × {}: backend comparison\n\n", c.workload,
                                 head.accelerators, c.accelerator);

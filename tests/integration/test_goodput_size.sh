@@ -5,8 +5,9 @@
 # training runs. size and compare read the training runs for the read path and the checkpoint
 # runs for a goodput table per backend (Markdown, HTML with its chart, JSON, terminal), with the
 # verdict beside the read verdicts; the slower backend loses more at every count and holds the
-# target to fewer accelerators; one run at one rank is called thin; a training run's checkpoints
-# are evidence too; without checkpoint evidence nothing of it appears.
+# target to fewer accelerators; checkpoint runs alone compare by their goodput; one run at one
+# rank is called thin; a training run's checkpoints are evidence too; without checkpoint
+# evidence nothing of it appears.
 source "$(dirname "$0")/lib.sh"
 require_io_uring # the checkpoint writer is io_uring only
 scale=0.0001220703125 # 1/8192: 105 GiB becomes 13,762,560 bytes
@@ -66,6 +67,11 @@ expect_rc 0 "compare the training runs, with the checkpoint runs beside them" --
 [[ $(grep -c "^### llama3-8b on " "$SCRATCH/c.md") -eq 2 ]] && grep -q "Time lost to checkpoints" "$SCRATCH/c.html" \
   && pass "compare's Markdown and HTML show both" || fail "compare markdown: $(cat "$SCRATCH/c.md")"
 
+expect_rc 0 "compare the checkpoint runs alone" -- "$DLSIZE" compare "$SCRATCH/ck-fast.json" "$SCRATCH/ck-slow.json" \
+  --out "$SCRATCH/k.json" --markdown "$SCRATCH/k.md" --html "$SCRATCH/k.html"
+[[ $(json "$SCRATCH/k.json" "(sorted(d['backend'] for d in r['goodput']), r['backends'], r['by_accelerators'])") == "(['fast', 'slow'], [], [])" ]] \
+  && grep -q "^# llama3-8b: checkpoints, backend against backend" "$SCRATCH/k.md" && grep -q "Time lost to checkpoints" "$SCRATCH/k.html" \
+  && pass "checkpoint runs alone compare by their goodput" || fail "checkpoints alone: $(cat "$SCRATCH/k.md")"
 expect_rc 0 "size the training runs alone" -- "$DLSIZE" size "$SCRATCH/a.json" "$SCRATCH/b.json" --out "$SCRATCH/r"
 [[ $(json "$SCRATCH/r.json" "'goodput' in r") == False ]] && ! grep -q "Goodput" "$SCRATCH/r.md" && ! grep -q "Goodput" <<<"$OUT" \
   && pass "without checkpoint runs there is no goodput section" || fail "goodput without checkpoints"
