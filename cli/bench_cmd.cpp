@@ -141,7 +141,12 @@ void add_run_shape_options(CLI::App& cmd, pipeline::bench_job_options& j) {
                  "(default: \"PATH (FS_TYPE)\")");
   cmd.add_option("--checkpoint-every", j.checkpoint_every,
                  "Training runs: pause the accelerators to write the workload's checkpoint "
-                 "every STEPS or DURATION (500steps, 30min; a bare number is refused)");
+                 "every STEPS or DURATION (500steps, 30min; a bare number is refused), or "
+                 "optimal: after the first step, then at the goodput model's interval for that "
+                 "checkpoint's pause and --mttf");
+  cmd.add_option("--mttf", j.mttf,
+                 "With --checkpoint-every optimal: the mean time to failure of one accelerator "
+                 "(default 50000h)");
   cmd.add_option("--checkpoint-dir", j.checkpoint_dir,
                  "Folder the checkpoints are written to (new or empty; removed at the end)");
   cmd.add_option("--checkpoint-scale", j.checkpoint_scale,

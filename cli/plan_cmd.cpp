@@ -8,6 +8,7 @@
 #include "allreduce_options.hpp"
 #include "analysis/plan.hpp"
 #include "analysis/plan_checkpoint.hpp"
+#include "analysis/plan_goodput.hpp"
 #include "analysis/plan_rules.hpp"
 #include "analysis/report_shape.hpp"
 #include "analysis/sizing_report.hpp"
@@ -18,7 +19,9 @@
 #include "core/output_file.hpp"
 #include "core/units.hpp"
 #include "dataset/index_reads.hpp"
+#include "goodput_options.hpp"
 #include "render/answer_render.hpp"
+#include "render/goodput_tables.hpp"
 #include "render/plan_text.hpp"
 #include "report/report_io.hpp"
 #include "run_config.hpp"
@@ -99,6 +102,10 @@ int run_plan(const plan_cli& o, const CLI::App& cmd, const cli_context& ctx) {
         analysis::checkpoint_inputs_of(o, in, plan.reads ? &*plan.reads : nullptr));
     render::print_checkpoint(plan.workload, *plan.checkpoint);
   }
+  if (analysis::plan_asks_goodput(o)) {
+    plan.goodput = analysis::goodput_plan(o, in, plan.reads ? &*plan.reads : nullptr);
+    std::fputs(render::goodput_text(*plan.goodput).c_str(), stdout);
+  }
   return commit_output(out, analysis::to_json(plan).dump(2) + "\n", "plan") ? 1 : 0;
 }
 
@@ -122,6 +129,29 @@ void add_object_store_options(CLI::App* sub, plan_cli& o) {
                   "With --s3, for a profile of shards: records (a GET per record) or stream "
                   "(each shard whole, in --request-size GETs)")
       ->capture_default_str();
+}
+
+// The write side's options: the checkpoint's interval and overhead, and the goodput's.
+void add_checkpoint_options(CLI::App& cmd, plan_cli& o) {
+  cmd.add_option("--checkpoint-interval", o.checkpoint_interval,
+                 "Save the checkpoint every interval of training, e.g. 30min or 500steps: the "
+                 "write bandwidth it needs");
+  cmd.add_option("--max-overhead", o.max_overhead,
+                 "Share of the training time checkpoints may take (5%, or 0.05)")
+      ->capture_default_str();
+  cmd.add_flag("--async", o.async,
+               "The checkpoint is written in the background and has only to finish within the "
+               "interval");
+  cmd.add_option("--write-bandwidth", o.write_bandwidth,
+                 "Storage write bandwidth, e.g. 50GB/s: the checkpoint's time and overhead, "
+                 "and the goodput's storage");
+  cmd.add_option("--checkpoint-report", o.checkpoint_report,
+                 "A report of dlsize checkpoint (or bench --checkpoint-every): the goodput on "
+                 "the storage it measured, its write and restore rates scaled to each count");
+  cmd.add_option("--staging-bandwidth", o.staging_bandwidth,
+                 "With --async and the goodput: what one accelerator copies its checkpoint "
+                 "share to host memory at, e.g. 25GB/s (training pauses for that copy only)");
+  add_goodput_options(cmd, o.goodput);
 }
 
 } // namespace
@@ -165,17 +195,7 @@ void setup_plan(CLI::App& app, cli_context& ctx) {
   sub->add_option("--nic-efficiency", o->nic_efficiency,
                   "Share of the line rate reached in practice (0.8, or 80%)")
       ->capture_default_str();
-  sub->add_option("--checkpoint-interval", o->checkpoint_interval,
-                  "Save the checkpoint every interval of training, e.g. 30min or 500steps: the "
-                  "write bandwidth it needs");
-  sub->add_option("--max-overhead", o->max_overhead,
-                  "Share of the training time checkpoints may take (5%, or 0.05)")
-      ->capture_default_str();
-  sub->add_flag("--async", o->async,
-                "The checkpoint is written in the background and has only to finish within the "
-                "interval");
-  sub->add_option("--write-bandwidth", o->write_bandwidth,
-                  "Storage write bandwidth, e.g. 50GB/s: the checkpoint's time and overhead");
+  add_checkpoint_options(*sub, *o);
   sub->add_option("--index", o->index,
                   "Index of a dataset (dlsize index): plan from its measured sample sizes, "
                   "samples and files instead of the profile's; --workload gives the compute side");

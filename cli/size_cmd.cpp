@@ -13,6 +13,7 @@
 #include "core/output_file.hpp"
 #include "render/answer_render.hpp"
 #include "render/checkpoint_tables.hpp"
+#include "render/goodput_tables.hpp"
 #include "render/sizing_render.hpp"
 #include "render/sizing_tables.hpp"
 #include "report/report_io.hpp"
@@ -57,6 +58,7 @@ void print_sizing(const analysis::sizing_document& z) {
   for (const auto& s : z.checkpoint_series)
     for (const auto& w : s.warnings)
       std::fprintf(stderr, "size: warning: %s\n", w.c_str());
+  std::fputs(render::goodput_terminal(z.goodput).c_str(), stdout);
   for (const auto& w : z.cache_curves) {
     const auto& c = w.curve;
     std::printf("cache curve %s: %zu runs at %zu distinct f, fit residual RMS %.3f (LRU %.3f, "

@@ -1,5 +1,7 @@
 #include "sizing_options.hpp"
 
+#include "goodput_options.hpp"
+
 namespace dlsize::cli {
 
 void add_sizing_options(CLI::App* sub, analysis::size_options& o) {
@@ -47,6 +49,8 @@ void add_sizing_options(CLI::App* sub, analysis::size_options& o) {
   sub->add_option("--backends", o.backends,
                   "A backends.json (dlsize.backends/1) with each backend's prices and usable "
                   "capacity (one beside the reports is read too)");
+  // The goodput of the backends whose checkpoints the reports measured.
+  add_goodput_options(*sub, o.goodput);
 }
 
 } // namespace dlsize::cli

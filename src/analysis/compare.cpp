@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "analysis/checkpoint_sizing.hpp"
 #include "analysis/point_validity.hpp"
 #include "analysis/stats.hpp"
 #include "analysis/welch.hpp"
@@ -278,6 +279,18 @@ compare_section compare_count(const std::vector<const loaded_report*>& reports,
   return s;
 }
 
+// Checkpoint reports alone: no training run to line up by accelerators; add_sizing adds each
+// backend's goodput, which is then the whole comparison.
+compare_document checkpoints_only(const std::vector<loaded_report>& reports) {
+  compare_document d;
+  d.created_at = utc_now();
+  d.tool = tool_json();
+  d.workload = workload_of(reports.front().fields);
+  d.accelerator = accelerator_type_of(reports.front().fields);
+  d.dataset = "none: checkpoint reports only";
+  return d;
+}
+
 } // namespace
 
 compare_document compare_reports(const std::vector<loaded_report>& given,
@@ -286,15 +299,24 @@ compare_document compare_reports(const std::vector<loaded_report>& given,
   if (reports.size() < 2)
     throw usage_error("compare: give at least two reports");
   refuse_duplicate_runs(reports);
-  for (const auto& r : reports)
+  // Checkpoint reports are compared by their goodput (add_sizing), not beside training runs.
+  std::vector<const loaded_report*> runs;
+  for (const auto& r : reports) {
+    if (is_checkpoint_report(r.report))
+      continue;
     if (!r.typed)
-      throw usage_error(fmt::format(
-          "{}: not a dlsize bench report (schema {}). valid: reports written by dlsize bench --out",
-          r.file, kReportSchema));
+      throw usage_error(fmt::format("{}: not a dlsize bench report (schema {}). valid: reports "
+                                    "written by dlsize bench --out or dlsize checkpoint --out",
+                                    r.file, kReportSchema));
+    runs.push_back(&r);
+  }
+  if (runs.empty())
+    return checkpoints_only(reports);
   compare_document d;
   // Incomplete runs are listed and left out: their medians would describe no backend.
   std::vector<const loaded_report*> kept;
-  for (const auto& r : reports) {
+  for (const auto* rp : runs) {
+    const loaded_report& r = *rp;
     if (r.typed->complete()) {
       kept.push_back(&r);
       continue;
@@ -303,9 +325,10 @@ compare_document compare_reports(const std::vector<loaded_report>& given,
                                               r.typed->reason.value_or(""))});
   }
   if (kept.size() < 2)
-    throw usage_error(fmt::format("compare: {} complete reports of {}; at least two are needed "
-                                  "(incomplete reports are left out)",
-                                  kept.size(), reports.size()));
+    throw usage_error(fmt::format("compare: {} complete bench reports of {}; at least two are "
+                                  "needed (incomplete reports are left out; checkpoint reports "
+                                  "add their goodput to bench reports, size takes them alone)",
+                                  kept.size(), runs.size()));
   const auto& first = *kept.front();
   for (const auto& l : d.left_out)
     d.warnings.push_back(fmt::format("{} left out: {}", l.file, l.reason));
@@ -345,6 +368,7 @@ void add_sizing(compare_document& c, const report_inputs& in, const sizing_reque
                 const nlohmann::json& command_line) {
   try {
     c.sizing = make_sizing(in, req, command_line);
+    c.goodput = c.sizing->goodput;
     if (c.sizing->answers.empty()) {
       c.sizing_note = "no training run among the reports: nothing to size";
       c.sizing.reset();
@@ -352,6 +376,13 @@ void add_sizing(compare_document& c, const report_inputs& in, const sizing_reque
   } catch (const usage_error& e) {
     c.sizing_note = e.what();
   }
+  if (c.sections.empty() && c.goodput.empty())
+    throw usage_error("compare: the checkpoint reports give no goodput to compare. valid: "
+                      "complete reports of dlsize checkpoint that wrote a checkpoint of a "
+                      "workload with a checkpoint profile (" +
+                      c.sizing_note + ")");
+  if (c.sections.empty() && c.goodput.size() < 2)
+    c.warnings.push_back("one backend among the checkpoint reports: nothing to compare it with");
 }
 
 } // namespace dlsize::analysis

@@ -113,6 +113,9 @@ struct compare_document {
   // where the runs cannot be sized (storage-only runs), sizing_note says why.
   std::optional<sizing_document> sizing;
   std::string sizing_note;
+  // What failures, checkpoints and restarts cost a job on each backend whose checkpoints the
+  // reports measured (checkpoint reports, bench --checkpoint-every); empty where none did.
+  std::vector<goodput_document> goodput;
 
   const compare_section& head() const { return sections.at(headline); }
 };

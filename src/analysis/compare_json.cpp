@@ -87,26 +87,32 @@ nlohmann::json answers_json(const compare_document& d) {
 
 nlohmann::json to_json(const compare_document& d) {
   nlohmann::json sections = array_of(d.sections);
-  const nlohmann::json& head = sections.at(d.headline);
+  // Checkpoint reports alone have no section: the top level's are empty.
+  const nlohmann::json head =
+      d.sections.empty() ? to_json(compare_section{}) : sections.at(d.headline);
   nlohmann::json left_out = nlohmann::json::array();
   for (const auto& l : d.left_out)
     left_out.push_back({{"file", l.file}, {"reason", l.reason}});
-  return {{"schema", kCompareSchema},
-          {"created_at", d.created_at},
-          {"tool", d.tool},
-          {"workload", d.workload},
-          {"accelerator", d.accelerator},
-          {"accelerators", head["accelerators"]},
-          {"dataset", d.dataset},
-          {"backends", head["backends"]},
-          {"metrics", head["metrics"]},
-          {"samples_per_s_against_first", head["samples_per_s_against_first"]},
-          {"by_accelerators", sections},
-          {"left_out", left_out},
-          {"answers", answers_json(d)},
-          {"sizing_note",
-           d.sizing_note.empty() ? nlohmann::json(nullptr) : nlohmann::json(d.sizing_note)},
-          {"warnings", d.warnings}};
+  nlohmann::json out = {{"schema", kCompareSchema},
+                        {"created_at", d.created_at},
+                        {"tool", d.tool},
+                        {"workload", d.workload},
+                        {"accelerator", d.accelerator},
+                        {"accelerators", head["accelerators"]},
+                        {"dataset", d.dataset},
+                        {"backends", head["backends"]},
+                        {"metrics", head["metrics"]},
+                        {"samples_per_s_against_first", head["samples_per_s_against_first"]},
+                        {"by_accelerators", sections},
+                        {"left_out", left_out},
+                        {"answers", answers_json(d)},
+                        {"sizing_note", d.sizing_note.empty() ? nlohmann::json(nullptr)
+                                                              : nlohmann::json(d.sizing_note)},
+                        {"warnings", d.warnings}};
+  // Only where checkpoints were measured: a comparison of reads alone is unchanged.
+  if (!d.goodput.empty())
+    out["goodput"] = array_of(d.goodput);
+  return out;
 }
 
 std::string tool_version(const compare_document& d) {

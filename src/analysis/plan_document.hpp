@@ -1,8 +1,9 @@
 #pragma once
 // The document `dlsize plan` writes ("schema": "dlsize.plan/1", docs/plan.schema.json), as one
 // typed value: analysis::make_plan fills its read side, add_scaling its allreduce curve,
-// plan_objects its object store's side and checkpoint_plan its write side; render/plan_text
-// prints it, and to_json (analysis/plan_json.cpp) alone turns it into JSON.
+// plan_objects its object store's side, checkpoint_plan its write side and goodput_plan its
+// goodput; render/plan_text prints it, and to_json (analysis/plan_json.cpp) alone turns it into
+// JSON.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -10,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "analysis/goodput_document.hpp"
 #include "analysis/object_requests.hpp"
 #include "analysis/requirement.hpp"
 #include "analysis/sizing_answer.hpp"
@@ -183,6 +185,7 @@ struct plan_document {
   // planned for, as size gives them over the same reports.
   std::optional<workload_requirement> measured;
   std::optional<sizing_answer> answer;
+  std::optional<goodput_document> goodput; // with --mttf and its companions
 };
 
 // The JSON of each (docs/plan.schema.json); the one place a plan's keys are written.

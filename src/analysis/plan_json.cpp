@@ -202,6 +202,8 @@ nlohmann::json to_json(const plan_document& d) {
     j["checkpoint"] = to_json(*d.checkpoint);
   if (d.answer && d.measured)
     j["answer"] = to_json(*d.answer, *d.measured);
+  if (d.goodput)
+    j["goodput"] = to_json(*d.goodput);
   return j;
 }
 

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "analysis/plan_goodput.hpp"
 #include "config/accelerator_spec.hpp"
 #include "config/checkpoint_interval.hpp"
 #include "config/read_modes.hpp"
@@ -40,10 +41,11 @@ void check_plan_sides(const plan_options& o, const config::workload_profile& w) 
                                   "there is nothing to size from the index. valid: a profile "
                                   "with a dataset (its compute side), such as resnet50",
                                   w.name));
-  if (o.checkpoint_interval.empty())
+  if (o.checkpoint_interval.empty() && !plan_asks_goodput(o))
     throw usage_error(fmt::format("plan --workload {}: the profile saves checkpoints and reads "
                                   "no dataset. valid: --checkpoint-interval (e.g. 30min) to plan "
-                                  "its writes",
+                                  "its writes, or --mttf (e.g. 50000h) with --write-bandwidth to "
+                                  "plan its goodput",
                                   w.name));
 }
 

@@ -8,6 +8,7 @@
 #include <set>
 #include <string>
 
+#include "analysis/goodput_options.hpp"
 #include "analysis/plan.hpp"
 #include "analysis/plan_checkpoint.hpp"
 #include "core/defaults.hpp"
@@ -39,6 +40,12 @@ struct plan_options {
   std::string max_overhead = "5%";
   bool async = false;
   std::string write_bandwidth;
+  // The goodput side (--mttf and its companions): the storage's rates come from
+  // --write-bandwidth or a report; an asynchronous checkpoint pauses for the copy to host
+  // memory at --staging-bandwidth.
+  goodput_request goodput;
+  std::string checkpoint_report;
+  std::string staging_bandwidth;
   // plan --s3: the dataset is in an object store; its first byte, one connection's bandwidth
   // and its GET ceiling (0: not given).
   bool s3 = false;
@@ -52,7 +59,7 @@ struct plan_options {
 void parse_shared_inputs(const plan_options& o, plan_inputs& in);
 
 // A profile reads a dataset, saves checkpoints, or both: one without a dataset needs
-// --checkpoint-interval, and --index needs a dataset to size.
+// --checkpoint-interval or the goodput's options, and --index needs a dataset to size.
 void check_plan_sides(const plan_options& o, const config::workload_profile& w);
 
 // The read side's inputs: the accelerator (required), its overrides, the AU threshold, RAM,

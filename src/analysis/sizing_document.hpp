@@ -1,7 +1,8 @@
 #pragma once
 // The document `dlsize size` writes ("schema": "dlsize.sizing/1", docs/sizing.md,
 // docs/sizing.schema.json), as one typed value: analysis::make_sizing fills it (its read path's
-// series, checkpoint_series its write path, cache_sweep its measured cache curves), the
+// series, checkpoint_series its write path, goodput_evidence what that path costs a job under
+// failures, cache_sweep its measured cache curves), the
 // renderers (render/sizing_*, cache_curve_tables, checkpoint_tables) print it, and to_json
 // (analysis/sizing_json.cpp) alone turns it into JSON. A figure the JSON writes as null where it
 // is not finite is a double that may be NaN here; an optional is null where it is none.
@@ -16,6 +17,8 @@
 
 #include "analysis/backend_prices.hpp"
 #include "analysis/cache_curve.hpp"
+#include "analysis/goodput_document.hpp"
+#include "analysis/goodput_options.hpp"
 #include "analysis/knee.hpp"
 #include "analysis/layouts.hpp"
 #include "analysis/linear_fit.hpp"
@@ -52,6 +55,8 @@ struct sizing_request {
   // The dataset the targets train on, for the capacity (--dataset-size); 0: the runs'.
   double dataset_bytes = 0;
   price_list prices; // the buyer's, by backend label (--backend, backends.json)
+  // The goodput model's MTTF, target loss, restart overhead and counts (--mttf and companions).
+  goodput_options goodput;
 };
 
 // A 95 % interval from its bounds; none where the low bound is NaN (no interval).
@@ -230,6 +235,9 @@ struct sizing_document {
   std::vector<sizing_answer> answers; // one per requirement: the first screen
   std::vector<sizing_series> series;
   std::vector<checkpoint_series_document> checkpoint_series;
+  // What failures, checkpoints and restarts cost a job on each backend whose checkpoint writes
+  // were measured (analysis/goodput_evidence); empty where none were.
+  std::vector<goodput_document> goodput;
   sizing_path read_path, write_path;
   std::vector<std::string> reproduce;
   std::vector<std::string> warnings;

@@ -439,22 +439,26 @@ json answers_json(const sizing_document& d) {
 } // namespace
 
 json to_json(const sizing_document& d) {
-  return {{"schema", kSizingSchema},
-          {"created_at", d.created_at},
-          {"tool", report::tool_json()},
-          {"command_line", d.command_line},
-          {"inputs",
-           {{"reports", array_of(d.reports)},
-            {"sweeps", array_of(d.sweeps)},
-            {"options", options_json(d.options)}}},
-          {"assumptions", d.assumptions},
-          {"answers", answers_json(d)},
-          {"cache_curves", array_of(d.cache_curves)},
-          {"series", array_of(d.series)},
-          {"checkpoint_series", array_of(d.checkpoint_series)},
-          {"paths", {{"read", to_json(d.read_path)}, {"write", to_json(d.write_path)}}},
-          {"reproduce", d.reproduce},
-          {"warnings", d.warnings}};
+  json out = {{"schema", kSizingSchema},
+              {"created_at", d.created_at},
+              {"tool", report::tool_json()},
+              {"command_line", d.command_line},
+              {"inputs",
+               {{"reports", array_of(d.reports)},
+                {"sweeps", array_of(d.sweeps)},
+                {"options", options_json(d.options)}}},
+              {"assumptions", d.assumptions},
+              {"answers", answers_json(d)},
+              {"cache_curves", array_of(d.cache_curves)},
+              {"series", array_of(d.series)},
+              {"checkpoint_series", array_of(d.checkpoint_series)},
+              {"paths", {{"read", to_json(d.read_path)}, {"write", to_json(d.write_path)}}},
+              {"reproduce", d.reproduce},
+              {"warnings", d.warnings}};
+  // Only where checkpoint writes were measured: a sizing of reads alone is unchanged.
+  if (!d.goodput.empty())
+    out["goodput"] = array_of(d.goodput);
+  return out;
 }
 
 } // namespace dlsize::analysis

@@ -12,6 +12,7 @@
 
 #include "analysis/cache_sweep.hpp"
 #include "analysis/checkpoint_sizing.hpp"
+#include "analysis/goodput_evidence.hpp"
 #include "analysis/layouts.hpp"
 #include "analysis/object_sizing.hpp"
 #include "analysis/point_validity.hpp"
@@ -518,6 +519,7 @@ sizing_document make_sizing(const report_inputs& in, const sizing_request& req,
   for (const auto& [workload, c] : curves)
     d.cache_curves.push_back({workload, c});
   d.checkpoint_series = checkpoint_series(g.checkpoints, req.alpha);
+  d.goodput = series_goodput(d.checkpoint_series, g.checkpoints, req.goodput, d.warnings);
   d.answers = answers_of(d, req.prices);
   std::tie(d.read_path, d.write_path) = sizing_paths(!g.groups.empty(), !g.checkpoints.empty());
 

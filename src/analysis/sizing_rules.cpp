@@ -57,6 +57,7 @@ sizing_request sizing_request_of(const size_options& o) {
                       static_cast<double>(o.clients);
   if (!o.dataset_size.empty())
     req.dataset_bytes = static_cast<double>(units::parse_size(o.dataset_size, "--dataset-size"));
+  req.goodput = parse_goodput_options(o.goodput);
   return req;
 }
 

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/goodput_options.hpp"
 #include "analysis/sizing_report.hpp"
 #include "core/defaults.hpp"
 
@@ -31,6 +32,7 @@ struct size_options {
   std::string dataset_size;         // --dataset-size: the capacity's dataset; empty: the runs'
   std::vector<std::string> backend; // --backend LABEL:price_per_tb=…, each
   std::string backends;             // --backends FILE (dlsize.backends/1)
+  goodput_request goodput;          // --mttf, --max-loss, --restart-overhead, ...
 };
 
 // --out: a prefix that is not empty. Checked before the output files are reserved.

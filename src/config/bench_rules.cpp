@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "config/label.hpp"
+#include "core/defaults.hpp"
 #include "core/error.hpp"
 #include "core/units.hpp"
 
@@ -39,7 +40,7 @@ bench_timing check_durations(const bench_request& r) {
 void check_storage_only(const bench_request& r, std::uint64_t ranks) {
   for (const char* opt : {"--accelerators", "--accelerators-per-rank", "--prefetch", "--sync-steps",
                           "--preprocess", "--au-threshold", "--precision", "--checkpoint-every",
-                          "--checkpoint-dir", "--checkpoint-scale"})
+                          "--checkpoint-dir", "--checkpoint-scale", "--mttf"})
     if (r.has(opt))
       throw usage_error(fmt::format("{}: needs an accelerator (--accelerator emulated:TYPE); "
                                     "with --accelerator none only storage is read",
@@ -136,14 +137,27 @@ std::uint64_t job_accelerators(const bench_request& r, std::uint64_t ranks) {
 bench_checkpoint check_checkpoint_options(const bench_request& r, const workload_profile& w) {
   bench_checkpoint c;
   if (r.checkpoint_every.empty()) {
-    for (const char* opt : {"--checkpoint-dir", "--checkpoint-scale"})
+    for (const char* opt : {"--checkpoint-dir", "--checkpoint-scale", "--mttf"})
       if (r.has(opt))
-        throw usage_error(fmt::format("{}: needs --checkpoint-every STEPS|DURATION (500steps, "
-                                      "30min)",
+        throw usage_error(fmt::format("{}: needs --checkpoint-every STEPS|DURATION|optimal "
+                                      "(500steps, 30min)",
                                       opt));
     return c;
   }
-  c.every = parse_checkpoint_interval(r.checkpoint_every, "--checkpoint-every");
+  if (r.checkpoint_every == "optimal") {
+    c.optimal = true;
+    c.mttf_s = r.mttf.empty() ? core::defaults::mttf_s : units::parse_duration(r.mttf, "--mttf");
+    c.mttf_source = r.mttf.empty() ? core::defaults::mttf_source : "--mttf " + r.mttf;
+    if (!(c.mttf_s > 0))
+      throw usage_error(fmt::format("--mttf: '{}' is not above 0. valid: the mean time to "
+                                    "failure of one accelerator, such as 50000h",
+                                    r.mttf));
+  } else if (r.has("--mttf")) {
+    throw usage_error("--mttf: picks the checkpoint interval from the goodput model. valid: with "
+                      "--checkpoint-every optimal");
+  } else {
+    c.every = parse_checkpoint_interval(r.checkpoint_every, "--checkpoint-every");
+  }
   (void)require_checkpoint(w);
   if (r.checkpoint_dir.empty())
     throw usage_error("--checkpoint-dir: required with --checkpoint-every (a new or empty folder "

@@ -33,6 +33,7 @@ struct bench_request {
   std::string checkpoint_every; // empty: no checkpoints
   std::string checkpoint_dir;
   double checkpoint_scale = 1;
+  std::string mttf; // --mttf, with --checkpoint-every optimal; empty: the default
   std::uint64_t epochs = 1;
   std::uint64_t replay_ranks = 0; // the ranks of the report given to --replay; 0: any
   std::uint64_t accelerators = 0;
@@ -56,7 +57,12 @@ struct bench_timing {
 
 // What --checkpoint-every and its companions resolve (the training run's checkpoint options).
 struct bench_checkpoint {
-  checkpoint_interval every; // neither steps nor seconds: no checkpoints
+  checkpoint_interval every; // neither steps nor seconds: no checkpoints, unless optimal
+  // --checkpoint-every optimal: the goodput model picks the interval from the first
+  // checkpoint's pause at the MTTF of one accelerator.
+  bool optimal = false;
+  double mttf_s = 0;
+  std::string mttf_source;
   std::filesystem::path dir;
   double scale = 1;
 };
@@ -92,7 +98,8 @@ void check_dataset_place(const bench_request& r, bool in_s3);
 
 // --checkpoint-every and its companions (training runs); inactive without it. Refuses a bare
 // number or zero interval, a companion alone, a profile without a checkpoint block, a missing
-// --checkpoint-dir and a --checkpoint-scale outside (0, 1].
+// --checkpoint-dir, a --checkpoint-scale outside (0, 1], and --mttf other than with optimal (or
+// not above 0).
 bench_checkpoint check_checkpoint_options(const bench_request& r, const workload_profile& w);
 
 } // namespace dlsize::config

@@ -38,6 +38,11 @@ constexpr std::array kTable{
     option_entry{"", "--inter-node-latency", duration_rule(0, 10)},
     option_entry{"", "--allreduce-calibration", kText}, // files, comma-separated
     option_entry{"", "--accelerators-per-node", count_rule(0, kAccelerators)},
+    // The goodput model's (plan, size, compare).
+    option_entry{"", "--mttf", duration_rule(0, 1000 * kYear)},
+    option_entry{"", "--max-loss", fraction_rule(false)},
+    option_entry{"", "--restart-overhead", duration_rule(0, kDay)},
+    option_entry{"", "--goodput-accelerators", real_rule(1, 1048576)},
     option_entry{"", "--ranks-per-node", count_rule(0, kAccelerators)},
     option_entry{"", "--version", kFlag},
     option_entry{"", "--option-table", kFlag},
@@ -161,6 +166,8 @@ constexpr std::array kTable{
     option_entry{"plan", "--max-overhead", fraction_rule(false)},
     option_entry{"plan", "--async", kFlag},
     option_entry{"plan", "--write-bandwidth", rate_rule(0, kRate)},
+    option_entry{"plan", "--checkpoint-report", kPath},
+    option_entry{"plan", "--staging-bandwidth", rate_rule(0, kRate)},
     option_entry{"plan", "--index", kPath},
     option_entry{"plan", "--s3", kFlag},
     option_entry{"plan", "--first-byte", duration_rule(0, 60)},

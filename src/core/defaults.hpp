@@ -34,4 +34,12 @@ inline constexpr const char* rules_text = "v3";
 // A workload's au_threshold when its profile gives none, and the figures' before one is read.
 inline constexpr double au_threshold = 0.9;
 
+// --mttf: the mean time to failure of one accelerator (plan, size and compare's goodput, bench's
+// optimal checkpoint interval), with where it comes from.
+inline constexpr double mttf_s = 50000.0 * 3600;
+inline constexpr const char* mttf_source =
+    "50,000 h per accelerator: MLCommons' framing of MLPerf Storage's checkpoint workload (a "
+    "100,000-accelerator cluster fails about every 30 minutes); Meta's Llama 3 report counts 419 "
+    "unexpected interruptions in 54 days on 16,384 H100s, about 50,700 GPU-hours each";
+
 } // namespace dlsize::core::defaults

@@ -30,7 +30,7 @@ void place_paths(nlohmann::json& c) {
   // Without --checkpoint-every its companions' defaults would be refused on a replay.
   const auto every = c.find("checkpoint-every");
   if (every == c.end() || !every->is_string() || every->get<std::string>().empty())
-    for (const char* k : {"checkpoint-every", "checkpoint-dir", "checkpoint-scale"})
+    for (const char* k : {"checkpoint-every", "checkpoint-dir", "checkpoint-scale", "mttf"})
       c.erase(k);
   else if (c["checkpoint-dir"].is_string() &&
            !s3::is_s3_url(c["checkpoint-dir"].get<std::string>()))

@@ -61,6 +61,7 @@ struct bench_job_options {
   std::string checkpoint_every; // empty: no checkpoints
   std::string checkpoint_dir;
   double checkpoint_scale = 1;
+  std::string mttf; // --mttf: with --checkpoint-every optimal
   bool verify = false;
   bool quiet = false;
   s3::settings s3; // --s3-*: how to reach an s3:// dataset

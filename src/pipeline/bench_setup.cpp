@@ -84,7 +84,9 @@ void resolve_training(const bench_job_options& o, const config::bench_request& r
   s.au_threshold = o.au_threshold.empty() ? s.profile.au_threshold
                                           : units::parse_fraction(o.au_threshold, "--au-threshold");
   const config::bench_checkpoint c = config::check_checkpoint_options(req, s.profile);
-  s.checkpoint = {c.every, c.dir, c.scale, std::nullopt};
+  s.checkpoint = {c.every, c.dir, c.scale, std::nullopt, std::nullopt};
+  if (c.optimal)
+    s.checkpoint.optimal = optimal_interval{c.mttf_s, c.mttf_source, s.accelerators};
   s3::settings ck_settings = o.s3;
   if (const auto where = s3::dataset_location(c.dir.string(), "--checkpoint-dir", ck_settings)) {
     // Parts of 64 MiB (S3's 10,000 parts hold 640 GiB), a whole number of blocks.
@@ -115,6 +117,7 @@ config::bench_request bench_request_of(const bench_job_options& o) {
   r.checkpoint_every = o.checkpoint_every;
   r.checkpoint_dir = o.checkpoint_dir;
   r.checkpoint_scale = o.checkpoint_scale;
+  r.mttf = o.mttf;
   r.epochs = o.epochs;
   r.replay_ranks = o.replay_ranks;
   r.accelerators = o.accelerators;

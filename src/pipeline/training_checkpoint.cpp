@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "analysis/goodput.hpp"
 #include "core/error.hpp"
 
 namespace dlsize::pipeline {
@@ -34,6 +35,39 @@ std::uint64_t checkpoint_every_steps(const config::checkpoint_interval& every, d
   return std::max<std::uint64_t>(1, static_cast<std::uint64_t>(std::ceil(every.seconds / step_s)));
 }
 
+report::checkpoint_interval_choice choose_interval(const optimal_interval& o, double pause_s,
+                                                   double step_s) {
+  const auto n = static_cast<double>(o.accelerators);
+  const double m = analysis::system_mttf(o.mttf_s, n);
+  const std::optional<double> daly = analysis::daly_interval(pause_s, m);
+  const double interval = daly.value_or(m);
+  report::checkpoint_interval_choice c;
+  c.mttf_s = o.mttf_s;
+  c.mttf_source = o.mttf_source;
+  c.accelerators = o.accelerators;
+  c.system_mttf_s = m;
+  c.checkpoint_s = pause_s;
+  c.young_s = analysis::young_interval(pause_s, m);
+  c.daly_s = report::field<double>::of(daly);
+  c.keeps_up = daly.has_value();
+  c.interval_s = interval;
+  c.step_s = step_s;
+  const std::uint64_t steps = checkpoint_every_steps({0, interval}, step_s);
+  c.every_steps = steps;
+  const std::string at =
+      fmt::format("the first checkpoint paused the job {:.3g} s; the system MTTF is {:.4g} s "
+                  "({:.4g} s per accelerator / {})",
+                  pause_s, m, o.mttf_s, o.accelerators);
+  c.reason = daly ? fmt::format("Daly's optimum, {:.4g} s of compute between checkpoints "
+                                "(Young's {:.4g} s): {}; every {} steps of {:.4g} s",
+                                interval, *c.young_s, at, steps, step_s)
+                  : fmt::format("checkpoints cannot keep up: {}, and a checkpoint of twice the "
+                                "system MTTF or more has no optimum; every M, as Daly bounds "
+                                "that case: {} steps of {:.4g} s",
+                                at, steps, step_s);
+  return c;
+}
+
 checkpoint_au_split split_checkpoint_au(double au, double checkpoint_s, double wall_s) {
   checkpoint_au_split s;
   if (wall_s <= 0)
@@ -49,7 +83,8 @@ training_checkpointer::training_checkpointer(const training_checkpoint_options& 
                                              const config::workload_profile& w, unsigned rank,
                                              unsigned ranks, double step_s, const phase_io& io,
                                              std::uint64_t run_id)
-    : m_opt(o), m_io(io), m_rank(rank), m_every(checkpoint_every_steps(o.every, step_s)) {
+    : m_opt(o), m_io(io), m_rank(rank), m_step_s(step_s),
+      m_every(o.optimal ? 1 : checkpoint_every_steps(o.every, step_s)), m_next(m_every) {
   config::share_options so;
   so.scale = o.scale;
   try {
@@ -138,6 +173,16 @@ bool training_checkpointer::write(std::uint64_t k) {
   return true;
 }
 
+void training_checkpointer::add_pause(double seconds) {
+  m_pause_s.push_back(seconds);
+  // Every rank sees the same pause (the job's syncs), so every rank chooses the same steps.
+  if (m_opt.optimal && !m_choice) {
+    m_choice = choose_interval(*m_opt.optimal, seconds, m_step_s);
+    m_every = *m_choice->every_steps;
+  }
+  m_next += m_every;
+}
+
 void training_checkpointer::seal(std::uint64_t k) {
   if (m_rank == 0 && !m_opt.s3)
     dataset::remove_empty_folder(dataset::partial_checkpoint_path(m_opt.dir, k));
@@ -149,7 +194,7 @@ report::checkpoints_section training_checkpointer::section(double wall_s, double
   const std::uint64_t bytes = m_set.bytes() * count;
   const checkpoint_au_split s = split_checkpoint_au(au, total, wall_s);
   report::checkpoints_section c;
-  c.every = m_opt.every.text();
+  c.every = m_opt.optimal ? "optimal" : m_opt.every.text();
   c.every_steps = m_every;
   c.dir =
       m_opt.s3 ? m_opt.s3->place.where.url() : fs::absolute(m_opt.dir).lexically_normal().string();
@@ -165,6 +210,7 @@ report::checkpoints_section training_checkpointer::section(double wall_s, double
   c.au_lost_to_checkpoints = s.lost_to_checkpoints;
   c.au_lost_other = s.lost_other;
   c.accelerator_utilization_excluding_checkpoints = s.excluding_checkpoints;
+  c.interval_choice = m_choice;
   return c;
 }
 

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <memory>
 #include <optional>
+#include <string>
 
 #include <nlohmann/json.hpp>
 
@@ -21,13 +22,30 @@
 
 namespace dlsize::pipeline {
 
+// bench --checkpoint-every optimal: the first checkpoint follows the first step, and its pause
+// (the job's, from the slowest writer) sets the interval by the goodput model
+// (analysis/goodput.hpp) at the job's system MTTF.
+struct optimal_interval {
+  double mttf_s = 0; // of one accelerator
+  std::string mttf_source;
+  std::uint64_t accelerators = 1; // the job's
+};
+
 struct training_checkpoint_options {
-  config::checkpoint_interval every; // neither steps nor seconds: no checkpoints
+  config::checkpoint_interval every; // neither steps nor seconds: no checkpoints, unless optimal
   std::filesystem::path dir;         // --checkpoint-dir: new, empty or missing
   double scale = 1;                  // --checkpoint-scale: every rank's share × scale
   std::optional<s3_checkpoint> s3;   // --checkpoint-dir s3://BUCKET/PREFIX: objects
-  bool active() const { return every.steps > 0 || every.seconds > 0; }
+  std::optional<optimal_interval> optimal;
+  bool active() const { return every.steps > 0 || every.seconds > 0 || optimal; }
 };
+
+// The interval the goodput model picks after a first checkpoint that paused the job
+// pause_s: Daly's (2006) at M = MTTF ÷ accelerators, in steps of step_s (rounded up, at least 1);
+// where the checkpoint takes 2M or more, checkpoints cannot keep up and the interval is M (Daly's
+// answer for that case). The report's interval_choice, with the reason in words.
+report::checkpoint_interval_choice choose_interval(const optimal_interval& o, double pause_s,
+                                                   double step_s);
 
 // The steps between checkpoints: a duration becomes the steps the accelerators compute in it
 // at step_s per step (at least 1), so that every rank checkpoints after the same steps without
@@ -59,14 +77,17 @@ public:
 
   std::uint64_t every_steps() const { return m_every; }
   // Whether a checkpoint follows step t (counted from 0).
-  bool due(std::uint64_t t) const { return (t + 1) % m_every == 0; }
+  bool due(std::uint64_t t) const { return t + 1 == m_next; }
+  // The number of the checkpoint to write next (from 1).
+  std::uint64_t next_number() const { return m_pause_s.size() + 1; }
   // Writes this rank's shards of checkpoint k (durable when it returns), then removes them.
   // Returns false when a stop (SIGINT) cut the write short; throws run_error when a write fails.
   bool write(std::uint64_t k);
   // Rank 0, once every rank has written and removed its shards: the checkpoint's folder goes.
   void seal(std::uint64_t k);
-  // The job's pause for one checkpoint, as every rank saw it (from the slowest writer).
-  void add_pause(double seconds) { m_pause_s.push_back(seconds); }
+  // The job's pause for one checkpoint, as every rank saw it (from the slowest writer): the
+  // next checkpoint follows every_steps() later, the first pause choosing them when optimal.
+  void add_pause(double seconds);
   // The report's "checkpoints" block; au is the run's accelerator utilization.
   report::checkpoints_section section(double wall_s, double au) const;
 
@@ -74,7 +95,10 @@ private:
   training_checkpoint_options m_opt;
   phase_io m_io;
   unsigned m_rank;
+  double m_step_s;
   std::uint64_t m_every;
+  std::uint64_t m_next; // the step count (from 1) the next checkpoint follows
+  std::optional<report::checkpoint_interval_choice> m_choice;
   config::checkpoint_layout m_layout;
   dataset::checkpoint_set m_set;
   std::unique_ptr<dataset::block_pool> m_pool;

@@ -86,7 +86,7 @@ void training_run::live_run::on_phase() noexcept {
 // Synchronous checkpointing: every rank writes its share while its accelerators wait in the
 // barrier, then the job syncs again, so that every rank resumes when the slowest writer is done.
 void training_run::live_run::checkpoint(std::uint64_t step) {
-  const std::uint64_t k = step / m.ckpt->every_steps();
+  const std::uint64_t k = m.ckpt->next_number();
   try {
     if (!m.ckpt->write(k))
       return; // a signal: the monitor stops the run and says why

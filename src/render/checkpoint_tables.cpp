@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "core/units.hpp"
+#include "render/goodput_tables.hpp"
 #include "render/sizing_tables.hpp"
 
 namespace dlsize::render {
@@ -140,6 +141,8 @@ std::vector<std::string> checkpoint_summary_lines(const analysis::sizing_documen
     line.pop_back();
     out.push_back(line);
   }
+  for (auto& l : goodput_summary_lines(z.goodput))
+    out.push_back(std::move(l));
   return out;
 }
 

@@ -18,7 +18,8 @@ text_table checkpoint_measured_table(const analysis::checkpoint_series_document&
 text_table checkpoint_model_table(const analysis::checkpoint_series_document& series);
 // Every run: ranks, write and restore bandwidth with fitted values and residuals, file.
 text_table checkpoint_runs_table(const analysis::checkpoint_series_document& series);
-// The summary's lines of the write path: one per series, or that it is not measured.
+// The summary's lines of the write path: one per series, or that it is not measured, then
+// each backend's goodput verdict.
 std::vector<std::string> checkpoint_summary_lines(const analysis::sizing_document& sizing);
 // What the sizing says of the write path when it has no checkpoint evidence.
 std::string write_path_note(const analysis::sizing_document& sizing);

@@ -6,6 +6,7 @@
 #include "render/answer_chart.hpp"
 #include "render/answer_render.hpp"
 #include "render/compare_render.hpp"
+#include "render/goodput_tables.hpp"
 #include "render/html_page.hpp"
 #include "render/point_validity_text.hpp"
 #include "render/svg_chart.hpp"
@@ -90,9 +91,22 @@ void add_answer(html_page& page, const compare_document& c) {
   }
 }
 
+// Checkpoint reports alone: each backend's goodput, its chart, the warnings.
+std::string checkpoints_html(const compare_document& c) {
+  html_page page(fmt::format("{}: checkpoints, backend against backend", c.workload));
+  page.paragraph(fmt::format("Made {} by dlsize {} from checkpoint reports alone.", c.created_at,
+                             analysis::tool_version(c)));
+  page.list(goodput_summary_lines(c.goodput));
+  add_goodput_html(page, c.goodput);
+  page.list(c.warnings, "warnings");
+  return page.render();
+}
+
 } // namespace
 
 std::string compare_html(const compare_document& c) {
+  if (c.sections.empty())
+    return checkpoints_html(c);
   const analysis::compare_section& head = c.head();
   html_page page(fmt::format("{} on {} × {}: backend comparison", c.workload, head.accelerators,
                              c.accelerator));
@@ -109,6 +123,7 @@ std::string compare_html(const compare_document& c) {
     page.heading(3, fmt::format("{} accelerators", sec.accelerators));
     page.table(compare_table(sec));
   }
+  add_goodput_html(page, c.goodput);
   std::vector<std::string> legend;
   for (const auto& b : head.backends)
     legend.push_back(fmt::format("{}: reports {}", b.backend, fmt::join(b.reports, ", ")));

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "render/answer_render.hpp"
+#include "render/goodput_tables.hpp"
 #include "render/human_number.hpp"
 #include "render/point_validity_text.hpp"
 #include "render/text_table.hpp"
@@ -124,7 +125,10 @@ std::string compare_terminal(const compare_document& c) {
     out += "No sizing answer: " + c.sizing_note + ".\n";
   for (const auto& l : compare_verdicts(c, false))
     out += "- " + l + "\n";
-  out += "- " + qualifying_of(c) + "\n";
+  for (const auto& l : goodput_summary_lines(c.goodput))
+    out += "- " + l + "\n";
+  if (!c.sections.empty())
+    out += "- " + qualifying_of(c) + "\n";
   for (const auto& l : c.left_out)
     out += fmt::format("- left out: {} ({})\n", l.file, l.reason);
   return out;
@@ -190,11 +194,21 @@ text_table compare_table(const compare_document& c) {
 }
 
 std::string compare_markdown(const compare_document& c) {
+  if (c.sections.empty()) {
+    std::string out = fmt::format("# {}: checkpoints, backend against backend\n\n", c.workload);
+    for (const auto& l : goodput_summary_lines(c.goodput))
+      out += "- " + l + "\n";
+    out += "\n" + goodput_markdown(c.goodput);
+    for (const auto& w : c.warnings)
+      out += fmt::format("- warning: {}\n", w);
+    return out;
+  }
   const compare_section& head = c.head();
   std::string out = fmt::format("# {} on {} × {}: backend comparison\n\n", c.workload,
                                 head.accelerators, c.accelerator);
   out += compare_answer_markdown(c);
   out += compare_summary(c) + fmt::format("Dataset: {}.\n\n", c.dataset);
+  out += goodput_markdown(c.goodput);
   for (const auto& sec : c.sections)
     out += fmt::format("## {} accelerators\n\n", sec.accelerators) +
            markdown_table(compare_table(sec)) + "\n";

@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "core/units.hpp"
+
 namespace dlsize::render {
 namespace {
 
@@ -42,6 +44,21 @@ std::string human(double v) {
 
 std::string au_text(double au) {
   return std::isfinite(au) ? fmt::format("{:.1f} %", 100 * au) : "–";
+}
+
+std::string human_duration(double s) {
+  if (s < 120)
+    return fmt::format("{:.1f} s", s);
+  if (s < 7200)
+    return fmt::format("{:.1f} min", s / 60);
+  return human(s / 3600) + " h";
+}
+
+std::string human_rate(double bytes_per_s) {
+  if (!(bytes_per_s >= 1e9))
+    return units::format_rate_both(bytes_per_s);
+  return fmt::format("{} GB/s ({} GiB/s)", human(bytes_per_s / 1e9),
+                     human(bytes_per_s / (1024.0 * 1024 * 1024)));
 }
 
 } // namespace dlsize::render

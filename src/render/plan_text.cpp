@@ -11,14 +11,6 @@
 namespace dlsize::render {
 namespace {
 
-std::string duration_text(double s) {
-  if (s < 120)
-    return fmt::format("{:.1f} s", s);
-  if (s < 7200)
-    return fmt::format("{:.1f} min", s / 60);
-  return fmt::format("{:.1f} h", s / 3600);
-}
-
 void print_extras(const analysis::plan_reads& plan) {
   auto both = [](double v) { return units::format_rate_both(v); };
   std::printf("  reads             %.3g x the samples' bytes (%s): %s per accelerator\n",
@@ -53,12 +45,12 @@ void print_extras(const analysis::plan_reads& plan) {
   }
   if (plan.epoch) {
     const auto& e = *plan.epoch;
-    std::printf(
-        "  epoch             %s over %s at %s%s\n", duration_text(e.epoch_s).c_str(),
-        units::format_bytes_decimal(e.dataset_bytes).c_str(), both(e.bytes_per_s).c_str(),
-        !e.time_to_train_s
-            ? ""
-            : fmt::format("; {} epochs: {}", *e.epochs, duration_text(*e.time_to_train_s)).c_str());
+    std::printf("  epoch             %s over %s at %s%s\n", human_duration(e.epoch_s).c_str(),
+                units::format_bytes_decimal(e.dataset_bytes).c_str(), both(e.bytes_per_s).c_str(),
+                !e.time_to_train_s
+                    ? ""
+                    : fmt::format("; {} epochs: {}", *e.epochs, human_duration(*e.time_to_train_s))
+                          .c_str());
   }
 }
 
@@ -178,25 +170,25 @@ void print_checkpoint(const std::string& name, const analysis::checkpoint_plan_d
               static_cast<unsigned long long>(c.ranks), c.tensor_parallel, c.pipeline_parallel,
               c.data_parallel, c.zero_stage, c.estimate ? " (dlsize's estimate)" : "");
   std::printf("  every %s (%s), %s: at most %s per checkpoint\n", c.interval.c_str(),
-              duration_text(c.interval_s).c_str(),
+              human_duration(c.interval_s).c_str(),
               c.async ? "written in the background"
                       : fmt::format("at most {:.3g} % of the time", 100 * c.max_overhead).c_str(),
-              duration_text(c.allowed_s).c_str());
+              human_duration(c.allowed_s).c_str());
   std::printf("  writes need       %s in all; %s for the largest rank (%s), %s per client\n",
               both(c.write_bytes_per_s).c_str(), both(c.rank_write_bytes_per_s).c_str(),
               units::format_bytes_binary(static_cast<double>(c.largest_rank_bytes)).c_str(),
               both(c.client_write_bytes_per_s).c_str());
   if (c.link)
     std::printf("  client NIC        %s at least per checkpoint: %s\n",
-                duration_text(c.link->floor_s).c_str(),
+                human_duration(c.link->floor_s).c_str(),
                 c.link->fits ? "fits" : "does not fit, whatever the storage");
   if (c.at_write)
     std::printf("  writing at %s: a checkpoint takes %s, %.2f %% of the time (%s)\n",
                 both(c.at_write->bytes_per_s).c_str(),
-                duration_text(c.at_write->checkpoint_s).c_str(), 100 * c.at_write->overhead,
+                human_duration(c.at_write->checkpoint_s).c_str(), 100 * c.at_write->overhead,
                 c.at_write->fits ? "fits" : "too slow");
   if (c.restore)
-    std::printf("  restore           %s at %s\n", duration_text(c.restore->restore_s).c_str(),
+    std::printf("  restore           %s at %s\n", human_duration(c.restore->restore_s).c_str(),
                 both(c.restore->bytes_per_s).c_str());
 }
 

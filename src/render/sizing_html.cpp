@@ -8,6 +8,7 @@
 #include "render/answer_render.hpp"
 #include "render/cache_curve_tables.hpp"
 #include "render/checkpoint_tables.hpp"
+#include "render/goodput_tables.hpp"
 #include "render/html_page.hpp"
 #include "render/sizing_render.hpp"
 #include "render/sizing_tables.hpp"
@@ -205,6 +206,7 @@ std::string sizing_html(const analysis::sizing_document& z) {
   if (z.series.empty())
     page.paragraph("Read path: " + z.read_path.note);
   add_write_path(page, z);
+  add_goodput_html(page, z.goodput);
   for (const auto& c : z.cache_curves) {
     page.heading(2, cache_curve_title(c));
     page.figure(cache_curve_chart(c), "Every run's hit ratio in the warm epochs, the fitted "

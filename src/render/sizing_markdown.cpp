@@ -3,6 +3,7 @@
 #include "render/answer_render.hpp"
 #include "render/cache_curve_tables.hpp"
 #include "render/checkpoint_tables.hpp"
+#include "render/goodput_tables.hpp"
 #include "render/sizing_render.hpp"
 #include "render/sizing_tables.hpp"
 
@@ -59,6 +60,7 @@ std::string sizing_markdown(const analysis::sizing_document& z) {
       out += "- warning: " + w + "\n";
     out += "\n";
   }
+  out += goodput_markdown(z.goodput);
   for (const auto& c : z.cache_curves) {
     out += "## " + cache_curve_title(c) + "\n\n" + markdown_table(cache_curve_table(c)) + "\n";
     for (const auto& l : cache_curve_lines(c))

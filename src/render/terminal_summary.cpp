@@ -150,6 +150,13 @@ std::string limit_block(const report::summary_section& s) {
   return s.limited_by.has_value() ? report::limit_line(*s.limited_by) : "";
 }
 
+// --checkpoint-every optimal: the interval the goodput model chose, and why.
+std::string interval_line(const report::checkpoints_section& c) {
+  return c.interval_choice && c.interval_choice->reason.has_value()
+             ? "  interval    " + *c.interval_choice->reason + "\n"
+             : "";
+}
+
 // bench --checkpoint-every: what the checkpoints cost the run's AU, and its AU without them.
 std::string checkpoint_line(const bench_report& r, const report::summary_section& s) {
   if (!r.checkpoints)
@@ -158,12 +165,13 @@ std::string checkpoint_line(const bench_report& r, const report::summary_section
   const double without = c.accelerator_utilization_excluding_checkpoints.value_or(
       s.accelerator_utilization_excluding_checkpoints.value_or(std::nan("")));
   return fmt::format(
-      "  checkpoints {} written every {}, {:.3f} s each at {}: AU lost to them {:.1f} %, AU "
-      "without them {:.1f} % (threshold {:.0f} %: {})\n",
-      c.count.value_or(0), c.every.value_or("?"), c.mean_seconds.value_or(0),
-      units::format_rate_both(c.write_bytes_per_s.value_or(0)),
-      100 * c.au_lost_to_checkpoints.value_or(0), 100 * without, percent(s.au_threshold),
-      std::isfinite(without) && without >= s.au_threshold.value_or(1) ? "PASS" : "FAIL");
+             "  checkpoints {} written every {}, {:.3f} s each at {}: AU lost to them {:.1f} %, AU "
+             "without them {:.1f} % (threshold {:.0f} %: {})\n",
+             c.count.value_or(0), c.every.value_or("?"), c.mean_seconds.value_or(0),
+             units::format_rate_both(c.write_bytes_per_s.value_or(0)),
+             100 * c.au_lost_to_checkpoints.value_or(0), 100 * without, percent(s.au_threshold),
+             std::isfinite(without) && without >= s.au_threshold.value_or(1) ? "PASS" : "FAIL") +
+         interval_line(c);
 }
 
 } // namespace

@@ -418,6 +418,16 @@ struct phases_section {
   nlohmann::json extra = nlohmann::json::object();
 };
 
+// bench --checkpoint-every optimal: the interval the goodput model picked from the first
+// checkpoint's pause, and why.
+struct checkpoint_interval_choice {
+  field<double> mttf_s, system_mttf_s, checkpoint_s, young_s, daly_s, interval_s, step_s;
+  field<std::string> mttf_source, reason;
+  field<std::uint64_t> accelerators, every_steps;
+  field<bool> keeps_up;
+  nlohmann::json extra = nlohmann::json::object();
+};
+
 // The checkpoints a training run wrote (bench --checkpoint-every) and the AU they cost.
 struct checkpoints_section {
   field<std::string> every, dir;
@@ -427,6 +437,7 @@ struct checkpoints_section {
   field<std::vector<double>> seconds_per_checkpoint;
   field<double> au_lost_to_checkpoints, au_lost_other;
   field<double> accelerator_utilization_excluding_checkpoints;
+  std::optional<checkpoint_interval_choice> interval_choice; // --checkpoint-every optimal
   nlohmann::json extra = nlohmann::json::object();
 };
 

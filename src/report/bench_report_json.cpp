@@ -557,6 +557,21 @@ void visit(section_of<phases_section> auto& s, auto& op) {
   op("gather_s", s.gather_s);
 }
 
+void visit(section_of<checkpoint_interval_choice> auto& s, auto& op) {
+  op("mttf_s", s.mttf_s, bound::nonneg);
+  op("mttf_source", s.mttf_source);
+  op("accelerators", s.accelerators);
+  op("system_mttf_s", s.system_mttf_s, bound::nonneg);
+  op("checkpoint_s", s.checkpoint_s, bound::nonneg);
+  op("young_s", s.young_s, bound::nonneg);
+  op("daly_s", s.daly_s, bound::nonneg);
+  op("keeps_up", s.keeps_up);
+  op("interval_s", s.interval_s, bound::nonneg);
+  op("step_s", s.step_s, bound::nonneg);
+  op("every_steps", s.every_steps);
+  op("reason", s.reason);
+}
+
 void visit(section_of<checkpoints_section> auto& s, auto& op) {
   op("every", s.every);
   op("every_steps", s.every_steps);
@@ -574,6 +589,7 @@ void visit(section_of<checkpoints_section> auto& s, auto& op) {
   op("au_lost_other", s.au_lost_other);
   op("accelerator_utilization_excluding_checkpoints",
      s.accelerator_utilization_excluding_checkpoints);
+  op.section("interval_choice", s.interval_choice);
 }
 
 void visit(section_of<timeseries_point> auto& s, auto& op) {

@@ -46,6 +46,25 @@ expect_rc 0 "checkpoint every 1s" -- "$DLSIZE" "${train[@]}" --epochs 2 \
 [[ $(json "$SCRATCH/dur.json" "r['checkpoints']['every_steps']") == 50 ]] && pass "1s is 50 steps" || fail "every_steps: $(json "$SCRATCH/dur.json" "r['checkpoints']['every_steps']")"
 [[ -d $SCRATCH/empty && -z $(ls -A "$SCRATCH/empty") ]] && pass "the given empty folder stays, empty" || fail "empty folder: $(ls -A "$SCRATCH/empty")"
 
+# optimal: the first checkpoint after step 1, then every ceil(τ / step) steps, τ Daly's interval for
+# the first pause at M = MTTF / accelerators (worked here in Python from the pause recorded).
+expect_rc 0 "checkpoint every optimal interval" -- "$DLSIZE" "${train[@]:0:${#train[@]}-1}" --epochs 3 \
+  --checkpoint-every optimal --mttf 60s --checkpoint-dir "$SCRATCH/opt" --checkpoint-scale 0.01 --out "$SCRATCH/opt.json"
+expect_text "interval    Daly's optimum" "the summary says the interval chosen and why"
+check=$(json "$SCRATCH/opt.json" "(lambda c, s, i, math: [
+  c['every'] == 'optimal', i['accelerators'] == 2, i['system_mttf_s'] == 30, i['mttf_source'] == '--mttf 60s',
+  i['checkpoint_s'] == c['seconds_per_checkpoint'][0], i['keeps_up'],
+  abs(i['daly_s'] - (math.sqrt(2 * i['checkpoint_s'] * 30) * (1 + math.sqrt(i['checkpoint_s'] / 60) / 3 + i['checkpoint_s'] / 540) - i['checkpoint_s'])) < 1e-9,
+  i['interval_s'] == i['daly_s'], i['every_steps'] == c['every_steps'] == math.ceil(i['daly_s'] / 0.02 - 1e-9),
+  c['count'] == 1 + (s['steps'] - 1) // c['every_steps'],
+  'Daly' in i['reason'],
+])(r['checkpoints'], r['summary'], r['checkpoints']['interval_choice'], __import__('math'))")
+[[ $check == "[True, True, True, True, True, True, True, True, True, True, True]" ]] \
+  && pass "optimal: Daly's interval for the first pause, in steps" || fail "optimal: $check $(json "$SCRATCH/opt.json" "r['checkpoints']")"
+expect_rc 2 "--mttf with a fixed interval" -- "$DLSIZE" "${train[@]}" --checkpoint-every 20steps --mttf 60s \
+  --checkpoint-dir "$ck" --out "$SCRATCH/x.json"
+expect_text "--checkpoint-every optimal" "the refusal says where --mttf belongs"
+expect_rc 2 "--mttf alone" -- "$DLSIZE" "${train[@]}" --mttf 60s --out "$SCRATCH/x.json"
 expect_rc 2 "a bare number" -- "$DLSIZE" "${train[@]}" --checkpoint-every 20 --checkpoint-dir "$ck" --out "$SCRATCH/x.json"
 expect_text "--checkpoint-every" "the refusal names the option"
 expect_rc 2 "a profile without a checkpoint block" -- "$DLSIZE" bench --workload cosmoflow --dataset "$ds" \

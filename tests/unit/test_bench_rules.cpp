@@ -181,6 +181,33 @@ TEST_CASE("bench's checkpoint options resolve steps or a duration, a folder and 
   CHECK(none.every.seconds == 0);
 }
 
+TEST_CASE("bench's optimal checkpoint interval takes the MTTF given or the default",
+          "[bench_rules]") {
+  const auto w = dlsize::config::load_workload("llama3-8b");
+  auto r = checkpoint_request();
+  r.checkpoint_every = "optimal";
+  auto c = dlsize::config::check_checkpoint_options(r, w);
+  CHECK(c.optimal);
+  CHECK(c.mttf_s == 50000.0 * 3600);
+  CHECK_THAT(c.mttf_source, Contains("MLCommons") && Contains("Llama 3"));
+  r.mttf = "20h";
+  r.given.insert("--mttf");
+  c = dlsize::config::check_checkpoint_options(r, w);
+  CHECK(c.mttf_s == 72000);
+  CHECK(c.mttf_source == "--mttf 20h");
+  CHECK_THAT(checkpoint_refusal([](auto& q) {
+               q.checkpoint_every = "optimal";
+               q.mttf = "0s";
+             }),
+             StartsWith("--mttf: '0s' is not above 0"));
+  CHECK_THAT(checkpoint_refusal([](auto& q) {
+               q.mttf = "20h";
+               q.given.insert("--mttf");
+             }),
+             StartsWith("--mttf: picks the checkpoint interval") &&
+                 Contains("--checkpoint-every optimal"));
+}
+
 TEST_CASE("bench's checkpoint options refuse a bare number, companions alone, a profile without "
           "checkpoints, no folder and a scale outside 0 to 1",
           "[bench_rules]") {
@@ -193,7 +220,8 @@ TEST_CASE("bench's checkpoint options refuse a bare number, companions alone, a 
     CHECK(checkpoint_refusal([&](auto& r) {
             r.checkpoint_every.clear();
             r.given = {opt};
-          }) == std::string(opt) + ": needs --checkpoint-every STEPS|DURATION (500steps, 30min)");
+          }) ==
+          std::string(opt) + ": needs --checkpoint-every STEPS|DURATION|optimal (500steps, 30min)");
   CHECK_THAT(checkpoint_refusal([](auto& r) { r.checkpoint_dir.clear(); }),
              StartsWith("--checkpoint-dir: required with --checkpoint-every"));
   CHECK(checkpoint_refusal([](auto& r) { r.checkpoint_scale = 2; }) ==

@@ -12,7 +12,9 @@
 
 #include "analysis/bandwidth_fit.hpp"
 #include "analysis/checkpoint_sizing.hpp"
+#include "analysis/sizing_report.hpp"
 #include "core/json_input.hpp"
+#include "render/checkpoint_tables.hpp"
 #include "sweep/sweep_config.hpp"
 
 using namespace dlsize;
@@ -147,6 +149,53 @@ TEST_CASE("checkpoint reports become series against ranks, one per backend",
   CHECK(s[1]["read"].is_null());
   CHECK_THAT(s[1]["warnings"].dump(), Contains("restore not measured"));
   CHECK_THAT(s[1]["warnings"].dump(), Contains("write: every run has 1 ranks: no fit"));
+}
+
+TEST_CASE("checkpoint evidence of two backends becomes two goodput curves, the slower losing more",
+          "[goodput][sizing][checkpoint]") {
+  // fast: three runs at 1, 2 and 4 ranks; slow: one run at one rank, at a quarter of the rate.
+  const auto reports = loaded(
+      {checkpoint_report(1, 400e6, 800e6, "fast"), checkpoint_report(2, 780e6, 1500e6, "fast"),
+       checkpoint_report(4, 1500e6, 2900e6, "fast"), checkpoint_report(1, 100e6, 200e6, "slow")});
+  analysis::report_inputs in;
+  in.reports = reports;
+  analysis::sizing_request req;
+  req.goodput.counts = {1024, 16384};
+  const analysis::sizing_document d = analysis::make_sizing(in, req, nlohmann::json::array());
+  REQUIRE(d.goodput.size() == 2);
+  const auto& fast = d.goodput[0];
+  const auto& slow = d.goodput[1];
+  CHECK(fast.backend != slow.backend);
+  CHECK(fast.workload == "llama3-8b");
+  // The job sized is the profile's, not the --scale 0.5 load measured.
+  CHECK(fast.checkpoint_bytes == Approx(112742891520.0));
+  // The slowest rank as MLPerf Storage scores it: each run's throughput (its rate ÷ ranks here).
+  REQUIRE(fast.write.rank_bytes_per_s);
+  CHECK(*fast.write.rank_bytes_per_s == Approx(390e6)); // median of 400, 390, 375 MB/s
+  CHECK(fast.write.bytes_per_s == Approx(1500e6));      // the best count's median
+  CHECK(slow.write.bytes_per_s == Approx(100e6));
+  REQUIRE(fast.rows.size() == 2);
+  REQUIRE(slow.rows.size() == 2);
+  for (std::size_t i = 0; i < 2; ++i) {
+    REQUIRE(fast.rows[i].loss);
+    REQUIRE(slow.rows[i].loss);
+    CHECK(slow.rows[i].loss->total > fast.rows[i].loss->total);
+    // At 1,024 ranks the slowest rank writes 1/1024 of the job: the aggregate sets the time.
+    CHECK(fast.rows[i].write_s == Approx(112742891520.0 / 1500e6));
+  }
+  CHECK(slow.holds_max_loss_up_to < fast.holds_max_loss_up_to);
+  CHECK(slow.holds_max_loss_up_to > 0);
+  // The verdict beside the read path's, and thin evidence said where it is thin.
+  const auto lines = render::checkpoint_summary_lines(d);
+  CHECK_THAT(lines.back(),
+             Contains("Goodput, llama3-8b on") && Contains("holds the 5 % loss up to"));
+  CHECK_THAT(nlohmann::json(slow.warnings).dump(), Contains("thin evidence: one run"));
+  CHECK_THAT(nlohmann::json(slow.warnings).dump(), Contains("every run at 1 rank"));
+  CHECK(fast.warnings.empty());
+  // The JSON carries one section per backend; a sizing without checkpoints has no key.
+  CHECK(to_json(d)["goodput"].size() == 2);
+  analysis::sizing_document none;
+  CHECK_FALSE(to_json(none).contains("goodput"));
 }
 
 TEST_CASE("a checkpoint report from before the later keys is sized as a full one",

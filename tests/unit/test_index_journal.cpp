@@ -14,6 +14,7 @@
 using Catch::Matchers::Contains;
 using dlsize::dataset::index_chunk;
 using dlsize::dataset::index_journal;
+using dlsize::dataset::index_scan_identity;
 using dlsize::test::usage_error_message;
 namespace fs = std::filesystem;
 

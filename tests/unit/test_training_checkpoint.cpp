@@ -39,3 +39,30 @@ TEST_CASE("The AU split stays within its bounds for odd inputs", "[training_chec
   CHECK(all.lost_other == 0);
   CHECK(all.excluding_checkpoints == 0);
 }
+
+TEST_CASE("The optimal interval is Daly's for the first pause, in whole steps",
+          "[training_checkpoint][goodput]") {
+  // Daly (2006), Fig. 3: M = 24 h and δ = 5 min give τ = 116.69 min (python3: 7001.389 s); here
+  // 4 accelerators of 96 h each, steps of 60 s: ceil(7001.389 / 60) = 117 steps.
+  const pipeline::optimal_interval o{96 * 3600.0, "--mttf 96h", 4};
+  const auto c = pipeline::choose_interval(o, 300, 60);
+  CHECK(*c.system_mttf_s == 86400);
+  CHECK(*c.keeps_up);
+  CHECK(*c.daly_s == Approx(7001.388888888889).epsilon(1e-9));
+  CHECK(*c.interval_s == *c.daly_s);
+  CHECK(*c.young_s == Approx(7200));
+  CHECK(*c.every_steps == 117);
+  CHECK(c.reason->find("Daly's optimum") == 0);
+}
+
+TEST_CASE("Checkpoints that cannot keep up are taken every system MTTF", "[training_checkpoint]") {
+  // A 10 s pause against a system MTTF of 4 s (20 s / 5): δ ≥ 2M, so τ = M = 4 s, 8 steps.
+  const pipeline::optimal_interval o{20, "--mttf 20s", 5};
+  const auto c = pipeline::choose_interval(o, 10, 0.5);
+  CHECK_FALSE(*c.keeps_up);
+  CHECK_FALSE(c.daly_s.has_value());
+  CHECK(c.daly_s.present);
+  CHECK(*c.interval_s == 4);
+  CHECK(*c.every_steps == 8);
+  CHECK(c.reason->find("checkpoints cannot keep up") == 0);
+}
