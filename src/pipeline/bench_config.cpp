@@ -35,6 +35,14 @@ void place_paths(nlohmann::json& c) {
   else if (c["checkpoint-dir"].is_string() &&
            !s3::is_s3_url(c["checkpoint-dir"].get<std::string>()))
     c["checkpoint-dir"] = absolute_path(c["checkpoint-dir"].get<std::string>());
+  // The S3 options' defaults mean nothing without a bucket, and a replay would give them, so
+  // they would be refused there (s3::refuse_s3_options): a run with no bucket keeps none.
+  const auto dir = c.find("checkpoint-dir");
+  const bool dir_in_s3 =
+      dir != c.end() && dir->is_string() && s3::is_s3_url(dir->get<std::string>());
+  if (!in_s3 && !dir_in_s3)
+    for (auto it = c.begin(); it != c.end();)
+      it = it.key().rfind("s3-", 0) == 0 ? c.erase(it) : std::next(it);
   if (c["workload"].is_string() && core::names_a_file(c["workload"].get<std::string>()))
     c["workload"] = absolute_path(c["workload"].get<std::string>());
   const std::string acc = c["accelerator"].is_string() ? c["accelerator"].get<std::string>() : "";
