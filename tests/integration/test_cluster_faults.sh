@@ -101,7 +101,13 @@ fault final report mgmt --epochs 100 --time-limit 3s --dataset "$DLSIZE_BED_GLUS
   || fail "management link cut after the report: the ranks ended ${RANKS_AFTER:-only after the link returned} s after the cut: $(cat "$SCRATCH/final.out")"
 
 # The storage link of h2 cut, on each store: rank 1's reads stall; its monitor names the file or
-# object within --stall-timeout, and the report says so.
+# object within --stall-timeout, and the report says so. On CephFS h1's reads may stall first:
+# the cut client still holds capabilities on the files both read, and the MDS makes h1 wait
+# until h2 releases them or its session times out (seen once in four CI-like runs). There the
+# report may name h1's stuck read instead, which is as true.
+stalled_host() {
+  json "$SCRATCH/$1.json" "r['status'] == 'incomplete' and (r['reason'].startswith('rank 1 (host h2)') or ('$2' == 'cephfs' and r['reason'].startswith('rank 0 (host h1)')))"
+}
 for store in s3 gluster cephfs; do
   case $store in
   s3) where=(--dataset "s3://$bucket/ds" --s3-endpoint "$DLSIZE_S3_ENDPOINT") ;;
@@ -109,8 +115,8 @@ for store in s3 gluster cephfs; do
   cephfs) where=(--dataset "$DLSIZE_BED_CEPHFS/faults/ds") ;;
   esac
   fault "data-$store" start data --epochs 100 --time-limit 60s "${where[@]}"
-  [[ $(names_h2 "data-$store") == True && $(json "$SCRATCH/data-$store.json" "'stalled' in r['reason'] and 'file-0' in r['reason']") == True ]] \
-    && pass "$store: storage link cut: the report names h2 and its stuck read" \
+  [[ $(stalled_host "data-$store" "$store") == True && $(json "$SCRATCH/data-$store.json" "'stalled' in r['reason'] and 'file-0' in r['reason']") == True ]] \
+    && pass "$store: storage link cut: the report names the stalled host and its stuck read" \
     || fail "$store: storage link cut: $(json "$SCRATCH/data-$store.json" "r.get('reason')" 2>&1) $(cat "$SCRATCH/data-$store.out")"
   within "$REPORT_AFTER" 5 && pass "$store: storage link cut: the report written $REPORT_AFTER s after the cut (stall timeout 3 s)" \
     || fail "$store: storage link cut: the report written $REPORT_AFTER s after the cut"
